@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "fileio.h"
+
+int ms_file_open(const char *path, struct ms_file *f)
+{
+	void *map;
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (f->fd < 0)
+		return -errno;
+	if (fstat(f->fd, &f->st) < 0) {
+		err = -errno;
+		goto fail;
+	}
+	if (S_ISDIR(f->st.st_mode)) {
+		err = -EISDIR;
+		goto fail;
+	}
+	if (!S_ISREG(f->st.st_mode)) {
+		err = -ENOTSUP;
+		goto fail;
+	}
+	f->len = (size_t)f->st.st_size;
+	if (f->len == 0)
+		return 0;
+	map = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, f->fd, 0);
+	if (map == MAP_FAILED) {
+		err = -errno;
+		goto fail;
+	}
+	f->data = map;
+	return 0;
+fail:
+	close(f->fd);
+	f->fd = -1;
+	return err;
+}
+
+void ms_file_close(struct ms_file *f)
+{
+	if (f->data)
+		munmap((void *)f->data, f->len);
+	if (f->fd >= 0)
+		close(f->fd);
+	f->data = NULL;
+	f->fd = -1;
+}
+
+int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len)
+{
+	struct ms_file f;
+	int err;
+
+	*buf = NULL;
+	*len = 0;
+	err = ms_file_open(path, &f);
+	if (err)
+		return err;
+	if (f.len > max) {
+		ms_file_close(&f);
+		return -EFBIG;
+	}
+	*buf = malloc(f.len ? f.len : 1);
+	if (!*buf) {
+		ms_file_close(&f);
+		return -ENOMEM;
+	}
+	if (f.len)
+		memcpy(*buf, f.data, f.len);
+	*len = f.len;
+	ms_file_close(&f);
+	return 0;
+}
+
+const char *ms_io_strerror(int err)
+{
+	switch (-err) {
+	case ENOTSUP:
+		return "not a regular file";
+	case EFBIG:
+		return "file too large";
+	default:
+		return strerror(-err);
+	}
+}
+
+/* Temporary files to remove if a signal arrives mid-write. */
+#define MAX_PENDING 8
+static char *volatile pending[MAX_PENDING];
+
+static void pending_add(char *path)
+{
+	for (int i = 0; i < MAX_PENDING; i++) {
+		if (!pending[i]) {
+			pending[i] = path;
+			return;
+		}
+	}
+}
+
+static void pending_del(const char *path)
+{
+	for (int i = 0; i < MAX_PENDING; i++)
+		if (pending[i] == path)
+			pending[i] = NULL;
+}
+
+static void on_signal(int sig)
+{
+	for (int i = 0; i < MAX_PENDING; i++)
+		if (pending[i])
+			unlink(pending[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void ms_cleanup_on_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+mode_t ms_default_mode(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/* Resolve a symlinked target so that the rename replaces the file. */
+static char *resolve_target(const char *target)
+{
+	struct stat st;
+
+	if (lstat(target, &st) == 0 && S_ISLNK(st.st_mode))
+		return realpath(target, NULL);
+	return strdup(target);
+}
+
+int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
+{
+	char *dircopy = NULL, *base, *dir;
+	int err;
+
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	o->mode = mode;
+	o->target = resolve_target(target);
+	if (!o->target)
+		return -errno;
+	dircopy = strdup(o->target);
+	base = strdup(o->target);
+	if (!dircopy || !base) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	dir = dirname(dircopy);
+	/* Dot-prefixed so that globs like *.ko never pick up a half file. */
+	if (asprintf(&o->tmp, "%s/.%s.XXXXXX", dir, basename(base)) < 0) {
+		o->tmp = NULL;
+		err = -ENOMEM;
+		goto fail;
+	}
+	o->fd = mkostemp(o->tmp, O_CLOEXEC);
+	if (o->fd < 0) {
+		err = -errno;
+		goto fail;
+	}
+	pending_add(o->tmp);
+	free(dircopy);
+	free(base);
+	return 0;
+fail:
+	free(dircopy);
+	free(base);
+	free(o->tmp);
+	free(o->target);
+	o->tmp = o->target = NULL;
+	return err;
+}
+
+int ms_out_write(struct ms_out *o, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = write(o->fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int ms_out_copy(struct ms_out *o, int fd, const uint8_t *map, size_t len)
+{
+	loff_t in_off = 0;
+	size_t done = 0;
+
+	/* copy_file_range shares extents (reflink) on btrfs/xfs and avoids
+	 * a trip through user space elsewhere; fall back to write(). */
+	while (done < len) {
+		ssize_t n = copy_file_range(fd, &in_off, o->fd, NULL,
+					    len - done, 0);
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && errno != EXDEV && errno != ENOSYS &&
+			    errno != EOPNOTSUPP && errno != EINVAL)
+				return -errno;
+			break;
+		}
+		done += (size_t)n;
+	}
+	return ms_out_write(o, map + done, len - done);
+}
+
+static int fsync_dir_of(const char *path)
+{
+	char *copy = strdup(path);
+	int fd, err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(copy);
+	if (fd < 0)
+		return -errno;
+	/* Some file systems refuse fsync on directories: not an error. */
+	if (fsync(fd) < 0 && errno != EINVAL && errno != EROFS)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+int ms_out_commit(struct ms_out *o)
+{
+	int err;
+
+	if (fchmod(o->fd, o->mode) < 0 || fsync(o->fd) < 0)
+		return -errno;
+	if (close(o->fd) < 0) {
+		o->fd = -1;
+		return -errno;
+	}
+	o->fd = -1;
+	if (rename(o->tmp, o->target) < 0)
+		return -errno;
+	pending_del(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+	err = fsync_dir_of(o->target);
+	free(o->target);
+	o->target = NULL;
+	return err;
+}
+
+void ms_out_abort(struct ms_out *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+	if (o->tmp) {
+		unlink(o->tmp);
+		pending_del(o->tmp);
+	}
+	free(o->tmp);
+	free(o->target);
+	o->tmp = o->target = NULL;
+}

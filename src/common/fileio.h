@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Safe file I/O: inputs are mapped read-only and must be regular files;
+ * outputs are written to a temporary file in the target's directory, then
+ * fsynced and renamed over the target, so a reader (or a crash) sees either
+ * the old file or the complete new one, never a partial one.
+ */
+#ifndef MODSIGN_FILEIO_H
+#define MODSIGN_FILEIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+struct ms_file {
+	int fd;
+	const uint8_t *data;	/* whole file, read-only; NULL when empty */
+	size_t len;
+	struct stat st;
+};
+
+/*
+ * Open and map a regular file.  Errors: -errno from open/fstat/mmap,
+ * -EISDIR for a directory, -ENOTSUP for any other non-regular file
+ * (FIFO, device, socket): mapping those would block or lie about size.
+ */
+int ms_file_open(const char *path, struct ms_file *f);
+void ms_file_close(struct ms_file *f);
+
+/* Read a whole regular file of at most max bytes into a malloc'd buffer. */
+int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len);
+
+/* Message for an error returned by this module ("not a regular file"...). */
+const char *ms_io_strerror(int err);
+
+struct ms_out {
+	int fd;
+	char *tmp;	/* temporary path, registered for signal cleanup */
+	char *target;	/* final path (symlinks resolved) */
+	mode_t mode;
+};
+
+/*
+ * Start writing 'target'.  mode is applied before the rename (the kernel
+ * tool creates files with umask permissions and loses the original's mode;
+ * we keep it).  When target is a symlink, the file it points to is replaced
+ * and the link kept.
+ */
+int ms_out_begin(const char *target, mode_t mode, struct ms_out *o);
+int ms_out_write(struct ms_out *o, const void *buf, size_t len);
+/* Append len bytes of fd from offset 0, reflinking where the fs can. */
+int ms_out_copy(struct ms_out *o, int fd, const uint8_t *map, size_t len);
+/* fsync, rename over the target, fsync the directory. */
+int ms_out_commit(struct ms_out *o);
+/* Remove the temporary file; safe to call after commit or twice. */
+void ms_out_abort(struct ms_out *o);
+
+/* Mode for a newly created output file: 0666 less the umask. */
+mode_t ms_default_mode(void);
+
+/* SIGINT, SIGTERM, SIGHUP: remove pending temporary files, then die. */
+void ms_cleanup_on_signals(void);
+
+#endif
