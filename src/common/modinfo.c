@@ -22,7 +22,6 @@ struct kmod_sig {
 	const uint8_t *sig;
 	size_t sig_len;
 	/* storage for the PKCS#7 case */
-	char hash_buf[64];
 	uint8_t *key_buf;
 	char *signer_buf;
 	uint8_t *sig_buf;
@@ -33,6 +32,28 @@ static const char *const kmod_hash_names[] = {
 	"md4", "md5", "sha1", "rmd160", "sha256",
 	"sha384", "sha512", "sha224", "sm3",
 };
+
+/*
+ * kmod 30 (Debian 12) maps the digest OID onto its own pkey_hash_algo
+ * table and shows no signature fields at all for any other digest (SHA-3
+ * included); newer kmod prints OpenSSL's name instead.  We follow the kmod
+ * that scripts on Debian 12 actually run.
+ */
+static const char *kmod_hash_name(int nid)
+{
+	switch (nid) {
+	case NID_md4: return kmod_hash_names[0];
+	case NID_md5: return kmod_hash_names[1];
+	case NID_sha1: return kmod_hash_names[2];
+	case NID_ripemd160: return kmod_hash_names[3];
+	case NID_sha256: return kmod_hash_names[4];
+	case NID_sha384: return kmod_hash_names[5];
+	case NID_sha512: return kmod_hash_names[6];
+	case NID_sha224: return kmod_hash_names[7];
+	case NID_sm3: return kmod_hash_names[8];
+	}
+	return NULL;
+}
 
 /* The OpenSSL path of kmod's fill_pkcs7(): d2i_PKCS7, first SignerInfo,
  * issuer CN as signer, serial magnitude as key, digest long name. */
@@ -57,8 +78,9 @@ static int fill_pkcs7(struct kmod_sig *k, const uint8_t *sig, size_t len)
 	if (!si || !si->issuer_and_serial || !si->enc_digest)
 		goto out;
 	PKCS7_SIGNER_INFO_get0_algs(si, NULL, &dig, NULL);
-	OBJ_obj2txt(k->hash_buf, sizeof(k->hash_buf), dig->algorithm, 0);
-	k->hash_algo = k->hash_buf;
+	k->hash_algo = kmod_hash_name(OBJ_obj2nid(dig->algorithm));
+	if (!k->hash_algo)
+		goto out;
 	k->sig = si->enc_digest->data;
 	k->sig_len = (size_t)si->enc_digest->length;
 

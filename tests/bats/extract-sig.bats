@@ -1,0 +1,267 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# extract-sig: splitting, describing, and modinfo-identical fields.
+
+load helpers
+
+# Append a hand-made trailer: descriptor fields and a blob, big-endian len.
+append_trailer() { # file algo hash id_type signer_len key_id_len sig_len
+	python3 - "$@" <<'PY'
+import struct, sys
+f, a, h, i, s, k, n = sys.argv[1], *map(int, sys.argv[2:])
+with open(f, "ab") as o:
+    o.write(struct.pack(">BBBBB3xI", a, h, i, s, k, n))
+    o.write(b"~Module signature appended~\n")
+PY
+}
+
+sign_sample() { # name hash [key] [sign-file flags...]
+	local name=$1 hash=$2 key=${3:-rsa2048}
+	shift 3 || shift $#
+	"$TOP/tests/fixtures/make-module.sh" "$name" sample
+	"$SIGN_FILE" "$@" "$hash" "$KEYS/$key.key" "$KEYS/$key.crt" "$name"
+}
+
+@test "the body extracted with -0 is exactly the unsigned input" {
+	"$TOP/tests/fixtures/make-module.sh" orig.ko
+	cp orig.ko m.ko
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
+	"$EXTRACT_SIG" -0 m.ko > body
+	cmp body orig.ko
+}
+
+@test "--body and --sig write the parts; the blob is the .p7s sign-file -p keeps" {
+	make_module orig.ko 100000
+	cp orig.ko m.ko
+	"$SIGN_FILE" -p sha512 "$KEYS/rsa4096.key" "$KEYS/rsa4096.crt" m.ko
+	run "$EXTRACT_SIG" -q --body body --sig sig m.ko
+	assert_success
+	assert_output ""
+	cmp body orig.ko
+	cmp sig m.ko.p7s
+}
+
+@test "-s writes the blob to stdout and openssl cms verifies it over the body" {
+	make_module m.ko 4096
+	"$SIGN_FILE" sha256 "$KEYS/ec384.key" "$KEYS/ec384.crt" m.ko
+	"$EXTRACT_SIG" -s m.ko > sig
+	"$EXTRACT_SIG" -0 m.ko > body
+	run openssl cms -verify -binary -inform DER -in sig -content body \
+		-certfile "$KEYS/ec384.crt" -nointern -noverify -out /dev/null
+	assert_success
+}
+
+@test "only the last trailer is split off a twice-signed file" {
+	make_module m.ko 1000
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko once.ko
+	"$SIGN_FILE" --replace sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
+	cat once.ko > twice-input
+	# the kernel tool would append a second trailer; build that by hand
+	"$REF_SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" once.ko twice.ko 2>/dev/null ||
+		skip "reference sign-file missing"
+	"$EXTRACT_SIG" -0 twice.ko > body
+	cmp body once.ko
+}
+
+@test "-d prints the descriptor fields as extract-module-sig.pl -d" {
+	make_module m.ko 10
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
+	siglen=$(( $(stat -c %s m.ko) - 10 - 40 ))
+	run "$EXTRACT_SIG" -d m.ko
+	assert_success
+	assert_output "0 0 2 0 0 $siglen"
+}
+
+@test "the description names issuer, serial, hash, algorithm and key type" {
+	make_module m.ko 100
+	"$SIGN_FILE" sha384 "$KEYS/rsa4096.key" "$KEYS/rsa4096.crt" m.ko
+	serial=$(openssl x509 -in "$KEYS/rsa4096.crt" -noout -serial | cut -d= -f2 |
+		tr A-F a-f | sed 's/^0*//')
+	run "$EXTRACT_SIG" -c "$KEYS/rsa4096.crt" m.ko
+	assert_success
+	assert_line "id type:          PKCS#7 (2)"
+	assert_line "signers:          1"
+	assert_line "  identified by:  issuer and serial number"
+	assert_line "  signer:         modsign test RSA-4096 key"
+	assert_line "  issuer:         CN=modsign test RSA-4096 key,O=modsign test"
+	assert_line "  serial:         $serial"
+	assert_line "  hash:           sha384"
+	assert_line "  signature alg:  rsaEncryption"
+	assert_line "  signature:      512 bytes"
+	assert_line "  signed attrs:   none"
+	assert_line "  key:            RSA-4096 (certificate: $KEYS/rsa4096.crt)"
+}
+
+@test "a -k signature is described by its subjectKeyIdentifier" {
+	make_module m.ko 100
+	"$SIGN_FILE" -k sha256 "$KEYS/ec256.key" "$KEYS/ec256.crt" m.ko
+	skid=$(openssl x509 -in "$KEYS/ec256.crt" -noout -ext subjectKeyIdentifier |
+		tail -1 | tr -d ' :' | tr A-F a-f)
+	run "$EXTRACT_SIG" -c "$KEYS/ec256.crt" m.ko
+	assert_success
+	assert_line "  identified by:  subjectKeyIdentifier"
+	assert_line "  skid:           $skid"
+	assert_line "  signature alg:  ecdsa-with-SHA256"
+	assert_line "  key:            ECDSA-P256 (certificate: $KEYS/ec256.crt)"
+}
+
+@test "--json describes the signature as one JSON object" {
+	make_module m.ko 100
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
+	"$EXTRACT_SIG" --json -c "$KEYS/rsa2048.der" m.ko > out.json
+	run python3 - out.json "$KEYS/rsa2048.der" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+s = o["signers"][0]
+assert o["id_type"] == "PKCS#7", o
+assert o["body_size"] == 100 and o["signature_offset"] == 100, o
+assert o["signature_size"] + 140 == o["file_size"], o
+assert o["signer_count"] == 1 and o["detached"] is True, o
+assert s["signer_id"] == "issuer-and-serial" and s["skid"] is None, s
+assert s["signer"] == "modsign test RSA-2048 key", s
+assert s["hash"] == "sha256" and s["signature_algorithm"] == "rsaEncryption", s
+assert s["signed_attributes"] is False and s["key"] == "RSA-2048", s
+assert s["certificate"] == sys.argv[2], s
+print("ok")
+PY
+	assert_success
+	assert_output "ok"
+}
+
+modinfo_matches() { # file
+	local f
+	for f in sig_id signer sig_key sig_hashalgo signature; do
+		diff <("$EXTRACT_SIG" --modinfo="$f" "$1") <(modinfo -F "$f" "$1") ||
+			{ echo "field $f differs"; return 1; }
+	done
+	diff <("$EXTRACT_SIG" --modinfo "$1") <(modinfo "$1" | sed -n '/^sig_id:/,$p')
+}
+
+@test "--modinfo equals kmod modinfo, field by field (RSA, every hash)" {
+	# kmod 30 shows no fields for SHA-3 digests: that must match too
+	for h in sha1 sha224 sha256 sha384 sha512 sha3-256 sha3-512; do
+		sign_sample "m-$h.ko" "$h" rsa2048
+		modinfo_matches "m-$h.ko"
+	done
+}
+
+@test "--modinfo equals kmod modinfo for RSA-4096 and ECDSA signatures" {
+	sign_sample m4096.ko sha512 rsa4096
+	modinfo_matches m4096.ko
+	sign_sample mec.ko sha384 ec384
+	modinfo_matches mec.ko
+}
+
+@test "--modinfo shows no fields for a -k signature, as modinfo" {
+	sign_sample mk.ko sha256 rsa2048 -k
+	run modinfo -F sig_id mk.ko
+	assert_output ""
+	run "$EXTRACT_SIG" --modinfo mk.ko
+	assert_success
+	assert_output ""
+}
+
+@test "an unsigned file: exit 3 and the reason" {
+	make_module m.ko 100
+	run "$EXTRACT_SIG" m.ko
+	assert_failure 3
+	assert_output "extract-sig: m.ko: not signed (no signature magic at the end)"
+}
+
+@test "one byte after the magic means unsigned" {
+	make_module m.ko 100
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
+	printf '\n' >> m.ko
+	run "$EXTRACT_SIG" -0 m.ko
+	assert_failure 3
+}
+
+@test "a truncated trailer: exit 6, never a crash" {
+	printf 'abcde~Module signature appended~\n' > m.ko
+	run "$EXTRACT_SIG" m.ko
+	assert_failure 6
+	assert_output "extract-sig: m.ko: signature descriptor truncated"
+}
+
+@test "a signature length larger than the file: exit 6" {
+	make_module m.ko 100
+	append_trailer m.ko 0 0 2 0 0 4000000000
+	run "$EXTRACT_SIG" m.ko
+	assert_failure 6
+	assert_output "extract-sig: m.ko: signature length exceeds the file"
+}
+
+@test "a PKCS#7 trailer around garbage: exit 6" {
+	make_module m.ko 100
+	head -c 64 /dev/zero >> m.ko
+	append_trailer m.ko 0 0 2 0 0 64
+	run "$EXTRACT_SIG" m.ko
+	assert_failure 6
+	assert_output "extract-sig: m.ko: signature blob is not a CMS/PKCS#7 SignedData message"
+}
+
+@test "a legacy X.509 trailer: split and shown, exit 5 with the reason" {
+	make_module m.ko 100
+	printf 'Legacy signer' >> m.ko      # 13-byte signer name
+	printf '\x01\x02\x03\x04' >> m.ko   # 4-byte key id
+	head -c 32 /dev/zero >> m.ko         # 32-byte raw signature
+	append_trailer m.ko 1 4 1 13 4 32
+	run "$EXTRACT_SIG" m.ko
+	assert_failure 5
+	assert_line "id type:          X509 (1)"
+	assert_line "extract-sig: m.ko: signature id type 1 (X509) is not PKCS#7: the legacy pre-4.3 format, which kernels refuse (ENOPKG)"
+	"$EXTRACT_SIG" -0 m.ko > body
+	[ "$(stat -c %s body)" = 100 ]
+	run "$EXTRACT_SIG" --modinfo=signer m.ko
+	assert_output --partial "Legacy signer"
+	run "$EXTRACT_SIG" --modinfo=sig_hashalgo m.ko
+	assert_output --partial "sha256"
+}
+
+@test "an unknown id type: exit 5 with the reason" {
+	make_module m.ko 100
+	head -c 16 /dev/zero >> m.ko
+	append_trailer m.ko 0 0 7 0 0 16
+	run "$EXTRACT_SIG" m.ko
+	assert_failure 5
+	assert_line "extract-sig: m.ko: unknown signature id type 7: not a PKCS#7 module signature (the kernel says ENOPKG)"
+}
+
+@test "usage errors exit 2: two outputs, no file, unknown modinfo field" {
+	run "$EXTRACT_SIG" -0 -s x.ko
+	assert_failure 2
+	run "$EXTRACT_SIG"
+	assert_failure 2
+	make_module m.ko 100
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
+	run "$EXTRACT_SIG" --modinfo=bogus m.ko
+	assert_failure 2
+	assert_output --partial "unknown modinfo field 'bogus'"
+}
+
+@test "a missing file or a directory: exit 7 naming it" {
+	run "$EXTRACT_SIG" nothere.ko
+	assert_failure 7
+	assert_output "extract-sig: nothere.ko: No such file or directory"
+	mkdir d.ko
+	run "$EXTRACT_SIG" d.ko
+	assert_failure 7
+	assert_output "extract-sig: d.ko: Is a directory"
+}
+
+@test "a certificate that is not one: exit 9 naming it" {
+	make_module m.ko 100
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
+	run "$EXTRACT_SIG" -c "$KEYS/rsa2048.key" m.ko
+	assert_failure 9
+	assert_output "extract-sig: $KEYS/rsa2048.key: not an X.509 certificate (expected DER or PEM)"
+}
+
+@test "--help and --version go to stdout and succeed" {
+	run "$EXTRACT_SIG" --help
+	assert_success
+	assert_line --partial "Usage: extract-sig"
+	run "$EXTRACT_SIG" --version
+	assert_success
+	assert_output --regexp '^extract-sig \(modsign\) [0-9.]+$'
+}
