@@ -35,7 +35,7 @@ BINS        := $(TOOLS:%=$(BUILD)/bin/%)
 MANS        := $(TOOLS:%=man/%.1)
 
 .SECONDARY:
-.PHONY: all check check-plain check-asan demo install clean
+.PHONY: all check check-plain check-asan demo install clean deps-build deps-test
 all: $(BINS) $(MANS)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -52,8 +52,18 @@ man/%.1: $(BUILD)/bin/% man/%.h2m man/common.h2m
 	help2man --no-info --no-discard-stderr --version-string=$(VERSION) \
 		--include=man/$*.h2m --include=man/common.h2m -o $@ $(BUILD)/bin/$*
 
+# Both quick-start commands set themselves up on a fresh Debian machine.
+deps-build:
+	scripts/install-deps.sh build
+
+deps-test: deps-build
+	scripts/install-deps.sh test
+	tests/fixtures/get-reference.sh
+
 # The whole bats suite, then again against an ASan+UBSan build.
-check: check-plain check-asan
+check: deps-test
+	$(MAKE) check-plain
+	$(MAKE) check-asan
 
 check-plain: $(BINS)
 	MODSIGN_BIN=$(abspath $(BUILD)/bin) bats tests/bats
@@ -65,7 +75,8 @@ check-asan:
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	MODSIGN_BIN=$(abspath build/asan/bin) bats tests/bats
 
-demo: $(BINS)
+demo: deps-build
+	$(MAKE) $(BINS)
 	./tests/demo.sh $(abspath $(BUILD)/bin)
 
 install: all

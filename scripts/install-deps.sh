@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# install-deps.sh GROUP...: make sure the Debian packages a make target
+# needs are installed, so that `make demo` and `make check` work on a fresh
+# machine.  Installs what is missing when run as root (apt-get), otherwise
+# prints the command to run.  The one list of packages; .ci/run uses it too.
+#
+#   build   compile the tools and their man pages
+#   test    run the bats suite (and fetch the reference sign-file)
+set -eu
+
+pkgs_build="build-essential pkg-config libssl-dev libjson-c-dev openssl help2man"
+pkgs_test="bats bats-support bats-assert bats-file kmod python3 ca-certificates"
+
+want=""
+for g in "$@"; do
+	eval "want=\"\$want \$pkgs_$g\""
+done
+
+missing=""
+for p in $want; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "modsign needs these Debian packages:$missing" >&2
+	echo "run: sudo apt-get install$missing" >&2
+	exit 1
+fi
+echo "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine has no package lists yet: update first, once.
+apt-get update -q
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing
