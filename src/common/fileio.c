@@ -8,23 +8,45 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "fileio.h"
 
-int ms_file_open(const char *path, struct ms_file *f)
+static int open_regular(const char *path, struct ms_file *f, int lock)
 {
+	struct stat now;
 	void *map;
 	int err;
 
 	memset(f, 0, sizeof(*f));
+again:
 	f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (f->fd < 0)
 		return -errno;
 	if (fstat(f->fd, &f->st) < 0) {
 		err = -errno;
 		goto fail;
+	}
+	if (lock && S_ISREG(f->st.st_mode)) {
+		while (flock(f->fd, LOCK_EX) < 0) {
+			if (errno != EINTR) {
+				err = -errno;
+				goto fail;
+			}
+		}
+		/* Whoever held the lock may have renamed a new file over
+		 * the path: then lock that one instead. */
+		if (stat(path, &now) == 0 && (now.st_ino != f->st.st_ino ||
+					      now.st_dev != f->st.st_dev)) {
+			close(f->fd);
+			goto again;
+		}
+		if (fstat(f->fd, &f->st) < 0) {
+			err = -errno;
+			goto fail;
+		}
 	}
 	if (S_ISDIR(f->st.st_mode)) {
 		err = -EISDIR;
@@ -48,6 +70,16 @@ fail:
 	close(f->fd);
 	f->fd = -1;
 	return err;
+}
+
+int ms_file_open(const char *path, struct ms_file *f)
+{
+	return open_regular(path, f, 0);
+}
+
+int ms_file_open_locked(const char *path, struct ms_file *f)
+{
+	return open_regular(path, f, 1);
 }
 
 void ms_file_close(struct ms_file *f)

@@ -26,6 +26,13 @@ struct ms_file {
  * (FIFO, device, socket): mapping those would block or lie about size.
  */
 int ms_file_open(const char *path, struct ms_file *f);
+/*
+ * The same, holding an exclusive flock on the file until ms_file_close:
+ * two sign-file runs on one module then take turns, and the second sees
+ * the first one's result (the lock is retaken if the path was replaced
+ * while waiting), so a module is never signed twice by a race.
+ */
+int ms_file_open_locked(const char *path, struct ms_file *f);
 void ms_file_close(struct ms_file *f);
 
 /* Read a whole regular file of at most max bytes into a malloc'd buffer. */

@@ -123,7 +123,8 @@ int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 
 	memset(fail, 0, sizeof(*fail));
 	*skipped = 0;
-	err = ms_file_open(r->module, &in);
+	/* Locked until the replacement is renamed into place (fileio.h). */
+	err = ms_file_open_locked(r->module, &in);
 	if (err)
 		return fail_at(fail, MS_STAGE_INPUT, r->module, NULL, err);
 	body_len = in.len;
