@@ -35,7 +35,8 @@ BINS        := $(TOOLS:%=$(BUILD)/bin/%)
 MANS        := $(TOOLS:%=man/%.1)
 
 .SECONDARY:
-.PHONY: all check check-plain check-asan demo install clean deps-build deps-test
+.PHONY: all check check-plain check-asan demo install clean deps-build deps-test \
+	fuzz fuzz-smoke deps-fuzz
 all: $(BINS) $(MANS)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -78,6 +79,36 @@ check-asan:
 demo: deps-build
 	$(MAKE) $(BINS)
 	./tests/demo.sh $(abspath $(BUILD)/bin)
+
+# libFuzzer targets (clang, with ASan+UBSan); fuzz-smoke runs each for
+# FUZZ_SECONDS from seeds made by the real tools.
+FUZZ_SECONDS ?= 60
+FUZZERS     := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_FLAGS  := -std=gnu11 -D_GNU_SOURCE -g -O1 -Isrc/common $(PKG_CFLAGS) \
+	       -DMODSIGN_VERSION='"$(VERSION)"' \
+	       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+fuzz: $(FUZZERS)
+
+build/fuzz/%: tests/fuzz/%.c $(COMMON_SRC)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_FLAGS) -o $@ $< $(COMMON_SRC) $(PKG_LIBS)
+
+fuzz-smoke: deps-fuzz $(BINS)
+	$(MAKE) fuzz
+	tests/fuzz/make-seeds.sh $(abspath $(BUILD)/bin) build/fuzz/seeds
+	set -e; for f in $(FUZZERS); do \
+		mkdir -p $$f.corpus; \
+		echo "== $$f ($(FUZZ_SECONDS) s)"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+			-print_final_stats=1 -artifact_prefix=$$f- \
+			$$f.corpus build/fuzz/seeds \
+			> $$f.log 2>&1 || { tail -n 40 $$f.log; exit 1; }; \
+		grep -E '^(Done|stat::number_of_executed_units)' $$f.log; \
+	done
+
+deps-fuzz:
+	scripts/install-deps.sh build fuzz
 
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

@@ -103,7 +103,7 @@ static int report(const struct ms_fail *f, int err)
 		return MS_EXIT_MALFORMED;
 	case MS_STAGE_SIGN:
 		ms_error(f->path, "%s", f->reason);
-		return MS_EXIT_KEY;
+		return err == -ENOPKG ? MS_EXIT_NOPKG : MS_EXIT_KEY;
 	case MS_STAGE_INPUT:
 	case MS_STAGE_OUTPUT:
 	case MS_STAGE_NONE:

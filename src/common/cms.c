@@ -13,6 +13,76 @@ const EVP_MD *ms_digest_by_name(const char *name)
 	return EVP_get_digestbyname(name);
 }
 
+/*
+ * A read-only BIO over a byte span of any size.  BIO_new_mem_buf takes an
+ * int length, which stops at 2 GiB; modules and firmware can be larger.
+ */
+struct span {
+	const uint8_t *p;
+	size_t left;
+};
+
+static int span_read(BIO *b, char *out, size_t want, size_t *got)
+{
+	struct span *s = BIO_get_data(b);
+	size_t n = want < s->left ? want : s->left;
+
+	memcpy(out, s->p, n);
+	s->p += n;
+	s->left -= n;
+	*got = n;
+	return n > 0 || want == 0;
+}
+
+static long span_ctrl(BIO *b, int cmd, long num, void *ptr)
+{
+	struct span *s = BIO_get_data(b);
+
+	(void)num;
+	(void)ptr;
+	switch (cmd) {
+	case BIO_CTRL_EOF:
+		return s->left == 0;
+	case BIO_CTRL_FLUSH:
+		return 1;
+	}
+	return 0;
+}
+
+static int span_destroy(BIO *b)
+{
+	free(BIO_get_data(b));
+	BIO_set_data(b, NULL);
+	return 1;
+}
+
+static BIO *bio_new_span(const uint8_t *p, size_t len)
+{
+	static BIO_METHOD *meth;
+	struct span *s;
+	BIO *b;
+
+	if (!meth) {
+		meth = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK,
+				    "modsign span");
+		if (!meth || !BIO_meth_set_read_ex(meth, span_read) ||
+		    !BIO_meth_set_ctrl(meth, span_ctrl) ||
+		    !BIO_meth_set_destroy(meth, span_destroy))
+			return NULL;
+	}
+	s = malloc(sizeof(*s));
+	b = s ? BIO_new(meth) : NULL;
+	if (!b) {
+		free(s);
+		return NULL;
+	}
+	s->p = p;
+	s->left = len;
+	BIO_set_data(b, s);
+	BIO_set_init(b, 1);
+	return b;
+}
+
 /* Copy a memory BIO's contents out into a malloc'd buffer. */
 static int bio_to_buf(BIO *b, uint8_t **out, size_t *out_len)
 {
@@ -50,18 +120,22 @@ int ms_cms_sign(X509 *cert, EVP_PKEY *key, const EVP_MD *md, int use_keyid,
 
 	*der = NULL;
 	*der_len = 0;
-	/* A zero-length mem BIO is fine: the digest of nothing. */
-	in = BIO_new_mem_buf(len ? (const void *)data : "", (int)len);
+	in = bio_new_span(data, len);
 	out = BIO_new(BIO_s_mem());
-	if (!in || !out || len > INT32_MAX) {
-		err = len > INT32_MAX ? -EFBIG : -ENOMEM;
+	if (!in || !out) {
+		err = -ENOMEM;
 		goto out;
 	}
 	cms = CMS_sign(NULL, NULL, NULL, NULL, sign_flags);
 	if (!cms)
 		goto out;
-	if (!CMS_add1_signer(cms, cert, key, md, signer_flags))
+	if (!CMS_add1_signer(cms, cert, key, md, signer_flags)) {
+		/* e.g. ECDSA with SHA-3 on OpenSSL 3.0: no such CMS algorithm */
+		if (ERR_GET_REASON(ERR_peek_last_error()) ==
+		    CMS_R_UNSUPPORTED_SIGNATURE_ALGORITHM)
+			err = -ENOPKG;
 		goto out;
+	}
 	if (CMS_final(cms, in, NULL, CMS_NOCERTS | CMS_BINARY) != 1)
 		goto out;
 	if (i2d_CMS_bio_stream(out, cms, NULL, 0) != 1)
@@ -119,7 +193,7 @@ int ms_cms_check_attachable(const uint8_t *der, size_t der_len, X509 *cert,
 	/* Check the signature really covers this file: the kernel tool
 	 * appends any bytes, and a wrong blob is only found at load time. */
 	certs = sk_X509_new_null();
-	dcont = BIO_new_mem_buf(len ? (const void *)data : "", (int)len);
+	dcont = bio_new_span(data, len);
 	if (!certs || !dcont || !sk_X509_push(certs, cert)) {
 		err = -ENOMEM;
 		goto out;

@@ -20,8 +20,9 @@ const EVP_MD *ms_digest_by_name(const char *name);
 /*
  * Sign data: detached SignedData, no certificates, no signed attributes,
  * signer identified by issuer+serial (or by SKID when use_keyid).  The
- * DER goes to a malloc'd *der.  -EINVAL when OpenSSL refuses (for example
- * -k with a certificate that has no subjectKeyIdentifier).
+ * DER goes to a malloc'd *der.  -ENOPKG when OpenSSL has no CMS signature
+ * algorithm for this key type and digest; -EINVAL when it refuses for
+ * another reason (for example -k with a certificate without SKID).
  */
 int ms_cms_sign(X509 *cert, EVP_PKEY *key, const EVP_MD *md, int use_keyid,
 		const uint8_t *data, size_t len, uint8_t **der,

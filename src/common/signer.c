@@ -164,6 +164,13 @@ int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 	} else {
 		err = ms_cms_sign(s->cert, s->key, s->md, s->use_keyid,
 				  in.data, body_len, &der, &sig_len);
+		if (err == -ENOPKG) {
+			fail_at(fail, MS_STAGE_SIGN, r->module,
+				"this OpenSSL cannot make a CMS signature with "
+				"this key type and hash (use sha256, sha384 or "
+				"sha512)", err);
+			goto done;
+		}
 		if (err) {
 			fail_at(fail, MS_STAGE_SIGN, r->module, s->use_keyid ?
 				"cannot sign (with -k the certificate needs a "

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer target: extract-sig's describe path — trailer split, CMS
+ * description, JSON and the modinfo emulation — on hostile files.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "modinfo.h"
+#include "sigdesc.h"
+
+static FILE *sink;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ms_sigdesc d;
+	json_object *o;
+
+	if (!sink)
+		sink = fopen("/dev/null", "w");
+	if (ms_sigdesc_fill(&d, data, size, NULL, NULL) == 0) {
+		o = ms_sigdesc_json(&d, "fuzz");
+		fputs(json_object_to_json_string(o), sink);
+		json_object_put(o);
+	}
+	ms_sigdesc_free(&d);
+	ms_modinfo_print(sink, data, size, NULL);
+	return 0;
+}

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# make-seeds.sh BIN OUTDIR: seed corpora for the fuzz targets, made from
+# the committed test keys with the real tools: signed modules of each key
+# type and hash, -k, a legacy trailer, and a few broken ones.
+set -eu
+bin=$1
+out=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+keys=$top/tests/fixtures/keys
+mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+head -c 300 /dev/urandom > "$tmp/body"
+n=0
+for k in rsa2048 ec256 ec384; do
+	for h in sha1 sha256 sha512 sha3-256; do
+		for kid in "" -k; do
+			# OpenSSL 3.0 has no CMS ECDSA-with-SHA-3
+			case $k$h in ec*sha3*) continue ;; esac
+			n=$((n + 1))
+			"$bin/sign-file" $kid "$h" "$keys/$k.key" "$keys/$k.crt" \
+				"$tmp/body" "$out/seed-$n"
+		done
+	done
+done
+# an unsigned file, a bare magic, a legacy X.509 (id_type 1) trailer
+cp "$tmp/body" "$out/unsigned"
+printf '~Module signature appended~\n' > "$out/magic-only"
+{ cat "$tmp/body"; printf 'signer'; printf 'kid'; head -c 16 /dev/zero
+  printf '\001\004\001\006\003\000\000\000\000\000\000\020'
+  printf '~Module signature appended~\n'; } > "$out/legacy"
+[ -d "$top/tests/fuzz/regressions" ] &&
+	find "$top/tests/fuzz/regressions" -type f -exec cp {} "$out/" \;
+echo "$(ls "$out" | wc -l) seeds in $out"
