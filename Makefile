@@ -36,7 +36,7 @@ MANS        := $(TOOLS:%=man/%.1)
 
 .SECONDARY:
 .PHONY: all check check-plain check-asan demo install clean deps-build deps-test \
-	fuzz fuzz-smoke deps-fuzz
+	fuzz fuzz-smoke deps-fuzz valgrind
 all: $(BINS) $(MANS)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -106,6 +106,11 @@ fuzz-smoke: deps-fuzz $(BINS)
 			> $$f.log 2>&1 || { tail -n 40 $$f.log; exit 1; }; \
 		grep -E '^(Done|stat::number_of_executed_units)' $$f.log; \
 	done
+
+# valgrind memcheck over each tool's main paths
+valgrind: $(BINS)
+	scripts/install-deps.sh valgrind
+	tests/valgrind.sh $(BUILD)/bin
 
 deps-fuzz:
 	scripts/install-deps.sh build fuzz

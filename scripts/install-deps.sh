@@ -9,11 +9,13 @@
 #   build   compile the tools and their man pages
 #   test    run the bats suite (and fetch the reference sign-file)
 #   fuzz    build and run the libFuzzer targets
+#   valgrind  memcheck the main paths
 set -eu
 
 pkgs_build="build-essential pkg-config libssl-dev libjson-c-dev openssl help2man"
 pkgs_test="bats bats-support bats-assert bats-file kmod python3 ca-certificates"
 pkgs_fuzz="clang libclang-rt-dev"
+pkgs_valgrind="valgrind"
 
 want=""
 for g in "$@"; do
