@@ -101,6 +101,17 @@ static int report(const struct ms_fail *f, int err)
 	case MS_STAGE_TRAILER:
 		ms_error(f->path, "%s", f->reason);
 		return MS_EXIT_MALFORMED;
+	case MS_STAGE_DECOMPRESS:
+		/* A corrupt stream is malformed input (6); too large or out
+		 * of memory is a system limit (7). */
+		ms_error(f->path, "cannot decompress: %s", f->reason);
+		return ms_exit_for_errno(err);
+	case MS_STAGE_SIGNED_AFTER:
+		/* Not 8: the kernel does not see this module as signed, and
+		 * a script treating 8 as "nothing to do" would ship it. */
+		ms_error(f->path, "%s (use --replace to sign the decompressed "
+			 "module)", f->reason);
+		return MS_EXIT_MALFORMED;
 	case MS_STAGE_SIGN:
 		ms_error(f->path, "%s", f->reason);
 		return MS_EXIT_KEY;
