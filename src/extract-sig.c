@@ -81,7 +81,12 @@ static void help(void)
 "  -q, --quiet         print nothing on stdout (check and extract only)\n"
 "  -v, --verbose       show OpenSSL's error details\n"
 "  -h, --help          show this help and exit\n"
-"  -V, --version       show the version and exit\n");
+"  -V, --version       show the version and exit\n"
+"\n"
+"A module compressed with gzip, xz or zstd (recognised by content) is read\n"
+"decompressed, as the kernel reads it: sizes, offsets, -0 and --body are\n"
+"of the decompressed module.  A signature appended after compression is\n"
+"never seen by the kernel: it is reported, with exit 3 (not signed).\n");
 }
 
 static int set_view(struct args *a, enum view v)
