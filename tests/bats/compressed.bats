@@ -123,6 +123,10 @@ roundtrip() { # fmt
 	cp orig.ko m.ko.xz
 	sign m.ko.xz
 	cmp m.ko.xz ref.ko
+	need_reference
+	cp orig.ko k.ko.xz
+	"$REF_SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" k.ko.xz
+	cmp m.ko.xz k.ko.xz
 }
 
 modinfo_matches() { # file
