@@ -13,7 +13,7 @@ INSTALL     ?= install
 BUILD       ?= build
 SAN         ?=
 
-PKGS        := libcrypto json-c
+PKGS        := libcrypto json-c zlib liblzma libzstd
 PKG_CFLAGS  := $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS    := $(shell $(PKG_CONFIG) --libs $(PKGS))
 

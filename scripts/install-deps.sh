@@ -12,8 +12,10 @@
 #   valgrind  memcheck the main paths
 set -eu
 
-pkgs_build="build-essential pkg-config libssl-dev libjson-c-dev openssl help2man"
-pkgs_test="bats bats-support bats-assert bats-file kmod python3 ca-certificates"
+pkgs_build="build-essential pkg-config libssl-dev libjson-c-dev openssl help2man
+	zlib1g-dev liblzma-dev libzstd-dev"
+pkgs_test="bats bats-support bats-assert bats-file kmod python3 ca-certificates
+	xz-utils zstd gzip"
 pkgs_fuzz="clang libclang-rt-dev"
 pkgs_valgrind="valgrind"
 

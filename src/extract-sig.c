@@ -15,6 +15,7 @@
 #include "fileio.h"
 #include "keys.h"
 #include "log.h"
+#include "modfile.h"
 #include "modinfo.h"
 #include "sigdesc.h"
 #include "trailer.h"
@@ -80,7 +81,12 @@ static void help(void)
 "  -q, --quiet         print nothing on stdout (check and extract only)\n"
 "  -v, --verbose       show OpenSSL's error details\n"
 "  -h, --help          show this help and exit\n"
-"  -V, --version       show the version and exit\n");
+"  -V, --version       show the version and exit\n"
+"\n"
+"A module compressed with gzip, xz or zstd (recognised by content) is read\n"
+"decompressed, as the kernel reads it: sizes, offsets, -0 and --body are\n"
+"of the decompressed module.  A signature appended after compression is\n"
+"never seen by the kernel: it is reported, with exit 3 (not signed).\n");
 }
 
 static int set_view(struct args *a, enum view v)
@@ -210,7 +216,27 @@ static int id_type_exit(const struct args *a, const struct ms_trailer *t)
 	return MS_EXIT_NOPKG;
 }
 
-static int run(const struct args *a, const struct ms_file *f, X509 *cert)
+/*
+ * A trailer after the compressed stream: the kernel decompresses first and
+ * never sees it.  When the module inside carries no signature the kernel's
+ * verdict is ENODATA, so exit 3 as for any unsigned module; when it does,
+ * that inner signature is what counts and is described.
+ */
+static int signed_after(const struct args *a, const struct ms_modfile *f)
+{
+	const char *what;
+
+	if (!f->signed_after)
+		return MS_EXIT_OK;
+	if (ms_modfile_signed_after(f, &what)) {
+		ms_error(a->file, "%s", what);
+		return MS_EXIT_UNSIGNED;
+	}
+	ms_warn(a->file, "%s; describing the signature inside", what);
+	return MS_EXIT_OK;
+}
+
+static int run(const struct args *a, const struct ms_modfile *f, X509 *cert)
 {
 	struct ms_trailer t;
 	struct ms_sigdesc d;
@@ -260,6 +286,10 @@ static int run(const struct args *a, const struct ms_file *f, X509 *cert)
 	}
 
 	err = ms_sigdesc_fill(&d, f->data, f->len, cert, a->cert);
+	if (f->comp != MS_COMP_NONE) {
+		d.compression = ms_comp_name(f->comp);
+		d.compressed_len = f->file.len;
+	}
 	if (err) {
 		ms_error(a->file, "signature blob is not a CMS/PKCS#7 "
 			 "SignedData message");
@@ -283,7 +313,8 @@ int main(int argc, char **argv)
 {
 	struct args a = { .view = VIEW_DESCRIBE };
 	enum ms_key_problem why;
-	struct ms_file f;
+	struct ms_modfile f;
+	const char *content;
 	X509 *cert = NULL;
 	int err, rc;
 
@@ -299,14 +330,21 @@ int main(int argc, char **argv)
 			return MS_EXIT_KEY;
 		}
 	}
-	err = ms_file_open(a.file, &f);
+	/* A compressed module is described as the kernel sees it:
+	 * decompressed. */
+	err = ms_modfile_open(a.file, &f, &content);
 	if (err) {
-		ms_error(a.file, "%s", ms_io_strerror(err));
+		if (content)
+			ms_error(a.file, "cannot decompress: %s", content);
+		else
+			ms_error(a.file, "%s", ms_io_strerror(err));
 		X509_free(cert);
-		return MS_EXIT_IO;
+		return content ? ms_exit_for_errno(err) : MS_EXIT_IO;
 	}
-	rc = run(&a, &f, cert);
-	ms_file_close(&f);
+	rc = signed_after(&a, &f);
+	if (rc == MS_EXIT_OK)
+		rc = run(&a, &f, cert);
+	ms_modfile_close(&f);
 	X509_free(cert);
 	if (fflush(stdout) != 0) {
 		ms_error("stdout", "%s", strerror(errno));

@@ -54,7 +54,8 @@ static void help(void)
 "  -s, --raw-sig       append the CMS in <raw-cms> (made elsewhere) after\n"
 "                      checking it is a detached signature of <module> by\n"
 "                      the certificate <x509>\n"
-"      --replace       strip every existing signature, then sign\n"
+"      --replace       strip every existing signature, then sign (also one\n"
+"                      appended after compression)\n"
 "      --skip-signed   leave already-signed files alone and succeed\n"
 "  -v, --verbose       say what was done; show OpenSSL's error details\n"
 "  -q, --quiet         no message for files skipped by --skip-signed\n"
@@ -65,7 +66,16 @@ static void help(void)
 "<key> is a PEM private key; an encrypted key's passphrase is read from\n"
 "KBUILD_SIGN_PIN.  <x509> is the signer's certificate, DER or PEM; the key\n"
 "and certificate may share one PEM file.  An already-signed <module> is\n"
-"refused unless --replace or --skip-signed is given.\n");
+"refused unless --replace or --skip-signed is given.\n"
+"\n"
+"Compressed modules (gzip, xz or zstd, recognised by content, not by name)\n"
+"are signed where the kernel checks them: decompressed, signed, compressed\n"
+"again in the same format with kbuild's settings (xz: --check=crc32\n"
+"--lzma2=dict=1MiB) and written atomically under the same name, or to\n"
+"<dest>.  The <module>.p7s of -p and -d is the signature of the\n"
+"decompressed module.  A file signed after compression, which the kernel\n"
+"sees as unsigned, is refused with exit 6 even with --skip-signed;\n"
+"--replace removes that trailer and signs the module inside.\n");
 }
 
 /* Exit code and one line for a failed step. */
@@ -100,6 +110,17 @@ static int report(const struct ms_fail *f, int err)
 		return MS_EXIT_SIGNED;
 	case MS_STAGE_TRAILER:
 		ms_error(f->path, "%s", f->reason);
+		return MS_EXIT_MALFORMED;
+	case MS_STAGE_DECOMPRESS:
+		/* A corrupt stream is malformed input (6); too large or out
+		 * of memory is a system limit (7). */
+		ms_error(f->path, "cannot decompress: %s", f->reason);
+		return ms_exit_for_errno(err);
+	case MS_STAGE_SIGNED_AFTER:
+		/* Not 8: the kernel does not see this module as signed, and
+		 * a script treating 8 as "nothing to do" would ship it. */
+		ms_error(f->path, "%s (use --replace to sign the decompressed "
+			 "module)", f->reason);
 		return MS_EXIT_MALFORMED;
 	case MS_STAGE_SIGN:
 		ms_error(f->path, "%s", f->reason);

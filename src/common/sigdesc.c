@@ -203,6 +203,10 @@ void ms_sigdesc_print(const struct ms_sigdesc *d, const char *file)
 	const char *idn = ms_id_type_name(ds->id_type);
 
 	printf("file:             %s (%zu bytes)\n", file, d->file_len);
+	if (d->compression)
+		printf("compression:      %s, %zu bytes stored (sizes and "
+		       "offsets are of the decompressed module)\n",
+		       d->compression, d->compressed_len);
 	printf("id type:          %s (%u)\n", idn ? idn : "unknown",
 	       ds->id_type);
 	printf("body:             0..%zu (%zu bytes)\n", d->t.body_len,
@@ -278,6 +282,10 @@ json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file)
 	json_object_object_add(o, "file", json_object_new_string(file));
 	json_object_object_add(o, "file_size",
 			       json_object_new_int64((int64_t)d->file_len));
+	json_object_object_add(o, "compression", json_str(d->compression));
+	json_object_object_add(o, "compressed_size", d->compression ?
+			       json_object_new_int64((int64_t)d->compressed_len)
+			       : NULL);
 	json_object_object_add(o, "id_type",
 			       json_str(ms_id_type_name(ds->id_type)));
 	json_object_object_add(o, "body_size",

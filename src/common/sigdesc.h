@@ -35,7 +35,11 @@ struct ms_signer_desc {
 };
 
 struct ms_sigdesc {
-	size_t file_len;
+	size_t file_len;	/* of the module the kernel sees */
+	/* Set by the caller for a compressed module (NULL, 0 otherwise):
+	 * every size and offset here is then of the decompressed module. */
+	const char *compression;
+	size_t compressed_len;
 	struct ms_trailer t;
 	int cms_ok;		/* the blob parsed as CMS SignedData */
 	int n_signers;		/* all SignerInfos, even past MS_MAX_SIGNERS */

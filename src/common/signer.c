@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "cms.h"
+#include "compress.h"
 #include "fileio.h"
+#include "modfile.h"
 #include "signer.h"
 #include "trailer.h"
 
@@ -107,27 +109,86 @@ static int write_p7s(const char *module, const uint8_t *der, size_t len,
 	return 0;
 }
 
+/*
+ * A plain module: the body is copied from the input file (reflinked where
+ * the file system can), so the output is the kernel tool's byte for byte.
+ */
+static int write_plain(struct ms_out *out, const struct ms_file *in,
+		       size_t body_len, const uint8_t *sig, size_t sig_len)
+{
+	uint8_t trailer[MS_TRAILER_OVERHEAD];
+	int err;
+
+	err = ms_out_copy(out, in->fd, in->data, body_len);
+	if (!err)
+		err = ms_out_write(out, sig, sig_len);
+	if (!err) {
+		ms_trailer_encode((uint32_t)sig_len, trailer);
+		err = ms_out_write(out, trailer, sizeof(trailer));
+	}
+	return err;
+}
+
+/*
+ * A compressed module: sign first, then compress (the kernel checks the
+ * decompressed module), in the input's format with kbuild's settings.
+ */
+static int write_compressed(struct ms_out *out, enum ms_comp comp,
+			    const uint8_t *body, size_t body_len,
+			    const uint8_t *sig, size_t sig_len)
+{
+	uint8_t trailer[MS_TRAILER_OVERHEAD];
+	struct iovec iov[3];
+	uint8_t *packed;
+	size_t packed_len;
+	int err;
+
+	ms_trailer_encode((uint32_t)sig_len, trailer);
+	iov[0] = (struct iovec){ (void *)body, body_len };
+	iov[1] = (struct iovec){ (void *)sig, sig_len };
+	iov[2] = (struct iovec){ trailer, sizeof(trailer) };
+	err = ms_compress(comp, iov, 3, &packed, &packed_len);
+	if (err)
+		return err;
+	err = ms_out_write(out, packed, packed_len);
+	free(packed);
+	return err;
+}
+
 int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 		 int *skipped, struct ms_fail *fail)
 {
 	struct ms_out out = { .fd = -1 }, p7s = { .fd = -1 };
 	const char *target = r->dest ? r->dest : r->module;
-	uint8_t trailer[MS_TRAILER_OVERHEAD];
 	uint8_t *der = NULL;
 	const uint8_t *sig;
 	char *p7s_path = NULL;
-	struct ms_file in;
+	struct ms_modfile in;
+	const char *why;
 	size_t body_len, sig_len;
 	mode_t mode;
 	int err;
 
 	memset(fail, 0, sizeof(*fail));
 	*skipped = 0;
-	/* Locked until the replacement is renamed into place (fileio.h). */
-	err = ms_file_open_locked(r->module, &in);
+	/* For a compressed module everything below sees the decompressed
+	 * bytes: already-signed checks, the signature and the .p7s.  The
+	 * file stays locked until its replacement is renamed into place. */
+	err = ms_modfile_open_locked(r->module, &in, &why);
 	if (err)
-		return fail_at(fail, MS_STAGE_INPUT, r->module, NULL, err);
+		return fail_at(fail, why ? MS_STAGE_DECOMPRESS : MS_STAGE_INPUT,
+			       r->module, why, err);
 	body_len = in.len;
+
+	/* A trailer after the compressed stream is neither "signed" nor
+	 * harmless: only --replace may drop it, and even --skip-signed must
+	 * not leave it as it is. */
+	if (in.signed_after && r->signed_policy != MS_SIGNED_REPLACE) {
+		ms_modfile_signed_after(&in, &why);
+		err = fail_at(fail, MS_STAGE_SIGNED_AFTER, r->module, why,
+			      -EBADMSG);
+		goto done;
+	}
 
 	if (ms_has_magic(in.data, in.len)) {
 		switch (r->signed_policy) {
@@ -151,8 +212,6 @@ int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 	}
 
 	if (s->raw_sig) {
-		const char *why;
-
 		err = ms_cms_check_attachable(s->raw_sig, s->raw_sig_len,
 					      s->cert, in.data, body_len, &why);
 		if (err) {
@@ -182,7 +241,9 @@ int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 	}
 
 	/* -p and -d only exist for signatures made here, as in the kernel
-	 * tool, whose .p7s writing sits in its non-raw branch. */
+	 * tool, whose .p7s writing sits in its non-raw branch.  For a
+	 * compressed module the .p7s covers the decompressed module, which
+	 * is what the kernel checks. */
 	if (!s->raw_sig && (r->save_p7s || r->p7s_only)) {
 		err = write_p7s(r->module, sig, sig_len, &p7s, &p7s_path, fail);
 		if (err)
@@ -197,16 +258,13 @@ int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 	}
 
 	/* In place keeps the module's mode; a new dest gets umask's. */
-	mode = r->dest ? ms_default_mode() : (in.st.st_mode & 07777);
+	mode = r->dest ? ms_default_mode() : (in.file.st.st_mode & 07777);
 	err = ms_out_begin(target, mode, &out);
-	if (!err)
-		err = ms_out_copy(&out, in.fd, in.data, body_len);
-	if (!err)
-		err = ms_out_write(&out, sig, sig_len);
-	if (!err) {
-		ms_trailer_encode((uint32_t)sig_len, trailer);
-		err = ms_out_write(&out, trailer, sizeof(trailer));
-	}
+	if (!err && in.comp == MS_COMP_NONE)
+		err = write_plain(&out, &in.file, body_len, sig, sig_len);
+	else if (!err)
+		err = write_compressed(&out, in.comp, in.data, body_len, sig,
+				       sig_len);
 	if (err) {
 		fail_at(fail, MS_STAGE_OUTPUT, target, NULL, err);
 		goto done;
@@ -227,6 +285,6 @@ done:
 	ms_out_abort(&out);
 	free(p7s_path);
 	free(der);
-	ms_file_close(&in);
+	ms_modfile_close(&in);
 	return err;
 }

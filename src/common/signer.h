@@ -23,6 +23,8 @@ enum ms_stage {
 	MS_STAGE_MATCH,		/* key/cert pair */
 	MS_STAGE_RAWSIG,	/* -s file: unreadable or not attachable */
 	MS_STAGE_INPUT,		/* the module: unreadable, not regular */
+	MS_STAGE_DECOMPRESS,	/* compressed module: corrupt, too large */
+	MS_STAGE_SIGNED_AFTER,	/* signed after compression (use --replace) */
 	MS_STAGE_SIGNED,	/* the module is already signed */
 	MS_STAGE_TRAILER,	/* --replace met a malformed old trailer */
 	MS_STAGE_SIGN,		/* OpenSSL refused to sign */
@@ -38,7 +40,8 @@ struct ms_fail {
 
 enum ms_signed_policy {
 	MS_SIGNED_REFUSE,	/* default: exit 8 */
-	MS_SIGNED_REPLACE,	/* strip every trailer, then sign */
+	MS_SIGNED_REPLACE,	/* strip every trailer, then sign (also one
+				 * appended after compression) */
 	MS_SIGNED_SKIP,		/* leave the file alone, succeed */
 };
 
@@ -71,7 +74,9 @@ struct ms_sign_req {
 /*
  * Sign one file.  On success *skipped tells whether --skip-signed left it
  * alone.  Nothing is written unless everything before the write worked,
- * and a failed write leaves no file behind.
+ * and a failed write leaves no file behind.  A gzip, xz or zstd module
+ * (by content) is decompressed, signed, and compressed again in the same
+ * format (see compress.h), so any loop over files handles both kinds.
  */
 int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 		 int *skipped, struct ms_fail *fail);

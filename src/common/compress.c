@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lzma.h>
+#include <zlib.h>
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#include "compress.h"
+#include "trailer.h"
+
+/*
+ * Magic numbers, as kernel/module/decompress.c and kmod's libkmod-file.c
+ * test them: gzip (RFC 1952: ID1 ID2), xz (the stream header magic), zstd
+ * (the frame magic 0xFD2FB528, little-endian).
+ */
+static const uint8_t gzip_magic[] = { 0x1f, 0x8b };
+static const uint8_t xz_magic[] = { 0xfd, '7', 'z', 'X', 'Z', 0x00 };
+static const uint8_t zstd_magic[] = { 0x28, 0xb5, 0x2f, 0xfd };
+
+static int starts_with(const uint8_t *buf, size_t len, const uint8_t *magic,
+		       size_t magic_len)
+{
+	return len >= magic_len && memcmp(buf, magic, magic_len) == 0;
+}
+
+enum ms_comp ms_comp_detect(const uint8_t *buf, size_t len)
+{
+	if (starts_with(buf, len, gzip_magic, sizeof(gzip_magic)))
+		return MS_COMP_GZIP;
+	if (starts_with(buf, len, xz_magic, sizeof(xz_magic)))
+		return MS_COMP_XZ;
+	if (starts_with(buf, len, zstd_magic, sizeof(zstd_magic)))
+		return MS_COMP_ZSTD;
+	return MS_COMP_NONE;
+}
+
+const char *ms_comp_name(enum ms_comp c)
+{
+	switch (c) {
+	case MS_COMP_GZIP:
+		return "gzip";
+	case MS_COMP_XZ:
+		return "xz";
+	case MS_COMP_ZSTD:
+		return "zstd";
+	case MS_COMP_NONE:
+		break;
+	}
+	return "none";
+}
+
+int ms_comp_signed_after(const uint8_t *buf, size_t len)
+{
+	return ms_comp_detect(buf, len) != MS_COMP_NONE &&
+	       ms_has_magic(buf, len);
+}
+
+/* A growing output buffer that refuses to pass max bytes. */
+struct outbuf {
+	uint8_t *p;
+	size_t len, cap, max;
+};
+
+static int outbuf_init(struct outbuf *o, size_t guess, size_t max)
+{
+	o->len = 0;
+	o->max = max;
+	o->cap = guess < 65536 ? 65536 : guess;
+	if (o->cap > max)
+		o->cap = max;
+	o->p = malloc(o->cap ? o->cap : 1);
+	return o->p ? 0 : -ENOMEM;
+}
+
+/* Make room after o->len; -EFBIG once the buffer already holds max. */
+static int outbuf_room(struct outbuf *o, size_t *room)
+{
+	if (o->len == o->cap) {
+		size_t cap = o->cap < o->max / 2 ? o->cap * 2 : o->max;
+		uint8_t *p;
+
+		if (cap <= o->cap)
+			return -EFBIG;
+		p = realloc(o->p, cap);
+		if (!p)
+			return -ENOMEM;
+		o->p = p;
+		o->cap = cap;
+	}
+	*room = o->cap - o->len;
+	/* zlib counts in unsigned int. */
+	if (*room > UINT_MAX)
+		*room = UINT_MAX;
+	return 0;
+}
+
+static void outbuf_free(struct outbuf *o)
+{
+	free(o->p);
+	o->p = NULL;
+}
+
+/*
+ * One gzip member.  The kernel skips the header itself and inflates raw
+ * deflate data, ignoring what follows; zlib's gzip mode also checks the
+ * CRC32 and size in the member trailer.
+ */
+static int gunzip(const uint8_t *in, size_t in_len, struct outbuf *o,
+		  size_t *used, const char **why)
+{
+	z_stream zs;
+	size_t fed = 0, room;
+	int ret, err;
+
+	memset(&zs, 0, sizeof(zs));
+	ret = inflateInit2(&zs, 16 + MAX_WBITS);
+	if (ret != Z_OK)
+		return ret == Z_MEM_ERROR ? -ENOMEM : -EIO;
+	for (;;) {
+		if (zs.avail_in == 0 && fed < in_len) {
+			size_t n = in_len - fed > UINT_MAX ? UINT_MAX
+							   : in_len - fed;
+
+			zs.next_in = (Bytef *)(in + fed);
+			zs.avail_in = (uInt)n;
+			fed += n;
+		}
+		err = outbuf_room(o, &room);
+		if (err)
+			goto out;
+		zs.next_out = o->p + o->len;
+		zs.avail_out = (uInt)room;
+		ret = inflate(&zs, Z_NO_FLUSH);
+		o->len += room - zs.avail_out;
+		if (ret == Z_STREAM_END)
+			break;
+		if (ret == Z_MEM_ERROR) {
+			err = -ENOMEM;
+			goto out;
+		}
+		if (ret == Z_BUF_ERROR && zs.avail_in == 0 && fed == in_len) {
+			*why = "truncated gzip data";
+			err = -EBADMSG;
+			goto out;
+		}
+		if (ret != Z_OK && ret != Z_BUF_ERROR) {
+			*why = "corrupt gzip data";
+			err = -EBADMSG;
+			goto out;
+		}
+	}
+	*used = fed - zs.avail_in;
+	err = 0;
+out:
+	inflateEnd(&zs);
+	return err;
+}
+
+/*
+ * One xz stream, without LZMA_CONCATENATED: the kernel's xz_dec_run()
+ * stops at the end of the first stream too.
+ */
+static int unxz(const uint8_t *in, size_t in_len, struct outbuf *o,
+		size_t *used, const char **why)
+{
+	lzma_stream s = LZMA_STREAM_INIT;
+	lzma_ret ret;
+	size_t room;
+	int err;
+
+	ret = lzma_stream_decoder(&s, UINT64_MAX, 0);
+	if (ret != LZMA_OK)
+		return ret == LZMA_MEM_ERROR ? -ENOMEM : -EIO;
+	s.next_in = in;
+	s.avail_in = in_len;
+	for (;;) {
+		err = outbuf_room(o, &room);
+		if (err)
+			goto out;
+		s.next_out = o->p + o->len;
+		s.avail_out = room;
+		ret = lzma_code(&s, LZMA_FINISH);
+		o->len += room - s.avail_out;
+		if (ret == LZMA_STREAM_END)
+			break;
+		if (ret == LZMA_OK)
+			continue;
+		switch (ret) {
+		case LZMA_MEM_ERROR:
+			err = -ENOMEM;
+			goto out;
+		case LZMA_BUF_ERROR:
+			*why = "truncated xz data";
+			break;
+		case LZMA_OPTIONS_ERROR:
+			*why = "xz data uses unsupported options";
+			break;
+		default:
+			*why = "corrupt xz data";
+			break;
+		}
+		err = -EBADMSG;
+		goto out;
+	}
+	*used = in_len - s.avail_in;
+	err = 0;
+out:
+	lzma_end(&s);
+	return err;
+}
+
+/* One zstd frame, as the kernel's module_zstd_decompress(). */
+static int unzstd(const uint8_t *in, size_t in_len, struct outbuf *o,
+		  size_t *used, const char **why)
+{
+	size_t frame_len = ZSTD_findFrameCompressedSize(in, in_len);
+	unsigned long long content;
+	ZSTD_inBuffer zin;
+	ZSTD_DCtx *dctx;
+	size_t room, ret;
+	int err;
+
+	if (ZSTD_isError(frame_len)) {
+		*why = "truncated or corrupt zstd data";
+		return -EBADMSG;
+	}
+	/* A declared size beyond the cap is refused before any work. */
+	content = ZSTD_getFrameContentSize(in, frame_len);
+	if (content == ZSTD_CONTENTSIZE_ERROR) {
+		*why = "corrupt zstd frame header";
+		return -EBADMSG;
+	}
+	if (content != ZSTD_CONTENTSIZE_UNKNOWN && content >= o->max)
+		return -EFBIG;
+	dctx = ZSTD_createDCtx();
+	if (!dctx)
+		return -ENOMEM;
+	zin = (ZSTD_inBuffer){ in, frame_len, 0 };
+	for (;;) {
+		ZSTD_outBuffer zout;
+
+		err = outbuf_room(o, &room);
+		if (err)
+			goto out;
+		zout = (ZSTD_outBuffer){ o->p + o->len, room, 0 };
+		ret = ZSTD_decompressStream(dctx, &zout, &zin);
+		o->len += zout.pos;
+		if (ZSTD_isError(ret)) {
+			*why = "corrupt zstd data";
+			err = -EBADMSG;
+			goto out;
+		}
+		if (ret == 0)
+			break;
+		if (zin.pos == zin.size && zout.pos < zout.size) {
+			*why = "truncated zstd data";
+			err = -EBADMSG;
+			goto out;
+		}
+	}
+	*used = frame_len;
+	err = 0;
+out:
+	ZSTD_freeDCtx(dctx);
+	return err;
+}
+
+int ms_decompress(enum ms_comp c, const uint8_t *in, size_t in_len,
+		  size_t max, uint8_t **out, size_t *out_len, size_t *used,
+		  const char **why)
+{
+	struct outbuf o;
+	int err;
+
+	*out = NULL;
+	*out_len = 0;
+	*used = 0;
+	*why = NULL;
+	if (c == MS_COMP_NONE)
+		return -EINVAL;
+	/* Modules compress about 3:1; start near that, grow by doubling.
+	 * One byte over max tells "exactly max" from "more than max". */
+	err = outbuf_init(&o, in_len < max / 4 ? in_len * 4 : max, max + 1);
+	if (err)
+		return err;
+	switch (c) {
+	case MS_COMP_GZIP:
+		err = gunzip(in, in_len, &o, used, why);
+		break;
+	case MS_COMP_XZ:
+		err = unxz(in, in_len, &o, used, why);
+		break;
+	case MS_COMP_ZSTD:
+		err = unzstd(in, in_len, &o, used, why);
+		break;
+	case MS_COMP_NONE:
+		break;
+	}
+	if (!err && o.len > max)
+		err = -EFBIG;
+	if (err == -EFBIG)
+		*why = "decompressed size exceeds the limit";
+	if (err) {
+		outbuf_free(&o);
+		*used = 0;
+		return err;
+	}
+	*out = o.p;
+	*out_len = o.len;
+	return 0;
+}
+
+static size_t iov_total(const struct iovec *iov, int iovcnt)
+{
+	size_t total = 0;
+
+	for (int i = 0; i < iovcnt; i++)
+		total += iov[i].iov_len;
+	return total;
+}
+
+/* Run deflate until it has taken all of zs->next_in (and, for Z_FINISH,
+ * written the member trailer). */
+static int deflate_some(z_stream *zs, struct outbuf *o, int flush)
+{
+	size_t room;
+	int ret, err;
+
+	do {
+		err = outbuf_room(o, &room);
+		if (err)
+			return err;
+		zs->next_out = o->p + o->len;
+		zs->avail_out = (uInt)room;
+		ret = deflate(zs, flush);
+		o->len += room - zs->avail_out;
+		if (ret == Z_STREAM_ERROR)
+			return -EIO;
+	} while (zs->avail_in || (flush == Z_FINISH && ret != Z_STREAM_END));
+	return 0;
+}
+
+/* kbuild: cmd_gzip = $(KGZIP) -n -f $<, and KGZIP = gzip: level 6. */
+static int gzip_iov(const struct iovec *iov, int iovcnt, struct outbuf *o)
+{
+	z_stream zs;
+	int err = 0;
+
+	memset(&zs, 0, sizeof(zs));
+	/* 16 + MAX_WBITS: a gzip wrapper whose header zlib writes with no
+	 * name, no extra field and mtime 0, as gzip -n does (the kernel's
+	 * header parser knows only the name field). */
+	if (deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		return -ENOMEM;
+	for (int i = 0; i < iovcnt && !err; i++) {
+		const uint8_t *p = iov[i].iov_base;
+		size_t left = iov[i].iov_len;
+
+		while (left && !err) {
+			size_t n = left > UINT_MAX ? UINT_MAX : left;
+
+			zs.next_in = (Bytef *)p;
+			zs.avail_in = (uInt)n;
+			err = deflate_some(&zs, o, Z_NO_FLUSH);
+			p += n;
+			left -= n;
+		}
+	}
+	if (!err)
+		err = deflate_some(&zs, o, Z_FINISH);
+	deflateEnd(&zs);
+	return err;
+}
+
+/* Run the xz encoder until it has taken all of s->next_in (and, for
+ * LZMA_FINISH, closed the stream). */
+static int lzma_some(lzma_stream *s, struct outbuf *o, lzma_action action)
+{
+	lzma_ret ret;
+	size_t room;
+	int err;
+
+	do {
+		err = outbuf_room(o, &room);
+		if (err)
+			return err;
+		s->next_out = o->p + o->len;
+		s->avail_out = room;
+		ret = lzma_code(s, action);
+		o->len += room - s->avail_out;
+		if (ret != LZMA_OK && ret != LZMA_STREAM_END)
+			return ret == LZMA_MEM_ERROR ? -ENOMEM : -EIO;
+	} while (s->avail_in ||
+		 (action == LZMA_FINISH && ret != LZMA_STREAM_END));
+	return 0;
+}
+
+/* kbuild: cmd_xz = $(XZ) --check=crc32 --lzma2=dict=1MiB -f $< */
+static int xz_iov(const struct iovec *iov, int iovcnt, struct outbuf *o)
+{
+	lzma_stream s = LZMA_STREAM_INIT;
+	lzma_options_lzma lzma2;
+	lzma_filter filters[2];
+	lzma_ret ret;
+	int err = 0;
+
+	/* --lzma2=dict=1MiB starts from the default preset (6) and changes
+	 * only the dictionary; no BCJ filter, as kbuild. */
+	if (lzma_lzma_preset(&lzma2, LZMA_PRESET_DEFAULT))
+		return -EIO;
+	lzma2.dict_size = 1u << 20;
+	filters[0] = (lzma_filter){ LZMA_FILTER_LZMA2, &lzma2 };
+	filters[1] = (lzma_filter){ LZMA_VLI_UNKNOWN, NULL };
+	/* CRC32: the kernel's xz decoder (lib/xz) supports only CRC32 and
+	 * no check; xz's own default, CRC64, fails to load. */
+	ret = lzma_stream_encoder(&s, filters, LZMA_CHECK_CRC32);
+	if (ret != LZMA_OK)
+		return ret == LZMA_MEM_ERROR ? -ENOMEM : -EIO;
+	for (int i = 0; i < iovcnt && !err; i++) {
+		s.next_in = iov[i].iov_base;
+		s.avail_in = iov[i].iov_len;
+		err = lzma_some(&s, o, LZMA_RUN);
+	}
+	if (!err)
+		err = lzma_some(&s, o, LZMA_FINISH);
+	lzma_end(&s);
+	return err;
+}
+
+/* Run the zstd encoder until it has taken all of zin (and, for
+ * ZSTD_e_end, closed the frame). */
+static int zstd_some(ZSTD_CCtx *cctx, struct outbuf *o, ZSTD_inBuffer *zin,
+		     ZSTD_EndDirective mode)
+{
+	ZSTD_outBuffer zout;
+	size_t room, ret;
+	int err;
+
+	do {
+		err = outbuf_room(o, &room);
+		if (err)
+			return err;
+		zout = (ZSTD_outBuffer){ o->p + o->len, room, 0 };
+		ret = ZSTD_compressStream2(cctx, &zout, zin, mode);
+		o->len += zout.pos;
+		if (ZSTD_isError(ret))
+			return ZSTD_getErrorCode(ret) ==
+					       ZSTD_error_memory_allocation ?
+				       -ENOMEM : -EIO;
+	} while (zin->pos < zin->size || (mode == ZSTD_e_end && ret != 0));
+	return 0;
+}
+
+/*
+ * kbuild: cmd_zstd = $(ZSTD) -T0 --rm -f -q $< (6.1; 6.12 drops -T0):
+ * the command line's defaults, level 3 with a content checksum, and the
+ * content size in the frame header as for any file input.
+ */
+static int zstd_iov(const struct iovec *iov, int iovcnt, struct outbuf *o)
+{
+	ZSTD_inBuffer zin = { NULL, 0, 0 };
+	ZSTD_CCtx *cctx = ZSTD_createCCtx();
+	int err = 0;
+
+	if (!cctx)
+		return -ENOMEM;
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel,
+						ZSTD_CLEVEL_DEFAULT)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag,
+						1)) ||
+	    ZSTD_isError(ZSTD_CCtx_setPledgedSrcSize(cctx,
+						     iov_total(iov, iovcnt)))) {
+		ZSTD_freeCCtx(cctx);
+		return -EIO;
+	}
+	for (int i = 0; i < iovcnt && !err; i++) {
+		zin = (ZSTD_inBuffer){ iov[i].iov_base, iov[i].iov_len, 0 };
+		err = zstd_some(cctx, o, &zin, ZSTD_e_continue);
+	}
+	zin = (ZSTD_inBuffer){ NULL, 0, 0 };
+	if (!err)
+		err = zstd_some(cctx, o, &zin, ZSTD_e_end);
+	ZSTD_freeCCtx(cctx);
+	return err;
+}
+
+int ms_compress(enum ms_comp c, const struct iovec *iov, int iovcnt,
+		uint8_t **out, size_t *out_len)
+{
+	size_t total = iov_total(iov, iovcnt);
+	struct outbuf o;
+	int err;
+
+	*out = NULL;
+	*out_len = 0;
+	if (c == MS_COMP_NONE)
+		return -EINVAL;
+	/* Modules shrink to a third or so: start at half, grow by doubling. */
+	err = outbuf_init(&o, total / 2 + 4096, SIZE_MAX / 2);
+	if (err)
+		return err;
+	switch (c) {
+	case MS_COMP_GZIP:
+		err = gzip_iov(iov, iovcnt, &o);
+		break;
+	case MS_COMP_XZ:
+		err = xz_iov(iov, iovcnt, &o);
+		break;
+	case MS_COMP_ZSTD:
+		err = zstd_iov(iov, iovcnt, &o);
+		break;
+	case MS_COMP_NONE:
+		break;
+	}
+	if (err) {
+		outbuf_free(&o);
+		return err;
+	}
+	*out = o.p;
+	*out_len = o.len;
+	return 0;
+}
