@@ -35,8 +35,7 @@ const char *ms_key_problem_str(enum ms_key_problem p)
 	case MS_KEY_BAD_PIN:
 		return "cannot decrypt private key (wrong passphrase)";
 	case MS_KEY_NOT_A_CERT:
-		return "not an X.509 certificate (expected DER, PEM or "
-		       "PKCS#12)";
+		return "not an X.509 certificate (expected DER or PEM)";
 	case MS_KEY_MISMATCH:
 		return "private key does not match the certificate";
 	case MS_KEY_PIN_UNREADABLE:
