@@ -14,7 +14,8 @@ BUILD       ?= build
 SAN         ?=
 
 PKGS        := libcrypto json-c zlib liblzma libzstd
-PKG_CFLAGS  := $(shell $(PKG_CONFIG) --cflags $(PKGS))
+# p11-kit-1 for <p11-kit/pkcs11.h> only: PKCS#11 modules are dlopen()ed.
+PKG_CFLAGS  := $(shell $(PKG_CONFIG) --cflags $(PKGS) p11-kit-1)
 PKG_LIBS    := $(shell $(PKG_CONFIG) --libs $(PKGS))
 
 CFLAGS      ?= -O2 -g

@@ -9,9 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algcheck.h"
 #include "exitcode.h"
 #include "fileio.h"
+#include "hexfmt.h"
 #include "log.h"
+#include "pin.h"
+#include "pkcs11.h"
 #include "signer.h"
 
 static const char short_opts[] = "sdpkvqhV";
@@ -20,6 +24,14 @@ static const struct option long_opts[] = {
 	{ "sign-only", no_argument, NULL, 'd' },
 	{ "save-sig", no_argument, NULL, 'p' },
 	{ "keyid", no_argument, NULL, 'k' },
+	{ "attach", required_argument, NULL, 'A' },
+	{ "digest-only", no_argument, NULL, 'D' },
+	{ "signer", required_argument, NULL, 'G' },
+	{ "pin-file", required_argument, NULL, 'P' },
+	{ "pin-fd", required_argument, NULL, 'F' },
+	{ "provider", required_argument, NULL, 'O' },
+	{ "pkcs11-module", required_argument, NULL, 'M' },
+	{ "kernel", required_argument, NULL, 'K' },
 	{ "replace", no_argument, NULL, 'R' },
 	{ "skip-signed", no_argument, NULL, 'S' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -33,7 +45,12 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: %1$s [-dpk] <hash> <key> <x509> <module> [<dest>]\n"
-		"       %1$s -s <raw-cms> <hash> <x509> <module> [<dest>]\n",
+		"       %1$s -s <raw-cms> <hash> <x509> <module> [<dest>]\n"
+		"       %1$s [-dpk] --signer <key> <x509> [--signer ...] "
+		"<hash> <module> [<dest>]\n"
+		"       %1$s --digest-only <hash> <module>\n"
+		"       %1$s [-k] --attach <sig> <hash> <x509> <module> "
+		"[<dest>]\n",
 		ms_prog());
 }
 
@@ -54,6 +71,22 @@ static void help(void)
 "  -s, --raw-sig       append the CMS in <raw-cms> (made elsewhere) after\n"
 "                      checking it is a detached signature of <module> by\n"
 "                      the certificate <x509>\n"
+"      --signer KEY X509  one more signer (repeatable): one CMS with a\n"
+"                      SignerInfo per key, for key rollover\n"
+"      --digest-only   write <module>.digest (raw digest) and <module>.tbs\n"
+"                      (DER DigestInfo) for a remote signer; no key needed\n"
+"      --attach SIG    append SIG: a CMS, or a bare signature value (RSA\n"
+"                      PKCS#1 v1.5 or ECDSA over the digest) wrapped here\n"
+"                      as sign-file would; checked against <x509> and the\n"
+"                      module first\n"
+"      --pin-file FILE read the passphrase or token PIN from FILE\n"
+"      --pin-fd N      read it from file descriptor N\n"
+"      --provider NAME OpenSSL provider for pkcs11: keys (default pkcs11,\n"
+"                      then libp11's pkcs11 engine if no provider answers)\n"
+"      --pkcs11-module PATH  PKCS#11 module when the URI has no\n"
+"                      module-path (default: p11-kit's proxy)\n"
+"      --kernel LINE   warn when kernel LINE (6.1, 6.12) would reject the\n"
+"                      key type or digest\n"
 "      --replace       strip every existing signature, then sign (also one\n"
 "                      appended after compression)\n"
 "      --skip-signed   leave already-signed files alone and succeed\n"
@@ -63,10 +96,13 @@ static void help(void)
 "  -V, --version       show the version and exit\n"
 "\n"
 "<hash> is a digest name such as sha256, sha384, sha512 or sha3-256.\n"
-"<key> is a PEM private key; an encrypted key's passphrase is read from\n"
-"KBUILD_SIGN_PIN.  <x509> is the signer's certificate, DER or PEM; the key\n"
-"and certificate may share one PEM file.  An already-signed <module> is\n"
-"refused unless --replace or --skip-signed is given.\n"
+"<key> is a private key file, PEM or DER (PKCS#1, PKCS#8, encrypted or\n"
+"not, or PKCS#12), or a pkcs11: URI (RFC 7512).  <x509> is the signer's\n"
+"certificate: DER, PEM, a PKCS#12 file, or a pkcs11: URI; give the same\n"
+".p12 as key and <x509> to take both from it.  Passphrases and PINs come\n"
+"from --pin-file, --pin-fd or KBUILD_SIGN_PIN, are read once per run and\n"
+"offered once (never retried); never put them on the command line.  An\n"
+"already-signed <module> is refused unless --replace or --skip-signed.\n"
 "\n"
 "Compressed modules (gzip, xz or zstd, recognised by content, not by name)\n"
 "are signed where the kernel checks them: decompressed, signed, compressed\n"
@@ -89,7 +125,15 @@ static int report(const struct ms_fail *f, int err)
 	case MS_STAGE_KEY:
 	case MS_STAGE_CERT:
 	case MS_STAGE_MATCH:
-		if (f->key == MS_KEY_UNREADABLE)
+		if (f->key == MS_KEY_PIN_UNREADABLE) {
+			ms_error(ms_pin_source_name(), "%s",
+				 err == -EMSGSIZE ? "longer than 1023 bytes"
+						  : ms_io_strerror(err));
+			return MS_EXIT_KEY;
+		}
+		if (f->reason)
+			ms_error(f->path, "%s", f->reason);
+		else if (f->key == MS_KEY_UNREADABLE)
 			ms_error(f->path, "%s", ms_io_strerror(err));
 		else
 			ms_error(f->path, "%s", ms_key_problem_str(f->key));
@@ -134,20 +178,117 @@ static int report(const struct ms_fail *f, int err)
 	return MS_EXIT_IO;
 }
 
+/* Warnings before anything is signed: the key types and digest the
+ * kernel (or the line named by --kernel) would reject. */
+static void warn_algorithms(const struct ms_signer *s, const char *hash,
+			    const char *kernel,
+			    const char *const *names)
+{
+	const char *w[MS_ALG_MAX_WARN];
+	int n;
+
+	n = ms_alg_check_digest(s->md, kernel, w);
+	for (int i = 0; i < n; i++)
+		ms_warn(hash, "%s", w[i]);
+	for (int k = 0; k < s->n || (k == 0 && s->certs[0]); k++) {
+		EVP_PKEY *key = k < s->n ? s->keys[k]
+					 : X509_get0_pubkey(s->certs[0]);
+		char desc[64];
+
+		if (!key)
+			continue;
+		ms_pkey_describe(key, desc, sizeof(desc));
+		n = ms_alg_check_key(key, kernel, w);
+		for (int i = 0; i < n; i++)
+			ms_warn(names[k], "%s key: %s", desc, w[i]);
+		if (k < s->n)
+			ms_info("signer %d: %s key from %s (%s)", k + 1, desc,
+				names[k], ms_token_via(s->toks[k]));
+	}
+}
+
+enum verb { SIGN, RAW, ATTACH, DIGEST };
+
+static int set_verb(enum verb *v, enum verb want)
+{
+	/* Two verbs is a usage error, never "last one wins". */
+	if (*v != SIGN && *v != want) {
+		ms_error(NULL, "-s, --attach and --digest-only exclude each "
+			 "other");
+		return -1;
+	}
+	*v = want;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ms_sign_req req = { .signed_policy = MS_SIGNED_REFUSE };
-	int raw = 0, keyid = 0, quiet = 0, verbose = 0, skipped, opt, err;
-	const char *hash, *key = NULL, *rawsig = NULL;
+	int keyid = 0, quiet = 0, verbose = 0, skipped, opt, err, npos;
+	const char *hash, *rawsig = NULL, *kernel = NULL, *cert;
+	const char *extra_keys[MS_MAX_SIGNERS], *extra_certs[MS_MAX_SIGNERS];
+	const char *names[MS_MAX_SIGNERS];
+	struct ms_key_opts kopts = { NULL, NULL };
 	struct ms_signer signer;
 	struct ms_fail fail;
+	enum verb verb = SIGN;
+	int nextra = 0;
 
 	ms_log_init(argv[0]);
+	memset(&signer, 0, sizeof(signer));
 	while ((opt = getopt_long(argc, argv, short_opts, long_opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 's':
-			raw = 1;
+			if (set_verb(&verb, RAW))
+				return MS_EXIT_USAGE;
+			break;
+		case 'A':
+			if (set_verb(&verb, ATTACH))
+				return MS_EXIT_USAGE;
+			rawsig = optarg;
+			break;
+		case 'D':
+			if (set_verb(&verb, DIGEST))
+				return MS_EXIT_USAGE;
+			break;
+		case 'G':
+			/* --signer KEY CERT: the certificate is the next
+			 * word, consumed here as getopt consumes optarg. */
+			if (optind >= argc || nextra >= MS_MAX_SIGNERS - 1) {
+				ms_error(NULL, optind >= argc ?
+					 "--signer needs a key and a "
+					 "certificate" : "too many --signer");
+				return MS_EXIT_USAGE;
+			}
+			extra_keys[nextra] = optarg;
+			extra_certs[nextra++] = argv[optind++];
+			break;
+		case 'P':
+		case 'F':
+			err = ms_pin_set_source(opt == 'P' ? MS_PIN_FILE
+							   : MS_PIN_FD, optarg);
+			if (err) {
+				ms_error(NULL, err == -EEXIST ?
+					 "--pin-file and --pin-fd exclude "
+					 "each other" :
+					 "--pin-fd needs a descriptor number");
+				return MS_EXIT_USAGE;
+			}
+			break;
+		case 'O':
+			kopts.provider = optarg;
+			break;
+		case 'M':
+			kopts.p11_module = optarg;
+			break;
+		case 'K':
+			if (ms_alg_line_known(optarg)) {
+				ms_error(NULL, "unknown kernel line '%s' (use "
+					 "%s)", optarg, ms_alg_lines());
+				return MS_EXIT_USAGE;
+			}
+			kernel = optarg;
 			break;
 		case 'd':
 			req.p7s_only = 1;
@@ -190,7 +331,33 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 4 || argc > 5) {
+	if (nextra && verb != SIGN) {
+		ms_error(NULL, "--signer only goes with signing here");
+		return MS_EXIT_USAGE;
+	}
+	if ((req.save_p7s || req.p7s_only) && (verb == ATTACH ||
+					       verb == DIGEST)) {
+		ms_error(NULL, "-d and -p only go with signing here");
+		return MS_EXIT_USAGE;
+	}
+	/* Positional words per verb; with --signer the key and certificate
+	 * may come from --signer alone. */
+	switch (verb) {
+	case SIGN:
+		npos = nextra && argc <= 3 ? 2 : 4;
+		break;
+	case RAW:
+		npos = 4;
+		break;
+	case ATTACH:
+		npos = 3;
+		break;
+	case DIGEST:
+	default:
+		npos = 2;
+		break;
+	}
+	if (argc < npos || argc > npos + (verb == DIGEST ? 0 : 1)) {
 		usage(stderr);
 		return MS_EXIT_USAGE;
 	}
@@ -199,35 +366,85 @@ int main(int argc, char **argv)
 
 	/* Positional layout of the kernel tool: in -s mode the key slot
 	 * holds the raw CMS and the hash moves to the second place. */
-	if (raw) {
-		rawsig = argv[0];
-		hash = argv[1];
-	} else {
-		hash = argv[0];
-		key = argv[1];
-	}
-	req.module = argv[3];
-	if (argc == 5 && strcmp(argv[3], argv[4]) != 0)
-		req.dest = argv[4];
+	hash = verb == RAW ? argv[1] : argv[0];
+	cert = verb == ATTACH ? argv[1] : argv[2];
+	req.module = argv[npos - 1];
+	if (argc == npos + 1 && strcmp(argv[npos - 1], argv[npos]) != 0)
+		req.dest = argv[npos];
 
-	if (raw)
-		err = ms_signer_load_raw(&signer, rawsig, argv[2], &fail);
-	else
-		err = ms_signer_load(&signer, hash, key, argv[2], keyid, &fail);
-	if (err) {
-		ms_signer_free(&signer);
-		return report(&fail, err);
+	switch (verb) {
+	case RAW:
+		err = ms_signer_load_raw(&signer, argv[0], argv[2], &fail);
+		break;
+	case ATTACH:
+		names[0] = cert;
+		err = ms_signer_load_attach(&signer, hash, rawsig, cert, keyid,
+					    &kopts, &fail);
+		break;
+	case DIGEST:
+		err = ms_signer_init(&signer, hash, 0, &fail);
+		break;
+	case SIGN:
+	default:
+		err = ms_signer_init(&signer, hash, keyid, &fail);
+		if (!err && npos == 4) {
+			names[signer.n] = argv[1];
+			err = ms_signer_add(&signer, argv[1], argv[2], &kopts,
+					    &fail);
+		}
+		for (int i = 0; !err && i < nextra; i++) {
+			names[signer.n] = extra_keys[i];
+			err = ms_signer_add(&signer, extra_keys[i],
+					    extra_certs[i], &kopts, &fail);
+		}
+		break;
 	}
-	err = ms_sign_file(&signer, &req, &skipped, &fail);
-	ms_signer_free(&signer);
 	if (err)
-		return report(&fail, err);
+		goto fail;
+	if (verb != RAW)
+		warn_algorithms(&signer, hash, kernel, names);
+
+	if (verb == DIGEST) {
+		uint8_t digest[EVP_MAX_MD_SIZE];
+		unsigned int dlen = 0;
+
+		err = ms_digest_file(&signer, &req, digest, &dlen, &skipped,
+				     &fail);
+		if (err)
+			goto fail;
+		if (!skipped) {
+			/* "<hash> <hex digest>  <module>", as sha256sum's
+			 * line with the algorithm in front. */
+			char *hex = ms_hex(digest, dlen);
+
+			if (!hex) {
+				err = -ENOMEM;
+				fail.stage = MS_STAGE_OUTPUT;
+				snprintf(fail.path, sizeof(fail.path), "%s",
+					 req.module);
+				goto fail;
+			}
+			printf("%s %s  %s\n", hash, hex, req.module);
+			free(hex);
+		}
+	} else {
+		err = ms_sign_file(&signer, &req, &skipped, &fail);
+		if (err)
+			goto fail;
+	}
+	ms_signer_free(&signer);
+	ms_pin_clear();
 	if (skipped && !quiet)
 		fprintf(stderr, "%s: %s: already signed, left unchanged\n",
 			ms_prog(), req.module);
 	else if (!skipped)
-		ms_info("signed %s%s%s", req.module,
+		ms_info("%s %s%s%s", verb == DIGEST ? "digested" : "signed",
+			req.module,
 			req.p7s_only ? " (detached .p7s only)" : "",
 			req.dest ? " into the destination" : "");
 	return MS_EXIT_OK;
+fail:
+	ms_signer_free(&signer);
+	ms_pin_clear();
+	return report(&fail, err);
 }

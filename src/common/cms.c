@@ -5,6 +5,7 @@
 
 #include <openssl/cms.h>
 #include <openssl/err.h>
+#include <openssl/x509.h>
 
 #include "cms.h"
 
@@ -99,20 +100,22 @@ static int bio_to_buf(BIO *b, uint8_t **out, size_t *out_len)
 	return 0;
 }
 
-int ms_cms_sign(X509 *cert, EVP_PKEY *key, const EVP_MD *md, int use_keyid,
-		const uint8_t *data, size_t len, uint8_t **der,
-		size_t *der_len)
+/*
+ * The flag sets below are the kernel's sign-file's, call by call: the
+ * output is byte-identical only if OpenSSL is driven the same way.
+ * NOATTR leaves signedAttrs out: the kernel rejects module signatures
+ * that have them (pkcs7_verify, "has authattrs").
+ */
+#define SIGN_FLAGS (CMS_NOCERTS | CMS_PARTIAL | CMS_BINARY | CMS_DETACHED | \
+		    CMS_STREAM)
+#define SIGNER_FLAGS (CMS_NOCERTS | CMS_BINARY | CMS_NOSMIMECAP | CMS_NOATTR)
+
+int ms_cms_sign(X509 *const *certs, EVP_PKEY *const *keys, int n,
+		const EVP_MD *md, int use_keyid, const uint8_t *data,
+		size_t len, uint8_t **der, size_t *der_len,
+		int *failed_signer)
 {
-	/*
-	 * The flag sets below are the kernel's sign-file's, call by call:
-	 * the output is byte-identical only if OpenSSL is driven the same
-	 * way.  NOATTR leaves signedAttrs out: the kernel rejects module
-	 * signatures that have them (pkcs7_verify, "has authattrs").
-	 */
-	const unsigned int sign_flags = CMS_NOCERTS | CMS_PARTIAL | CMS_BINARY |
-					CMS_DETACHED | CMS_STREAM;
-	const unsigned int signer_flags = CMS_NOCERTS | CMS_BINARY |
-					  CMS_NOSMIMECAP | CMS_NOATTR |
+	const unsigned int signer_flags = SIGNER_FLAGS |
 					  (use_keyid ? CMS_USE_KEYID : 0);
 	CMS_ContentInfo *cms = NULL;
 	BIO *in = NULL, *out = NULL;
@@ -120,22 +123,29 @@ int ms_cms_sign(X509 *cert, EVP_PKEY *key, const EVP_MD *md, int use_keyid,
 
 	*der = NULL;
 	*der_len = 0;
+	*failed_signer = -1;
 	in = bio_new_span(data, len);
 	out = BIO_new(BIO_s_mem());
 	if (!in || !out) {
 		err = -ENOMEM;
 		goto out;
 	}
-	cms = CMS_sign(NULL, NULL, NULL, NULL, sign_flags);
+	cms = CMS_sign(NULL, NULL, NULL, NULL, SIGN_FLAGS);
 	if (!cms)
 		goto out;
-	if (!CMS_add1_signer(cms, cert, key, md, signer_flags)) {
-		/* e.g. ECDSA with SHA-3 on OpenSSL 3.0: no such CMS algorithm */
-		if (ERR_GET_REASON(ERR_peek_last_error()) ==
-		    CMS_R_UNSUPPORTED_SIGNATURE_ALGORITHM)
-			err = -ENOPKG;
-		goto out;
+	for (int i = 0; i < n; i++) {
+		if (!CMS_add1_signer(cms, certs[i], keys[i], md,
+				     signer_flags)) {
+			*failed_signer = i;
+			/* e.g. ECDSA with SHA-3 on OpenSSL 3.0: no such CMS
+			 * signature algorithm */
+			if (ERR_GET_REASON(ERR_peek_last_error()) ==
+			    CMS_R_UNSUPPORTED_SIGNATURE_ALGORITHM)
+				err = -ENOPKG;
+			goto out;
+		}
 	}
+	/* Each SignerInfo is signed here: a token that refuses fails it. */
 	if (CMS_final(cms, in, NULL, CMS_NOCERTS | CMS_BINARY) != 1)
 		goto out;
 	if (i2d_CMS_bio_stream(out, cms, NULL, 0) != 1)
@@ -145,6 +155,104 @@ out:
 	CMS_ContentInfo_free(cms);
 	BIO_free(in);
 	BIO_free(out);
+	return err;
+}
+
+int ms_digest_info(const EVP_MD *md, const uint8_t *data, size_t len,
+		   uint8_t *digest, unsigned int *digest_len, uint8_t **tbs,
+		   size_t *tbs_len)
+{
+	X509_ALGOR *alg;
+	ASN1_OCTET_STRING *os;
+	unsigned char *p = NULL;
+	X509_SIG *di;
+	int n, err = -ENOMEM;
+
+	*tbs = NULL;
+	if (EVP_Digest(len ? (const void *)data : "", len, digest, digest_len,
+		       md, NULL) != 1)
+		return -EINVAL;
+	di = X509_SIG_new();
+	if (!di)
+		return -ENOMEM;
+	X509_SIG_getm(di, &alg, &os);
+	/* NULL parameters, as OpenSSL's RSA PKCS#1 v1.5 encoder writes. */
+	if (!X509_ALGOR_set0(alg, OBJ_nid2obj(EVP_MD_get_type(md)), V_ASN1_NULL,
+			     NULL) ||
+	    !ASN1_OCTET_STRING_set(os, digest, (int)*digest_len))
+		goto out;
+	n = i2d_X509_SIG(di, &p);
+	if (n <= 0)
+		goto out;
+	*tbs = malloc((size_t)n);
+	if (!*tbs)
+		goto out;
+	memcpy(*tbs, p, (size_t)n);
+	*tbs_len = (size_t)n;
+	err = 0;
+out:
+	OPENSSL_free(p);
+	X509_SIG_free(di);
+	return err;
+}
+
+int ms_is_cms(const uint8_t *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	CMS_ContentInfo *cms = d2i_CMS_ContentInfo(NULL, &p, (long)len);
+
+	if (!cms) {
+		ERR_clear_error();
+		return 0;
+	}
+	CMS_ContentInfo_free(cms);
+	return 1;
+}
+
+int ms_cms_from_value(X509 *cert, const EVP_MD *md, int use_keyid,
+		      const uint8_t *sig, size_t sig_len, uint8_t **der,
+		      size_t *der_len)
+{
+	const unsigned int signer_flags = SIGNER_FLAGS |
+					  (use_keyid ? CMS_USE_KEYID : 0);
+	CMS_ContentInfo *cms;
+	CMS_SignerInfo *si;
+	ASN1_OCTET_STRING *os;
+	unsigned char *p = NULL;
+	int n, err = -EINVAL;
+
+	*der = NULL;
+	*der_len = 0;
+	cms = CMS_sign(NULL, NULL, NULL, NULL, SIGN_FLAGS);
+	if (!cms)
+		return -ENOMEM;
+	/*
+	 * The same SignerInfo as ms_cms_sign, built around the public key:
+	 * CMS_add1_signer only checks that key and certificate match, and
+	 * with NOATTR nothing is signed before CMS_final, which is not
+	 * called.  The value goes where CMS_final would put it.
+	 */
+	si = CMS_add1_signer(cms, cert, X509_get0_pubkey(cert), md,
+			     signer_flags);
+	if (!si)
+		goto out;
+	os = CMS_SignerInfo_get0_signature(si);
+	if (!os || !ASN1_OCTET_STRING_set(os, sig, (int)sig_len))
+		goto out;
+	n = i2d_CMS_ContentInfo(cms, &p);
+	if (n <= 0)
+		goto out;
+	*der = malloc((size_t)n);
+	if (!*der) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memcpy(*der, p, (size_t)n);
+	*der_len = (size_t)n;
+	err = 0;
+out:
+	OPENSSL_free(p);
+	CMS_ContentInfo_free(cms);
 	return err;
 }
 

@@ -19,14 +19,44 @@ const EVP_MD *ms_digest_by_name(const char *name);
 
 /*
  * Sign data: detached SignedData, no certificates, no signed attributes,
- * signer identified by issuer+serial (or by SKID when use_keyid).  The
- * DER goes to a malloc'd *der.  -ENOPKG when OpenSSL has no CMS signature
- * algorithm for this key type and digest; -EINVAL when it refuses for
- * another reason (for example -k with a certificate without SKID).
+ * signers identified by issuer+serial (or by SKID when use_keyid).  One
+ * SignerInfo per key/certificate pair, in order: with n == 1 the bytes
+ * are the kernel tool's; with more, a kernel trusting any one of the
+ * certificates accepts the module (key rollover).  The DER goes to a
+ * malloc'd *der.  -ENOPKG when OpenSSL has no CMS signature algorithm
+ * for a key type and the digest; -EINVAL when it refuses for another
+ * reason (for example -k with a certificate that has no
+ * subjectKeyIdentifier); *failed_signer then says which pair.
  */
-int ms_cms_sign(X509 *cert, EVP_PKEY *key, const EVP_MD *md, int use_keyid,
-		const uint8_t *data, size_t len, uint8_t **der,
-		size_t *der_len);
+int ms_cms_sign(X509 *const *certs, EVP_PKEY *const *keys, int n,
+		const EVP_MD *md, int use_keyid, const uint8_t *data,
+		size_t len, uint8_t **der, size_t *der_len,
+		int *failed_signer);
+
+/*
+ * The digest of data and the DigestInfo DER that an RSA PKCS#1 v1.5
+ * signer pads and signs (RFC 8017 9.2): what a remote signer needs for
+ * split signing.  digest must hold EVP_MAX_MD_SIZE bytes; *tbs is
+ * malloc'd.
+ */
+int ms_digest_info(const EVP_MD *md, const uint8_t *data, size_t len,
+		   uint8_t *digest, unsigned int *digest_len, uint8_t **tbs,
+		   size_t *tbs_len);
+
+/* True when buf parses as DER CMS ContentInfo (a whole signature made
+ * elsewhere) rather than a bare signature value. */
+int ms_is_cms(const uint8_t *buf, size_t len);
+
+/*
+ * Wrap a bare signature value made elsewhere (RSA PKCS#1 v1.5 over the
+ * DigestInfo, or an ECDSA-Sig-Value over the digest) in the SignedData
+ * sign-file itself would make for cert and md: for RSA the result is
+ * byte-identical to signing here.  The caller still checks it with
+ * ms_cms_check_attachable, which verifies the value over the file.
+ */
+int ms_cms_from_value(X509 *cert, const EVP_MD *md, int use_keyid,
+		      const uint8_t *sig, size_t sig_len, uint8_t **der,
+		      size_t *der_len);
 
 /*
  * Check a CMS made elsewhere (sign-file -s) before it is appended:

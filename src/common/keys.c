@@ -6,10 +6,15 @@
 #include <openssl/bio.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
+#include <openssl/decoder.h>
 #include <openssl/pem.h>
+#include <openssl/pkcs12.h>
 
 #include "fileio.h"
 #include "keys.h"
+#include "p11.h"
+#include "pin.h"
+#include "pkcs11.h"
 
 /* Limits well above any real key or certificate file. */
 #define KEY_FILE_MAX (1u << 20)
@@ -22,32 +27,60 @@ const char *ms_key_problem_str(enum ms_key_problem p)
 	case MS_KEY_UNREADABLE:
 		return "cannot read";
 	case MS_KEY_NOT_A_KEY:
-		return "no PEM private key found (expected a PEM file with a "
-		       "PRIVATE KEY block)";
+		return "no private key found (expected PEM or DER: PKCS#1, "
+		       "PKCS#8 or PKCS#12)";
 	case MS_KEY_NEED_PIN:
-		return "private key is encrypted (set KBUILD_SIGN_PIN to its "
-		       "passphrase)";
+		return "private key is encrypted (give its passphrase with "
+		       "--pin-file, --pin-fd or KBUILD_SIGN_PIN)";
 	case MS_KEY_BAD_PIN:
-		return "cannot decrypt private key (KBUILD_SIGN_PIN is not its "
-		       "passphrase)";
+		return "cannot decrypt private key (wrong passphrase)";
 	case MS_KEY_NOT_A_CERT:
 		return "not an X.509 certificate (expected DER or PEM)";
 	case MS_KEY_MISMATCH:
 		return "private key does not match the certificate";
+	case MS_KEY_PIN_UNREADABLE:
+		return "cannot read the PIN or passphrase";
+	case MS_KEY_P11_URI:
+		return "malformed pkcs11: URI (RFC 7512)";
+	case MS_KEY_P11_PIN_IN_URI:
+		return "pin-value in a pkcs11: URI is refused: it would show "
+		       "on the command line (use --pin-file or --pin-fd)";
+	case MS_KEY_P11_UNAVAILABLE:
+		return "no PKCS#11 provider or engine available (install "
+		       "pkcs11-provider, or libengine-pkcs11-openssl)";
+	case MS_KEY_P11_PROVIDER:
+		return "cannot load the OpenSSL provider named by --provider";
+	case MS_KEY_P11_MODULE:
+		return "cannot load the PKCS#11 module (check the URI's "
+		       "module-path or --pkcs11-module)";
+	case MS_KEY_P11_TOKEN:
+		return "PKCS#11 token not found (no initialised token "
+		       "matches the URI)";
+	case MS_KEY_P11_NEED_PIN:
+		return "PKCS#11 token needs a PIN (give it with --pin-file, "
+		       "--pin-fd or KBUILD_SIGN_PIN)";
+	case MS_KEY_P11_LOGIN:
+		return "PKCS#11 login refused (wrong PIN)";
+	case MS_KEY_P11_LOCKED:
+		return "PKCS#11 login refused: the user PIN is locked";
+	case MS_KEY_P11_KEY:
+		return "PKCS#11 private key not found on the token (check "
+		       "object= and id= in the URI)";
+	case MS_KEY_P11_CERT:
+		return "PKCS#11 certificate not found on the token (check "
+		       "object= and id= in the URI)";
+	case MS_KEY_P11_LOAD:
+		return "the PKCS#11 provider or engine could not load the "
+		       "object";
 	}
 	return "key problem";
 }
 
-struct pin_state {
-	const char *pin;
-	int asked;
-};
-
-/* Offer KBUILD_SIGN_PIN once: a wrong PIN must not be retried (a token
+/* Offer the passphrase once: a wrong PIN must not be retried (a token
  * could lock), which is also what the kernel's pem_pw_cb does. */
 static int pin_cb(char *buf, int size, int rwflag, void *u)
 {
-	struct pin_state *st = u;
+	struct ms_pin_state *st = u;
 	size_t n;
 
 	(void)rwflag;
@@ -61,31 +94,92 @@ static int pin_cb(char *buf, int size, int rwflag, void *u)
 	return (int)n;
 }
 
-int ms_load_private_key(const char *path, EVP_PKEY **key,
-			enum ms_key_problem *why)
+int ms_pin_cb(char *buf, int size, int rwflag, void *u)
 {
-	struct pin_state st = { .pin = getenv("KBUILD_SIGN_PIN") };
-	uint8_t *buf;
-	size_t len;
-	BIO *b;
-	int err;
+	return pin_cb(buf, size, rwflag, u);
+}
 
-	*key = NULL;
-	err = ms_read_all(path, KEY_FILE_MAX, &buf, &len);
-	if (err) {
-		*why = MS_KEY_UNREADABLE;
+static int is_pem(const uint8_t *buf, size_t len)
+{
+	static const char tag[] = "-----BEGIN ";
+
+	return len >= sizeof(tag) - 1 &&
+	       memmem(buf, len, tag, sizeof(tag) - 1) != NULL;
+}
+
+/* PKCS#12: key and certificate from one file; the MAC tells a wrong
+ * passphrase from a damaged file. */
+static int load_p12(PKCS12 *p12, const char *pin, int need_key,
+		    EVP_PKEY **key, X509 **cert, enum ms_key_problem *why)
+{
+	X509 *x = NULL;
+
+	if (PKCS12_mac_present(p12)) {
+		int ok = pin ? PKCS12_verify_mac(p12, pin, -1)
+			     : (PKCS12_verify_mac(p12, NULL, 0) ||
+				PKCS12_verify_mac(p12, "", 0));
+
+		if (!ok) {
+			*why = pin ? MS_KEY_BAD_PIN : MS_KEY_NEED_PIN;
+			return -EINVAL;
+		}
+	}
+	if (!PKCS12_parse(p12, pin, key, &x, NULL)) {
+		*why = pin ? MS_KEY_BAD_PIN : MS_KEY_NEED_PIN;
+		return -EINVAL;
+	}
+	if (!*key && need_key) {
+		X509_free(x);
+		*why = MS_KEY_NOT_A_KEY;
+		return -EINVAL;
+	}
+	if (cert)
+		*cert = x;
+	else
+		X509_free(x);
+	*why = MS_KEY_OK;
+	return 0;
+}
+
+static int load_key_buf(const uint8_t *buf, size_t len, const char *pin,
+			EVP_PKEY **key, X509 **cert, enum ms_key_problem *why)
+{
+	struct ms_pin_state st = { .pin = pin };
+	const unsigned char *p = buf;
+	OSSL_DECODER_CTX *dctx;
+	PKCS12 *p12;
+	BIO *b;
+
+	if (is_pem(buf, len)) {
+		/* PEM_read_bio_PrivateKey skips other blocks (a certificate
+		 * before the key) and knows every PEM key form. */
+		b = BIO_new_mem_buf(buf, (int)len);
+		if (!b) {
+			*why = MS_KEY_UNREADABLE;
+			return -ENOMEM;
+		}
+		*key = PEM_read_bio_PrivateKey(b, NULL, pin_cb, &st);
+		BIO_free(b);
+	} else if ((p12 = d2i_PKCS12(NULL, &p, (long)len)) != NULL) {
+		int err = load_p12(p12, pin, 1, key, cert, why);
+
+		PKCS12_free(p12);
 		return err;
+	} else {
+		ERR_clear_error();
+		dctx = OSSL_DECODER_CTX_new_for_pkey(key, "DER", NULL, NULL,
+						     EVP_PKEY_KEYPAIR, NULL,
+						     NULL);
+		if (!dctx) {
+			*why = MS_KEY_UNREADABLE;
+			return -ENOMEM;
+		}
+		OSSL_DECODER_CTX_set_pem_password_cb(dctx, pin_cb, &st);
+		p = buf;
+		if (!OSSL_DECODER_from_data(dctx, &p, &len))
+			*key = NULL;
+		OSSL_DECODER_CTX_free(dctx);
 	}
-	b = BIO_new_mem_buf(buf, (int)len);
-	if (!b) {
-		free(buf);
-		*why = MS_KEY_UNREADABLE;
-		return -ENOMEM;
-	}
-	*key = PEM_read_bio_PrivateKey(b, NULL, pin_cb, &st);
-	BIO_free(b);
-	OPENSSL_cleanse(buf, len);
-	free(buf);
 	if (*key) {
 		*why = MS_KEY_OK;
 		return 0;
@@ -95,6 +189,36 @@ int ms_load_private_key(const char *path, EVP_PKEY **key,
 	else
 		*why = MS_KEY_NOT_A_KEY;
 	return -EINVAL;
+}
+
+int ms_load_private_key(const char *spec, const struct ms_key_opts *o,
+			struct ms_token **tok, EVP_PKEY **key, X509 **cert,
+			enum ms_key_problem *why)
+{
+	const char *pin;
+	uint8_t *buf;
+	size_t len;
+	int err;
+
+	*key = NULL;
+	if (cert)
+		*cert = NULL;
+	err = ms_pin_get(&pin);
+	if (err) {
+		*why = MS_KEY_PIN_UNREADABLE;
+		return err;
+	}
+	if (ms_is_pkcs11_uri(spec))
+		return ms_pkcs11_load_key(spec, o, pin, tok, key, why);
+	err = ms_read_all(spec, KEY_FILE_MAX, &buf, &len);
+	if (err) {
+		*why = MS_KEY_UNREADABLE;
+		return err;
+	}
+	err = load_key_buf(buf, len, pin, key, cert, why);
+	OPENSSL_cleanse(buf, len);
+	free(buf);
+	return err;
 }
 
 X509 *ms_cert_from_buf(const uint8_t *buf, size_t len)
@@ -128,11 +252,67 @@ int ms_load_cert(const char *path, X509 **cert, enum ms_key_problem *why)
 	*cert = ms_cert_from_buf(buf, len);
 	free(buf);
 	if (!*cert) {
+		ERR_clear_error();
 		*why = MS_KEY_NOT_A_CERT;
 		return -EINVAL;
 	}
 	*why = MS_KEY_OK;
 	return 0;
+}
+
+int ms_load_cert_spec(const char *spec, const struct ms_key_opts *o,
+		      struct ms_token **tok, X509 **cert,
+		      enum ms_key_problem *why)
+{
+	const unsigned char *p;
+	EVP_PKEY *key = NULL;
+	const char *pin;
+	PKCS12 *p12;
+	uint8_t *buf;
+	size_t len;
+	int err;
+
+	*cert = NULL;
+	if (ms_is_pkcs11_uri(spec)) {
+		err = ms_pin_get(&pin);
+		if (err) {
+			*why = MS_KEY_PIN_UNREADABLE;
+			return err;
+		}
+		return ms_pkcs11_load_cert(spec, o, pin, tok, cert, why);
+	}
+	err = ms_load_cert(spec, cert, why);
+	if (err != -EINVAL)
+		return err;
+	/* Not X.509: perhaps the certificate inside a PKCS#12. */
+	err = ms_read_all(spec, KEY_FILE_MAX, &buf, &len);
+	if (err) {
+		*why = MS_KEY_UNREADABLE;
+		return err;
+	}
+	p = buf;
+	p12 = d2i_PKCS12(NULL, &p, (long)len);
+	OPENSSL_cleanse(buf, len);
+	free(buf);
+	if (!p12) {
+		ERR_clear_error();
+		*why = MS_KEY_NOT_A_CERT;
+		return -EINVAL;
+	}
+	err = ms_pin_get(&pin);
+	if (err) {
+		PKCS12_free(p12);
+		*why = MS_KEY_PIN_UNREADABLE;
+		return err;
+	}
+	err = load_p12(p12, pin, 0, &key, cert, why);
+	PKCS12_free(p12);
+	EVP_PKEY_free(key);
+	if (!err && !*cert) {
+		*why = MS_KEY_NOT_A_CERT;
+		return -EINVAL;
+	}
+	return err;
 }
 
 int ms_key_matches_cert(EVP_PKEY *key, X509 *cert)

@@ -24,30 +24,62 @@ static int fail_at(struct ms_fail *f, enum ms_stage stage, const char *path,
 	return err;
 }
 
-int ms_signer_load(struct ms_signer *s, const char *hash, const char *key,
-		   const char *cert, int use_keyid, struct ms_fail *fail)
+int ms_signer_init(struct ms_signer *s, const char *hash, int use_keyid,
+		   struct ms_fail *fail)
 {
-	int err;
-
 	memset(s, 0, sizeof(*s));
 	memset(fail, 0, sizeof(*fail));
 	s->use_keyid = use_keyid;
 	s->md = ms_digest_by_name(hash);
 	if (!s->md)
 		return fail_at(fail, MS_STAGE_HASH, hash, NULL, -EINVAL);
-	err = ms_load_private_key(key, &s->key, &fail->key);
-	if (err)
+	return 0;
+}
+
+int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
+		  const struct ms_key_opts *o, struct ms_fail *fail)
+{
+	struct ms_token **tok = &s->toks[s->n];
+	X509 *bundled = NULL;
+	int i = s->n, err;
+
+	memset(fail, 0, sizeof(*fail));
+	if (s->n >= MS_MAX_SIGNERS)
+		return fail_at(fail, MS_STAGE_KEY, key, "too many signers",
+			       -E2BIG);
+	s->n++;
+	err = ms_load_private_key(key, o, tok, &s->keys[i], &bundled,
+				  &fail->key);
+	fail->token = *tok != NULL;
+	if (err) {
+		X509_free(bundled);
 		return fail_at(fail, MS_STAGE_KEY, key, NULL, err);
-	err = ms_load_cert(cert, &s->cert, &fail->key);
-	if (err)
-		return fail_at(fail, MS_STAGE_CERT, cert, NULL, err);
+	}
+	if (bundled && strcmp(key, cert) == 0) {
+		s->certs[i] = bundled;
+	} else {
+		X509_free(bundled);
+		err = ms_load_cert_spec(cert, o, tok, &s->certs[i],
+					&fail->key);
+		if (err)
+			return fail_at(fail, MS_STAGE_CERT, cert, NULL, err);
+	}
 	/* Refuse before writing anything: a mismatched pair makes a module
 	 * the kernel rejects, found only at load time. */
-	if (ms_key_matches_cert(s->key, s->cert)) {
+	if (ms_key_matches_cert(s->keys[i], s->certs[i])) {
 		fail->key = MS_KEY_MISMATCH;
 		return fail_at(fail, MS_STAGE_MATCH, key, NULL, -EKEYREJECTED);
 	}
 	return 0;
+}
+
+int ms_signer_load(struct ms_signer *s, const char *hash, const char *key,
+		   const char *cert, int use_keyid, struct ms_fail *fail)
+{
+	static const struct ms_key_opts none;
+	int err = ms_signer_init(s, hash, use_keyid, fail);
+
+	return err ? err : ms_signer_add(s, key, cert, &none, fail);
 }
 
 int ms_signer_load_raw(struct ms_signer *s, const char *raw,
@@ -61,7 +93,27 @@ int ms_signer_load_raw(struct ms_signer *s, const char *raw,
 	err = ms_read_all(raw, RAW_SIG_MAX, &s->raw_sig, &s->raw_sig_len);
 	if (err)
 		return fail_at(fail, MS_STAGE_RAWSIG, raw, NULL, err);
-	err = ms_load_cert(cert, &s->cert, &fail->key);
+	err = ms_load_cert(cert, &s->certs[0], &fail->key);
+	if (err)
+		return fail_at(fail, MS_STAGE_CERT, cert, NULL, err);
+	return 0;
+}
+
+int ms_signer_load_attach(struct ms_signer *s, const char *hash,
+			  const char *raw, const char *cert, int use_keyid,
+			  const struct ms_key_opts *o, struct ms_fail *fail)
+{
+	int err = ms_signer_init(s, hash, use_keyid, fail);
+
+	if (err)
+		return err;
+	s->raw_path = raw;
+	err = ms_read_all(raw, RAW_SIG_MAX, &s->raw_sig, &s->raw_sig_len);
+	if (err)
+		return fail_at(fail, MS_STAGE_RAWSIG, raw, NULL, err);
+	s->raw_is_value = !ms_is_cms(s->raw_sig, s->raw_sig_len);
+	err = ms_load_cert_spec(cert, o, &s->toks[0], &s->certs[0],
+				&fail->key);
 	if (err)
 		return fail_at(fail, MS_STAGE_CERT, cert, NULL, err);
 	return 0;
@@ -69,8 +121,13 @@ int ms_signer_load_raw(struct ms_signer *s, const char *raw,
 
 void ms_signer_free(struct ms_signer *s)
 {
-	EVP_PKEY_free(s->key);
-	X509_free(s->cert);
+	/* Keys before the tokens: a token key needs its engine or
+	 * provider until it is freed. */
+	for (int i = 0; i < MS_MAX_SIGNERS; i++) {
+		EVP_PKEY_free(s->keys[i]);
+		X509_free(s->certs[i]);
+		ms_token_free(s->toks[i]);
+	}
 	free(s->raw_sig);
 	memset(s, 0, sizeof(*s));
 }
@@ -212,17 +269,36 @@ int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 	}
 
 	if (s->raw_sig) {
-		err = ms_cms_check_attachable(s->raw_sig, s->raw_sig_len,
-					      s->cert, in.data, body_len, &why);
+		sig = s->raw_sig;
+		sig_len = s->raw_sig_len;
+		/* --attach with a bare value: wrap it as sign-file would,
+		 * then check it like any other CMS made elsewhere. */
+		if (s->raw_is_value) {
+			err = ms_cms_from_value(s->certs[0], s->md,
+						s->use_keyid, s->raw_sig,
+						s->raw_sig_len, &der, &sig_len);
+			if (err) {
+				fail_at(fail, MS_STAGE_RAWSIG, s->raw_path,
+					"cannot build a CMS around this "
+					"signature value", err);
+				goto done;
+			}
+			sig = der;
+		}
+		err = ms_cms_check_attachable(sig, sig_len, s->certs[0],
+					      in.data, body_len, &why);
 		if (err) {
+			if (s->raw_is_value && err == -EKEYREJECTED)
+				why = "the signature value does not verify "
+				      "over this file with the certificate";
 			fail_at(fail, MS_STAGE_RAWSIG, s->raw_path, why, err);
 			goto done;
 		}
-		sig = s->raw_sig;
-		sig_len = s->raw_sig_len;
 	} else {
-		err = ms_cms_sign(s->cert, s->key, s->md, s->use_keyid,
-				  in.data, body_len, &der, &sig_len);
+		int bad = -1;
+
+		err = ms_cms_sign(s->certs, s->keys, s->n, s->md, s->use_keyid,
+				  in.data, body_len, &der, &sig_len, &bad);
 		if (err == -ENOPKG) {
 			fail_at(fail, MS_STAGE_SIGN, r->module,
 				"this OpenSSL cannot make a CMS signature with "
@@ -231,10 +307,13 @@ int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 			goto done;
 		}
 		if (err) {
+			fail->token = bad >= 0 ? s->toks[bad] != NULL
+					       : s->toks[0] != NULL;
 			fail_at(fail, MS_STAGE_SIGN, r->module, s->use_keyid ?
 				"cannot sign (with -k the certificate needs a "
 				"subjectKeyIdentifier extension)" :
-				"cannot sign", err);
+				fail->token ? "signing refused by the PKCS#11 "
+					      "token" : "cannot sign", err);
 			goto done;
 		}
 		sig = der;
@@ -286,5 +365,91 @@ done:
 	free(p7s_path);
 	free(der);
 	ms_modfile_close(&in);
+	return err;
+}
+
+static int write_aside(const char *module, const char *ext,
+		       const uint8_t *buf, size_t len, struct ms_out *o,
+		       char **path, struct ms_fail *fail)
+{
+	int err;
+
+	if (asprintf(path, "%s.%s", module, ext) < 0) {
+		*path = NULL;
+		return fail_at(fail, MS_STAGE_OUTPUT, module, NULL, -ENOMEM);
+	}
+	err = ms_out_begin(*path, ms_default_mode(), o);
+	if (!err)
+		err = ms_out_write(o, buf, len);
+	if (err)
+		return fail_at(fail, MS_STAGE_OUTPUT, *path, NULL, err);
+	return 0;
+}
+
+int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
+		   uint8_t *digest, unsigned int *digest_len, int *skipped,
+		   struct ms_fail *fail)
+{
+	struct ms_out dout = { .fd = -1 }, tout = { .fd = -1 };
+	char *dpath = NULL, *tpath = NULL;
+	uint8_t *tbs = NULL;
+	size_t body_len, tbs_len;
+	struct ms_file in;
+	int err;
+
+	memset(fail, 0, sizeof(*fail));
+	*skipped = 0;
+	err = ms_file_open(r->module, &in);
+	if (err)
+		return fail_at(fail, MS_STAGE_INPUT, r->module, NULL, err);
+	body_len = in.len;
+	if (ms_has_magic(in.data, in.len)) {
+		switch (r->signed_policy) {
+		case MS_SIGNED_SKIP:
+			*skipped = 1;
+			goto done;
+		case MS_SIGNED_REPLACE:
+			err = strip_trailers(in.data, in.len, &body_len);
+			if (err) {
+				fail_at(fail, MS_STAGE_TRAILER, r->module,
+					"existing signature trailer is "
+					"malformed; cannot strip it", err);
+				goto done;
+			}
+			break;
+		case MS_SIGNED_REFUSE:
+			err = fail_at(fail, MS_STAGE_SIGNED, r->module, NULL,
+				      -EEXIST);
+			goto done;
+		}
+	}
+	err = ms_digest_info(s->md, in.data, body_len, digest, digest_len,
+			     &tbs, &tbs_len);
+	if (err) {
+		fail_at(fail, MS_STAGE_SIGN, r->module, "cannot digest", err);
+		goto done;
+	}
+	err = write_aside(r->module, "digest", digest, *digest_len, &dout,
+			  &dpath, fail);
+	if (!err)
+		err = write_aside(r->module, "tbs", tbs, tbs_len, &tout, &tpath,
+				  fail);
+	if (!err) {
+		err = ms_out_commit(&dout);
+		if (err)
+			fail_at(fail, MS_STAGE_OUTPUT, dpath, NULL, err);
+	}
+	if (!err) {
+		err = ms_out_commit(&tout);
+		if (err)
+			fail_at(fail, MS_STAGE_OUTPUT, tpath, NULL, err);
+	}
+done:
+	ms_out_abort(&dout);
+	ms_out_abort(&tout);
+	free(dpath);
+	free(tpath);
+	free(tbs);
+	ms_file_close(&in);
 	return err;
 }

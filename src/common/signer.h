@@ -33,6 +33,7 @@ enum ms_stage {
 
 struct ms_fail {
 	enum ms_stage stage;
+	int token;		/* the failing key is on a PKCS#11 token */
 	char path[4096];	/* the file the failure is about */
 	const char *reason;	/* static text, or NULL for strerror(-err) */
 	enum ms_key_problem key;
@@ -45,22 +46,46 @@ enum ms_signed_policy {
 	MS_SIGNED_SKIP,		/* leave the file alone, succeed */
 };
 
+/* Key rollover needs two; a few more cost nothing. */
+#define MS_MAX_SIGNERS 8
+
 struct ms_signer {
 	const EVP_MD *md;
-	EVP_PKEY *key;		/* NULL in -s mode */
-	X509 *cert;
+	int n;			/* key/certificate pairs (0 in -s mode) */
+	EVP_PKEY *keys[MS_MAX_SIGNERS];
+	X509 *certs[MS_MAX_SIGNERS];	/* certs[0] also in -s/--attach */
+	struct ms_token *toks[MS_MAX_SIGNERS];	/* NULL for key files */
 	int use_keyid;		/* -k: SignerInfo by subjectKeyIdentifier */
-	uint8_t *raw_sig;	/* -s: the CMS to append */
+	uint8_t *raw_sig;	/* -s/--attach: the CMS or value to append */
 	size_t raw_sig_len;
+	int raw_is_value;	/* --attach got a bare signature value */
 	const char *raw_path;
 };
 
+/* Start a signer for the digest named hash; add pairs with
+ * ms_signer_add.  Only the digest is needed for --digest-only. */
+int ms_signer_init(struct ms_signer *s, const char *hash, int use_keyid,
+		   struct ms_fail *fail);
+/*
+ * Load one key and its certificate (files or pkcs11: URIs) and check that
+ * they belong together.  When the key source also carries a certificate
+ * (PKCS#12) and cert is the same name, that certificate is used.
+ */
+int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
+		  const struct ms_key_opts *o, struct ms_fail *fail);
 /* Load everything the signature needs; checks the key matches the cert. */
 int ms_signer_load(struct ms_signer *s, const char *hash, const char *key,
 		   const char *cert, int use_keyid, struct ms_fail *fail);
 /* The same for -s: an externally made CMS instead of a key. */
 int ms_signer_load_raw(struct ms_signer *s, const char *raw,
 		       const char *cert, struct ms_fail *fail);
+/*
+ * --attach: like -s, but raw may also be a bare signature value, which is
+ * wrapped into the CMS sign-file would have made with cert and hash.
+ */
+int ms_signer_load_attach(struct ms_signer *s, const char *hash,
+			  const char *raw, const char *cert, int use_keyid,
+			  const struct ms_key_opts *o, struct ms_fail *fail);
 void ms_signer_free(struct ms_signer *s);
 
 struct ms_sign_req {
@@ -80,5 +105,19 @@ struct ms_sign_req {
  */
 int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 		 int *skipped, struct ms_fail *fail);
+
+/*
+ * --digest-only: write what a remote signer must sign, without any key:
+ *   <module>.digest   the raw digest of the body (what ECDSA signs, and
+ *                     what "openssl pkeyutl -sign -pkeyopt digest:HASH"
+ *                     takes for RSA);
+ *   <module>.tbs      the DER DigestInfo {hash OID, digest}, what an RSA
+ *                     PKCS#1 v1.5 signer pads and signs (CKM_RSA_PKCS).
+ * The body is the module as it would be signed: under --replace, without
+ * its old signatures.  digest gets the bytes (EVP_MAX_MD_SIZE room).
+ */
+int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
+		   uint8_t *digest, unsigned int *digest_len, int *skipped,
+		   struct ms_fail *fail);
 
 #endif

@@ -1,0 +1,194 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# sign-file with keys on a real PKCS#11 token: SoftHSM2, initialised per
+# test in a scratch directory, keys imported with pkcs11-tool (OpenSC).
+# On Debian 12 the route is libp11's pkcs11 engine (no pkcs11-provider).
+
+load helpers
+
+SOFTHSM_MODULE=${SOFTHSM_MODULE:-/usr/lib/softhsm/libsofthsm2.so}
+
+setup() {
+	W="$BATS_TEST_TMPDIR"
+	cd "$W" || return 1
+	[ -r "$SOFTHSM_MODULE" ] || skip "softhsm2 not installed"
+	command -v pkcs11-tool >/dev/null || skip "opensc not installed"
+	mkdir -p tokens
+	export SOFTHSM2_CONF="$W/softhsm2.conf"
+	printf 'directories.tokendir = %s/tokens\nobjectstore.backend = file\n' \
+		"$W" > "$SOFTHSM2_CONF"
+	softhsm2-util --init-token --free --label modsign --pin 1234 \
+		--so-pin 5678 >/dev/null
+	for k in rsa2048 ec384; do
+		import "$k" "$k"
+	done
+	echo 1234 > pin
+	unset KBUILD_SIGN_PIN
+	M="?module-path=$SOFTHSM_MODULE"
+	make_module m.ko 30000
+}
+
+import() { # fixture label
+	local id
+	id=$(printf %s "$2" | od -An -tx1 | tr -d ' \n')
+	pkcs11-tool --module "$SOFTHSM_MODULE" --token-label modsign --login \
+		--pin 1234 --write-object "$KEYS/$1.key" --type privkey \
+		--id "$id" --label "$2" >/dev/null 2>&1
+	pkcs11-tool --module "$SOFTHSM_MODULE" --token-label modsign --login \
+		--pin 1234 --write-object "$KEYS/$1.der" --type cert \
+		--id "$id" --label "$2" >/dev/null 2>&1
+}
+
+pem_signed() { # out: the same key from its PEM file
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko "$1"
+}
+
+@test "RSA key on the token signs byte-identically to the same key from PEM" {
+	pem_signed pem.ko
+	run "$SIGN_FILE" --pin-file pin sha256 \
+		"pkcs11:token=modsign;object=rsa2048;type=private$M" \
+		"$KEYS/rsa2048.der" m.ko tok.ko
+	assert_success
+	cmp pem.ko tok.ko
+}
+
+@test "the certificate can come from the token too" {
+	pem_signed pem.ko
+	run "$SIGN_FILE" --pin-fd 3 sha256 \
+		"pkcs11:token=modsign;object=rsa2048;type=private$M" \
+		"pkcs11:token=modsign;object=rsa2048;type=cert$M" m.ko tok.ko \
+		3< pin
+	assert_success
+	cmp pem.ko tok.ko
+}
+
+@test "KBUILD_SIGN_PIN logs in; --pkcs11-module replaces module-path" {
+	pem_signed pem.ko
+	KBUILD_SIGN_PIN=1234 run "$SIGN_FILE" -v \
+		--pkcs11-module "$SOFTHSM_MODULE" sha256 \
+		"pkcs11:token=modsign;object=rsa2048" "$KEYS/rsa2048.crt" \
+		m.ko tok.ko
+	assert_success
+	assert_output --partial "RSA-2048 key from pkcs11:token=modsign;object=rsa2048 (engine pkcs11)"
+	cmp pem.ko tok.ko
+}
+
+@test "the key can be named by id= (percent-encoded bytes)" {
+	pem_signed pem.ko
+	run "$SIGN_FILE" --pin-file pin sha256 \
+		"pkcs11:token=modsign;id=%72%73%61%32%30%34%38$M" \
+		"$KEYS/rsa2048.crt" m.ko tok.ko
+	assert_success
+	cmp pem.ko tok.ko
+}
+
+@test "one PIN read serves key and certificate: a one-shot pipe is enough" {
+	pem_signed pem.ko
+	run bash -c 'echo 1234 | "$1" --pin-fd 0 sha256 "$2" "$3" m.ko tok.ko' \
+		_ "$SIGN_FILE" "pkcs11:token=modsign;object=rsa2048$M" \
+		"pkcs11:token=modsign;object=rsa2048;type=cert$M"
+	assert_success
+	cmp pem.ko tok.ko
+}
+
+@test "ECDSA P-384 on the token signs and openssl verifies it" {
+	run "$SIGN_FILE" -d --pin-file pin sha384 \
+		"pkcs11:token=modsign;object=ec384$M" "$KEYS/ec384.crt" m.ko
+	assert_success
+	run openssl cms -verify -binary -inform DER -in m.ko.p7s -content m.ko \
+		-certfile "$KEYS/ec384.crt" -nointern -noverify -out /dev/null
+	assert_success
+}
+
+@test "a token key and a file key sign one module together (rollover)" {
+	run "$SIGN_FILE" --pin-file pin \
+		--signer "pkcs11:token=modsign;object=rsa2048$M" "$KEYS/rsa2048.crt" \
+		--signer "$KEYS/rsa4096.key" "$KEYS/rsa4096.crt" sha256 m.ko two.ko
+	assert_success
+	run "$EXTRACT_SIG" two.ko
+	assert_output --partial "signers:          2"
+}
+
+@test "wrong PIN: its own message, exit 9, nothing written" {
+	echo 9999 > bad
+	run "$SIGN_FILE" --pin-file bad sha256 \
+		"pkcs11:token=modsign;object=rsa2048$M" "$KEYS/rsa2048.crt" m.ko out.ko
+	assert_failure 9
+	assert_output "sign-file: pkcs11:token=modsign;object=rsa2048$M: PKCS#11 login refused (wrong PIN)"
+	assert_file_not_exist out.ko
+}
+
+@test "no PIN for a token that needs one: its own message, exit 9" {
+	run "$SIGN_FILE" sha256 "pkcs11:token=modsign;object=rsa2048$M" \
+		"$KEYS/rsa2048.crt" m.ko out.ko
+	assert_failure 9
+	assert_output --partial "PKCS#11 token needs a PIN"
+}
+
+@test "missing token: its own message, exit 9" {
+	run "$SIGN_FILE" --pin-file pin sha256 \
+		"pkcs11:token=elsewhere;object=rsa2048$M" "$KEYS/rsa2048.crt" m.ko out.ko
+	assert_failure 9
+	assert_output "sign-file: pkcs11:token=elsewhere;object=rsa2048$M: PKCS#11 token not found (no initialised token matches the URI)"
+}
+
+@test "missing key object: its own message, exit 9" {
+	run "$SIGN_FILE" --pin-file pin sha256 \
+		"pkcs11:token=modsign;object=gone$M" "$KEYS/rsa2048.crt" m.ko out.ko
+	assert_failure 9
+	assert_output "sign-file: pkcs11:token=modsign;object=gone$M: PKCS#11 private key not found on the token (check object= and id= in the URI)"
+}
+
+@test "missing certificate object: its own message, exit 9" {
+	run "$SIGN_FILE" --pin-file pin sha256 \
+		"pkcs11:token=modsign;object=rsa2048$M" \
+		"pkcs11:token=modsign;object=gone;type=cert$M" m.ko out.ko
+	assert_failure 9
+	assert_output --partial "PKCS#11 certificate not found on the token"
+}
+
+@test "unloadable module and unknown provider: their own messages, exit 9" {
+	run "$SIGN_FILE" --pin-file pin sha256 \
+		"pkcs11:token=modsign;object=rsa2048?module-path=$W/none.so" \
+		"$KEYS/rsa2048.crt" m.ko out.ko
+	assert_failure 9
+	assert_output --partial "cannot load the PKCS#11 module"
+	run "$SIGN_FILE" --pin-file pin --provider no-such-provider sha256 \
+		"pkcs11:token=modsign;object=rsa2048$M" "$KEYS/rsa2048.crt" m.ko out.ko
+	assert_failure 9
+	assert_output --partial "cannot load the OpenSSL provider named by --provider"
+}
+
+@test "a PIN inside the URI is refused: it would be on the command line" {
+	run "$SIGN_FILE" sha256 \
+		"pkcs11:token=modsign;object=rsa2048$M&pin-value=1234" \
+		"$KEYS/rsa2048.crt" m.ko out.ko
+	assert_failure 9
+	assert_output --partial "pin-value in a pkcs11: URI is refused"
+}
+
+@test "a token key that does not match the certificate is refused" {
+	run "$SIGN_FILE" --pin-file pin sha256 \
+		"pkcs11:token=modsign;object=rsa2048$M" "$KEYS/other.crt" m.ko out.ko
+	assert_failure 9
+	assert_output --partial "private key does not match the certificate"
+}
+
+@test "one login per run: pkcs11-spy sees one C_Login for key and certificate" {
+	spy=$(ls /usr/lib/*/pkcs11/pkcs11-spy.so 2>/dev/null | head -1)
+	[ -n "$spy" ] || skip "pkcs11-spy (opensc) not installed"
+	pem_signed pem.ko
+	# pkcs11-spy leaks 16 bytes of its own (calloc in the spy, never
+	# freed); under ASan that must not count as ours
+	echo "leak:pkcs11-spy.so" > lsan.supp
+	LSAN_OPTIONS="suppressions=$W/lsan.supp" \
+	PKCS11SPY="$SOFTHSM_MODULE" PKCS11SPY_OUTPUT="$W/spy.log" \
+		run "$SIGN_FILE" --pin-file pin sha256 \
+		"pkcs11:token=modsign;object=rsa2048?module-path=$spy" \
+		"pkcs11:token=modsign;object=rsa2048;type=cert?module-path=$spy" \
+		m.ko tok.ko
+	assert_success
+	cmp pem.ko tok.ko
+	[ "$(grep -cE '^[0-9]+: C_Login$' spy.log)" -eq 1 ]
+	[ "$(grep -cE '^[0-9]+: C_Sign$' spy.log)" -eq 1 ]
+}
