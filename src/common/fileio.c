@@ -180,6 +180,15 @@ mode_t ms_default_mode(void)
 	return 0666 & ~mask;
 }
 
+mode_t ms_output_mode(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return st.st_mode & 07777;
+	return ms_default_mode();
+}
+
 /* Resolve a symlinked target so that the rename replaces the file. */
 static char *resolve_target(const char *target)
 {

@@ -65,6 +65,10 @@ void ms_out_abort(struct ms_out *o);
 
 /* Mode for a newly created output file: 0666 less the umask. */
 mode_t ms_default_mode(void);
+/* The mode an output replacing path should get: the existing file's
+ * (the kernel tool rewrites an existing file and so keeps it), else the
+ * default. */
+mode_t ms_output_mode(const char *path);
 
 /* SIGINT, SIGTERM, SIGHUP: remove pending temporary files, then die. */
 void ms_cleanup_on_signals(void);

@@ -158,7 +158,7 @@ static int write_p7s(const char *module, const uint8_t *der, size_t len,
 		*path = NULL;
 		return fail_at(fail, MS_STAGE_OUTPUT, module, NULL, -ENOMEM);
 	}
-	err = ms_out_begin(*path, ms_default_mode(), o);
+	err = ms_out_begin(*path, ms_output_mode(*path), o);
 	if (!err)
 		err = ms_out_write(o, der, len);
 	if (err)
@@ -336,8 +336,9 @@ int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 		}
 	}
 
-	/* In place keeps the module's mode; a new dest gets umask's. */
-	mode = r->dest ? ms_default_mode() : (in.file.st.st_mode & 07777);
+	/* In place keeps the module's mode, an existing dest its own, and
+	 * a new dest gets umask's. */
+	mode = r->dest ? ms_output_mode(r->dest) : (in.file.st.st_mode & 07777);
 	err = ms_out_begin(target, mode, &out);
 	if (!err && in.comp == MS_COMP_NONE)
 		err = write_plain(&out, &in.file, body_len, sig, sig_len);
@@ -378,7 +379,7 @@ static int write_aside(const char *module, const char *ext,
 		*path = NULL;
 		return fail_at(fail, MS_STAGE_OUTPUT, module, NULL, -ENOMEM);
 	}
-	err = ms_out_begin(*path, ms_default_mode(), o);
+	err = ms_out_begin(*path, ms_output_mode(*path), o);
 	if (!err)
 		err = ms_out_write(o, buf, len);
 	if (err)
