@@ -10,8 +10,10 @@
  * §3.4 digest table.  Kernel history behind the columns:
  *  - md4/md5 left the PKCS#7 and X.509 parsers in v6.6 ("crypto: pkcs7 -
  *    remove md4 md5 x.509 support"), so 6.1 still parses them;
- *  - sha3-* arrived in v6.7 ("pkcs7: support SHA3", "x509: Add OIDs for
- *    FIPS 202 SHA-3 hash and signatures"), so only 6.12 has them;
+ *  - sha3-* arrived in v6.7 ("crypto: x509 pkcs7 - allow FIPS 202 SHA-3
+ *    signatures", Oct 2023: pkcs7_sig_note_digest_algo, the ecdsa-with-
+ *    SHA3 SignerInfo OIDs, the RSA/ECDSA SHA-3 X.509 OIDs and the ECDSA
+ *    hash list of software_key_determine_akcipher), so only 6.12 has them;
  *  - sm3 and streebog are parsed by both, but the test kernel builds
  *    neither (kernel-needs.txt), so crypto_alloc_shash() fails: -ENOPKG.
  *  - md4 has no pkcs1pad digest-info template, so it counts as absent.

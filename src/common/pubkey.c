@@ -91,13 +91,12 @@ static int rsa_pkcs1_verify(EVP_PKEY *key, const struct pk_sig *sig)
 	ERR_clear_error();
 	if (!ok)
 		return -EINVAL;		/* s >= n: rsa_verify() refuses */
-	/* the MPI is written without its leading zero bytes */
-	while (n && *b == 0) {
-		b++;
-		n--;
-	}
-	if (n < ksize - 1 || n == ksize)
+	/* pkcs1pad_verify_complete(): the value fills key_size bytes and
+	 * must start with a zero byte, else -EINVAL */
+	if (n != ksize || m[0] != 0x00)
 		return -EINVAL;
+	b++;
+	n--;
 	if (b[0] != 0x01)
 		return -EBADMSG;
 	for (pos = 1; pos < n && b[pos] == 0xff; pos++)
