@@ -84,12 +84,15 @@ static const struct kr_curve curves[] = {
 };
 
 /*
- * Per-line switches:
- *  - keyUsage/basicConstraints parsing arrived in v6.4 ("KEYS: X.509:
- *    Parse Basic Constraints for CA", "... Key Usage"); 6.1 ignores both;
+ * Per-line switches (commits found with the source search):
+ *  - keyUsage/basicConstraints parsing arrived in v6.4 (30eae2b037af
+ *    "KEYS: X.509: Parse Basic Constraints for CA", 567671281a75 "KEYS:
+ *    X.509: Parse Key Usage"); 6.1 ignores both.  6.12 has that first,
+ *    lenient form: a malformed SEQUENCE fails, an explicit cA FALSE does
+ *    not (the later fix "v[3] -> v[4]" and the strict form are newer);
  *  - is_key_on_revocation_list() ran only for the platform keyring until
- *    v6.4 ("certs: Reference revocation list for all keyrings"), so module
- *    verification on 6.1 never consults it;
+ *    v6.6 (218a2680624c "certs: Reference revocation list for all
+ *    keyrings", tpmdd-v6.6), so module verification on 6.1 skips it;
  *  - the ML-DSA authattrs waiver is in neither line.
  */
 static const struct kr_rules lines[KR_NLINES] = {
