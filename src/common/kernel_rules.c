@@ -8,8 +8,12 @@
 
 /*
  * §3.4 digest table.  Kernel history behind the columns:
- *  - md4/md5 left the PKCS#7 and X.509 parsers in v6.6 ("crypto: pkcs7 -
- *    remove md4 md5 x.509 support"), so 6.1 still parses them;
+ *  - md4/md5 left the PKCS#7 and X.509 parsers in v6.7 (8468516f9f93
+ *    "crypto: pkcs7 - remove md4 md5 x.509 support"), so 6.1 still parses
+ *    them;
+ *  - sha1 was removed in v6.7 (16ab7cb5825f) and restored in v6.9-rc1
+ *    (203a6763ab69, "Revert ... remove sha1 support"), so both lines
+ *    accept it;
  *  - sha3-* arrived in v6.7 ("crypto: x509 pkcs7 - allow FIPS 202 SHA-3
  *    signatures", Oct 2023: pkcs7_sig_note_digest_algo, the ecdsa-with-
  *    SHA3 SignerInfo OIDs, the RSA/ECDSA SHA-3 X.509 OIDs and the ECDSA
