@@ -124,7 +124,8 @@ int pk_verify(EVP_PKEY *key, const char *key_algo, const struct pk_sig *sig)
 	int ret;
 
 	/* §4.3.1: the signature's algorithm must be the key's; "ecdsa"
-	 * matches any "ecdsa-nist-*" key (public_key.c) */
+	 * matches any "ecdsa-nist-*" key (public_key.c; both checks here
+	 * since v5.18, 2abc9c246e05 and 590bfb57b232, so in 6.1 and 6.12) */
 	if (sig->pkey_algo && strcmp(sig->pkey_algo, key_algo) != 0 &&
 	    (strncmp(key_algo, "ecdsa-", 6) != 0 ||
 	     strcmp(sig->pkey_algo, "ecdsa") != 0))
