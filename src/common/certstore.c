@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+
+#include "certstore.h"
+#include "fileio.h"
+
+#define CS_MAX_FILE (16u << 20)
+
+static int note_skip(struct certstore *cs, const char *path, int index,
+		     int err, const char *why)
+{
+	struct cs_skipped *ns = realloc(cs->skipped,
+					(cs->n_skipped + 1) * sizeof(*ns));
+
+	if (!ns)
+		return -ENOMEM;
+	cs->skipped = ns;
+	ns[cs->n_skipped].path = strdup(path);
+	ns[cs->n_skipped].index = index;
+	ns[cs->n_skipped].err = err;
+	ns[cs->n_skipped].why = why;
+	cs->n_skipped++;
+	return 0;
+}
+
+static int add_one(struct certstore *cs, const char *path, int index,
+		   const uint8_t *der, size_t len, const struct kr_rules *kr,
+		   const struct blacklist *bl)
+{
+	struct x509k_cert *c, **nc;
+	const char *why = NULL;
+	int ret;
+
+	ret = x509k_parse(der, len, kr, bl, &c, &why);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret)
+		return note_skip(cs, path, index, ret, why);
+	/* §5.2: x509_key_preparse() refuses a blacklisted certificate */
+	if (c->blacklisted) {
+		x509k_free(c);
+		return note_skip(cs, path, index, -EKEYREJECTED,
+				 "certificate TBS hash is blacklisted");
+	}
+	c->path = strdup(path);
+	nc = realloc(cs->certs, (cs->n + 1) * sizeof(*nc));
+	if (!c->path || !nc) {
+		x509k_free(c);
+		free(nc);
+		return -ENOMEM;
+	}
+	cs->certs = nc;
+	nc[cs->n++] = c;
+	return 0;
+}
+
+static int add_pem(struct certstore *cs, const char *path,
+		   const uint8_t *buf, size_t len, const struct kr_rules *kr,
+		   const struct blacklist *bl, int *count)
+{
+	BIO *b = BIO_new_mem_buf(buf, (int)len);
+	char *name = NULL, *hdr = NULL;
+	unsigned char *data = NULL;
+	long dlen = 0;
+	int ret = 0;
+
+	if (!b)
+		return -ENOMEM;
+	while (PEM_read_bio(b, &name, &hdr, &data, &dlen) == 1) {
+		if (strcmp(name, "CERTIFICATE") == 0 ||
+		    strcmp(name, "X509 CERTIFICATE") == 0 ||
+		    strcmp(name, "TRUSTED CERTIFICATE") == 0) {
+			(*count)++;
+			ret = add_one(cs, path, *count, data, (size_t)dlen, kr,
+				      bl);
+		}
+		OPENSSL_free(name);
+		OPENSSL_free(hdr);
+		OPENSSL_free(data);
+		if (ret)
+			break;
+	}
+	ERR_clear_error();	/* the end of the file reads as an error */
+	BIO_free(b);
+	return ret;
+}
+
+/* §5.1: DER certificates back to back, "30 82 HH LL" framing */
+static int add_der(struct certstore *cs, const char *path,
+		   const uint8_t *buf, size_t len, const struct kr_rules *kr,
+		   const struct blacklist *bl, int *count)
+{
+	size_t off = 0, n;
+	int ret;
+
+	while (len - off >= 4 && buf[off] == 0x30) {
+		if (buf[off + 1] == 0x82)
+			n = ((size_t)buf[off + 2] << 8 | buf[off + 3]) + 4;
+		else if (buf[off + 1] == 0x81)
+			n = (size_t)buf[off + 2] + 3;
+		else
+			break;
+		if (n > len - off)
+			break;
+		(*count)++;
+		ret = add_one(cs, path, *count, buf + off, n, kr, bl);
+		if (ret)
+			return ret;
+		off += n;
+	}
+	return 0;
+}
+
+int cs_add_file(struct certstore *cs, const char *path,
+		const struct kr_rules *kr, const struct blacklist *bl)
+{
+	uint8_t *buf;
+	size_t len;
+	int ret, count = 0;
+
+	ret = ms_read_all(path, CS_MAX_FILE, &buf, &len);
+	if (ret)
+		return ret;
+	if (len >= 2 && buf[0] == 0x30 && (buf[1] == 0x81 || buf[1] == 0x82))
+		ret = add_der(cs, path, buf, len, kr, bl, &count);
+	else
+		ret = add_pem(cs, path, buf, len, kr, bl, &count);
+	free(buf);
+	if (ret)
+		return ret;
+	return count ? 0 : -ENOENT;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+int cs_add_dir(struct certstore *cs, const char *dir,
+	       const struct kr_rules *kr, const struct blacklist *bl)
+{
+	struct dirent **ents;
+	int n, i, ret = 0;
+
+	n = scandir(dir, &ents, NULL, by_name);
+	if (n < 0)
+		return -errno;
+	for (i = 0; i < n; i++) {
+		char *p;
+
+		if (ents[i]->d_name[0] == '.' || ret)
+			goto next;
+		if (asprintf(&p, "%s/%s", dir, ents[i]->d_name) < 0) {
+			ret = -ENOMEM;
+			goto next;
+		}
+		ret = cs_add_file(cs, p, kr, bl);
+		if (ret == -ENOENT || ret == -EISDIR || ret == -ENOTSUP ||
+		    ret == -EACCES || ret == -EFBIG || ret == -ELOOP)
+			ret = note_skip(cs, p, 0, ret,
+					ret == -ENOENT ? "no certificate in the file" :
+					"not a readable regular file");
+		free(p);
+next:
+		free(ents[i]);
+	}
+	free(ents);
+	return ret;
+}
+
+void cs_free(struct certstore *cs)
+{
+	size_t i;
+
+	for (i = 0; i < cs->n; i++)
+		x509k_free(cs->certs[i]);
+	for (i = 0; i < cs->n_skipped; i++)
+		free(cs->skipped[i].path);
+	free(cs->certs);
+	free(cs->skipped);
+	memset(cs, 0, sizeof(*cs));
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The trusted keyring (and the revocation list) built from -k DIR and
+ * -c FILE, as x509_load_certificate_list() would load it: a certificate
+ * the kernel refuses as a key (§5.2 parse failure, blacklisted TBS) is
+ * left out, and the reason is kept for -v.
+ */
+#ifndef MODSIGN_CERTSTORE_H
+#define MODSIGN_CERTSTORE_H
+
+#include <stddef.h>
+
+#include "blacklist.h"
+#include "kernel_rules.h"
+#include "x509k.h"
+
+struct cs_skipped {
+	char *path;
+	int index;		/* 1-based position in the file */
+	int err;
+	const char *why;
+};
+
+struct certstore {
+	struct x509k_cert **certs;
+	size_t n;
+	struct cs_skipped *skipped;
+	size_t n_skipped;
+};
+
+/*
+ * Add every certificate of a file: PEM (any number of CERTIFICATE blocks)
+ * or DER (one certificate, or several back to back as in the kernel's
+ * certificate list), recognised by content.  -errno when the file cannot
+ * be read; -ENOENT (with nothing added) when it holds no certificate.
+ */
+int cs_add_file(struct certstore *cs, const char *path,
+		const struct kr_rules *kr, const struct blacklist *bl);
+/* Every regular file of a directory, in name order; files without
+ * certificates are recorded in skipped.  -errno when unreadable. */
+int cs_add_dir(struct certstore *cs, const char *dir,
+	       const struct kr_rules *kr, const struct blacklist *bl);
+void cs_free(struct certstore *cs);
+
+#endif

@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * verify-file: decide offline whether a kernel would accept a signed
+ * module (or a detached signature), and say why, with the kernel's errno.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "blacklist.h"
+#include "certstore.h"
+#include "exitcode.h"
+#include "fileio.h"
+#include "kernel_rules.h"
+#include "keys.h"
+#include "kverify.h"
+#include "log.h"
+#include "x509k.h"
+
+static const char short_opts[] = "k:c:r:qvhV";
+static const struct option long_opts[] = {
+	{ "keys", required_argument, NULL, 'k' },
+	{ "cert", required_argument, NULL, 'c' },
+	{ "recursive", required_argument, NULL, 'r' },
+	{ "sig", required_argument, NULL, 'S' },
+	{ "detached", no_argument, NULL, 'D' },
+	{ "usage", required_argument, NULL, 'U' },
+	{ "kernel", required_argument, NULL, 'K' },
+	{ "blacklist", required_argument, NULL, 'B' },
+	{ "revoked", required_argument, NULL, 'R' },
+	{ "enforce", no_argument, NULL, 'E' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %1$s -k DIR [-k DIR | -c CERT]... [options] FILE...\n"
+		"       %1$s -k DIR [-c CERT]... [options] -r DIR\n",
+		ms_prog());
+}
+
+static void help(void)
+{
+	usage(stdout);
+	printf(
+"Decide, as the kernel would, whether a signed module (or a detached\n"
+"signature) is accepted by a kernel trusting the given certificates, and\n"
+"say why not with the errno the kernel returns.\n"
+"\n"
+"Options:\n"
+"  -k, --keys DIR        trust every certificate in DIR (PEM or DER)\n"
+"  -c, --cert FILE       trust the certificates in FILE (PEM bundle or DER)\n"
+"  -r, --recursive DIR   check every *.ko under DIR and print a summary\n"
+"      --sig FILE.p7s    detached signature of the single FILE\n"
+"      --detached        use FILE.p7s beside each FILE\n"
+"      --usage USAGE     module, firmware, unspecified or kexec (default:\n"
+"                        module for appended, unspecified for detached)\n"
+"      --kernel LINE     6.1 or 6.12 (default 6.12)\n"
+"      --blacklist FILE  CONFIG_SYSTEM_BLACKLIST_HASH_LIST file\n"
+"      --revoked CERT    revocation certificate (CONFIG_SYSTEM_REVOCATION_KEYS)\n"
+"      --enforce         as module.sig_enforce=1: unsigned, unknown-key and\n"
+"                        unsupported-crypto modules are rejected\n"
+"      --json            one JSON object per file instead of text\n"
+"  -q, --quiet           print no verdicts; only the exit code tells\n"
+"  -v, --verbose         say which certificates were left out and why\n"
+"  -h, --help            show this help and exit\n"
+"  -V, --version         show the version and exit\n"
+"\n"
+"Exit status: 0 accepted, 1 rejected (EKEYREJECTED), 2 usage, 3 unsigned\n"
+"(ENODATA), 4 unknown key (ENOKEY), 5 unsupported crypto (ENOPKG), 6\n"
+"malformed (EBADMSG, EINVAL, EMSGSIZE), 7 I/O error.  With several files\n"
+"the most severe wins.\n");
+}
+
+struct opts {
+	const struct kr_rules *kr;
+	int usage;		/* -1: default for the mode */
+	const char *sig;
+	bool detached, enforce, json, quiet;
+	struct kv_ctx kv;
+};
+
+struct summary {
+	unsigned ok, unsigned_, nokey, nopkg, rejected, malformed, errors;
+};
+
+static const char *usage_name(int u)
+{
+	switch (u) {
+	case KV_USAGE_MODULE: return "module";
+	case KV_USAGE_FIRMWARE: return "firmware";
+	case KV_USAGE_KEXEC: return "kexec";
+	case KV_USAGE_UNSPECIFIED: return "unspecified";
+	}
+	return "?";
+}
+
+static int usage_by_name(const char *s)
+{
+	static const int all[] = { KV_USAGE_MODULE, KV_USAGE_FIRMWARE,
+				   KV_USAGE_KEXEC, KV_USAGE_UNSPECIFIED };
+	size_t i;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (strcmp(s, usage_name(all[i])) == 0)
+			return all[i];
+	return -1;
+}
+
+/* §1.2 step 7: the soft outcomes, loaded unsigned unless enforcing */
+static bool is_soft(int err)
+{
+	return err == -ENODATA || err == -ENOKEY || err == -ENOPKG;
+}
+
+static const char *verdict_word(int err)
+{
+	switch (err) {
+	case 0: return "OK";
+	case -ENODATA: return "UNSIGNED";
+	case -ENOKEY: return "UNKNOWN-KEY";
+	case -ENOPKG: return "UNSUPPORTED";
+	case -EKEYREJECTED: return "REJECTED";
+	default: return "MALFORMED";
+	}
+}
+
+/* module_sig_check()'s words for the enforced soft outcomes */
+static const char *enforce_words(int err)
+{
+	switch (err) {
+	case -ENODATA: return "Loading of unsigned module is rejected";
+	case -ENOPKG: return "Loading of module with unsupported crypto is rejected";
+	default: return "Loading of module with unavailable key is rejected";
+	}
+}
+
+static void count(struct summary *s, int err)
+{
+	switch (err) {
+	case 0: s->ok++; break;
+	case -ENODATA: s->unsigned_++; break;
+	case -ENOKEY: s->nokey++; break;
+	case -ENOPKG: s->nopkg++; break;
+	case -EKEYREJECTED: s->rejected++; break;
+	default: s->malformed++; break;
+	}
+}
+
+static json_object *jstr_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *signer_json(const struct p7_sinfo *si)
+{
+	json_object *o = json_object_new_object();
+	const struct x509k_cert *k = si->trusted_by;
+	char buf[512], key[64];
+
+	json_object_object_add(o, "index", json_object_new_int(si->index));
+	if (si->issuer) {
+		name_str(si->issuer, si->issuer_len, buf, sizeof(buf));
+		json_object_object_add(o, "issuer", json_object_new_string(buf));
+		hex_str(si->serial, si->serial_len, buf, sizeof(buf));
+		json_object_object_add(o, "serial", json_object_new_string(buf));
+	} else {
+		json_object_object_add(o, "issuer", NULL);
+		json_object_object_add(o, "serial", NULL);
+	}
+	if (si->skid) {
+		hex_str(si->skid, si->skid_len, buf, sizeof(buf));
+		json_object_object_add(o, "skid", json_object_new_string(buf));
+	} else if (k && k->skid.data) {
+		hex_str(k->skid.data, k->skid.len, buf, sizeof(buf));
+		json_object_object_add(o, "skid", json_object_new_string(buf));
+	} else {
+		json_object_object_add(o, "skid", NULL);
+	}
+	json_object_object_add(o, "hash", jstr_or_null(si->hash ? si->hash->name : NULL));
+	json_object_object_add(o, "signature_algorithm",
+			       jstr_or_null(si->algo ? si->algo->name : NULL));
+	if (k && k->pkey) {
+		ms_pkey_describe(k->pkey, key, sizeof(key));
+		json_object_object_add(o, "key_algorithm", json_object_new_string(key));
+	} else {
+		json_object_object_add(o, "key_algorithm",
+				       jstr_or_null(si->algo ? si->algo->pkey_algo : NULL));
+	}
+	json_object_object_add(o, "signer", jstr_or_null(k ? k->name : NULL));
+	if (k) {
+		x509k_describe(k, buf, sizeof(buf));
+		json_object_object_add(o, "key", json_object_new_string(buf));
+	} else {
+		json_object_object_add(o, "key", NULL);
+	}
+	json_object_object_add(o, "cert", jstr_or_null(k ? k->path : NULL));
+	json_object_object_add(o, "embedded_signer_cert",
+			       json_object_new_boolean(si->signer != NULL));
+	return o;
+}
+
+static void print_json(const struct opts *o, const char *file, int usage,
+		       const struct kv_result *r, int shown)
+{
+	json_object *j = json_object_new_object(), *sg = json_object_new_array();
+	size_t i;
+
+	json_object_object_add(j, "file", json_object_new_string(file));
+	json_object_object_add(j, "verdict",
+			       json_object_new_string(verdict_word(shown)));
+	json_object_object_add(j, "errno", shown ?
+			       json_object_new_string(ms_errno_name(shown)) : NULL);
+	json_object_object_add(j, "underlying_errno", r->err ?
+			       json_object_new_string(ms_errno_name(r->err)) : NULL);
+	json_object_object_add(j, "reason", jstr_or_null(r->reason));
+	json_object_object_add(j, "loads_unsigned",
+			       json_object_new_boolean(!o->enforce && is_soft(r->err)));
+	json_object_object_add(j, "kernel", json_object_new_string(o->kr->name));
+	json_object_object_add(j, "usage", json_object_new_string(usage_name(usage)));
+	json_object_object_add(j, "enforce", json_object_new_boolean(o->enforce));
+	for (i = 0; r->msg && i < r->msg->n_sinfos; i++)
+		json_object_array_add(sg, signer_json(&r->msg->sinfos[i]));
+	json_object_object_add(j, "signers", sg);
+	puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+	json_object_put(j);
+}
+
+static void print_text(const struct opts *o, const char *file,
+		       const struct kv_result *r, int shown)
+{
+	const struct p7_sinfo *si = NULL;
+	char key[64], id[160];
+	size_t i;
+
+	if (shown == 0) {
+		for (i = 0; r->msg && i < r->msg->n_sinfos; i++)
+			if (r->msg->sinfos[i].trusted_by) {
+				si = &r->msg->sinfos[i];
+				break;
+			}
+		if (!si) {
+			printf("%s: OK\n", file);
+			return;
+		}
+		key[0] = '\0';
+		if (si->trusted_by->pkey)
+			ms_pkey_describe(si->trusted_by->pkey, key, sizeof(key));
+		if (si->trusted_by->skid.data)
+			hex_str(si->trusted_by->skid.data,
+				si->trusted_by->skid.len, id, sizeof(id));
+		else
+			hex_str(si->trusted_by->serial,
+				si->trusted_by->serial_len, id, sizeof(id));
+		printf("%s: OK (%s, %s, signer \"%s\", key %s, cert %s)\n",
+		       file, si->hash->name, key, si->trusted_by->name, id,
+		       si->trusted_by->path);
+		return;
+	}
+	if (o->enforce && is_soft(r->err)) {
+		printf("%s: REJECTED -EKEYREJECTED: %s (-%s: %s)\n", file,
+		       enforce_words(r->err), ms_errno_name(r->err),
+		       r->reason ? r->reason : "");
+		return;
+	}
+	printf("%s: %s -%s: %s%s\n", file, verdict_word(shown),
+	       ms_errno_name(shown), r->reason ? r->reason : "no reason",
+	       is_soft(shown) ? " (the kernel would load it unsigned, tainted)" :
+	       "");
+}
+
+/* Judge one file; returns its exit code. */
+static int check_file(const struct opts *o, const char *file,
+		      struct summary *sum)
+{
+	struct ms_file f = { .fd = -1 }, s = { .fd = -1 };
+	struct kv_result r = { 0 };
+	const char *sigpath = o->sig;
+	char *p7s = NULL;
+	int usage, err, shown, code;
+
+	err = ms_file_open(file, &f);
+	if (err) {
+		ms_error(file, "cannot read: %s (check the path)",
+			 ms_io_strerror(err));
+		sum->errors++;
+		return MS_EXIT_IO;
+	}
+	if (o->detached && asprintf(&p7s, "%s.p7s", file) >= 0)
+		sigpath = p7s;
+	if (sigpath) {
+		usage = o->usage >= 0 ? o->usage : KV_USAGE_UNSPECIFIED;
+		err = ms_file_open(sigpath, &s);
+		if (err) {
+			ms_error(sigpath, "cannot read the detached signature: "
+				 "%s (give it with --sig)", ms_io_strerror(err));
+			ms_file_close(&f);
+			free(p7s);
+			sum->errors++;
+			return MS_EXIT_IO;
+		}
+		memset(&r, 0, sizeof(r));
+		kv_verify_pkcs7(&o->kv, f.data, f.len, s.data, s.len,
+				usage, &r);
+	} else {
+		usage = o->usage >= 0 ? o->usage : KV_USAGE_MODULE;
+		kv_verify_module(&o->kv, f.data, f.len, usage, &r);
+	}
+	err = r.err;
+	shown = (o->enforce && is_soft(err)) ? -EKEYREJECTED : err;
+	if (err == -ENOMEM) {
+		ms_error(file, "out of memory");
+		code = MS_EXIT_IO;
+		sum->errors++;
+	} else {
+		code = ms_exit_for_errno(shown);
+		count(sum, err);
+		if (o->json)
+			print_json(o, file, usage, &r, shown);
+		else if (!o->quiet)
+			print_text(o, file, &r, shown);
+	}
+	kv_result_free(&r);
+	ms_file_close(&s);
+	ms_file_close(&f);
+	free(p7s);
+	return code;
+}
+
+/* -r: collect *.ko below a directory */
+static char **walk_list;
+static size_t walk_n;
+
+static int walk_one(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	size_t n = strlen(path);
+	char **nl;
+
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F || n < 3 || strcmp(path + n - 3, ".ko") != 0)
+		return 0;
+	nl = realloc(walk_list, (walk_n + 1) * sizeof(*nl));
+	if (!nl)
+		return -1;
+	walk_list = nl;
+	walk_list[walk_n] = strdup(path);
+	if (!walk_list[walk_n])
+		return -1;
+	walk_n++;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int load_list(const char *path, struct blacklist *bl)
+{
+	uint8_t *buf;
+	size_t len;
+	int ret, line;
+
+	ret = ms_read_all(path, 64u << 20, &buf, &len);
+	if (ret) {
+		ms_error(path, "cannot read the blacklist: %s (check --blacklist)",
+			 ms_io_strerror(ret));
+		return MS_EXIT_IO;
+	}
+	ret = bl_load(bl, (const char *)buf, len, &line);
+	free(buf);
+	if (ret) {
+		ms_error(path, "line %d: not a \"tbs:<hex>\" or \"bin:<hex>\" "
+			 "entry (lower-case hex, even length, at most 128 "
+			 "digits)", line);
+		return MS_EXIT_USAGE;
+	}
+	return 0;
+}
+
+struct src {
+	char kind;		/* 'k' directory, 'c' file, 'R' revoked */
+	const char *path;
+};
+
+static void report_skipped(const struct certstore *cs, size_t from)
+{
+	size_t i;
+
+	for (i = from; i < cs->n_skipped; i++) {
+		const struct cs_skipped *s = &cs->skipped[i];
+
+		if (s->index)
+			ms_info("%s: certificate %d left out: -%s: %s", s->path,
+				s->index, ms_errno_name(s->err),
+				s->why ? s->why : "unparsable");
+		else
+			ms_info("%s: skipped: %s", s->path, s->why);
+	}
+}
+
+static int load_sources(const struct opts *o, const struct src *srcs,
+			size_t n, struct certstore *trusted,
+			struct certstore *revoked, const struct blacklist *bl)
+{
+	size_t i, before;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		struct certstore *cs = srcs[i].kind == 'R' ? revoked : trusted;
+
+		before = cs->n_skipped;
+		if (srcs[i].kind == 'k')
+			ret = cs_add_dir(cs, srcs[i].path, o->kr, bl);
+		else
+			ret = cs_add_file(cs, srcs[i].path, o->kr, bl);
+		if (ret == -ENOENT && srcs[i].kind != 'k') {
+			ms_error(srcs[i].path, "no certificate in the file "
+				 "(give a PEM or DER X.509 certificate)");
+			return MS_EXIT_KEY;
+		}
+		if (ret) {
+			ms_error(srcs[i].path, "cannot read %s: %s (check -%c)",
+				 srcs[i].kind == 'k' ? "the certificate directory" :
+				 "the certificate", ret == -ENOENT ?
+				 "No such file or directory" : ms_io_strerror(ret),
+				 srcs[i].kind == 'R' ? 'R' : srcs[i].kind);
+			return MS_EXIT_IO;
+		}
+		report_skipped(cs, before);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .kr = kr_get(KR_DEFAULT), .usage = -1 };
+	struct certstore trusted = { 0 }, revoked = { 0 };
+	struct blacklist bl = { 0 };
+	struct summary sum = { 0 };
+	struct src *srcs = NULL;
+	const char *walk = NULL, *blpath = NULL;
+	size_t nsrc = 0, i;
+	int c, code = MS_EXIT_OK, ret;
+
+	ms_log_init(argv[0]);
+	srcs = calloc((size_t)argc, sizeof(*srcs));
+	if (!srcs)
+		return MS_EXIT_IO;
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+		case 'c':
+		case 'R':
+			srcs[nsrc].kind = (char)c;
+			srcs[nsrc++].path = optarg;
+			break;
+		case 'r':
+			if (walk) {
+				ms_error(NULL, "-r given twice (walk one tree per run)");
+				goto usage_err;
+			}
+			walk = optarg;
+			break;
+		case 'S':
+			o.sig = optarg;
+			break;
+		case 'D':
+			o.detached = true;
+			break;
+		case 'U':
+			o.usage = usage_by_name(optarg);
+			if (o.usage < 0) {
+				ms_error(NULL, "unknown usage '%s' (use module, "
+					 "firmware, unspecified or kexec)", optarg);
+				goto usage_err;
+			}
+			break;
+		case 'K':
+			o.kr = kr_by_name(optarg);
+			if (!o.kr) {
+				ms_error(NULL, "unknown kernel line '%s' (use 6.1 "
+					 "or 6.12)", optarg);
+				goto usage_err;
+			}
+			break;
+		case 'B':
+			blpath = optarg;
+			break;
+		case 'E':
+			o.enforce = true;
+			break;
+		case 'J':
+			o.json = true;
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case 'v':
+			ms_set_verbose(ms_verbose() + 1);
+			break;
+		case 'h':
+			help();
+			free(srcs);
+			return MS_EXIT_OK;
+		case 'V':
+			printf("%s %s\n", ms_prog(), MODSIGN_VERSION);
+			free(srcs);
+			return MS_EXIT_OK;
+		case '?':
+			goto usage_err;
+		default:
+			goto usage_err;
+		}
+	}
+
+	/* one mode per run: conflicting choices are errors, not "last wins" */
+	if (!nsrc || !srcs[0].path ||
+	    (srcs[0].kind == 'R' && nsrc == 1)) {
+		ms_error(NULL, "no trusted certificates (give -k DIR or -c CERT)");
+		goto usage_err;
+	}
+	{
+		bool any = false;
+
+		for (i = 0; i < nsrc; i++)
+			any |= srcs[i].kind != 'R';
+		if (!any) {
+			ms_error(NULL, "no trusted certificates (give -k DIR or -c CERT)");
+			goto usage_err;
+		}
+	}
+	if (o.sig && o.detached) {
+		ms_error(NULL, "--sig and --detached exclude each other");
+		goto usage_err;
+	}
+	if (o.sig && (walk || argc - optind != 1)) {
+		ms_error(NULL, "--sig needs exactly one FILE");
+		goto usage_err;
+	}
+	if (o.quiet && o.json) {
+		ms_error(NULL, "-q and --json exclude each other");
+		goto usage_err;
+	}
+	if (walk && optind < argc) {
+		ms_error(NULL, "give either -r DIR or FILEs, not both");
+		goto usage_err;
+	}
+	if (!walk && optind >= argc) {
+		ms_error(NULL, "no FILE to verify");
+		goto usage_err;
+	}
+
+	if (blpath && (ret = load_list(blpath, &bl))) {
+		code = ret;
+		goto out;
+	}
+	o.kv.kr = o.kr;
+	o.kv.bl = &bl;
+	o.kv.trusted = &trusted;
+	o.kv.revoked = &revoked;
+	ret = load_sources(&o, srcs, nsrc, &trusted, &revoked, &bl);
+	if (ret) {
+		code = ret;
+		goto out;
+	}
+	if (trusted.n == 0)
+		ms_warn(NULL, "no usable trusted certificate: every signature "
+			"will be -ENOKEY (see -v)");
+
+	if (walk) {
+		if (nftw(walk, walk_one, 32, FTW_PHYS) != 0) {
+			ms_error(walk, "cannot walk the directory: %s (check -r)",
+				 strerror(errno));
+			code = MS_EXIT_IO;
+			goto out;
+		}
+		qsort(walk_list, walk_n, sizeof(*walk_list), cmp_str);
+		for (i = 0; i < walk_n; i++)
+			code = ms_exit_worst(code, check_file(&o, walk_list[i],
+							      &sum));
+		if (!o.quiet && !o.json)
+			printf("summary: %zu files: %u ok, %u unsigned, %u "
+			       "unknown key, %u unsupported, %u bad signature, "
+			       "%u malformed, %u unreadable\n", walk_n, sum.ok,
+			       sum.unsigned_, sum.nokey, sum.nopkg,
+			       sum.rejected, sum.malformed, sum.errors);
+	} else {
+		for (i = optind; i < (size_t)argc; i++)
+			code = ms_exit_worst(code, check_file(&o, argv[i], &sum));
+	}
+out:
+	for (i = 0; i < walk_n; i++)
+		free(walk_list[i]);
+	free(walk_list);
+	cs_free(&trusted);
+	cs_free(&revoked);
+	bl_free(&bl);
+	free(srcs);
+	return code;
+
+usage_err:
+	usage(stderr);
+	free(srcs);
+	return MS_EXIT_USAGE;
+}

@@ -1,0 +1,277 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# verify-file's command line: verdict lines, JSON, exit codes, modes.
+# Modules are signed with the real sign-file and openssl; verdicts expected
+# are the kernel's (kernel-rules.md), not whatever the code prints.
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+load '/usr/lib/bats/bats-file/load'
+
+KEYS="$BATS_TEST_DIRNAME/../fixtures/keys"
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+	VF="$MODSIGN_BIN/verify-file"
+	head -c 3000 /dev/urandom >"$T/body"
+	mkdir "$T/certs"
+	cp "$KEYS/rsa2048.crt" "$KEYS/ec256.der" "$T/certs/"
+}
+
+# sign NAME KEY [HASH]: NAME.ko signed by the kernel's recipe (sign-file)
+sign() {
+	cp "$T/body" "$T/$1.ko"
+	"$MODSIGN_BIN/sign-file" "${3:-sha256}" "$KEYS/$2.key" "$KEYS/$2.crt" "$T/$1.ko"
+}
+
+# append NAME SIG: body + SIG + a PKCS#7 trailer, as sign-file -s would
+append() {
+	python3 - "$T/body" "$2" "$T/$1.ko" <<'PY'
+import sys
+body, sig = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+desc = bytes([0, 0, 2, 0, 0, 0, 0, 0]) + len(sig).to_bytes(4, "big")
+open(sys.argv[3], "wb").write(body + sig + desc + b"~Module signature appended~\n")
+PY
+}
+
+@test "a module signed by a trusted key is OK with hash, key, signer and cert" {
+	sign m rsa2048
+	run "$VF" -k "$T/certs" "$T/m.ko"
+	assert_success
+	assert_output --regexp "^$T/m.ko: OK \(sha256, RSA-2048, signer \"modsign test RSA-2048 key\", key [0-9a-f]{40}, cert $T/certs/rsa2048.crt\)$"
+}
+
+@test "an ECDSA module verifies against a DER certificate" {
+	sign e ec256 sha384
+	run "$VF" -k "$T/certs" "$T/e.ko"
+	assert_success
+	assert_output --partial "OK (sha384, ECDSA-P256"
+}
+
+@test "a modified body is rejected with EKEYREJECTED, exit 1" {
+	sign m rsa2048
+	printf 'X' | dd of="$T/m.ko" bs=1 seek=10 conv=notrunc status=none
+	run "$VF" -k "$T/certs" "$T/m.ko"
+	assert_failure 1
+	assert_output --partial ": REJECTED -EKEYREJECTED: "
+}
+
+@test "signed attributes on a module are rejected (EKEYREJECTED)" {
+	openssl cms -sign -binary -nocerts -nosmimecap -outform DER -md sha256 \
+		-in "$T/body" -signer "$KEYS/rsa2048.crt" -inkey "$KEYS/rsa2048.key" \
+		-out "$T/attrs.p7s"
+	append a "$T/attrs.p7s"
+	run "$VF" -k "$T/certs" "$T/a.ko"
+	assert_failure 1
+	assert_output "$T/a.ko: REJECTED -EKEYREJECTED: module signature has authenticated attributes"
+}
+
+@test "an unsigned module is ENODATA, exit 3, and would load tainted" {
+	run "$VF" -k "$T/certs" "$T/body"
+	assert_failure 3
+	assert_output --partial ": UNSIGNED -ENODATA: "
+	assert_output --partial "the kernel would load it unsigned"
+}
+
+@test "an unknown signer is ENOKEY, exit 4" {
+	sign o other
+	run "$VF" -k "$T/certs" "$T/o.ko"
+	assert_failure 4
+	assert_output --partial ": UNKNOWN-KEY -ENOKEY: "
+}
+
+@test "a legacy id_type is ENOPKG, exit 5" {
+	sign m rsa2048
+	size=$(stat -c %s "$T/m.ko")
+	printf '\001' | dd of="$T/m.ko" bs=1 seek=$((size - 38)) conv=notrunc status=none
+	run "$VF" -k "$T/certs" "$T/m.ko"
+	assert_failure 5
+	assert_output --partial "UNSUPPORTED -ENOPKG: module: not signed with expected PKCS#7 message"
+}
+
+@test "a truncated signature blob is EBADMSG, exit 6" {
+	head -c 40 /dev/zero >"$T/short.p7s"
+	append s "$T/short.p7s"
+	run "$VF" -k "$T/certs" "$T/s.ko"
+	assert_failure 6
+	assert_output --partial "MALFORMED -EBADMSG"
+}
+
+@test "--json prints one object per file with signers" {
+	sign m rsa2048
+	sign o other
+	run "$VF" --json -k "$T/certs" "$T/m.ko" "$T/o.ko"
+	assert_failure 4
+	[ "${#lines[@]}" -eq 2 ]
+	run jq -e 'select(.file | endswith("/m.ko")) | .verdict == "OK" and .errno == null
+		and (.signers | length) == 1 and .signers[0].hash == "sha256"
+		and .signers[0].key_algorithm == "RSA-2048"
+		and (.signers[0].cert | endswith("rsa2048.crt"))
+		and (.signers[0].issuer | test("CN=modsign test RSA-2048 key"))
+		and (.signers[0].serial | test("^[0-9a-f]+$"))
+		and (.signers[0] | has("skid"))' <<<"${output%%$'\n'*}"
+	assert_success
+	run sh -c "'$VF' --json -k '$T/certs' '$T/o.ko' | jq -e '.errno == \"ENOKEY\" and .verdict == \"UNKNOWN-KEY\" and .reason != null and .signers[0].cert == null'"
+	assert_success
+}
+
+@test "--json escapes odd file names" {
+	sign m rsa2048
+	mv "$T/m.ko" "$T/a\"b\\c.ko"
+	run sh -c "'$VF' --json -k '$T/certs' '$T/a\"b\\c.ko' | jq -r .file"
+	assert_output "$T/a\"b\\c.ko"
+}
+
+@test "-q prints nothing and keeps the exit code" {
+	run "$VF" -q -k "$T/certs" "$T/body"
+	assert_failure 3
+	assert_output ''
+}
+
+@test "--enforce turns soft outcomes into EKEYREJECTED" {
+	run "$VF" --enforce -k "$T/certs" "$T/body"
+	assert_failure 1
+	assert_output --partial "REJECTED -EKEYREJECTED: Loading of unsigned module is rejected"
+	sign o other
+	run "$VF" --enforce -k "$T/certs" "$T/o.ko"
+	assert_failure 1
+	assert_output --partial "Loading of module with unavailable key is rejected"
+}
+
+@test "--detached uses FILE.p7s; --sig names it; default usage is unspecified" {
+	cp "$T/body" "$T/fw.bin"
+	"$MODSIGN_BIN/sign-file" -d sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$T/fw.bin"
+	assert_file_exists "$T/fw.bin.p7s"
+	run "$VF" --detached -k "$T/certs" "$T/fw.bin"
+	assert_success
+	mv "$T/fw.bin.p7s" "$T/other.p7s"
+	run "$VF" --sig "$T/other.p7s" -k "$T/certs" "$T/fw.bin"
+	assert_success
+	run "$VF" --sig "$T/other.p7s" --usage firmware -k "$T/certs" "$T/fw.bin"
+	assert_failure 1
+	assert_output --partial "firmware signature lacks authenticated attributes"
+}
+
+@test "--detached without FILE.p7s is an I/O error naming the file" {
+	run "$VF" --detached -k "$T/certs" "$T/body"
+	assert_failure 7
+	assert_output --partial "$T/body.p7s"
+}
+
+@test "-r walks *.ko files and ends with a summary" {
+	mkdir -p "$T/tree/a/b"
+	sign m rsa2048; mv "$T/m.ko" "$T/tree/a/ok.ko"
+	sign o other; mv "$T/o.ko" "$T/tree/a/b/unknown.ko"
+	cp "$T/body" "$T/tree/unsigned.ko"
+	cp "$T/body" "$T/tree/ignored.txt"
+	sign m rsa2048; printf 'X' | dd of="$T/m.ko" bs=1 seek=5 conv=notrunc status=none
+	mv "$T/m.ko" "$T/tree/bad.ko"
+	run "$VF" -k "$T/certs" -r "$T/tree"
+	assert_failure 1
+	assert_line --index 4 "summary: 4 files: 1 ok, 1 unsigned, 1 unknown key, 0 unsupported, 1 bad signature, 0 malformed, 0 unreadable"
+	refute_output --partial ignored.txt
+}
+
+@test "with several files the most severe exit code wins" {
+	sign m rsa2048
+	run "$VF" -k "$T/certs" "$T/m.ko" "$T/body"
+	assert_failure 3
+	sign o other
+	run "$VF" -k "$T/certs" "$T/o.ko" "$T/body" "$T/m.ko"
+	assert_failure 4
+	printf 'X' | dd of="$T/m.ko" bs=1 seek=5 conv=notrunc status=none
+	run "$VF" -k "$T/certs" "$T/o.ko" "$T/m.ko" "$T/body"
+	assert_failure 1
+	run "$VF" -k "$T/certs" "$T/m.ko" "$T/missing.ko"
+	assert_failure 7
+}
+
+@test "an unreadable certificate directory is an I/O error naming it" {
+	run "$VF" -k "$T/nonexistent" "$T/body"
+	assert_failure 7
+	assert_output --partial "$T/nonexistent: cannot read the certificate directory"
+}
+
+@test "garbage files among certificates are skipped and named with -v" {
+	sign m rsa2048
+	head -c 500 /dev/urandom >"$T/certs/garbage.pem"
+	cp "$KEYS/rsa2048.key" "$T/certs/"
+	mkdir "$T/certs/subdir"
+	run "$VF" -k "$T/certs" "$T/m.ko"
+	assert_success
+	run "$VF" -v -k "$T/certs" "$T/m.ko"
+	assert_success
+	assert_output --partial "garbage.pem: skipped: no certificate in the file"
+}
+
+@test "a certificate the kernel cannot parse is left out, and -v says why" {
+	sign m rsa2048
+	conf="$BATS_TEST_DIRNAME/../fixtures/conformance/keys"
+	run "$VF" -v -c "$conf/gentime.crt" -c "$KEYS/rsa2048.crt" "$T/m.ko"
+	assert_success
+	assert_output --partial "gentime.crt: certificate 1 left out: -EBADMSG"
+}
+
+@test "-c with a file holding no certificate is refused" {
+	run "$VF" -c "$T/body" "$T/body"
+	assert_failure 9
+	assert_output --partial "no certificate in the file"
+}
+
+@test "--kernel 6.1 does not know SHA-3 in PKCS#7; 6.12 does" {
+	sign m rsa2048 sha3-256
+	run "$VF" --kernel 6.12 -k "$T/certs" "$T/m.ko"
+	assert_success
+	run "$VF" --kernel 6.1 -k "$T/certs" "$T/m.ko"
+	assert_failure 5
+	assert_output --partial "ENOPKG: unsupported digest algorithm"
+}
+
+@test "--blacklist refuses a certificate whose TBS hash is listed" {
+	sign m rsa2048
+	tbs=$(openssl asn1parse -in "$KEYS/rsa2048.crt" -strparse 4 -noout -out /dev/stdout | sha256sum | cut -d' ' -f1)
+	printf '"tbs:%s"\n' "$tbs" >"$T/bl"
+	run "$VF" --blacklist "$T/bl" -k "$T/certs" "$T/m.ko"
+	assert_failure 4
+	printf '"tbs:XYZ"\n' >"$T/bl"
+	run "$VF" --blacklist "$T/bl" -k "$T/certs" "$T/m.ko"
+	assert_failure 2
+	assert_output --partial "line 1"
+}
+
+@test "--revoked rejects a signer on the revocation list on 6.12 only" {
+	sign m rsa2048
+	run "$VF" --revoked "$KEYS/rsa2048.crt" -k "$T/certs" "$T/m.ko"
+	assert_failure 1
+	assert_output --partial "revocation list"
+	run "$VF" --kernel 6.1 --revoked "$KEYS/rsa2048.crt" -k "$T/certs" "$T/m.ko"
+	assert_success
+}
+
+@test "bad options and conflicting modes are usage errors (exit 2)" {
+	run "$VF" --no-such-option -k "$T/certs" "$T/body"
+	assert_failure 2
+	assert_output --partial "Usage:"
+	run "$VF" "$T/body"
+	assert_failure 2
+	run "$VF" -k "$T/certs" --sig x --detached "$T/body"
+	assert_failure 2
+	run "$VF" -k "$T/certs" --sig x "$T/body" "$T/body"
+	assert_failure 2
+	run "$VF" -k "$T/certs" --usage bogus "$T/body"
+	assert_failure 2
+	run "$VF" -k "$T/certs" --kernel 5.4 "$T/body"
+	assert_failure 2
+	run "$VF" -k "$T/certs"
+	assert_failure 2
+}
+
+@test "--help goes to stdout with exit 0; --version names the tool" {
+	run "$VF" --help
+	assert_success
+	assert_line --index 0 --partial "Usage: verify-file -k DIR"
+	run "$VF" --version
+	assert_success
+	assert_output --regexp '^verify-file [0-9]+\.[0-9]+\.[0-9]+$'
+}
