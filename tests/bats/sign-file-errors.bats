@@ -96,20 +96,20 @@ RSA_DER="$KEYS/rsa2048.der"
 	mod
 	head -c 600 "$RSA_KEY" > "$W/corrupt.key"
 	sign_fails 9 sha256 "$W/corrupt.key" "$RSA_DER" "$MOD"
-	stderr_names "$W/corrupt.key" "no PEM private key found"
+	stderr_names "$W/corrupt.key" "no private key found"
 }
 
 @test "a key file of random bytes: exit 9, names the key" {
 	mod
 	head -c 1200 /dev/urandom > "$W/random.key"
 	sign_fails 9 sha256 "$W/random.key" "$RSA_DER" "$MOD"
-	stderr_names "$W/random.key" "no PEM private key found"
+	stderr_names "$W/random.key" "no private key found"
 }
 
 @test "a certificate given as the key: exit 9, names it" {
 	mod
 	sign_fails 9 sha256 "$KEYS/rsa2048.crt" "$RSA_DER" "$MOD"
-	stderr_names "$KEYS/rsa2048.crt" "no PEM private key found"
+	stderr_names "$KEYS/rsa2048.crt" "no private key found"
 }
 
 @test "an encrypted key without KBUILD_SIGN_PIN: exit 9, says to set it" {
