@@ -20,6 +20,7 @@
 #include "keys.h"
 #include "kverify.h"
 #include "log.h"
+#include "modfile.h"
 #include "x509k.h"
 
 static const char short_opts[] = "k:c:r:qvhV";
@@ -284,38 +285,63 @@ static void print_text(const struct opts *o, const char *file,
 static int check_file(const struct opts *o, const char *file,
 		      struct summary *sum)
 {
-	struct ms_file f = { .fd = -1 }, s = { .fd = -1 };
+	struct ms_file s = { .fd = -1 };
+	struct ms_modfile m;
 	struct kv_result r = { 0 };
-	const char *sigpath = o->sig;
+	const char *sigpath = o->sig, *why;
 	char *p7s = NULL;
 	int usage, err, shown, code;
 
-	err = ms_file_open(file, &f);
-	if (err) {
-		ms_error(file, "cannot read: %s (check the path)",
-			 ms_io_strerror(err));
-		sum->errors++;
-		return MS_EXIT_IO;
-	}
 	if (o->detached && asprintf(&p7s, "%s.p7s", file) >= 0)
 		sigpath = p7s;
+	/*
+	 * A module is judged as the kernel sees it: decompressed first
+	 * (finit_module with MODULE_INIT_COMPRESSED_FILE).  Detached data
+	 * (firmware, regulatory.db) is verified as stored.
+	 */
+	if (sigpath) {
+		memset(&m, 0, sizeof(m));
+		err = ms_file_open(file, &m.file);
+		m.data = m.file.data;
+		m.len = m.file.len;
+		why = NULL;
+	} else {
+		err = ms_modfile_open(file, &m, &why);
+	}
+	if (err) {
+		if (why)
+			ms_error(file, "cannot decompress: %s", why);
+		else
+			ms_error(file, "cannot read: %s (check the path)",
+				 ms_io_strerror(err));
+		free(p7s);
+		sum->errors++;
+		return why ? ms_exit_for_errno(err) : MS_EXIT_IO;
+	}
 	if (sigpath) {
 		usage = o->usage >= 0 ? o->usage : KV_USAGE_UNSPECIFIED;
 		err = ms_file_open(sigpath, &s);
 		if (err) {
 			ms_error(sigpath, "cannot read the detached signature: "
 				 "%s (give it with --sig)", ms_io_strerror(err));
-			ms_file_close(&f);
+			ms_modfile_close(&m);
 			free(p7s);
 			sum->errors++;
 			return MS_EXIT_IO;
 		}
 		memset(&r, 0, sizeof(r));
-		kv_verify_pkcs7(&o->kv, f.data, f.len, s.data, s.len,
+		kv_verify_pkcs7(&o->kv, m.data, m.len, s.data, s.len,
 				usage, &r);
+	} else if (m.signed_after &&
+		   ms_modfile_signed_after(&m, &why) == -ENODATA) {
+		/* the trailer sits after the compressed stream, where the
+		 * kernel's decompressor never looks */
+		usage = o->usage >= 0 ? o->usage : KV_USAGE_MODULE;
+		r.err = -ENODATA;
+		r.reason = MS_SIGNED_AFTER_MSG;
 	} else {
 		usage = o->usage >= 0 ? o->usage : KV_USAGE_MODULE;
-		kv_verify_module(&o->kv, f.data, f.len, usage, &r);
+		kv_verify_module(&o->kv, m.data, m.len, usage, &r);
 	}
 	err = r.err;
 	shown = (o->enforce && is_soft(err)) ? -EKEYREJECTED : err;
@@ -333,7 +359,7 @@ static int check_file(const struct opts *o, const char *file,
 	}
 	kv_result_free(&r);
 	ms_file_close(&s);
-	ms_file_close(&f);
+	ms_modfile_close(&m);
 	free(p7s);
 	return code;
 }
@@ -342,15 +368,30 @@ static int check_file(const struct opts *o, const char *file,
 static char **walk_list;
 static size_t walk_n;
 
+/* The names modules are installed under (kbuild's modules_install). */
+static int is_module_name(const char *path)
+{
+	static const char *const ends[] = { ".ko", ".ko.xz", ".ko.zst",
+					    ".ko.gz" };
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		size_t e = strlen(ends[i]);
+
+		if (n > e && strcmp(path + n - e, ends[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 static int walk_one(const char *path, const struct stat *st, int type,
 		    struct FTW *ftw)
 {
-	size_t n = strlen(path);
 	char **nl;
 
 	(void)st;
 	(void)ftw;
-	if (type != FTW_F || n < 3 || strcmp(path + n - 3, ".ko") != 0)
+	if (type != FTW_F || !is_module_name(path))
 		return 0;
 	nl = realloc(walk_list, (walk_n + 1) * sizeof(*nl));
 	if (!nl)
