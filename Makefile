@@ -86,7 +86,7 @@ demo: deps-build
 FUZZ_SECONDS ?= 60
 FUZZERS     := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_FLAGS  := -std=gnu11 -D_GNU_SOURCE -g -O1 -Isrc/common $(PKG_CFLAGS) \
-	       -DMODSIGN_VERSION='"$(VERSION)"' \
+	       -DMODSIGN_VERSION='"$(VERSION)"' -DMODSIGN_TOP='"$(CURDIR)"' \
 	       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
 fuzz: $(FUZZERS)

@@ -330,6 +330,13 @@ void ms_pkey_describe(EVP_PKEY *pkey, char *buf, size_t len)
 	char group[64];
 	size_t glen = 0;
 
+	/* An embedded certificate's key may not decode at all (found by
+	 * fuzz_describe): describe it, don't dereference it. */
+	if (!pkey) {
+		snprintf(buf, len, "undecodable key");
+		ERR_clear_error();
+		return;
+	}
 	if (EVP_PKEY_is_a(pkey, "RSA")) {
 		snprintf(buf, len, "RSA-%d", EVP_PKEY_get_bits(pkey));
 	} else if (EVP_PKEY_is_a(pkey, "EC")) {

@@ -31,6 +31,15 @@ printf '~Module signature appended~\n' > "$out/magic-only"
 { cat "$tmp/body"; printf 'signer'; printf 'kid'; head -c 16 /dev/zero
   printf '\001\004\001\006\003\000\000\000\000\000\000\020'
   printf '~Module signature appended~\n'; } > "$out/legacy"
+# the conformance corpus: every kernel rule's edge, signed and malformed
+"$top/tests/fixtures/conformance/gen-cases.sh" --out "$tmp/cases" >/dev/null
+for f in "$tmp"/cases/*; do
+	case $f in *.tsv) ;; *) cp "$f" "$out/case-$(basename "$f")" ;; esac
+done
+# certificates, for the loader: PEM, DER, bundles
+for f in "$keys"/*.crt "$keys"/*.der "$top"/tests/fixtures/conformance/*.pem; do
+	cp "$f" "$out/cert-$(basename "$f")"
+done
 [ -d "$top/tests/fuzz/regressions" ] &&
 	find "$top/tests/fuzz/regressions" -type f -exec cp {} "$out/" \;
 echo "$(ls "$out" | wc -l) seeds in $out"

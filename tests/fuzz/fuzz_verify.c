@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer target: verify-file's whole path on a hostile module — trailer,
+ * BER walk, PKCS#7 and X.509 parse, signature checks and trust — against
+ * a fixed trusted set (the conformance corpus's trusted.pem) for both
+ * kernel lines.  The same bytes are also fed as a detached signature.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "certstore.h"
+#include "kverify.h"
+
+#ifndef MODSIGN_TOP
+#define MODSIGN_TOP "."
+#endif
+
+static struct certstore trusted;
+static int loaded;
+
+static void load_trusted(void)
+{
+	const char *top = getenv("MODSIGN_TOP");
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/conformance/trusted.pem",
+		 top ? top : MODSIGN_TOP);
+	if (cs_add_file(&trusted, path, kr_get(KR_DEFAULT), NULL) < 0)
+		abort();	/* a fuzzer without its trust set fuzzes nothing */
+	loaded = 1;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct kv_result r;
+	struct kv_ctx kv = { .trusted = &trusted };
+	static const uint8_t content[] = "modsign fuzz payload";
+
+	if (!loaded)
+		load_trusted();
+	for (int line = 0; line < KR_NLINES; line++) {
+		kv.kr = kr_get(line);
+		r = (struct kv_result){ 0 };
+		kv_verify_module(&kv, data, size, KV_USAGE_MODULE, &r);
+		kv_result_free(&r);
+		r = (struct kv_result){ 0 };
+		kv_verify_pkcs7(&kv, content, sizeof(content) - 1, data, size,
+				KV_USAGE_FIRMWARE, &r);
+		kv_result_free(&r);
+	}
+	return 0;
+}
