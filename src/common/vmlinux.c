@@ -281,9 +281,12 @@ static int search(const uint8_t *p, size_t len, const struct kr_rules *kr,
 				*why = "corrupt ELF section header";
 				return -EBADMSG;
 			}
+			/* __INITRODATA is ".init.rodata"; the kernel's linker
+			 * script (INIT_DATA) folds it into ".init.data" */
 			name = elf_str(&e, e.shstrndx, sh.name);
 			if (sh.type == 8 || !name ||
-			    strcmp(name, ".init.rodata") != 0)
+			    (strcmp(name, ".init.data") != 0 &&
+			     strcmp(name, ".init.rodata") != 0))
 				continue;
 			img->how = VM_SECTION;
 			return scan(p, sh.offset, sh.offset + sh.size, kr, img);
@@ -423,7 +426,7 @@ const char *vm_how_name(enum vm_how how)
 	case VM_SYMBOL:
 		return "symbol system_certificate_list";
 	case VM_SECTION:
-		return "scan of .init.rodata";
+		return "scan of .init.data";
 	case VM_SCAN:
 		break;
 	}

@@ -23,7 +23,7 @@
 /* How the list was found, most exact first. */
 enum vm_how {
 	VM_SYMBOL,	/* system_certificate_list{,_size} in the symtab */
-	VM_SECTION,	/* a scan of the .init.rodata section */
+	VM_SECTION,	/* a scan of .init.data (or .init.rodata in a .o) */
 	VM_SCAN,	/* a scan of the whole image */
 };
 
@@ -48,9 +48,10 @@ struct vm_image {
  * Find the built-in certificate list of a kernel image in buf.  With a
  * symbol table the list is taken exactly (system_certificate_list and
  * its _size); otherwise runs of back-to-back DER certificates are looked
- * for (in .init.rodata when the ELF has that section), and a run counts
- * only when at least one of its certificates parses as the kernel parses
- * it (x509k, rules kr) — random "30 82" bytes are no certificate list.
+ * for (in .init.data, else .init.rodata, when the ELF has them), and a
+ * run counts only when at least one of its certificates parses as the
+ * kernel parses it (x509k, rules kr): random "30 82" bytes are no
+ * certificate list.
  * 0 with img filled (n_runs may be 0: an image without certificates),
  * -EINVAL (*why) when buf is no kernel image, -EBADMSG (*why) for a
  * corrupt payload or ELF, -EFBIG, -ENOMEM.  vm_free() in every case.
@@ -59,7 +60,7 @@ int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
 		  struct vm_image *img, const char **why);
 void vm_free(struct vm_image *img);
 
-/* "symbol system_certificate_list", "scan of .init.rodata", "scan" */
+/* "symbol system_certificate_list", "scan of .init.data", ... */
 const char *vm_how_name(enum vm_how how);
 
 #endif
