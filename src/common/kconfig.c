@@ -292,10 +292,9 @@ static bool has(const struct kconfig *kc, const char *name)
 	return b != KR_C_NONE && (kc->rules.crypto & (1u << b));
 }
 
-int kc_sign_warnings(const struct kconfig *kc, const char *hash,
-		     EVP_PKEY *key, char warn[KC_MAX_WARN][200])
+int kc_digest_warnings(const struct kconfig *kc, const char *hash,
+		       char warn[KC_MAX_WARN][200])
 {
-	const char *kt = NULL;
 	int n = 0;
 
 	if (kc->sig_hash[0] && strcmp(hash, kc->sig_hash) != 0)
@@ -306,17 +305,26 @@ int kc_sign_warnings(const struct kconfig *kc, const char *hash,
 		snprintf(warn[n++], 200, "this kernel has no %s (%s is not "
 			 "set): it would load the module unsigned (-ENOPKG)",
 			 hash, kc_crypto_option(kr_crypto_of(hash)));
-	if (!key)
-		return n;
+	return n;
+}
+
+int kc_key_warnings(const struct kconfig *kc, EVP_PKEY *key,
+		    char warn[KC_MAX_WARN][200])
+{
+	const char *kt = NULL;
+	int n = 0;
+
 	if (EVP_PKEY_is_a(key, "RSA"))
 		kt = "rsa";
 	else if (EVP_PKEY_is_a(key, "EC"))
 		kt = "ecdsa";
-	if (kt && kc->key_type && strcmp(kt, kc->key_type) != 0)
+	if (!kt)
+		return 0;
+	if (kc->key_type && strcmp(kt, kc->key_type) != 0)
 		snprintf(warn[n++], 200, "an %s key, but the kernel expects "
 			 "%s (CONFIG_MODULE_SIG_KEY_TYPE_%s)", kt, kc->key_type,
 			 strcmp(kc->key_type, "rsa") == 0 ? "RSA" : "ECDSA");
-	if (kt && !has(kc, kt))
+	if (!has(kc, kt))
 		snprintf(warn[n++], 200, "this kernel has no %s (%s is not "
 			 "set): it cannot load the certificate", kt,
 			 kc_crypto_option(kr_crypto_of(kt)));

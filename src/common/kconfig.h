@@ -48,14 +48,16 @@ void kc_free(struct kconfig *kc);
 /* "CONFIG_CRYPTO_SHA512" for a crypto bit. */
 const char *kc_crypto_option(enum kr_crypto b);
 
-#define KC_MAX_WARN 4
+#define KC_MAX_WARN 2
 /*
- * sign-file's checks against the kernel: the digest differs from
- * CONFIG_MODULE_SIG_HASH, or the kernel lacks it; the key type differs
- * from MODULE_SIG_KEY_TYPE_*, or the kernel lacks it.  Fills warn[]
- * with lines in buf (KC_MAX_WARN x 200 bytes) and returns their count.
+ * sign-file's checks against the kernel, as lines in warn[] (their count
+ * returned): the digest differs from CONFIG_MODULE_SIG_HASH or the
+ * kernel lacks it; the key type differs from MODULE_SIG_KEY_TYPE_* or
+ * the kernel lacks it.
  */
-int kc_sign_warnings(const struct kconfig *kc, const char *hash,
-		     EVP_PKEY *key, char warn[KC_MAX_WARN][200]);
+int kc_digest_warnings(const struct kconfig *kc, const char *hash,
+		       char warn[KC_MAX_WARN][200]);
+int kc_key_warnings(const struct kconfig *kc, EVP_PKEY *key,
+		    char warn[KC_MAX_WARN][200]);
 
 #endif
