@@ -88,7 +88,7 @@ demo: deps-build
 FUZZ_SECONDS ?= 60
 FUZZERS     := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_FLAGS  := -std=gnu11 -D_GNU_SOURCE -g -O1 -Isrc/common $(PKG_CFLAGS) \
-	       -DMODSIGN_VERSION='"$(VERSION)"' \
+	       -DMODSIGN_VERSION='"$(VERSION)"' -DVM_DECOMPRESS_MAX='(64u << 20)' \
 	       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
 fuzz: $(FUZZERS)

@@ -10,8 +10,11 @@
 #include "vmlinux.h"
 #include "x509k.h"
 
-/* A decompressed kernel is tens of MiB; debug builds a few hundred. */
+/* A decompressed kernel is tens of MiB; debug builds a few hundred.
+ * (The fuzz build lowers it to stay within libFuzzer's memory limit.) */
+#ifndef VM_DECOMPRESS_MAX
 #define VM_DECOMPRESS_MAX ((size_t)1 << 30)
+#endif
 /* Candidate payloads tried when the boot header does not say. */
 #define VM_MAX_TRIES 64
 
