@@ -226,7 +226,7 @@ static int load_kconfig(const char *path, struct kconfig *kc,
 	int err, line;
 
 	err = kc_load(path, NULL, kc, &line);
-	if (err == -EINVAL || (err == -ENOENT && line)) {
+	if (err == -EINVAL || err == -ENODATA) {
 		ms_error(path, "not a kernel .config (line %d)", line);
 		return MS_EXIT_USAGE;
 	}

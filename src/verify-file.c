@@ -107,9 +107,9 @@ static void help(void)
 "                        hashes, X.509 entries revocation certificates\n"
 "      --efi-dbx         the same from UEFI dbx in efivarfs\n"
 "      --kernel-config FILE  rules from a kernel .config: its version picks\n"
-"                        --kernel, its crypto decides -ENOPKG, MODULE_SIG_FORCE\n"
-"                        enforces, and the blacklist and revocation files\n"
-"                        it names are loaded\n"
+"                        --kernel, its crypto decides -ENOPKG,\n"
+"                        MODULE_SIG_FORCE enforces, and the blacklist and\n"
+"                        revocation files it names are loaded\n"
 "      --kernel-tree DIR where those files are (default: the .config's\n"
 "                        directory)\n"
 "      --list-keys       print every trusted key as the kernel logs it\n"
@@ -635,7 +635,7 @@ static int load_kconfig(const char *path, const char *tree,
 			 "(CONFIG_X=value or a # comment)", line);
 		return MS_EXIT_USAGE;
 	}
-	if (ret == -ENOENT && line) {
+	if (ret == -ENODATA) {
 		ms_error(path, "no CONFIG_ option in it (give a kernel .config)");
 		return MS_EXIT_USAGE;
 	}

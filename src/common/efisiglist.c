@@ -6,16 +6,21 @@
 #include "efisiglist.h"
 #include "fileio.h"
 
-/* GUIDs as stored: the first three fields little-endian. */
-static const uint8_t guid_x509[16] = {	/* a5c059a1-94e4-4aa7-87b5-ab155c2bf072 */
+/*
+ * GUIDs as stored, the first three fields little-endian:
+ * EFI_CERT_X509_GUID        a5c059a1-94e4-4aa7-87b5-ab155c2bf072
+ * EFI_CERT_SHA256_GUID      c1c41626-504c-4092-aca9-41f936934328
+ * EFI_CERT_X509_SHA256_GUID 3bd2a492-96c0-4079-b420-fcf98ef103ed
+ */
+static const uint8_t guid_x509[16] = {
 	0xa1, 0x59, 0xc0, 0xa5, 0xe4, 0x94, 0xa7, 0x4a,
 	0x87, 0xb5, 0xab, 0x15, 0x5c, 0x2b, 0xf0, 0x72,
 };
-static const uint8_t guid_sha256[16] = {	/* c1c41626-504c-4092-aca9-41f936934328 */
+static const uint8_t guid_sha256[16] = {
 	0x26, 0x16, 0xc4, 0xc1, 0x4c, 0x50, 0x92, 0x40,
 	0xac, 0xa9, 0x41, 0xf9, 0x36, 0x93, 0x43, 0x28,
 };
-static const uint8_t guid_x509_sha256[16] = {	/* 3bd2a492-96c0-4079-b420-fcf98ef103ed */
+static const uint8_t guid_x509_sha256[16] = {
 	0x92, 0xa4, 0xd2, 0x3b, 0xc0, 0x96, 0x79, 0x40,
 	0xb4, 0x20, 0xfc, 0xf9, 0x8e, 0xf1, 0x03, 0xed,
 };

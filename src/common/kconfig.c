@@ -244,7 +244,7 @@ int kc_load(const char *path, const char *tree, struct kconfig *kc,
 			goto out;
 	}
 	if (!any) {
-		ret = -ENOENT;
+		ret = -ENODATA;
 		goto out;
 	}
 	{

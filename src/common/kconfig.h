@@ -39,7 +39,7 @@ struct kconfig {
  * Read a .config.  tree is the kernel tree the file names in it are
  * relative to; NULL: the directory holding the .config.  -errno when
  * unreadable; -EINVAL (*line set) for a line that is no Kconfig
- * assignment or comment; -ENOENT when no CONFIG_ line at all.
+ * assignment or comment; -ENODATA when no CONFIG_ line at all.
  */
 int kc_load(const char *path, const char *tree, struct kconfig *kc,
 	    int *line);
