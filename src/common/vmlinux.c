@@ -429,7 +429,7 @@ const char *vm_how_name(enum vm_how how)
 	case VM_SYMBOL:
 		return "symbol system_certificate_list";
 	case VM_SECTION:
-		return "scan of .init.data";
+		return "scan of .init.data/.init.rodata";
 	case VM_SCAN:
 		break;
 	}

@@ -60,7 +60,7 @@ int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
 		  struct vm_image *img, const char **why);
 void vm_free(struct vm_image *img);
 
-/* "symbol system_certificate_list", "scan of .init.data", ... */
+/* "symbol system_certificate_list", "scan of .init.data/.init.rodata"... */
 const char *vm_how_name(enum vm_how how);
 
 #endif

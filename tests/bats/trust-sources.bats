@@ -73,7 +73,7 @@ need_tool() { command -v "$1" > /dev/null || skip "$1 not installed"; }
 	objcopy --strip-all "$W/vmlinux" "$W/stripped"
 	run "$VERIFY_FILE" -v --vmlinux "$W/stripped" --list-keys
 	assert_success
-	assert_output --partial "scan of .init.data"
+	assert_output --partial "scan of .init.data/.init.rodata"
 	assert_output --partial "2 trusted, 0 platform"
 	refute_output --partial "$(fp "$KEYS/other.der")"
 }
