@@ -13,10 +13,12 @@ INSTALL     ?= install
 BUILD       ?= build
 SAN         ?=
 
-PKGS        := libcrypto json-c zlib liblzma libzstd
+PKGS        := libcrypto json-c zlib liblzma libzstd liblz4
+# Debian 12's libbz2-dev ships no bzip2.pc: fall back to plain -lbz2.
+BZ2_LIBS    := $(shell $(PKG_CONFIG) --libs bzip2 2>/dev/null || echo -lbz2)
 # p11-kit-1 for <p11-kit/pkcs11.h> only: PKCS#11 modules are dlopen()ed.
 PKG_CFLAGS  := $(shell $(PKG_CONFIG) --cflags $(PKGS) p11-kit-1)
-PKG_LIBS    := $(shell $(PKG_CONFIG) --libs $(PKGS))
+PKG_LIBS    := $(shell $(PKG_CONFIG) --libs $(PKGS)) $(BZ2_LIBS)
 
 CFLAGS      ?= -O2 -g
 WARN        := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla
@@ -87,6 +89,7 @@ FUZZ_SECONDS ?= 60
 FUZZERS     := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_FLAGS  := -std=gnu11 -D_GNU_SOURCE -g -O1 -Isrc/common $(PKG_CFLAGS) \
 	       -DMODSIGN_VERSION='"$(VERSION)"' -DMODSIGN_TOP='"$(CURDIR)"' \
+	       -DVM_DECOMPRESS_MAX='(64u << 20)' \
 	       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
 fuzz: $(FUZZERS)

@@ -13,6 +13,7 @@
 #include "exitcode.h"
 #include "fileio.h"
 #include "hexfmt.h"
+#include "kconfig.h"
 #include "log.h"
 #include "pin.h"
 #include "pkcs11.h"
@@ -32,6 +33,7 @@ static const struct option long_opts[] = {
 	{ "provider", required_argument, NULL, 'O' },
 	{ "pkcs11-module", required_argument, NULL, 'M' },
 	{ "kernel", required_argument, NULL, 'K' },
+	{ "kernel-config", required_argument, NULL, 0x300 },
 	{ "replace", no_argument, NULL, 'R' },
 	{ "skip-signed", no_argument, NULL, 'S' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -87,6 +89,11 @@ static void help(void)
 "                      module-path (default: p11-kit's proxy)\n"
 "      --kernel LINE   warn when kernel LINE (6.1, 6.12) would reject the\n"
 "                      key type or digest\n"
+"      --kernel-config FILE  the same for the kernel built from this\n"
+"                      .config (its version picks LINE); also warn when\n"
+"                      <hash> is not CONFIG_MODULE_SIG_HASH or the key is\n"
+"                      not MODULE_SIG_KEY_TYPE_*; <hash> \"-\" takes\n"
+"                      CONFIG_MODULE_SIG_HASH\n"
 "      --replace       strip every existing signature, then sign (also one\n"
 "                      appended after compression)\n"
 "      --skip-signed   leave already-signed files alone and succeed\n"
@@ -207,6 +214,65 @@ static void warn_algorithms(const struct ms_signer *s, const char *hash,
 	}
 }
 
+/*
+ * --kernel-config: its line stands in for --kernel (a different explicit
+ * --kernel is a usage error), and "-" as <hash> means its
+ * CONFIG_MODULE_SIG_HASH.  The positional <hash> otherwise stays the
+ * user's: a drop-in never second-guesses its arguments, it warns.
+ */
+static int load_kconfig(const char *path, struct kconfig *kc,
+			const char **kernel, const char **hash)
+{
+	int err, line;
+
+	err = kc_load(path, NULL, kc, &line);
+	if (err == -EINVAL || err == -ENODATA) {
+		ms_error(path, "not a kernel .config (line %d)", line);
+		return MS_EXIT_USAGE;
+	}
+	if (err) {
+		ms_error(path, "cannot read the kernel config: %s",
+			 ms_io_strerror(err));
+		return MS_EXIT_IO;
+	}
+	if (*kernel && strcmp(*kernel, kc->rules.name) != 0) {
+		ms_error(path, "kernel %s is the %s line, not --kernel %s",
+			 kc->version, kc->rules.name, *kernel);
+		kc_free(kc);
+		return MS_EXIT_USAGE;
+	}
+	*kernel = kc->rules.name;
+	if (strcmp(*hash, "-") == 0) {
+		if (!kc->sig_hash[0]) {
+			ms_error(path, "no CONFIG_MODULE_SIG_HASH to take for "
+				 "\"-\" (give the hash)");
+			kc_free(kc);
+			return MS_EXIT_USAGE;
+		}
+		*hash = kc->sig_hash;
+	}
+	return 0;
+}
+
+static void warn_kconfig(const struct kconfig *kc, const char *path,
+			 const struct ms_signer *s, const char *hash)
+{
+	char w[KC_MAX_WARN][200];
+	int n, i, k;
+
+	n = kc_digest_warnings(kc, hash, w);
+	for (i = 0; i < n; i++)
+		ms_warn(path, "%s: %s", hash, w[i]);
+	for (k = 0; k < s->n || (k == 0 && s->certs[0]); k++) {
+		EVP_PKEY *key = k < s->n ? s->keys[k]
+					 : X509_get0_pubkey(s->certs[0]);
+
+		n = key ? kc_key_warnings(kc, key, w) : 0;
+		for (i = 0; i < n; i++)
+			ms_warn(path, "signing key: %s", w[i]);
+	}
+}
+
 enum verb { SIGN, RAW, ATTACH, DIGEST };
 
 static int set_verb(enum verb *v, enum verb want)
@@ -233,6 +299,8 @@ int main(int argc, char **argv)
 	struct ms_fail fail;
 	enum verb verb = SIGN;
 	int nextra = 0;
+	const char *kcpath = NULL;
+	struct kconfig kc = { 0 };
 
 	ms_log_init(argv[0]);
 	memset(&signer, 0, sizeof(signer));
@@ -289,6 +357,9 @@ int main(int argc, char **argv)
 				return MS_EXIT_USAGE;
 			}
 			kernel = optarg;
+			break;
+		case 0x300:
+			kcpath = optarg;
 			break;
 		case 'd':
 			req.p7s_only = 1;
@@ -367,6 +438,11 @@ int main(int argc, char **argv)
 	/* Positional layout of the kernel tool: in -s mode the key slot
 	 * holds the raw CMS and the hash moves to the second place. */
 	hash = verb == RAW ? argv[1] : argv[0];
+	if (kcpath) {
+		err = load_kconfig(kcpath, &kc, &kernel, &hash);
+		if (err)
+			return err;
+	}
 	cert = verb == ATTACH ? argv[1] : argv[2];
 	req.module = argv[npos - 1];
 	if (argc == npos + 1 && strcmp(argv[npos - 1], argv[npos]) != 0)
@@ -403,6 +479,8 @@ int main(int argc, char **argv)
 		goto fail;
 	if (verb != RAW)
 		warn_algorithms(&signer, hash, kernel, names);
+	if (kcpath && verb != RAW)
+		warn_kconfig(&kc, kcpath, &signer, hash);
 
 	if (verb == DIGEST) {
 		uint8_t digest[EVP_MAX_MD_SIZE];
@@ -434,6 +512,7 @@ int main(int argc, char **argv)
 	}
 	ms_signer_free(&signer);
 	ms_pin_clear();
+	kc_free(&kc);
 	if (skipped && !quiet)
 		fprintf(stderr, "%s: %s: already signed, left unchanged\n",
 			ms_prog(), req.module);
@@ -446,5 +525,6 @@ int main(int argc, char **argv)
 fail:
 	ms_signer_free(&signer);
 	ms_pin_clear();
+	kc_free(&kc);
 	return report(&fail, err);
 }

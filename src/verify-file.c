@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -17,11 +18,19 @@
 #include "exitcode.h"
 #include "fileio.h"
 #include "kernel_rules.h"
+#include "kconfig.h"
 #include "keys.h"
 #include "kverify.h"
 #include "log.h"
 #include "modfile.h"
+#include "trustsrc.h"
 #include "x509k.h"
+
+/* trust sources (trustsrc.h), kernel .config (kconfig.h) */
+enum {
+	OPT_VMLINUX = 0x200, OPT_ESL, OPT_DBX, OPT_EFI_DB, OPT_EFI_DBX,
+	OPT_MOK, OPT_KCONFIG, OPT_KTREE, OPT_LIST_KEYS,
+};
 
 static const char short_opts[] = "k:c:r:qvhV";
 static const struct option long_opts[] = {
@@ -35,6 +44,15 @@ static const struct option long_opts[] = {
 	{ "blacklist", required_argument, NULL, 'B' },
 	{ "revoked", required_argument, NULL, 'R' },
 	{ "enforce", no_argument, NULL, 'E' },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "esl", required_argument, NULL, OPT_ESL },
+	{ "dbx", required_argument, NULL, OPT_DBX },
+	{ "efi-db", no_argument, NULL, OPT_EFI_DB },
+	{ "efi-dbx", no_argument, NULL, OPT_EFI_DBX },
+	{ "mok", no_argument, NULL, OPT_MOK },
+	{ "kernel-config", required_argument, NULL, OPT_KCONFIG },
+	{ "kernel-tree", required_argument, NULL, OPT_KTREE },
+	{ "list-keys", no_argument, NULL, OPT_LIST_KEYS },
 	{ "json", no_argument, NULL, 'J' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -47,7 +65,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: %1$s -k DIR [-k DIR | -c CERT]... [options] FILE...\n"
-		"       %1$s -k DIR [-c CERT]... [options] -r DIR\n",
+		"       %1$s -k DIR [-c CERT]... [options] -r DIR\n"
+		"       %1$s --vmlinux VMLINUZ [--kernel-config .config] FILE...\n"
+		"       %1$s [trust sources] --list-keys\n",
 		ms_prog());
 }
 
@@ -72,6 +92,28 @@ static void help(void)
 "      --revoked CERT    revocation certificate (CONFIG_SYSTEM_REVOCATION_KEYS)\n"
 "      --enforce         as module.sig_enforce=1: unsigned, unknown-key and\n"
 "                        unsupported-crypto modules are rejected\n"
+"\n"
+"Trust sources (where a kernel finds its keys; combine freely):\n"
+"      --vmlinux FILE    the certificates built into a kernel image: a\n"
+"                        vmlinuz/bzImage (gzip, xz, zstd, lz4, lzma or\n"
+"                        bzip2 payload), a compressed Image or an ELF vmlinux\n"
+"      --esl FILE        the X.509 entries of an EFI_SIGNATURE_LIST file\n"
+"      --mok             MokListRT from efivarfs (the machine keyring)\n"
+"      --efi-db          UEFI db from efivarfs: the platform keyring, tried\n"
+"                        for modules after -ENOKEY as Debian, Fedora and\n"
+"                        Ubuntu kernels do (mainline does not)\n"
+"      --dbx FILE        a dbx-style list: SHA-256 entries become bin:\n"
+"                        hashes (no effect on modules), X509_SHA256 tbs:\n"
+"                        hashes, X.509 entries revocation certificates\n"
+"      --efi-dbx         the same from UEFI dbx in efivarfs\n"
+"      --kernel-config FILE  rules from a kernel .config: its version picks\n"
+"                        --kernel, its crypto decides -ENOPKG,\n"
+"                        MODULE_SIG_FORCE enforces, and the blacklist and\n"
+"                        revocation files it names are loaded\n"
+"      --kernel-tree DIR where those files are (default: the .config's\n"
+"                        directory)\n"
+"      --list-keys       print every trusted key as the kernel logs it\n"
+"                        (subject, serial, SKID, key, SHA-256) and exit\n"
 "      --json            one JSON object per file instead of text\n"
 "  -q, --quiet           print no verdicts; only the exit code tells\n"
 "  -v, --verbose         say which certificates were left out and why\n"
@@ -453,16 +495,106 @@ static void report_skipped(const struct certstore *cs, size_t from)
 	}
 }
 
-static int load_sources(const struct opts *o, const struct src *srcs,
-			size_t n, struct certstore *trusted,
-			struct certstore *revoked, const struct blacklist *bl)
+/* --vmlinux, --esl, --dbx, --efi-db, --efi-dbx, --mok; exit code or 0 */
+static int load_trust_source(const struct src *sr, const struct ts_stores *st)
 {
-	size_t i, before;
+	bool efivar = sr->kind == 'd' || sr->kind == 'X' || sr->kind == 'm';
+	enum ts_esl_role role = sr->kind == 'x' || sr->kind == 'X' ?
+		TS_ESL_DBX : sr->kind == 'd' ? TS_ESL_PLATFORM : TS_ESL_TRUSTED;
+	const char *path = efivar ? ts_efivar(role, sr->kind == 'm') : sr->path;
+	struct ts_note n;
 	int ret;
 
+	if (sr->kind == 'L') {
+		ret = ts_add_vmlinux(st, path, &n);
+		if (ret == -EINVAL || ret == -EBADMSG) {
+			ms_error(path, "%s (give a vmlinuz/bzImage, a compressed "
+				 "Image or an ELF vmlinux to --vmlinux)", n.why);
+			return MS_EXIT_MALFORMED;
+		}
+		if (ret) {
+			ms_error(path, "cannot read the kernel image: %s%s%s",
+				 ms_io_strerror(ret), n.why ? ": " : "",
+				 n.why ? n.why : "");
+			return MS_EXIT_IO;
+		}
+		if (!n.n_runs) {
+			ms_warn(path, "no built-in certificate list found (%s)",
+				vm_how_name(n.how));
+			return 0;
+		}
+		ms_info("%s: %s payload; certificate list by %s at 0x%zx, %zu "
+			"bytes, %d certificates%s", path, ms_comp_name(n.comp),
+			vm_how_name(n.how), n.list_off, n.list_len, n.listed,
+			n.n_runs > 1 ? " (and more runs: all trusted)" : "");
+		if (n.framing_error)
+			ms_warn(path, "Problem parsing in-kernel X.509 "
+				"certificate list (offset %zu of the list): the "
+				"kernel loads no certificate after it",
+				n.stop_off);
+		return 0;
+	}
+	ret = ts_add_esl(st, path, efivar, role, &n);
+	if (ret == -ENOENT && efivar) {
+		ms_warn(path, "absent: no %s here (not booted with UEFI, or "
+			"efivarfs not mounted); nothing loaded from it",
+			sr->kind == 'm' ? "MOK list" : role == TS_ESL_DBX ?
+			"UEFI dbx" : "UEFI db");
+		return 0;
+	}
+	if (ret == -EBADMSG) {
+		ms_error(path, "%s (at byte %zu)", n.why, n.bad_off);
+		return MS_EXIT_MALFORMED;
+	}
+	if (ret) {
+		ms_error(path, "cannot read the signature list: %s",
+			 ms_io_strerror(ret));
+		return MS_EXIT_IO;
+	}
+	ms_info("%s: %u X.509, %u tbs: and %u bin: hashes, %u entries "
+		"ignored", path, n.x509, n.tbs_hashes, n.bin_hashes, n.other);
+	if (n.bin_hashes)
+		ms_info("%s: bin: hashes are for IMA and kexec; module "
+			"verification never consults them", path);
+	return 0;
+}
+
+static bool is_trust_source(char kind)
+{
+	return strchr("LexXdm", kind) != NULL;
+}
+
+static int load_sources(const struct opts *o, const struct src *srcs,
+			size_t n, const struct ts_stores *st)
+{
+	struct certstore *trusted = st->trusted, *revoked = st->revoked;
+	const struct blacklist *bl = st->bl;
+	size_t i, before;
+	int ret, pass;
+
+	/* dbx first: its hashes must be known when certificates are parsed */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < n; i++) {
+			bool dbx = srcs[i].kind == 'x' || srcs[i].kind == 'X';
+
+			if (!is_trust_source(srcs[i].kind) || dbx != !pass)
+				continue;
+			size_t bt = st->trusted->n_skipped;
+			size_t bp = st->platform->n_skipped;
+			size_t br = st->revoked->n_skipped;
+
+			ret = load_trust_source(&srcs[i], st);
+			if (ret)
+				return ret;
+			report_skipped(st->trusted, bt);
+			report_skipped(st->platform, bp);
+			report_skipped(st->revoked, br);
+		}
 	for (i = 0; i < n; i++) {
 		struct certstore *cs = srcs[i].kind == 'R' ? revoked : trusted;
 
+		if (is_trust_source(srcs[i].kind))
+			continue;
 		before = cs->n_skipped;
 		if (srcs[i].kind == 'k')
 			ret = cs_add_dir(cs, srcs[i].path, o->kr, bl);
@@ -486,19 +618,95 @@ static int load_sources(const struct opts *o, const struct src *srcs,
 	return 0;
 }
 
+/*
+ * --kernel-config: the line, enforcement, blacklist and revocation keys
+ * of that kernel.  Returns an exit code, 0 when loaded.
+ */
+static int load_kconfig(const char *path, const char *tree,
+			const char *kline, struct kconfig *kc,
+			struct opts *o, struct blacklist *bl,
+			struct src *srcs, size_t *nsrc)
+{
+	int ret, line;
+
+	ret = kc_load(path, tree, kc, &line);
+	if (ret == -EINVAL) {
+		ms_error(path, "line %d: not a kernel .config line "
+			 "(CONFIG_X=value or a # comment)", line);
+		return MS_EXIT_USAGE;
+	}
+	if (ret == -ENODATA) {
+		ms_error(path, "no CONFIG_ option in it (give a kernel .config)");
+		return MS_EXIT_USAGE;
+	}
+	if (ret) {
+		ms_error(path, "cannot read the kernel config: %s (check "
+			 "--kernel-config)", ms_io_strerror(ret));
+		return MS_EXIT_IO;
+	}
+	if (kline && strcmp(kline, kc->rules.name) != 0) {
+		ms_error(path, "kernel %s is the %s line, not --kernel %s",
+			 kc->version[0] ? kc->version : "(no version)",
+			 kc->rules.name, kline);
+		return MS_EXIT_USAGE;
+	}
+	if (!kc->version[0])
+		ms_warn(path, "no \"# Linux/<arch> <version> Kernel "
+			"Configuration\" line: using the %s rules",
+			kc->rules.name);
+	else if (!kc->line_exact)
+		ms_warn(path, "kernel %s: using the rules of the nearest line "
+			"this tool knows, %s", kc->version, kc->rules.name);
+	if (!kc->module_sig)
+		ms_warn(path, "CONFIG_MODULE_SIG is not set: this kernel loads "
+			"modules without checking any signature");
+	o->kr = &kc->rules;
+	if (kc->sig_force)
+		o->enforce = true;
+	ms_info("%s: kernel %s, %s rules%s", path, kc->version,
+		kc->rules.name, kc->sig_force ? ", MODULE_SIG_FORCE" : "");
+	if (kc->blacklist_path) {
+		if (access(kc->blacklist_path, F_OK) != 0) {
+			ms_error(path, "CONFIG_SYSTEM_BLACKLIST_HASH_LIST names "
+				 "%s: %s not found (give --kernel-tree DIR)",
+				 kc->blacklist, kc->blacklist_path);
+			return MS_EXIT_IO;
+		}
+		ret = load_list(kc->blacklist_path, bl);
+		if (ret)
+			return ret;
+	}
+	if (kc->revocation_path) {
+		if (access(kc->revocation_path, F_OK) != 0) {
+			ms_error(path, "CONFIG_SYSTEM_REVOCATION_KEYS names %s: "
+				 "%s not found (give --kernel-tree DIR)",
+				 kc->revocation, kc->revocation_path);
+			return MS_EXIT_IO;
+		}
+		srcs[*nsrc].kind = 'R';
+		srcs[(*nsrc)++].path = kc->revocation_path;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .kr = kr_get(KR_DEFAULT), .usage = -1 };
-	struct certstore trusted = { 0 }, revoked = { 0 };
+	struct certstore trusted = { 0 }, revoked = { 0 }, platform = { 0 };
 	struct blacklist bl = { 0 };
 	struct summary sum = { 0 };
 	struct src *srcs = NULL;
-	const char *walk = NULL, *blpath = NULL;
+	struct kconfig kc = { 0 };
+	struct ts_stores st;
+	const char *walk = NULL, *blpath = NULL, *kcpath = NULL, *ktree = NULL;
+	const char *kline = NULL;
+	bool list_keys = false;
 	size_t nsrc = 0, i;
 	int c, code = MS_EXIT_OK, ret;
 
 	ms_log_init(argv[0]);
-	srcs = calloc((size_t)argc, sizeof(*srcs));
+	/* one more for the .config's revocation keys */
+	srcs = calloc((size_t)argc + 1, sizeof(*srcs));
 	if (!srcs)
 		return MS_EXIT_IO;
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
@@ -508,6 +716,26 @@ int main(int argc, char **argv)
 		case 'R':
 			srcs[nsrc].kind = (char)c;
 			srcs[nsrc++].path = optarg;
+			break;
+		case OPT_VMLINUX:
+		case OPT_ESL:
+		case OPT_DBX:
+		case OPT_EFI_DB:
+		case OPT_EFI_DBX:
+		case OPT_MOK:
+			srcs[nsrc].kind = c == OPT_VMLINUX ? 'L' : c == OPT_ESL ?
+				'e' : c == OPT_DBX ? 'x' : c == OPT_EFI_DB ? 'd' :
+				c == OPT_EFI_DBX ? 'X' : 'm';
+			srcs[nsrc++].path = optarg ? optarg : "";
+			break;
+		case OPT_KCONFIG:
+			kcpath = optarg;
+			break;
+		case OPT_KTREE:
+			ktree = optarg;
+			break;
+		case OPT_LIST_KEYS:
+			list_keys = true;
 			break;
 		case 'r':
 			if (walk) {
@@ -532,6 +760,7 @@ int main(int argc, char **argv)
 			break;
 		case 'K':
 			o.kr = kr_by_name(optarg);
+			kline = optarg;
 			if (!o.kr) {
 				ms_error(NULL, "unknown kernel line '%s' (use 6.1 "
 					 "or 6.12)", optarg);
@@ -569,20 +798,25 @@ int main(int argc, char **argv)
 	}
 
 	/* one mode per run: conflicting choices are errors, not "last wins" */
-	if (!nsrc || !srcs[0].path ||
-	    (srcs[0].kind == 'R' && nsrc == 1)) {
-		ms_error(NULL, "no trusted certificates (give -k DIR or -c CERT)");
-		goto usage_err;
-	}
 	{
 		bool any = false;
 
 		for (i = 0; i < nsrc; i++)
-			any |= srcs[i].kind != 'R';
+			any |= srcs[i].kind != 'R' && srcs[i].kind != 'x' &&
+			       srcs[i].kind != 'X';
 		if (!any) {
-			ms_error(NULL, "no trusted certificates (give -k DIR or -c CERT)");
+			ms_error(NULL, "no trusted certificates (give -k DIR, -c "
+				 "CERT, --vmlinux, --esl, --mok or --efi-db)");
 			goto usage_err;
 		}
+	}
+	if (ktree && !kcpath) {
+		ms_error(NULL, "--kernel-tree goes with --kernel-config");
+		goto usage_err;
+	}
+	if (list_keys && (walk || optind < argc || o.json || o.sig)) {
+		ms_error(NULL, "--list-keys takes no FILE, -r, --sig or --json");
+		goto usage_err;
 	}
 	if (o.sig && o.detached) {
 		ms_error(NULL, "--sig and --detached exclude each other");
@@ -600,11 +834,19 @@ int main(int argc, char **argv)
 		ms_error(NULL, "give either -r DIR or FILEs, not both");
 		goto usage_err;
 	}
-	if (!walk && optind >= argc) {
+	if (!walk && optind >= argc && !list_keys) {
 		ms_error(NULL, "no FILE to verify");
 		goto usage_err;
 	}
 
+	if (kcpath) {
+		ret = load_kconfig(kcpath, ktree, kline, &kc, &o, &bl,
+				   srcs, &nsrc);
+		if (ret) {
+			code = ret;
+			goto out;
+		}
+	}
 	if (blpath && (ret = load_list(blpath, &bl))) {
 		code = ret;
 		goto out;
@@ -613,12 +855,26 @@ int main(int argc, char **argv)
 	o.kv.bl = &bl;
 	o.kv.trusted = &trusted;
 	o.kv.revoked = &revoked;
-	ret = load_sources(&o, srcs, nsrc, &trusted, &revoked, &bl);
+	o.kv.platform = &platform;
+	st = (struct ts_stores){ o.kr, &trusted, &revoked, &platform, &bl };
+	ret = load_sources(&o, srcs, nsrc, &st);
 	if (ret) {
 		code = ret;
 		goto out;
 	}
-	if (trusted.n == 0)
+	if (list_keys) {
+		for (i = 0; i < trusted.n; i++)
+			ts_print_key(stdout, trusted.certs[i], "trusted");
+		for (i = 0; i < platform.n; i++)
+			ts_print_key(stdout, platform.certs[i], "platform");
+		for (i = 0; i < revoked.n; i++)
+			ts_print_key(stdout, revoked.certs[i], "revocation");
+		printf("%zu trusted, %zu platform, %zu revocation keys; %zu "
+		       "blacklist hashes\n", trusted.n, platform.n, revoked.n,
+		       bl.n);
+		goto out;
+	}
+	if (trusted.n == 0 && platform.n == 0)
 		ms_warn(NULL, "no usable trusted certificate: every signature "
 			"will be -ENOKEY (see -v)");
 
@@ -649,7 +905,9 @@ out:
 	free(walk_list);
 	cs_free(&trusted);
 	cs_free(&revoked);
+	cs_free(&platform);
 	bl_free(&bl);
+	kc_free(&kc);
 	free(srcs);
 	return code;
 

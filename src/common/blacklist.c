@@ -79,6 +79,24 @@ int bl_load(struct blacklist *bl, const char *text, size_t len, int *line)
 	return 0;
 }
 
+int bl_add(struct blacklist *bl, bool tbs, const uint8_t *h, size_t len)
+{
+	struct bl_entry *ne;
+
+	if (len == 0 || len > sizeof(ne->hash))
+		return -EINVAL;
+	ne = realloc(bl->e, (bl->n + 1) * sizeof(*ne));
+	if (!ne)
+		return -ENOMEM;
+	bl->e = ne;
+	memset(&ne[bl->n], 0, sizeof(*ne));
+	ne[bl->n].tbs = tbs;
+	memcpy(ne[bl->n].hash, h, len);
+	ne[bl->n].len = len;
+	bl->n++;
+	return 0;
+}
+
 bool bl_has_tbs(const struct blacklist *bl, const uint8_t *h, size_t len)
 {
 	size_t i;

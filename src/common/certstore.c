@@ -61,6 +61,43 @@ static int add_one(struct certstore *cs, const char *path, int index,
 	return 0;
 }
 
+int cs_add_der(struct certstore *cs, const char *path, int index,
+	       const uint8_t *der, size_t len, const struct kr_rules *kr,
+	       const struct blacklist *bl)
+{
+	return add_one(cs, path, index, der, len, kr, bl);
+}
+
+int cs_add_cert_list(struct certstore *cs, const char *path,
+		     const uint8_t *p, size_t len, const struct kr_rules *kr,
+		     const struct blacklist *bl, int *count, size_t *stop)
+{
+	size_t off = 0, plen;
+	int ret;
+
+	*count = 0;
+	while (off < len) {
+		const uint8_t *q = p + off;
+
+		/* the kernel's test is "p[0] != 0x30 && p[1] != 0x82" */
+		if (len - off < 4 || (q[0] != 0x30 && q[1] != 0x82)) {
+			*stop = off;
+			return -EBADMSG;
+		}
+		plen = ((size_t)q[2] << 8 | q[3]) + 4;
+		if (plen > len - off) {
+			*stop = off;
+			return -EBADMSG;
+		}
+		(*count)++;
+		ret = add_one(cs, path, *count, q, plen, kr, bl);
+		if (ret)
+			return ret;
+		off += plen;
+	}
+	return 0;
+}
+
 static int add_pem(struct certstore *cs, const char *path,
 		   const uint8_t *buf, size_t len, const struct kr_rules *kr,
 		   const struct blacklist *bl, int *count)

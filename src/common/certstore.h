@@ -9,6 +9,7 @@
 #define MODSIGN_CERTSTORE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "blacklist.h"
 #include "kernel_rules.h"
@@ -36,6 +37,25 @@ struct certstore {
  */
 int cs_add_file(struct certstore *cs, const char *path,
 		const struct kr_rules *kr, const struct blacklist *bl);
+/*
+ * One DER certificate taken from a container (an EFI signature list, a
+ * kernel image): path names the container, index the position in it.
+ * A certificate the kernel refuses is recorded in skipped.
+ */
+int cs_add_der(struct certstore *cs, const char *path, int index,
+	       const uint8_t *der, size_t len, const struct kr_rules *kr,
+	       const struct blacklist *bl);
+/*
+ * x509_load_certificate_list() over a built-in certificate list, with its
+ * framing as it is (kernel-rules.md §5.1): each element "30 82 HH LL"
+ * (tested with &&, so only "neither byte matches" is a framing error),
+ * 4 + HHLL bytes long.  A certificate that fails is skipped; a framing
+ * error stops the list: -EBADMSG with *stop at its offset, after the
+ * certificates before it were added.  *count gets the elements seen.
+ */
+int cs_add_cert_list(struct certstore *cs, const char *path,
+		     const uint8_t *p, size_t len, const struct kr_rules *kr,
+		     const struct blacklist *bl, int *count, size_t *stop);
 /* Every regular file of a directory, in name order; files without
  * certificates are recorded in skipped.  -errno when unreadable. */
 int cs_add_dir(struct certstore *cs, const char *dir,

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bzlib.h>
+#include <lz4.h>
 #include <lzma.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -38,6 +40,31 @@ enum ms_comp ms_comp_detect(const uint8_t *buf, size_t len)
 	return MS_COMP_NONE;
 }
 
+/*
+ * A bzImage payload: the magics of lib/decompress.c's compressed_formats
+ * table, which arch/x86/boot/compressed and the initramfs code share.
+ * lzma's "magic" is its usual properties byte and a small dictionary.
+ */
+static const uint8_t lz4_legacy_magic[] = { 0x02, 0x21, 0x4c, 0x18 };
+static const uint8_t lzma_magic[] = { 0x5d, 0x00, 0x00 };
+static const uint8_t bzip2_magic[] = { 'B', 'Z', 'h' };
+
+enum ms_comp ms_comp_detect_kernel(const uint8_t *buf, size_t len)
+{
+	enum ms_comp c = ms_comp_detect(buf, len);
+
+	if (c != MS_COMP_NONE)
+		return c;
+	if (starts_with(buf, len, lz4_legacy_magic, sizeof(lz4_legacy_magic)))
+		return MS_COMP_LZ4;
+	if (starts_with(buf, len, lzma_magic, sizeof(lzma_magic)))
+		return MS_COMP_LZMA;
+	if (starts_with(buf, len, bzip2_magic, sizeof(bzip2_magic)) &&
+	    len > 3 && buf[3] >= '1' && buf[3] <= '9')
+		return MS_COMP_BZIP2;
+	return MS_COMP_NONE;
+}
+
 const char *ms_comp_name(enum ms_comp c)
 {
 	switch (c) {
@@ -47,6 +74,12 @@ const char *ms_comp_name(enum ms_comp c)
 		return "xz";
 	case MS_COMP_ZSTD:
 		return "zstd";
+	case MS_COMP_LZ4:
+		return "lz4";
+	case MS_COMP_LZMA:
+		return "lzma";
+	case MS_COMP_BZIP2:
+		return "bzip2";
 	case MS_COMP_NONE:
 		break;
 	}
@@ -269,6 +302,171 @@ out:
 	return err;
 }
 
+/* Grow until need bytes fit after o->len, or the buffer reaches max; the
+ * room actually available goes to *room. */
+static int outbuf_reserve(struct outbuf *o, size_t need, size_t *room)
+{
+	while (o->cap - o->len < need && o->cap < o->max) {
+		size_t cap = o->cap < o->max / 2 ? o->cap * 2 : o->max;
+		uint8_t *p = realloc(o->p, cap);
+
+		if (!p)
+			return -ENOMEM;
+		o->p = p;
+		o->cap = cap;
+	}
+	*room = o->cap - o->len;
+	return 0;
+}
+
+/*
+ * lz4 -l, as lib/decompress_unlz4.c reads it: the magic, then blocks of
+ * "le32 compressed size, data", each at most 8 MiB decompressed.  The
+ * kernel build appends the decompressed size (size_append): four or fewer
+ * bytes left after a block end the stream.
+ */
+#define LZ4_LEGACY_BLOCK (8u << 20)
+
+static int unlz4(const uint8_t *in, size_t in_len, struct outbuf *o,
+		 size_t *used, const char **why)
+{
+	size_t pos = sizeof(lz4_legacy_magic), room, want;
+	unsigned blocks = 0;
+	uint32_t csize;
+	int err, n;
+
+	for (;;) {
+		if (in_len - pos <= 4 && blocks)
+			break;
+		if (in_len - pos < 4) {
+			*why = "truncated lz4 data";
+			return -EBADMSG;
+		}
+		csize = (uint32_t)in[pos] | (uint32_t)in[pos + 1] << 8 |
+			(uint32_t)in[pos + 2] << 16 |
+			(uint32_t)in[pos + 3] << 24;
+		pos += 4;
+		if (csize == 0x184c2102u)	/* another archive follows */
+			continue;
+		if (csize > in_len - pos || csize > (uint32_t)INT_MAX) {
+			*why = "truncated lz4 data";
+			return -EBADMSG;
+		}
+		err = outbuf_reserve(o, LZ4_LEGACY_BLOCK, &room);
+		if (err)
+			return err;
+		want = room < LZ4_LEGACY_BLOCK ? room : LZ4_LEGACY_BLOCK;
+		n = LZ4_decompress_safe((const char *)in + pos,
+					(char *)o->p + o->len, (int)csize,
+					(int)want);
+		if (n < 0) {
+			if (want < LZ4_LEGACY_BLOCK)
+				return -EFBIG;
+			*why = "corrupt lz4 data";
+			return -EBADMSG;
+		}
+		o->len += (size_t)n;
+		pos += csize;
+		blocks++;
+	}
+	*used = pos;
+	return 0;
+}
+
+/* lzma -9 (.lzma, "LZMA alone"): lib/decompress_unlzma.c's format. */
+static int unlzma(const uint8_t *in, size_t in_len, struct outbuf *o,
+		  size_t *used, const char **why)
+{
+	lzma_stream s = LZMA_STREAM_INIT;
+	lzma_ret ret;
+	size_t room;
+	int err;
+
+	ret = lzma_alone_decoder(&s, UINT64_MAX);
+	if (ret != LZMA_OK)
+		return ret == LZMA_MEM_ERROR ? -ENOMEM : -EIO;
+	s.next_in = in;
+	s.avail_in = in_len;
+	for (;;) {
+		err = outbuf_room(o, &room);
+		if (err)
+			goto out;
+		s.next_out = o->p + o->len;
+		s.avail_out = room;
+		ret = lzma_code(&s, LZMA_RUN);
+		o->len += room - s.avail_out;
+		if (ret == LZMA_STREAM_END)
+			break;
+		if (ret == LZMA_OK && (s.avail_in || !s.avail_out))
+			continue;
+		if (ret == LZMA_MEM_ERROR) {
+			err = -ENOMEM;
+			goto out;
+		}
+		*why = ret == LZMA_OK ? "truncated lzma data"
+				      : "corrupt lzma data";
+		err = -EBADMSG;
+		goto out;
+	}
+	*used = in_len - s.avail_in;
+	err = 0;
+out:
+	lzma_end(&s);
+	return err;
+}
+
+/* bzip2 -9: one stream, as lib/decompress_bunzip2.c. */
+static int unbzip2(const uint8_t *in, size_t in_len, struct outbuf *o,
+		   size_t *used, const char **why)
+{
+	bz_stream bz;
+	size_t fed = 0, room;
+	int ret, err;
+
+	memset(&bz, 0, sizeof(bz));
+	ret = BZ2_bzDecompressInit(&bz, 0, 0);
+	if (ret != BZ_OK)
+		return ret == BZ_MEM_ERROR ? -ENOMEM : -EIO;
+	for (;;) {
+		if (bz.avail_in == 0 && fed < in_len) {
+			size_t n = in_len - fed > UINT_MAX ? UINT_MAX
+							   : in_len - fed;
+
+			bz.next_in = (char *)(in + fed);
+			bz.avail_in = (unsigned)n;
+			fed += n;
+		}
+		err = outbuf_room(o, &room);
+		if (err)
+			goto out;
+		bz.next_out = (char *)o->p + o->len;
+		bz.avail_out = (unsigned)room;
+		ret = BZ2_bzDecompress(&bz);
+		o->len += room - bz.avail_out;
+		if (ret == BZ_STREAM_END)
+			break;
+		if (ret == BZ_MEM_ERROR) {
+			err = -ENOMEM;
+			goto out;
+		}
+		if (ret != BZ_OK) {
+			*why = "corrupt bzip2 data";
+			err = -EBADMSG;
+			goto out;
+		}
+		if (bz.avail_in == 0 && fed == in_len && bz.avail_out) {
+			*why = "truncated bzip2 data";
+			err = -EBADMSG;
+			goto out;
+		}
+	}
+	*used = fed - bz.avail_in;
+	err = 0;
+out:
+	BZ2_bzDecompressEnd(&bz);
+	return err;
+}
+
 int ms_decompress(enum ms_comp c, const uint8_t *in, size_t in_len,
 		  size_t max, uint8_t **out, size_t *out_len, size_t *used,
 		  const char **why)
@@ -296,6 +494,15 @@ int ms_decompress(enum ms_comp c, const uint8_t *in, size_t in_len,
 		break;
 	case MS_COMP_ZSTD:
 		err = unzstd(in, in_len, &o, used, why);
+		break;
+	case MS_COMP_LZ4:
+		err = unlz4(in, in_len, &o, used, why);
+		break;
+	case MS_COMP_LZMA:
+		err = unlzma(in, in_len, &o, used, why);
+		break;
+	case MS_COMP_BZIP2:
+		err = unbzip2(in, in_len, &o, used, why);
 		break;
 	case MS_COMP_NONE:
 		break;
@@ -513,6 +720,12 @@ int ms_compress(enum ms_comp c, const struct iovec *iov, int iovcnt,
 		break;
 	case MS_COMP_ZSTD:
 		err = zstd_iov(iov, iovcnt, &o);
+		break;
+	case MS_COMP_LZ4:
+	case MS_COMP_LZMA:
+	case MS_COMP_BZIP2:
+		/* kernel images are read, never written */
+		err = -EINVAL;
 		break;
 	case MS_COMP_NONE:
 		break;

@@ -19,6 +19,11 @@ enum ms_comp {
 	MS_COMP_GZIP,
 	MS_COMP_XZ,
 	MS_COMP_ZSTD,
+	/* Kernel images only (bzImage payloads): the kernel's module loader
+	 * knows none of these, so ms_comp_detect() never answers them. */
+	MS_COMP_LZ4,		/* lz4 -l: the legacy frame of lib/decompress_unlz4 */
+	MS_COMP_LZMA,		/* lzma -9: the .lzma "alone" format */
+	MS_COMP_BZIP2,
 };
 
 /*
@@ -31,11 +36,18 @@ enum ms_comp {
 /* The format whose magic starts buf; MS_COMP_NONE for anything else. */
 enum ms_comp ms_comp_detect(const uint8_t *buf, size_t len);
 
-/* "gzip", "xz", "zstd"; "none" for MS_COMP_NONE. */
+/*
+ * The format of a kernel image payload (arch/x86/boot/compressed: gzip,
+ * xz, zstd, lz4, lzma, bzip2) at the start of buf; MS_COMP_NONE else.
+ */
+enum ms_comp ms_comp_detect_kernel(const uint8_t *buf, size_t len);
+
+/* "gzip", "xz", "zstd", "lz4", "lzma", "bzip2"; "none" for MS_COMP_NONE. */
 const char *ms_comp_name(enum ms_comp c);
 
 /*
- * Decompress the first stream (gzip member, xz stream, zstd frame) of in,
+ * Decompress the first stream (gzip member, xz stream, zstd frame, lz4
+ * legacy frame, lzma stream, bzip2 stream) of in,
  * as the kernel does, into a malloc'd *out.  *used gets the compressed
  * bytes that stream took: anything after it is ignored by the kernel and
  * left for the caller to judge.  Errors: -EBADMSG for a corrupt or
@@ -53,7 +65,8 @@ int ms_decompress(enum ms_comp c, const uint8_t *in, size_t in_len,
  *   xz    "xz --check=crc32 --lzma2=dict=1MiB": CRC32 check (the kernel's
  *         xz decoder knows no CRC64), LZMA2 preset 6 with a 1 MiB dictionary
  *   zstd  "zstd -T0 --rm -f -q": level 3 with a content checksum
- * Errors: -ENOMEM, -EFBIG, -EIO (the library refused), -EINVAL.
+ * Errors: -ENOMEM, -EFBIG, -EIO (the library refused), -EINVAL (also for
+ * the kernel-image-only formats).
  */
 int ms_compress(enum ms_comp c, const struct iovec *iov, int iovcnt,
 		uint8_t **out, size_t *out_len);

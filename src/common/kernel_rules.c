@@ -178,9 +178,57 @@ const struct kr_curve *kr_curve(const struct kr_rules *kr, const char *oid)
 	return NULL;
 }
 
+static const struct {
+	const char *name;
+	size_t n;		/* prefix length compared, 0: whole name */
+	enum kr_crypto bit;
+} crypto_names[] = {
+	{ "md5", 0, KR_C_MD5 },
+	{ "sha1", 0, KR_C_SHA1 },
+	{ "sha224", 0, KR_C_SHA256 },
+	{ "sha256", 0, KR_C_SHA256 },
+	{ "sha384", 0, KR_C_SHA512 },
+	{ "sha512", 0, KR_C_SHA512 },
+	{ "sha3-", 5, KR_C_SHA3 },
+	{ "sm3", 0, KR_C_SM3 },
+	{ "streebog", 8, KR_C_STREEBOG },
+	{ "rsa", 0, KR_C_RSA },
+	{ "ecdsa", 5, KR_C_ECDSA },
+};
+
+enum kr_crypto kr_crypto_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < N(crypto_names); i++)
+		if (crypto_names[i].n ?
+		    strncmp(name, crypto_names[i].name, crypto_names[i].n) == 0 :
+		    strcmp(name, crypto_names[i].name) == 0)
+			return crypto_names[i].bit;
+	return KR_C_NONE;
+}
+
+static bool config_has(const struct kr_rules *kr, const char *name)
+{
+	enum kr_crypto b = kr_crypto_of(name);
+
+	return b != KR_C_NONE && (kr->crypto & (1u << b));
+}
+
 bool kr_hash_available(const struct kr_rules *kr, const struct kr_hash *h)
 {
-	return h && (h->avail_lines & KR_LINE(kr->line)) && kr_md(h);
+	if (!h || !kr_md(h))
+		return false;
+	/* a .config replaces the column; md4 has no bit (no pkcs1pad
+	 * digest-info template: absent on every build) */
+	if (kr->from_config)
+		return config_has(kr, h->name);
+	return h->avail_lines & KR_LINE(kr->line);
+}
+
+bool kr_pkey_available(const struct kr_rules *kr, const char *pkey_algo)
+{
+	return !kr->from_config || config_has(kr, pkey_algo);
 }
 
 const EVP_MD *kr_md(const struct kr_hash *h)

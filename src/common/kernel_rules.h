@@ -56,6 +56,25 @@ struct kr_curve {
 	unsigned lines;
 };
 
+/*
+ * Crypto a kernel build may leave out, one bit each.  Without a .config
+ * the line's table columns decide (the conformance test kernel); with one
+ * (kconfig.c), these bits do.
+ */
+enum kr_crypto {
+	KR_C_MD5,
+	KR_C_SHA1,
+	KR_C_SHA256,		/* sha224 and sha256 */
+	KR_C_SHA512,		/* sha384 and sha512 */
+	KR_C_SHA3,
+	KR_C_SM3,
+	KR_C_STREEBOG,
+	KR_C_RSA,
+	KR_C_ECDSA,
+	KR_C_N,
+	KR_C_NONE = -1,		/* nothing provides it (md4) */
+};
+
 struct kr_rules {
 	enum kr_line line;
 	const char *name;	/* "6.1" */
@@ -66,6 +85,10 @@ struct kr_rules {
 	bool revocation_all_keyrings;
 	/* ML-DSA module signatures may carry authattrs (neither line) */
 	bool mldsa_authattr_waiver;
+	/* from a kernel .config: bit (1 << enum kr_crypto) set when the
+	 * kernel has that crypto, built in or as a module */
+	bool from_config;
+	unsigned crypto;
 };
 
 const struct kr_rules *kr_get(enum kr_line line);
@@ -83,6 +106,12 @@ const struct kr_x509_algo *kr_x509_algo(const struct kr_rules *kr,
 const struct kr_curve *kr_curve(const struct kr_rules *kr, const char *oid);
 /* crypto_alloc_shash(name) would succeed on this line. */
 bool kr_hash_available(const struct kr_rules *kr, const struct kr_hash *h);
+/* The crypto bit behind a kernel algorithm name ("sha384", "rsa",
+ * "ecdsa-nist-p256"); KR_C_NONE when none. */
+enum kr_crypto kr_crypto_of(const char *name);
+/* The akcipher for a key ("rsa", "ecdsa-nist-p256") can be allocated:
+ * false only when a .config leaves it out. */
+bool kr_pkey_available(const struct kr_rules *kr, const char *pkey_algo);
 /* The OpenSSL digest for a kernel hash, or NULL. */
 const EVP_MD *kr_md(const struct kr_hash *h);
 

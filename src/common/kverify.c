@@ -44,6 +44,20 @@ static struct x509k_cert *find_key(const struct certstore *ring,
 	return NULL;
 }
 
+/*
+ * public_key_verify_signature() on a kernel built without the key's
+ * akcipher (a .config without CRYPTO_ECDSA, say): crypto_alloc_akcipher()
+ * fails with -ENOENT, which no caller turns into -ENOPKG (derived from
+ * public_key.c, not verified on a kernel).
+ */
+static int kpk_verify(const struct kr_rules *kr, EVP_PKEY *key,
+		      const char *key_algo, const struct pk_sig *sig)
+{
+	if (!kr_pkey_available(kr, key_algo))
+		return -ENOENT;
+	return pk_verify(key, key_algo, sig);
+}
+
 /* pkcs7_digest() (§4.2 step 1) */
 static int sinfo_digest(const struct kr_rules *kr, struct p7_sinfo *si,
 			const uint8_t *data, size_t len, const char **why)
@@ -77,8 +91,8 @@ static int sinfo_digest(const struct kr_rules *kr, struct p7_sinfo *si,
 }
 
 /* pkcs7_verify_sig_chain() */
-static int verify_chain(struct p7_msg *m, struct p7_sinfo *si,
-			const char **why)
+static int verify_chain(const struct kr_rules *kr, struct p7_msg *m,
+			struct p7_sinfo *si, const char **why)
 {
 	struct x509k_cert *x = si->signer, *p;
 	size_t i;
@@ -120,7 +134,7 @@ static int verify_chain(struct p7_msg *m, struct p7_sinfo *si,
 			return 0;	/* top of the in-message chain */
 		if (p->seen)
 			return 0;	/* "X.509 chain contains loop" */
-		ret = pk_verify(p->pkey, p->pub_algo, &x->sig);
+		ret = kpk_verify(kr, p->pkey, p->pub_algo, &x->sig);
 		if (ret) {
 			*why = "embedded certificate chain signature does not verify";
 			return ret;
@@ -159,12 +173,13 @@ static int verify_one(const struct kr_rules *kr, struct p7_msg *m,
 		*why = "message signed outside of X.509 validity window";
 		return -EKEYREJECTED;
 	}
-	ret = pk_verify(si->signer->pkey, si->signer->pub_algo, &si->sig);
+	ret = kpk_verify(kr, si->signer->pkey, si->signer->pub_algo,
+			 &si->sig);
 	if (ret) {
 		*why = "signature does not verify with the embedded signer certificate";
 		return ret;
 	}
-	return verify_chain(m, si, why);
+	return verify_chain(kr, m, si, why);
 }
 
 /* pkcs7_verify(): the usage gate, then every signer (§4.2) */
@@ -243,7 +258,8 @@ static int pkcs7_verify(const struct kr_rules *kr, struct p7_msg *m,
 }
 
 /* validate_trust_one() */
-static int trust_one(const struct certstore *ring, struct p7_sinfo *si,
+static int trust_one(const struct kr_rules *kr, const struct certstore *ring,
+		     struct p7_sinfo *si,
 		     const char **why)
 {
 	struct x509k_cert *x, *last = NULL, *key, *p;
@@ -296,7 +312,7 @@ static int trust_one(const struct certstore *ring, struct p7_sinfo *si,
 	return -ENOKEY;
 
 matched:
-	ret = pk_verify(key->pkey, key->pub_algo, sig);
+	ret = kpk_verify(kr, key->pkey, key->pub_algo, sig);
 	if (ret) {
 		/* §4.4: every failure but -ENOMEM becomes -EKEYREJECTED */
 		*why = "signature does not verify with the trusted key";
@@ -315,7 +331,8 @@ verified:
 }
 
 /* pkcs7_validate_trust() */
-static int validate_trust(const struct certstore *ring, struct p7_msg *m,
+static int validate_trust(const struct kr_rules *kr,
+			  const struct certstore *ring, struct p7_msg *m,
 			  const char **why)
 {
 	int cached = -ENOKEY, ret;
@@ -326,7 +343,7 @@ static int validate_trust(const struct certstore *ring, struct p7_msg *m,
 		m->certs[i]->seen = false;
 	*why = "no trusted key for any signer";
 	for (i = 0; i < m->n_sinfos; i++) {
-		ret = trust_one(ring, &m->sinfos[i], &w);
+		ret = trust_one(kr, ring, &m->sinfos[i], &w);
 		switch (ret) {
 		case -ENOKEY:
 			continue;
@@ -372,13 +389,13 @@ int kv_verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
 	/* is_key_on_revocation_list(): a revoked key that vouches for the
 	 * message rejects it; 6.1 asked only for the platform keyring */
 	if (kv->revoked && kv->revoked->n && kv->kr->revocation_all_keyrings) {
-		ret = validate_trust(kv->revoked, m, &why);
+		ret = validate_trust(kv->kr, kv->revoked, m, &why);
 		for (i = 0; i < m->n_sinfos; i++)
 			m->sinfos[i].trusted_by = NULL;
 		if (ret == 0)
 			return fail(res, -EKEYREJECTED, "signing key is on the revocation list");
 	}
-	ret = validate_trust(kv->trusted, m, &why);
+	ret = validate_trust(kv->kr, kv->trusted, m, &why);
 	if (ret)
 		return fail(res, ret, why);
 	res->err = 0;
@@ -397,8 +414,26 @@ int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 	ret = ms_trailer_check(buf, len, &t, &why);
 	if (ret)
 		return fail(res, ret, why);
-	return kv_verify_pkcs7(kv, buf, t.body_len, buf + t.sig_off,
-			       t.sig_len, usage, res);
+	ret = kv_verify_pkcs7(kv, buf, t.body_len, buf + t.sig_off,
+			      t.sig_len, usage, res);
+	/*
+	 * Debian, Fedora and Ubuntu carry "KEYS: Make use of platform keyring
+	 * for module signature verify": a module no trusted key knows is
+	 * tried again against .platform (UEFI db).  Mainline has no such
+	 * fallback.
+	 */
+	if (ret == -ENOKEY && usage == KV_USAGE_MODULE && kv->platform &&
+	    kv->platform->n) {
+		struct kv_ctx pk = *kv;
+
+		pk.trusted = kv->platform;
+		pk.platform = NULL;
+		kv_result_free(res);
+		memset(res, 0, sizeof(*res));
+		ret = kv_verify_pkcs7(&pk, buf, t.body_len, buf + t.sig_off,
+				      t.sig_len, usage, res);
+	}
+	return ret;
 }
 
 void kv_result_free(struct kv_result *res)

@@ -29,6 +29,9 @@ struct kv_ctx {
 	const struct certstore *trusted;
 	const struct certstore *revoked;	/* may be NULL */
 	const struct blacklist *bl;		/* may be NULL */
+	/* .platform (UEFI db): consulted for modules only after -ENOKEY,
+	 * as distribution kernels do; may be NULL */
+	const struct certstore *platform;
 };
 
 struct kv_result {

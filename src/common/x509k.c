@@ -553,6 +553,12 @@ static int parse_cert(struct x509k_cert *c, const struct kr_rules *kr,
 	}
 	if (c->unsupported_sig)
 		return 0;
+	/* a kernel built without the key's akcipher: crypto_alloc fails
+	 * with -ENOENT, which only -ENOPKG would have excused */
+	if (!kr_pkey_available(kr, c->pub_algo)) {
+		*why = "the kernel lacks this key type (see its .config)";
+		return -ENOENT;
+	}
 	ret = pk_verify(c->pkey, c->pub_algo, &c->sig);
 	if (ret == -ENOPKG) {
 		c->unsupported_sig = true;

@@ -40,6 +40,24 @@ done
 for f in "$keys"/*.crt "$keys"/*.der "$top"/tests/fixtures/conformance/*.pem; do
 	cp "$f" "$out/cert-$(basename "$f")"
 done
+# fuzz_esl and fuzz_vmlinux: signature lists, a kernel-like ELF object,
+# and bzImages around it
+mk=$top/tests/fixtures/make-trust.py
+python3 "$mk" esl "$out/esl-db" x509:"$keys/rsa2048.der" x509:"$keys/ec256.der"
+sha256sum "$tmp/body" > "$tmp/h"
+python3 "$mk" esl "$out/esl-dbx" sha256:"$tmp/h" x509sha256:"$keys/ec256.der"
+python3 "$mk" efivar "$out/efivar-db" "$out/esl-db"
+if command -v gcc > /dev/null; then
+	printf '.section .init.rodata,"a"\n.globl system_certificate_list\nsystem_certificate_list:\n.incbin "%s"\ne:\n.globl system_certificate_list_size\nsystem_certificate_list_size: .quad e - system_certificate_list\n' \
+		"$keys/ec256.der" > "$tmp/v.S"
+	gcc -c -o "$out/vmlinux-elf" "$tmp/v.S"
+	for c in gzip xz zstd lz4 bzip2; do
+		command -v $c > /dev/null || continue
+		case $c in lz4) a="-l -q" ;; zstd) a="-q" ;; *) a="" ;; esac
+		$c $a -c < "$out/vmlinux-elf" > "$tmp/p"
+		python3 "$mk" bzimage "$out/bzimage-$c" "$tmp/p"
+	done
+fi
 [ -d "$top/tests/fuzz/regressions" ] &&
 	find "$top/tests/fuzz/regressions" -type f -exec cp {} "$out/" \;
 echo "$(ls "$out" | wc -l) seeds in $out"

@@ -1,0 +1,332 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Trusted keys from where they live: the certificate list of a kernel
+# image (synthetic ELF and bzImages of every payload format, Debian's real
+# vmlinuz, a kernel built by the real-kernel stage), EFI signature lists
+# (efitools and our own writer), and the rules of a kernel .config.
+
+load helpers
+
+MK="$TOP/tests/fixtures/make-trust.py"
+DEBROOT=""
+
+setup_file() {
+	local rc=0
+	DEB=$(sh "$BATS_TEST_DIRNAME/../fixtures/debian-kernel.sh" \
+		2>"$BATS_FILE_TMPDIR/why") || rc=$?
+	export DEB DEB_RC=$rc
+}
+
+# A kernel-like ELF object: CERTS back to back at system_certificate_list
+# in .init.rodata with its _size symbol, DECOY (if any) alone in .rodata.
+make_elf() { # out decoy cert...
+	local out=$1 decoy=$2 f
+	shift 2
+	{
+		if [ -n "$decoy" ]; then
+			echo '.section .rodata,"a"'
+			echo "decoy: .incbin \"$decoy\""
+		fi
+		echo '.section .init.rodata,"a"'
+		echo '.balign 8'
+		echo '.globl system_certificate_list'
+		echo 'system_certificate_list:'
+		for f in "$@"; do echo ".incbin \"$f\""; done
+		echo 'cert_list_end:'
+		echo '.balign 8'
+		echo '.globl system_certificate_list_size'
+		echo 'system_certificate_list_size:'
+		echo '.quad cert_list_end - system_certificate_list'
+	} > "$out.S"
+	gcc -c -o "$out" "$out.S"
+}
+
+# Fingerprints --list-keys printed, one a line.
+listed() { grep -A5 '^Loaded X.509' | sed -n 's/^    sha256:  //p'; }
+fp() { openssl x509 -inform DER -in "$1" -noout -fingerprint -sha256 | cut -d= -f2; }
+
+# A module signed with KEY (rsa2048, ec256...) into $W/KEY.ko
+signed_module() { # key [hash]
+	make_module "$W/$1.raw" 4000
+	"$SIGN_FILE" "${2:-sha256}" "$KEYS/$1.key" "$KEYS/$1.crt" \
+		"$W/$1.raw" "$W/$1.ko"
+}
+
+need_tool() { command -v "$1" > /dev/null || skip "$1 not installed"; }
+
+@test "an ELF vmlinux with symbols: exactly the listed certificates" {
+	need_tool gcc
+	make_elf "$W/vmlinux" "$KEYS/other.der" "$KEYS/rsa2048.der" "$KEYS/ec256.der"
+	run "$VERIFY_FILE" -v --vmlinux "$W/vmlinux" --list-keys
+	assert_success
+	assert_output --partial "by symbol system_certificate_list"
+	assert_line "Loaded X.509 cert 'modsign test RSA-2048 key: $(openssl x509 -in "$KEYS/rsa2048.crt" -noout -ext subjectKeyIdentifier | tail -1 | tr -d ' :' | tr A-F a-f)'"
+	printf '%s\n' "$(fp "$KEYS/rsa2048.der")" "$(fp "$KEYS/ec256.der")" > "$W/want"
+	echo "$output" | listed > "$W/got"
+	diff -u "$W/want" "$W/got"
+}
+
+@test "a stripped vmlinux: the .init.rodata scan skips a certificate elsewhere" {
+	need_tool gcc
+	make_elf "$W/vmlinux" "$KEYS/other.der" "$KEYS/rsa2048.der" "$KEYS/ec256.der"
+	objcopy --strip-all "$W/vmlinux" "$W/stripped"
+	run "$VERIFY_FILE" -v --vmlinux "$W/stripped" --list-keys
+	assert_success
+	assert_output --partial "scan of .init.data/.init.rodata"
+	assert_output --partial "2 trusted, 0 platform"
+	refute_output --partial "$(fp "$KEYS/other.der")"
+}
+
+@test "a raw image without sections: the whole-image scan finds the run" {
+	make_module "$W/junk" 5000
+	cat "$W/junk" "$KEYS/rsa2048.der" "$KEYS/ec256.der" "$W/junk" > "$W/Image"
+	run "$VERIFY_FILE" -v --vmlinux "$W/Image" --list-keys
+	assert_success
+	assert_output --partial "scan of the whole image"
+	assert_output --partial "2 trusted, 0 platform"
+}
+
+@test "a bzImage of every payload format: certificates found, module OK" {
+	need_tool gcc
+	make_elf "$W/vmlinux" "" "$KEYS/rsa2048.der" "$KEYS/ec256.der"
+	signed_module rsa2048
+	for c in "gzip -9" "xz --check=crc32" "zstd -19 -q" "lz4 -l -q" \
+		 "xz --format=lzma" "bzip2 -9"; do
+		need_tool "${c%% *}"
+		$c -c < "$W/vmlinux" > "$W/payload"
+		"$MK" bzimage "$W/bzImage" "$W/payload"
+		run "$VERIFY_FILE" -v --vmlinux "$W/bzImage" "$W/rsa2048.ko"
+		echo "$c: $output"
+		assert_success
+		assert_output --partial "OK (sha256"
+		assert_output --partial "by symbol system_certificate_list"
+	done
+}
+
+@test "a certificate the kernel refuses is skipped, the list goes on" {
+	need_tool gcc
+	"$MK" flipsig "$W/bad.der" "$KEYS/ec256.der"
+	make_elf "$W/vmlinux" "" "$W/bad.der" "$KEYS/rsa2048.der"
+	run "$VERIFY_FILE" -v --vmlinux "$W/vmlinux" --list-keys
+	assert_success
+	assert_output --partial "certificate 1 left out"
+	assert_output --partial "1 trusted, 0 platform"
+	assert_output --partial "$(fp "$KEYS/rsa2048.der")"
+}
+
+@test "a framing error stops the list: later certificates are not loaded" {
+	need_tool gcc
+	printf '\000\000\000\000' > "$W/gap"
+	make_elf "$W/vmlinux" "" "$KEYS/rsa2048.der" "$W/gap" "$KEYS/ec256.der"
+	run "$VERIFY_FILE" --vmlinux "$W/vmlinux" --list-keys
+	assert_success
+	assert_output --partial "Problem parsing in-kernel X.509 certificate list"
+	assert_output --partial "1 trusted, 0 platform"
+	refute_output --partial "$(fp "$KEYS/ec256.der")"
+}
+
+@test "a file that is no kernel image is refused" {
+	make_module "$W/notakernel" 3000
+	run "$VERIFY_FILE" --vmlinux "$W/notakernel" --list-keys
+	assert_failure 6
+	assert_output --partial "neither a bzImage"
+	run "$VERIFY_FILE" --vmlinux "$W/missing" --list-keys
+	assert_failure 7
+}
+
+@test "a kernel built by the real-kernel stage: exactly its configured certificates" {
+	# MODSIGN_TEST_VMLINUX: the image; MODSIGN_TEST_VMLINUX_CERTS: a
+	# directory with the DER or PEM certificates configured into it
+	[ -n "${MODSIGN_TEST_VMLINUX:-}" ] && [ -f "$MODSIGN_TEST_VMLINUX" ] ||
+		skip "no kernel image from the real-kernel stage (set MODSIGN_TEST_VMLINUX and MODSIGN_TEST_VMLINUX_CERTS)"
+	[ -d "${MODSIGN_TEST_VMLINUX_CERTS:-}" ] ||
+		skip "MODSIGN_TEST_VMLINUX_CERTS names no directory"
+	for f in "$MODSIGN_TEST_VMLINUX_CERTS"/*; do
+		openssl x509 -in "$f" -inform DER -noout -fingerprint -sha256 2>/dev/null ||
+			openssl x509 -in "$f" -noout -fingerprint -sha256
+	done | cut -d= -f2 | sort > "$W/want"
+	run "$VERIFY_FILE" --vmlinux "$MODSIGN_TEST_VMLINUX" --list-keys
+	assert_success
+	echo "$output" | listed | sort > "$W/got"
+	diff -u "$W/want" "$W/got"
+}
+
+@test "an ESL from cert-to-efi-sig-list is trusted" {
+	need_tool cert-to-efi-sig-list
+	openssl x509 -in "$KEYS/rsa2048.crt" -out "$W/c.pem"
+	cert-to-efi-sig-list "$W/c.pem" "$W/db.esl"
+	signed_module rsa2048
+	run "$VERIFY_FILE" --esl "$W/db.esl" "$W/rsa2048.ko"
+	assert_success
+	assert_output --partial "OK (sha256, RSA-2048"
+}
+
+@test "an ESL of our own writer: X.509 entries trusted, hashes ignored" {
+	signed_module ec256
+	sha256sum "$W/ec256.ko" > "$W/h.hex"
+	"$MK" esl "$W/db.esl" x509:"$KEYS/ec256.der" sha256:"$W/h.hex" x509:"$KEYS/rsa2048.der"
+	run "$VERIFY_FILE" --esl "$W/db.esl" --list-keys
+	assert_success
+	assert_output --partial "2 trusted, 0 platform, 0 revocation keys; 0 blacklist hashes"
+	run "$VERIFY_FILE" --esl "$W/db.esl" "$W/ec256.ko"
+	assert_success
+}
+
+@test "dbx: an X509_SHA256 entry blacklists the certificate's TBS" {
+	"$MK" esl "$W/dbx.esl" x509sha256:"$KEYS/rsa2048.der"
+	signed_module rsa2048
+	run "$VERIFY_FILE" -v --dbx "$W/dbx.esl" -c "$KEYS/rsa2048.crt" "$W/rsa2048.ko"
+	assert_failure 4
+	assert_output --partial "TBS hash is blacklisted"
+}
+
+@test "dbx: SHA-256 entries become bin: hashes, which modules never consult" {
+	need_tool hash-to-efi-sig-list
+	signed_module rsa2048
+	hash-to-efi-sig-list "$W/rsa2048.ko" "$W/h.esl" > /dev/null
+	sha256sum "$W/rsa2048.ko" > "$W/h.hex"
+	"$MK" esl "$W/h2.esl" sha256:"$W/h.hex"
+	cat "$W/h.esl" "$W/h2.esl" > "$W/dbx.esl"
+	run "$VERIFY_FILE" -v --dbx "$W/dbx.esl" -c "$KEYS/rsa2048.crt" "$W/rsa2048.ko"
+	assert_success
+	assert_output --partial "0 tbs: and 2 bin: hashes"
+	assert_output --partial "never consults them"
+}
+
+@test "dbx: an X.509 entry is a revocation certificate (6.12)" {
+	"$MK" esl "$W/dbx.esl" x509:"$KEYS/rsa2048.der"
+	signed_module rsa2048
+	run "$VERIFY_FILE" --kernel 6.12 --dbx "$W/dbx.esl" -c "$KEYS/rsa2048.crt" "$W/rsa2048.ko"
+	assert_failure 1
+	assert_output --partial "revocation list"
+}
+
+@test "a malformed signature list is refused with its offset" {
+	"$MK" badesl "$W/bad.esl" "$KEYS/rsa2048.der"
+	run "$VERIFY_FILE" --esl "$W/bad.esl" --list-keys
+	assert_failure 6
+	assert_output --partial "do not fit together (at byte 0)"
+}
+
+@test "--efi-db and --mok say clearly when the variables are absent" {
+	[ -e /sys/firmware/efi/efivars/MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23 ] &&
+		skip "this machine has a MOK list"
+	run "$VERIFY_FILE" --mok --efi-db -c "$KEYS/rsa2048.crt" --list-keys
+	assert_success
+	assert_output --partial "absent: no MOK list here"
+	assert_output --partial "absent: no UEFI db here"
+}
+
+@test "a .config without SHA-512: a sha512 module is -ENOPKG" {
+	signed_module rsa2048 sha512
+	printf '# Linux/x86 6.1.99 Kernel Configuration\nCONFIG_MODULE_SIG=y\nCONFIG_CRYPTO_RSA=y\nCONFIG_CRYPTO_SHA256=y\n' > "$W/.config"
+	run "$VERIFY_FILE" --kernel-config "$W/.config" -c "$KEYS/rsa2048.crt" "$W/rsa2048.ko"
+	assert_failure 5
+	assert_output --partial "UNSUPPORTED -ENOPKG"
+	echo 'CONFIG_CRYPTO_SHA512=m' >> "$W/.config"
+	run "$VERIFY_FILE" --kernel-config "$W/.config" -c "$KEYS/rsa2048.crt" "$W/rsa2048.ko"
+	assert_success
+}
+
+@test "a .config without ECDSA cannot load an ECDSA certificate" {
+	signed_module ec256
+	printf '# Linux/x86 6.12.5 Kernel Configuration\nCONFIG_MODULE_SIG=y\nCONFIG_CRYPTO_RSA=y\nCONFIG_CRYPTO_SHA256=y\n' > "$W/.config"
+	run "$VERIFY_FILE" -v --kernel-config "$W/.config" -c "$KEYS/ec256.crt" "$W/ec256.ko"
+	assert_failure 4
+	assert_output --partial "left out: -ENOENT"
+	echo 'CONFIG_CRYPTO_ECDSA=y' >> "$W/.config"
+	run "$VERIFY_FILE" --kernel-config "$W/.config" -c "$KEYS/ec256.crt" "$W/ec256.ko"
+	assert_success
+}
+
+@test "MODULE_SIG_FORCE in the .config enforces" {
+	make_module "$W/plain.ko" 3000
+	printf '# Linux/x86 6.12.1 Kernel Configuration\nCONFIG_MODULE_SIG=y\nCONFIG_MODULE_SIG_FORCE=y\nCONFIG_CRYPTO_SHA256=y\nCONFIG_CRYPTO_RSA=y\n' > "$W/.config"
+	run "$VERIFY_FILE" --kernel-config "$W/.config" -c "$KEYS/rsa2048.crt" "$W/plain.ko"
+	assert_failure 1
+	assert_output --partial "Loading of unsigned module is rejected"
+}
+
+@test "the .config's blacklist file is found in the kernel tree, or named when missing" {
+	signed_module rsa2048
+	tbs=$(python3 -c 'import hashlib,sys
+d=open(sys.argv[1],"rb").read(); n=int.from_bytes(d[6:8],"big")+4
+print(hashlib.sha256(d[4:4+n]).hexdigest())' "$KEYS/rsa2048.der")
+	mkdir -p "$W/tree/certs" "$W/cfg"
+	echo "\"tbs:$tbs\"" > "$W/tree/certs/blacklist.hashes"
+	printf '# Linux/x86 6.12.1 Kernel Configuration\nCONFIG_MODULE_SIG=y\nCONFIG_CRYPTO_SHA256=y\nCONFIG_CRYPTO_RSA=y\nCONFIG_SYSTEM_BLACKLIST_HASH_LIST="certs/blacklist.hashes"\n' > "$W/cfg/.config"
+	run "$VERIFY_FILE" --kernel-config "$W/cfg/.config" -c "$KEYS/rsa2048.crt" "$W/rsa2048.ko"
+	assert_failure 7
+	assert_output --partial "CONFIG_SYSTEM_BLACKLIST_HASH_LIST names certs/blacklist.hashes"
+	assert_output --partial "give --kernel-tree DIR"
+	run "$VERIFY_FILE" --kernel-config "$W/cfg/.config" --kernel-tree "$W/tree" -c "$KEYS/rsa2048.crt" "$W/rsa2048.ko"
+	assert_failure 4
+}
+
+@test "the .config's revocation keys reject a module they vouch for" {
+	signed_module rsa2048
+	printf '# Linux/x86 6.12.1 Kernel Configuration\nCONFIG_MODULE_SIG=y\nCONFIG_CRYPTO_SHA256=y\nCONFIG_CRYPTO_RSA=y\nCONFIG_SYSTEM_REVOCATION_LIST=y\nCONFIG_SYSTEM_REVOCATION_KEYS="revoked.pem"\n' > "$W/.config"
+	cp "$KEYS/rsa2048.crt" "$W/revoked.pem"
+	run "$VERIFY_FILE" --kernel-config "$W/.config" -c "$KEYS/rsa2048.crt" "$W/rsa2048.ko"
+	assert_failure 1
+	assert_output --partial "revocation list"
+}
+
+@test "--kernel and --kernel-config must agree" {
+	printf '# Linux/x86 6.1.5 Kernel Configuration\nCONFIG_MODULE_SIG=y\n' > "$W/.config"
+	run "$VERIFY_FILE" --kernel 6.12 --kernel-config "$W/.config" -c "$KEYS/rsa2048.crt" --list-keys
+	assert_failure 2
+	assert_output --partial "is the 6.1 line, not --kernel 6.12"
+	echo 'not a config line' >> "$W/.config"
+	run "$VERIFY_FILE" --kernel-config "$W/.config" -c "$KEYS/rsa2048.crt" --list-keys
+	assert_failure 2
+	assert_output --partial "line 3"
+}
+
+@test "sign-file --kernel-config: '-' takes CONFIG_MODULE_SIG_HASH; mismatches warned" {
+	make_module "$W/m" 3000
+	printf '# Linux/x86 6.1.5 Kernel Configuration\nCONFIG_MODULE_SIG=y\nCONFIG_MODULE_SIG_HASH="sha384"\nCONFIG_MODULE_SIG_KEY_TYPE_RSA=y\nCONFIG_CRYPTO_RSA=y\nCONFIG_CRYPTO_SHA256=y\nCONFIG_CRYPTO_SHA512=y\n' > "$W/.config"
+	run "$SIGN_FILE" --kernel-config "$W/.config" - "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$W/m" "$W/m.ko"
+	assert_success
+	assert_output ""
+	run "$VERIFY_FILE" --json -c "$KEYS/rsa2048.crt" "$W/m.ko"
+	assert_output --partial '"hash":"sha384"'
+	run "$SIGN_FILE" --kernel-config "$W/.config" sha256 "$KEYS/ec256.key" "$KEYS/ec256.crt" "$W/m" "$W/m2.ko"
+	assert_success
+	assert_output --partial 'differs from CONFIG_MODULE_SIG_HASH "sha384"'
+	assert_output --partial "an ecdsa key, but the kernel expects rsa"
+	assert_output --partial "CONFIG_CRYPTO_ECDSA is not set"
+}
+
+@test "Debian 6.1: the vmlinuz holds its build-time key, and every module verifies with --vmlinux alone" {
+	[ "$DEB_RC" -eq 0 ] || skip "Debian kernel unavailable: $(cat "$BATS_FILE_TMPDIR/why")"
+	vmlinuz=$(ls "$DEB"/root/boot/vmlinuz-* | head -n 1)
+	run "$VERIFY_FILE" --vmlinux "$vmlinuz" --list-keys
+	assert_success
+	assert_output --partial "subject: CN=Build time autogenerated kernel key"
+	assert_output --partial "1 trusted, 0 platform"
+	assert_output --partial "$(fp "$DEB/signing-cert.der")"
+	n=$(find "$DEB/root/lib/modules" -name '*.ko' | wc -l)
+	[ "$n" -gt 1000 ]
+	run "$VERIFY_FILE" --vmlinux "$vmlinuz" -r "$DEB/root/lib/modules"
+	assert_success
+	assert_line --index "$n" "summary: $n files: $n ok, 0 unsigned, 0 unknown key, 0 unsupported, 0 bad signature, 0 malformed, 0 unreadable"
+}
+
+@test "Debian 6.1: its .config picks the 6.1 rules and keeps every module OK" {
+	[ "$DEB_RC" -eq 0 ] || skip "Debian kernel unavailable: $(cat "$BATS_FILE_TMPDIR/why")"
+	vmlinuz=$(ls "$DEB"/root/boot/vmlinuz-* | head -n 1)
+	config=$(ls "$DEB"/root/boot/config-* | head -n 1)
+	one=$(find "$DEB/root/lib/modules" -name '*.ko' | sort | head -n 1)
+	run "$VERIFY_FILE" -v --json --vmlinux "$vmlinuz" --kernel-config "$config" "$one"
+	assert_success
+	assert_output --partial '"kernel":"6.1"'
+	assert_output --partial "kernel 6.1."
+	# SHA-3 is built (=m) but 6.1's PKCS#7 parser knows no SHA-3
+	signed_module rsa2048 sha3-256
+	run "$VERIFY_FILE" --kernel-config "$config" -c "$KEYS/rsa2048.crt" "$W/rsa2048.ko"
+	assert_failure 5
+	run "$VERIFY_FILE" --kernel 6.12 --kernel-config "$config" -c "$KEYS/rsa2048.crt" "$W/rsa2048.ko"
+	assert_failure 2
+}
