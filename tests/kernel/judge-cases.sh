@@ -126,7 +126,8 @@ note "$LINE: boot and judge took $(elapsed "$t")s"
 grep -a '^MODSIGN-ERROR' "$LOG" | tr -d '\r' >&2 || true
 if ! grep -aq '^MODSIGN-DONE' "$LOG"; then
 	tail -n 30 "$LOG" >&2
-	die "$LINE: the boot did not finish (no MODSIGN-DONE; serial log: $LOG)"
+	last=$(grep -a -E '^MODSIGN-(CASE|JUDGE)	' "$LOG" | tail -n 1 | cut -f1,2 | tr '\t' ' ')
+	die "$LINE: the boot did not finish (no MODSIGN-DONE; last verdict: ${last:-none}; serial log: $LOG)"
 fi
 
 # One row per case, in cases.tsv order; every case must have its lines.
