@@ -109,6 +109,9 @@ GEN=$KH_TREE/usr/gen_init_cpio
 } >"$RUN/initramfs.list"
 "$GEN" "$RUN/initramfs.list" | gzip -n -9 >"$RUN/initramfs.cpio.gz"
 
+# A failed run must not leave an older table looking current.
+rm -f "$OUT" "$OUT.tmp"
+
 # Boot.  QEMU exits when /init reboots (-no-reboot) or the kernel panics
 # (panic=-1 reboots at once).
 LOG=$OUT.log
