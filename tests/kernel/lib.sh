@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Shared by the kernel harness scripts: where things live, and small helpers.
+# Sourced, not run.  Callers set PROG and LINE before calling kh_paths.
+
+KH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+KH_TOP=$(git -C "$KH_DIR" rev-parse --show-toplevel 2>/dev/null || (cd "$KH_DIR/../.." && pwd))
+KH_JOBS=${MODSIGN_JOBS:-2}
+
+die() {
+	echo "${PROG:-kernel-harness}: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "${PROG:-kernel-harness}: $*" >&2
+}
+
+# Seconds since the epoch with a fraction, for step timings.
+now() {
+	date +%s.%N
+}
+
+elapsed() {
+	awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'
+}
+
+# kh_paths LINE: validate LINE and set the cache layout.
+#   KH_CACHE            cache root (MODSIGN_KERNEL_CACHE, relative to the repo top)
+#   KH_LINEDIR          per-line directory
+#   KH_TREE             extracted kernel source, built in place
+#   KH_TARBALL          Debian's linux-source tarball
+#   KH_JUDGE_KEY/CERT   the judge's throwaway signing key, shared by all lines
+kh_paths() {
+	case "$1" in
+	6.1 | 6.12) ;;
+	*) die "unknown kernel line '$1' (expected 6.1 or 6.12)" ;;
+	esac
+	LINE=$1
+	KH_CACHE=${MODSIGN_KERNEL_CACHE:-build/kernel}
+	case "$KH_CACHE" in
+	/*) ;;
+	*) KH_CACHE=$KH_TOP/$KH_CACHE ;;
+	esac
+	KH_LINEDIR=$KH_CACHE/$LINE
+	KH_TREE=$KH_LINEDIR/linux-source-$LINE
+	KH_TARBALL=/usr/src/linux-source-$LINE.tar.xz
+	KH_JUDGE_KEY=$KH_CACHE/judge-key/judge-key.pem
+	KH_JUDGE_CERT=$KH_CACHE/judge-key/judge-cert.pem
+	KH_BZIMAGE=$KH_TREE/arch/x86/boot/bzImage
+}
+
+# kh_kmake ARGS...: make in the kernel tree, quietly, logging to build.log.
+kh_kmake() {
+	if ! make -C "$KH_TREE" ARCH=x86_64 -j"$KH_JOBS" "$@" \
+		>>"$KH_LINEDIR/build.log" 2>&1; then
+		tail -n 40 "$KH_LINEDIR/build.log" >&2
+		die "make $* failed in $KH_TREE (full log: $KH_LINEDIR/build.log)"
+	fi
+}
+
+# kh_ext_module SRCDIR NAME: build an external module against the tree.
+# The sources are copied into the cache so the work tree stays clean.
+# Prints the path of the built NAME.ko.
+kh_ext_module() {
+	local src=$1 name=$2 out=$KH_LINEDIR/$2
+	[ -f "$KH_TREE/Module.symvers" ] ||
+		die "$KH_TREE is not built (run build-kernel.sh $LINE CERTS.pem first)"
+	mkdir -p "$out"
+	# copy only when changed, so an unchanged module is not rebuilt
+	local f
+	for f in "$src"/*.c "$src"/Kbuild; do
+		cmp -s "$f" "$out/${f##*/}" || cp "$f" "$out/"
+	done
+	if ! make -C "$KH_TREE" ARCH=x86_64 M="$out" modules \
+		>"$out/build.log" 2>&1; then
+		cat "$out/build.log" >&2
+		die "building $name against $LINE failed"
+	fi
+	[ -f "$out/$name.ko" ] || die "$out/$name.ko was not produced"
+	echo "$out/$name.ko"
+}
