@@ -20,9 +20,9 @@ PKG_LIBS    := $(shell $(PKG_CONFIG) --libs $(PKGS))
 
 CFLAGS      ?= -O2 -g
 WARN        := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla
-ALL_CFLAGS  := -std=gnu11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) -Isrc/common \
-	       -DMODSIGN_VERSION='"$(VERSION)"' -MMD -MP $(CFLAGS)
-ALL_LDFLAGS := $(LDFLAGS)
+ALL_CFLAGS  := -std=gnu11 -D_GNU_SOURCE -pthread $(WARN) $(PKG_CFLAGS) \
+	       -Isrc/common -DMODSIGN_VERSION='"$(VERSION)"' -MMD -MP $(CFLAGS)
+ALL_LDFLAGS := -pthread $(LDFLAGS)
 ifneq ($(SAN),)
 ALL_CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer \
 	       -fno-sanitize-recover=all -O1
