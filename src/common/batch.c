@@ -131,6 +131,66 @@ void ms_result_free(struct ms_result *r)
 	r->out = r->err = NULL;
 }
 
+struct each_run {
+	int (*fn)(void *ctx, size_t i, FILE *out);
+	void (*done)(void *ctx, size_t i, int code);
+	void *ctx;
+	struct ms_result *res;
+	struct ms_progress pg;
+	int code;
+};
+
+static int each_job(struct ms_pool *pool, void *ctx, size_t i)
+{
+	struct each_run *run = ctx;
+	struct ms_result *r = &run->res[i];
+	struct ms_capture c;
+
+	(void)pool;
+	if (ms_result_begin(&c, r)) {
+		r->code = MS_EXIT_IO;
+		return 0;
+	}
+	r->code = run->fn(run->ctx, i, c.out);
+	ms_result_end(&c);
+	return 0;
+}
+
+static void each_done(void *ctx, size_t i)
+{
+	struct each_run *run = ctx;
+	struct ms_result *r = &run->res[i];
+
+	ms_result_emit(r, &run->pg);
+	run->code = ms_exit_worst(run->code, r->code);
+	if (run->done)
+		run->done(run->ctx, i, r->code);
+	ms_result_free(r);
+}
+
+int ms_batch_each(const struct ms_list *list, int jobs, const char *what,
+		  int (*fn)(void *ctx, size_t i, FILE *out),
+		  void (*done)(void *ctx, size_t i, int code), void *ctx)
+{
+	static const struct ms_pool_ops ops = { each_job, each_done, NULL };
+	struct each_run run = { .fn = fn, .done = done, .ctx = ctx };
+	int err;
+
+	run.res = calloc(list->n ? list->n : 1, sizeof(*run.res));
+	if (!run.res)
+		return MS_EXIT_IO;
+	ms_progress_init(&run.pg, list->n, what);
+	err = ms_pool_run(list->n, jobs, &ops, &run);
+	ms_progress_end(&run.pg);
+	if (err) {
+		ms_error(NULL, "cannot start workers: %s", strerror(-err));
+		run.code = ms_exit_worst(run.code, MS_EXIT_IO);
+	}
+	fflush(stdout);
+	free(run.res);
+	return run.code;
+}
+
 /* ---- batch signing ---- */
 
 struct pend {
@@ -260,9 +320,13 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 		struct ms_signed *j = &g->v[k].job;
 		const char *t = j->out.tmp ? j->out.target : j->p7s.target;
 
+		/* Copied first: the commit frees the target's name. */
+		cs[k].dir = t ? strdup(t) : NULL;
 		cs[k].err = ms_sign_commit(j, sync, &cs[k].fail);
-		if (!cs[k].err && t)
-			cs[k].dir = strdup(t);
+		if (cs[k].err) {
+			free(cs[k].dir);
+			cs[k].dir = NULL;
+		}
 	}
 	/* One fsync per directory makes the renames in it durable.  A
 	 * directory that cannot be flushed fails its files, as it does a

@@ -61,6 +61,18 @@ void ms_result_emit(struct ms_result *r, struct ms_progress *pg);
 void ms_result_free(struct ms_result *r);
 
 /*
+ * Run fn(ctx, i, out) for every name of list on jobs workers.  What fn
+ * writes to out (stdout text) and its diagnostics (log.h) are printed in
+ * input order, each file's diagnostics first; then done(ctx, i, code)
+ * runs in the calling thread, in order, with fn's return value.  Returns
+ * the most severe of those codes.  A progress bar labelled what is drawn
+ * on stderr when it is a terminal.
+ */
+int ms_batch_each(const struct ms_list *list, int jobs, const char *what,
+		  int (*fn)(void *ctx, size_t i, FILE *out),
+		  void (*done)(void *ctx, size_t i, int code), void *ctx);
+
+/*
  * Sign every file of list with one loaded signer, on jobs workers.
  * req gives the per-file options (policy, -p, -d); its module and dest
  * are ignored.  report turns a failure into its diagnostic and exit code
