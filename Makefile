@@ -44,9 +44,18 @@ $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/bin/%: $(BUILD)/obj/%.o $(COMMON_OBJ)
+# Tools link the common modules from an archive, so each takes only the
+# modules it uses, and --as-needed drops the libraries none of those use
+# (sign-file loads no json-c): fewer objects for the dynamic loader to map
+# and relocate at every start.
+COMMON_LIB  := $(BUILD)/libmodsign.a
+$(COMMON_LIB): $(COMMON_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/bin/%: $(BUILD)/obj/%.o $(COMMON_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(CC) $(ALL_LDFLAGS) -Wl,--as-needed -o $@ $^ $(PKG_LIBS)
 
 # Man pages come from --help/--version plus an include with EXIT STATUS,
 # ENVIRONMENT and EXAMPLES, so they cannot lag the code.
