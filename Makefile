@@ -37,7 +37,7 @@ MANS        := $(TOOLS:%=man/%.1)
 
 .SECONDARY:
 .PHONY: all check check-plain check-asan demo install clean deps-build deps-test \
-	fuzz fuzz-smoke deps-fuzz valgrind
+	fuzz fuzz-smoke deps-fuzz valgrind bench
 all: $(BINS) $(MANS)
 
 $(BUILD)/obj/%.o: src/%.c
@@ -116,6 +116,10 @@ fuzz-smoke: deps-fuzz $(BINS)
 			> $$f.log 2>&1 || { tail -n 40 $$f.log; exit 1; }; \
 		grep -E '^(Done|stat::number_of_executed_units)' $$f.log; \
 	done
+
+# issue 5's table: single files, batch against xargs -P, verify, RSS, limit
+bench: $(BINS)
+	bench/batch-bench.sh
 
 # valgrind memcheck over each tool's main paths
 valgrind: $(BINS)
