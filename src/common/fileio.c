@@ -136,9 +136,14 @@ again:
 		goto fail;
 	}
 	f->data = map;
-	/* Read front to back once: read ahead, and let the pages go. */
-	madvise(map, f->len, MADV_SEQUENTIAL);
-	map_register(f->data, f->len);
+	/* A big file is read front to back once: read ahead, and let the
+	 * pages go as they are hashed.  A small one is unmapped before its
+	 * pages matter, and each madvise costs more than it saves (with
+	 * batch workers, MADV_DONTNEED shoots down every thread's TLB). */
+	if (f->len >= MS_RELEASE_MIN) {
+		madvise(map, f->len, MADV_SEQUENTIAL);
+		map_register(f->data, f->len);
+	}
 	return 0;
 fail:
 	close(f->fd);

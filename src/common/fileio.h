@@ -46,6 +46,9 @@ void ms_file_unmap(struct ms_file *f);
 void ms_map_release(const void *p, size_t len);
 /* Hash in steps of this size, releasing each step (see above). */
 #define MS_HASH_STEP (1u << 20)
+/* Files from this size on are released as they are hashed; below it a
+ * worker's resident share of one input stays under this bound anyway. */
+#define MS_RELEASE_MIN (4u << 20)
 
 /* Read a whole regular file of at most max bytes into a malloc'd buffer. */
 int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len);
