@@ -83,7 +83,8 @@ int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
 		}
 		pthread_mutex_lock(&p.lock);
 		for (; started < nworkers; started++) {
-			int e = pthread_create(&tids[started], NULL, worker, &p);
+			int e = pthread_create(&tids[started], NULL, worker,
+					       &p);
 
 			if (e) {
 				/* Fewer workers still drain the queue. */
