@@ -140,7 +140,7 @@ int ms_cms_sign(X509 *const *certs, EVP_PKEY *const *keys, int n,
 	const unsigned int signer_flags = SIGNER_FLAGS |
 					  (use_keyid ? CMS_USE_KEYID : 0);
 	CMS_ContentInfo *cms = NULL;
-	BIO *in = NULL, *out = NULL, *sink = NULL;
+	BIO *in = NULL, *out = NULL;
 	int err = -EINVAL;
 
 	*der = NULL;
@@ -148,8 +148,7 @@ int ms_cms_sign(X509 *const *certs, EVP_PKEY *const *keys, int n,
 	*failed_signer = -1;
 	in = bio_new_span(data, len);
 	out = BIO_new(BIO_s_mem());
-	sink = BIO_new(BIO_s_null());
-	if (!in || !out || !sink) {
+	if (!in || !out) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -168,14 +167,8 @@ int ms_cms_sign(X509 *const *certs, EVP_PKEY *const *keys, int n,
 			goto out;
 		}
 	}
-	/*
-	 * Each SignerInfo is signed here: a token that refuses fails it.
-	 * The content goes through the digest BIOs into a null sink: with
-	 * no dcont, CMS_final collects the whole detached content in a
-	 * memory BIO (the kernel tool's memory grows with the module, and
-	 * every byte is copied again as it grows) only to drop it.
-	 */
-	if (CMS_final(cms, in, sink, CMS_NOCERTS | CMS_BINARY) != 1)
+	/* Each SignerInfo is signed here: a token that refuses fails it. */
+	if (CMS_final(cms, in, NULL, CMS_NOCERTS | CMS_BINARY) != 1)
 		goto out;
 	if (i2d_CMS_bio_stream(out, cms, NULL, 0) != 1)
 		goto out;
@@ -184,7 +177,6 @@ out:
 	CMS_ContentInfo_free(cms);
 	BIO_free(in);
 	BIO_free(out);
-	BIO_free(sink);
 	return err;
 }
 
