@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "algcheck.h"
+#include "batch.h"
 #include "exitcode.h"
 #include "fileio.h"
 #include "hexfmt.h"
@@ -18,8 +19,12 @@
 #include "pin.h"
 #include "pkcs11.h"
 #include "signer.h"
+#include "workpool.h"
 
-static const char short_opts[] = "sdpkvqhV";
+/* Batch mode's options: long-only values kept apart from the rest. */
+enum { OPT_BATCH = 0x4200, OPT_FILES_FROM };
+
+static const char short_opts[] = "sdpkvqhVj:0";
 static const struct option long_opts[] = {
 	{ "raw-sig", no_argument, NULL, 's' },
 	{ "sign-only", no_argument, NULL, 'd' },
@@ -40,6 +45,10 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
+	{ "batch", no_argument, NULL, OPT_BATCH },
+	{ "files-from", required_argument, NULL, OPT_FILES_FROM },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "null", no_argument, NULL, '0' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -52,7 +61,9 @@ static void usage(FILE *f)
 		"<hash> <module> [<dest>]\n"
 		"       %1$s --digest-only <hash> <module>\n"
 		"       %1$s [-k] --attach <sig> <hash> <x509> <module> "
-		"[<dest>]\n",
+		"[<dest>]\n"
+		"       %1$s --batch [-j N] [-dpk] <hash> <key> <x509> "
+		"[--files-from LIST [-0]] [<module>...]\n",
 		ms_prog());
 }
 
@@ -97,6 +108,13 @@ static void help(void)
 "      --replace       strip every existing signature, then sign (also one\n"
 "                      appended after compression)\n"
 "      --skip-signed   leave already-signed files alone and succeed\n"
+"      --batch         sign every <module> given (and those of\n"
+"                      --files-from) with one key load: one PIN, one\n"
+"                      token login; one line per file in input order\n"
+"      --files-from LIST  read more module names from LIST (- is\n"
+"                      standard input), one a line\n"
+"  -0, --null          names in LIST end with NUL, not newline\n"
+"  -j, --jobs N        batch workers (default: the online CPUs)\n"
 "  -v, --verbose       say what was done; show OpenSSL's error details\n"
 "  -q, --quiet         no message for files skipped by --skip-signed\n"
 "  -h, --help          show this help and exit\n"
@@ -118,7 +136,15 @@ static void help(void)
 "<dest>.  The <module>.p7s of -p and -d is the signature of the\n"
 "decompressed module.  A file signed after compression, which the kernel\n"
 "sees as unsigned, is refused with exit 6 even with --skip-signed;\n"
-"--replace removes that trailer and signs the module inside.\n");
+"--replace removes that trailer and signs the module inside.\n"
+"\n"
+"Batch mode signs each module in place, in parallel, under the same rules\n"
+"as one file (already-signed policy, lock, atomic replace); a bad file\n"
+"fails alone.  Each file gets a line on stdout (\"signed\", \"already\n"
+"signed, left unchanged\" or \"FAILED (exit N)\" with the reason on\n"
+"stderr), in input order, then a summary; -q keeps only the failures.\n"
+"The exit status is the most severe of all files'.  With --signer, give\n"
+"no <key> <x509>: \"--batch --signer K C ... <hash> <module>...\".\n");
 }
 
 /* Exit code and one line for a failed step. */
@@ -287,14 +313,100 @@ static int set_verb(enum verb *v, enum verb want)
 	return 0;
 }
 
+struct batch_opts {
+	int on, nul, jobs;
+	const char *from;
+};
+
+/*
+ * --batch: "<hash> <key> <x509> <module>..." (or "<hash> <module>..."
+ * with --signer), plus --files-from.  One key load for all files.
+ */
+static int run_batch(const struct batch_opts *b, enum verb verb, int argc,
+		     char **argv, struct ms_sign_req *req, int keyid,
+		     int quiet, int verbose, const char *kernel,
+		     const struct ms_key_opts *kopts, int nextra,
+		     const char *const *extra_keys,
+		     const char *const *extra_certs)
+{
+	const char *names[MS_MAX_SIGNERS] = { 0 };
+	struct ms_list list = { 0 };
+	struct ms_signer signer;
+	struct ms_fail fail;
+	int npos = nextra ? 1 : 3, err, code;
+
+	if (!b->on) {
+		ms_error(NULL, "--files-from, -0 and -j go with --batch");
+		return MS_EXIT_USAGE;
+	}
+	if (verb != SIGN) {
+		ms_error(NULL, "--batch only signs (not -s, --attach or "
+			 "--digest-only)");
+		return MS_EXIT_USAGE;
+	}
+	if (b->nul && !b->from) {
+		ms_error(NULL, "-0 goes with --files-from");
+		return MS_EXIT_USAGE;
+	}
+	if (argc < npos || (argc == npos && !b->from)) {
+		usage(stderr);
+		return MS_EXIT_USAGE;
+	}
+	for (int i = npos; i < argc; i++)
+		if (ms_list_add(&list, argv[i]))
+			goto nomem;
+	if (b->from) {
+		err = ms_list_read(&list, b->from, b->nul);
+		if (err == -ENOMEM)
+			goto nomem;
+		if (err) {
+			ms_error(b->from, "cannot read the file list: %s "
+				 "(check --files-from)", strerror(-err));
+			ms_list_free(&list);
+			return MS_EXIT_IO;
+		}
+	}
+	ms_set_verbose(verbose);
+	ms_cleanup_on_signals();
+
+	/* One key load, one PIN read, one token login for the whole run. */
+	err = ms_signer_init(&signer, argv[0], keyid, &fail);
+	if (!err && !nextra) {
+		names[signer.n] = argv[1];
+		err = ms_signer_add(&signer, argv[1], argv[2], kopts, &fail);
+	}
+	for (int i = 0; !err && i < nextra; i++) {
+		names[signer.n] = extra_keys[i];
+		err = ms_signer_add(&signer, extra_keys[i], extra_certs[i],
+				    kopts, &fail);
+	}
+	if (err) {
+		code = report(&fail, err);
+		goto out;
+	}
+	warn_algorithms(&signer, argv[0], kernel, names);
+	code = ms_batch_sign(&signer, req, &list, b->jobs ? b->jobs :
+			     ms_pool_default_workers(), quiet, report);
+out:
+	ms_signer_free(&signer);
+	ms_pin_clear();
+	ms_list_free(&list);
+	return code;
+nomem:
+	ms_error(NULL, "out of memory");
+	ms_list_free(&list);
+	return MS_EXIT_IO;
+}
+
 int main(int argc, char **argv)
 {
 	struct ms_sign_req req = { .signed_policy = MS_SIGNED_REFUSE };
 	int keyid = 0, quiet = 0, verbose = 0, skipped, opt, err, npos;
 	const char *hash, *rawsig = NULL, *kernel = NULL, *cert;
 	const char *extra_keys[MS_MAX_SIGNERS], *extra_certs[MS_MAX_SIGNERS];
-	const char *names[MS_MAX_SIGNERS];
+	const char *names[MS_MAX_SIGNERS] = { 0 };
 	struct ms_key_opts kopts = { NULL, NULL };
+	struct batch_opts batch = { 0 };
 	struct ms_signer signer;
 	struct ms_fail fail;
 	enum verb verb = SIGN;
@@ -394,6 +506,22 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("sign-file (modsign) %s\n", MODSIGN_VERSION);
 			return MS_EXIT_OK;
+		case OPT_BATCH:
+			batch.on = 1;
+			break;
+		case OPT_FILES_FROM:
+			batch.from = optarg;
+			break;
+		case '0':
+			batch.nul = 1;
+			break;
+		case 'j':
+			if (ms_jobs_parse(optarg, &batch.jobs)) {
+				ms_error(NULL, "-j needs a number of workers "
+					 "from 1 to %d", MS_JOBS_MAX);
+				return MS_EXIT_USAGE;
+			}
+			break;
 		case '?':
 		default:
 			usage(stderr);
@@ -402,6 +530,10 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (batch.on || batch.from || batch.nul || batch.jobs)
+		return run_batch(&batch, verb, argc, argv, &req, keyid, quiet,
+				 verbose, kernel, &kopts, nextra, extra_keys,
+				 extra_certs);
 	if (nextra && verb != SIGN) {
 		ms_error(NULL, "--signer only goes with signing here");
 		return MS_EXIT_USAGE;

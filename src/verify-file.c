@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "batch.h"
 #include "blacklist.h"
 #include "certstore.h"
 #include "exitcode.h"
@@ -24,6 +25,7 @@
 #include "log.h"
 #include "modfile.h"
 #include "trustsrc.h"
+#include "workpool.h"
 #include "x509k.h"
 
 /* trust sources (trustsrc.h), kernel .config (kconfig.h) */
@@ -32,7 +34,7 @@ enum {
 	OPT_MOK, OPT_KCONFIG, OPT_KTREE, OPT_LIST_KEYS,
 };
 
-static const char short_opts[] = "k:c:r:qvhV";
+static const char short_opts[] = "k:c:r:qvhVj:";
 static const struct option long_opts[] = {
 	{ "keys", required_argument, NULL, 'k' },
 	{ "cert", required_argument, NULL, 'c' },
@@ -58,6 +60,7 @@ static const struct option long_opts[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -115,6 +118,8 @@ static void help(void)
 "      --list-keys       print every trusted key as the kernel logs it\n"
 "                        (subject, serial, SKID, key, SHA-256) and exit\n"
 "      --json            one JSON object per file instead of text\n"
+"  -j, --jobs N          workers for several files or -r (default: the\n"
+"                        online CPUs); results stay in input order\n"
 "  -q, --quiet           print no verdicts; only the exit code tells\n"
 "  -v, --verbose         say which certificates were left out and why\n"
 "  -h, --help            show this help and exit\n"
@@ -254,8 +259,8 @@ static json_object *signer_json(const struct p7_sinfo *si)
 	return o;
 }
 
-static void print_json(const struct opts *o, const char *file, int usage,
-		       const struct kv_result *r, int shown)
+static void print_json(FILE *out, const struct opts *o, const char *file,
+		       int usage, const struct kv_result *r, int shown)
 {
 	json_object *j = json_object_new_object(), *sg = json_object_new_array();
 	size_t i;
@@ -276,12 +281,13 @@ static void print_json(const struct opts *o, const char *file, int usage,
 	for (i = 0; r->msg && i < r->msg->n_sinfos; i++)
 		json_object_array_add(sg, signer_json(&r->msg->sinfos[i]));
 	json_object_object_add(j, "signers", sg);
-	puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+	fprintf(out, "%s\n",
+		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
 	json_object_put(j);
 }
 
-static void print_text(const struct opts *o, const char *file,
-		       const struct kv_result *r, int shown)
+static void print_text(FILE *out, const struct opts *o, const char *file,
+			const struct kv_result *r, int shown)
 {
 	const struct p7_sinfo *si = NULL;
 	char key[64], id[160];
@@ -294,7 +300,7 @@ static void print_text(const struct opts *o, const char *file,
 				break;
 			}
 		if (!si) {
-			printf("%s: OK\n", file);
+			fprintf(out, "%s: OK\n", file);
 			return;
 		}
 		key[0] = '\0';
@@ -306,18 +312,18 @@ static void print_text(const struct opts *o, const char *file,
 		else
 			hex_str(si->trusted_by->serial,
 				si->trusted_by->serial_len, id, sizeof(id));
-		printf("%s: OK (%s, %s, signer \"%s\", key %s, cert %s)\n",
-		       file, si->hash->name, key, si->trusted_by->name, id,
-		       si->trusted_by->path);
+		fprintf(out, "%s: OK (%s, %s, signer \"%s\", key %s, cert %s)\n",
+			file, si->hash->name, key, si->trusted_by->name, id,
+			si->trusted_by->path);
 		return;
 	}
 	if (o->enforce && is_soft(r->err)) {
-		printf("%s: REJECTED -EKEYREJECTED: %s (-%s: %s)\n", file,
-		       enforce_words(r->err), ms_errno_name(r->err),
-		       r->reason ? r->reason : "");
+		fprintf(out, "%s: REJECTED -EKEYREJECTED: %s (-%s: %s)\n", file,
+			enforce_words(r->err), ms_errno_name(r->err),
+			r->reason ? r->reason : "");
 		return;
 	}
-	printf("%s: %s -%s: %s%s\n", file, verdict_word(shown),
+	fprintf(out, "%s: %s -%s: %s%s\n", file, verdict_word(shown),
 	       ms_errno_name(shown), r->reason ? r->reason : "no reason",
 	       is_soft(shown) ? " (the kernel would load it unsigned, tainted)" :
 	       "");
@@ -325,7 +331,7 @@ static void print_text(const struct opts *o, const char *file,
 
 /* Judge one file; returns its exit code. */
 static int check_file(const struct opts *o, const char *file,
-		      struct summary *sum)
+		      struct summary *sum, FILE *out)
 {
 	struct ms_file s = { .fd = -1 };
 	struct ms_modfile m;
@@ -395,9 +401,9 @@ static int check_file(const struct opts *o, const char *file,
 		code = ms_exit_for_errno(shown);
 		count(sum, err);
 		if (o->json)
-			print_json(o, file, usage, &r, shown);
+			print_json(out, o, file, usage, &r, shown);
 		else if (!o->quiet)
-			print_text(o, file, &r, shown);
+			print_text(out, o, file, &r, shown);
 	}
 	kv_result_free(&r);
 	ms_file_close(&s);
@@ -689,12 +695,62 @@ static int load_kconfig(const char *path, const char *tree,
 	return 0;
 }
 
+/* Several files (or -r): the shared worker pool, certificates loaded
+ * once, verdicts printed in input order. */
+struct each {
+	const struct opts *o;
+	const struct ms_list *files;
+	struct summary *sums;	/* one per file, added up in order */
+	struct summary total;
+};
+
+static int each_check(void *ctx, size_t i, FILE *out)
+{
+	struct each *e = ctx;
+
+	return check_file(e->o, e->files->v[i], &e->sums[i], out);
+}
+
+static void each_add(void *ctx, size_t i, int code)
+{
+	struct each *e = ctx;
+	const struct summary *s = &e->sums[i];
+
+	(void)code;
+	e->total.ok += s->ok;
+	e->total.unsigned_ += s->unsigned_;
+	e->total.nokey += s->nokey;
+	e->total.nopkg += s->nopkg;
+	e->total.rejected += s->rejected;
+	e->total.malformed += s->malformed;
+	e->total.errors += s->errors;
+}
+
+static int check_all(const struct opts *o, const struct ms_list *files,
+		     int jobs, struct summary *sum)
+{
+	struct each e = { .o = o, .files = files };
+	int code;
+
+	e.sums = calloc(files->n ? files->n : 1, sizeof(*e.sums));
+	if (!e.sums) {
+		ms_error(NULL, "out of memory");
+		return MS_EXIT_IO;
+	}
+	code = ms_batch_each(files, jobs, "verified", each_check, each_add,
+			     &e);
+	*sum = e.total;
+	free(e.sums);
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .kr = kr_get(KR_DEFAULT), .usage = -1 };
 	struct certstore trusted = { 0 }, revoked = { 0 }, platform = { 0 };
 	struct blacklist bl = { 0 };
 	struct summary sum = { 0 };
+	struct ms_list files = { 0 };
 	struct src *srcs = NULL;
 	struct kconfig kc = { 0 };
 	struct ts_stores st;
@@ -702,7 +758,7 @@ int main(int argc, char **argv)
 	const char *kline = NULL;
 	bool list_keys = false;
 	size_t nsrc = 0, i;
-	int c, code = MS_EXIT_OK, ret;
+	int c, code = MS_EXIT_OK, ret, jobs = 0;
 
 	ms_log_init(argv[0]);
 	/* one more for the .config's revocation keys */
@@ -778,6 +834,13 @@ int main(int argc, char **argv)
 			break;
 		case 'q':
 			o.quiet = true;
+			break;
+		case 'j':
+			if (ms_jobs_parse(optarg, &jobs)) {
+				ms_error(NULL, "-j needs a number of workers "
+					 "from 1 to %d", MS_JOBS_MAX);
+				goto usage_err;
+			}
 			break;
 		case 'v':
 			ms_set_verbose(ms_verbose() + 1);
@@ -887,19 +950,29 @@ int main(int argc, char **argv)
 		}
 		qsort(walk_list, walk_n, sizeof(*walk_list), cmp_str);
 		for (i = 0; i < walk_n; i++)
-			code = ms_exit_worst(code, check_file(&o, walk_list[i],
-							      &sum));
-		if (!o.quiet && !o.json)
-			printf("summary: %zu files: %u ok, %u unsigned, %u "
-			       "unknown key, %u unsupported, %u bad signature, "
-			       "%u malformed, %u unreadable\n", walk_n, sum.ok,
-			       sum.unsigned_, sum.nokey, sum.nopkg,
-			       sum.rejected, sum.malformed, sum.errors);
+			if (ms_list_add(&files, walk_list[i]))
+				goto nomem;
 	} else {
 		for (i = optind; i < (size_t)argc; i++)
-			code = ms_exit_worst(code, check_file(&o, argv[i], &sum));
+			if (ms_list_add(&files, argv[i]))
+				goto nomem;
 	}
+	code = ms_exit_worst(code, check_all(&o, &files, jobs ? jobs :
+					     files.n > 1 ?
+					     ms_pool_default_workers() : 1,
+					     &sum));
+	if (walk && !o.quiet && !o.json)
+		printf("summary: %zu files: %u ok, %u unsigned, %u "
+		       "unknown key, %u unsupported, %u bad signature, "
+		       "%u malformed, %u unreadable\n", walk_n, sum.ok,
+		       sum.unsigned_, sum.nokey, sum.nopkg,
+		       sum.rejected, sum.malformed, sum.errors);
+	goto out;
+nomem:
+	ms_error(NULL, "out of memory");
+	code = MS_EXIT_IO;
 out:
+	ms_list_free(&files);
 	for (i = 0; i < walk_n; i++)
 		free(walk_list[i]);
 	free(walk_list);

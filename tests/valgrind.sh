@@ -48,6 +48,12 @@ vg 9 "$sf" sha256 "$keys/other.key" "$keys/rsa2048.crt" m.ko x.ko
 KBUILD_SIGN_PIN=wrong vg 9 "$sf" sha256 "$keys/enc.key" "$keys/enc.crt" m.ko x.ko
 vg 2 "$sf" nohash "$keys/rsa2048.key" "$keys/rsa2048.crt" m.ko x.ko
 vg 7 "$sf" "${k[@]}" missing.ko
+# batch: workers, group commit, ordered output, a bad file among good
+for i in 1 2 3 4 5; do cp m.ko "b$i.ko"; done
+vg 0 "$sf" --batch -j 3 "${k[@]}" b1.ko b2.ko b3.ko
+printf 'b4.ko\0b5.ko\0' > list
+vg 7 "$sf" --batch -j 2 --files-from list -0 "${k[@]}" b1.ko missing.ko
+vg 0 "$sf" --batch -j 2 --replace -p "${k[@]}" b1.ko b2.ko b1.ko
 
 vg 0 "$es" -c "$keys/rsa2048.crt" a.ko
 vg 0 "$es" --json e.ko
@@ -65,6 +71,9 @@ if [ -x "$vf" ]; then
 	cp a.ko t.ko
 	printf 'X' | dd of=t.ko bs=1 seek=10 conv=notrunc 2>/dev/null
 	vg 1 "$vf" -k certs t.ko
+	vg 1 "$vf" -j 3 -k certs a.ko t.ko b1.ko e.ko
+	mkdir tree && cp a.ko b2.ko m.ko tree/
+	vg 3 "$vf" -j 2 --json -k certs -r tree
 fi
 
 echo "valgrind: $runs runs, $fails with errors"

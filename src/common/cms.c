@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include <openssl/x509.h>
 
 #include "cms.h"
+#include "fileio.h"
 
 const EVP_MD *ms_digest_by_name(const char *name)
 {
@@ -21,6 +23,7 @@ const EVP_MD *ms_digest_by_name(const char *name)
 struct span {
 	const uint8_t *p;
 	size_t left;
+	const uint8_t *kept;	/* read but not yet released */
 };
 
 static int span_read(BIO *b, char *out, size_t want, size_t *got)
@@ -34,6 +37,12 @@ static int span_read(BIO *b, char *out, size_t want, size_t *got)
 	s->p += n;
 	s->left -= n;
 	*got = n;
+	/* Hashed bytes of a mapped file are not needed again: keep the
+	 * resident set bounded (fileio.h) for any file size. */
+	if ((size_t)(s->p - s->kept) >= MS_HASH_STEP || !s->left) {
+		ms_map_release(s->kept, (size_t)(s->p - s->kept));
+		s->kept = s->p;
+	}
 	return n > 0 || want == 0;
 }
 
@@ -59,28 +68,41 @@ static int span_destroy(BIO *b)
 	return 1;
 }
 
+static BIO_METHOD *span_meth;
+
+/* Once per process: batch workers create span BIOs concurrently. */
+static void span_meth_init(void)
+{
+	BIO_METHOD *m = BIO_meth_new(BIO_get_new_index() |
+				     BIO_TYPE_SOURCE_SINK, "modsign span");
+
+	if (m && BIO_meth_set_read_ex(m, span_read) &&
+	    BIO_meth_set_ctrl(m, span_ctrl) &&
+	    BIO_meth_set_destroy(m, span_destroy)) {
+		span_meth = m;
+		return;
+	}
+	BIO_meth_free(m);
+}
+
 static BIO *bio_new_span(const uint8_t *p, size_t len)
 {
-	static BIO_METHOD *meth;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	struct span *s;
 	BIO *b;
 
-	if (!meth) {
-		meth = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK,
-				    "modsign span");
-		if (!meth || !BIO_meth_set_read_ex(meth, span_read) ||
-		    !BIO_meth_set_ctrl(meth, span_ctrl) ||
-		    !BIO_meth_set_destroy(meth, span_destroy))
-			return NULL;
-	}
+	pthread_once(&once, span_meth_init);
+	if (!span_meth)
+		return NULL;
 	s = malloc(sizeof(*s));
-	b = s ? BIO_new(meth) : NULL;
+	b = s ? BIO_new(span_meth) : NULL;
 	if (!b) {
 		free(s);
 		return NULL;
 	}
 	s->p = p;
 	s->left = len;
+	s->kept = p;
 	BIO_set_data(b, s);
 	BIO_set_init(b, 1);
 	return b;

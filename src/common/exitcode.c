@@ -53,7 +53,7 @@ int ms_exit_worst(int a, int b)
 
 const char *ms_errno_name(int err)
 {
-	static char unknown[16];
+	static _Thread_local char unknown[16];
 
 	switch (-err) {
 	case 0: return "0";

@@ -4,7 +4,9 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,75 @@
 #include <unistd.h>
 
 #include "fileio.h"
+
+/*
+ * The read-only file mappings this process holds, so that code hashing a
+ * buffer can give pages back once they are hashed (ms_map_release)
+ * without knowing where the buffer came from: only ranges found here are
+ * ever dropped, never heap memory.
+ */
+static struct map_reg {
+	const uint8_t *p;
+	size_t len;
+} *maps;
+static size_t nmaps, maps_cap;
+static pthread_mutex_t maps_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void map_register(const uint8_t *p, size_t len)
+{
+	pthread_mutex_lock(&maps_lock);
+	if (nmaps == maps_cap) {
+		size_t cap = maps_cap ? 2 * maps_cap : 16;
+		struct map_reg *m = realloc(maps, cap * sizeof(*m));
+
+		if (!m)
+			goto out;	/* the pages just stay resident */
+		maps = m;
+		maps_cap = cap;
+	}
+	maps[nmaps++] = (struct map_reg){ p, len };
+out:
+	pthread_mutex_unlock(&maps_lock);
+}
+
+static void map_unregister(const uint8_t *p)
+{
+	pthread_mutex_lock(&maps_lock);
+	for (size_t i = 0; i < nmaps; i++) {
+		if (maps[i].p == p) {
+			maps[i] = maps[--nmaps];
+			break;
+		}
+	}
+	if (!nmaps) {
+		free(maps);
+		maps = NULL;
+		maps_cap = 0;
+	}
+	pthread_mutex_unlock(&maps_lock);
+}
+
+void ms_map_release(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi;
+	int found = 0;
+
+	pthread_mutex_lock(&maps_lock);
+	for (size_t i = 0; i < nmaps && !found; i++)
+		found = b >= maps[i].p && len <= maps[i].len &&
+			(size_t)(b - maps[i].p) <= maps[i].len - len;
+	pthread_mutex_unlock(&maps_lock);
+	if (!found)
+		return;
+	/* Whole pages inside the range only: a page shared with bytes not
+	 * yet read stays.  Dropping a clean private file page only unmaps
+	 * it; touching it again reads it back from the page cache. */
+	lo = ((uintptr_t)b + page - 1) & ~(page - 1);
+	hi = ((uintptr_t)b + len) & ~(page - 1);
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
 
 static int open_regular(const char *path, struct ms_file *f, int lock)
 {
@@ -65,6 +136,14 @@ again:
 		goto fail;
 	}
 	f->data = map;
+	/* A big file is read front to back once: read ahead, and let the
+	 * pages go as they are hashed.  A small one is unmapped before its
+	 * pages matter, and each madvise costs more than it saves (with
+	 * batch workers, MADV_DONTNEED shoots down every thread's TLB). */
+	if (f->len >= MS_RELEASE_MIN) {
+		madvise(map, f->len, MADV_SEQUENTIAL);
+		map_register(f->data, f->len);
+	}
 	return 0;
 fail:
 	close(f->fd);
@@ -84,12 +163,23 @@ int ms_file_open_locked(const char *path, struct ms_file *f)
 
 void ms_file_close(struct ms_file *f)
 {
-	if (f->data)
+	if (f->data) {
+		map_unregister(f->data);
 		munmap((void *)f->data, f->len);
+	}
 	if (f->fd >= 0)
 		close(f->fd);
 	f->data = NULL;
 	f->fd = -1;
+}
+
+void ms_file_unmap(struct ms_file *f)
+{
+	if (f->data) {
+		map_unregister(f->data);
+		munmap((void *)f->data, f->len);
+	}
+	f->data = NULL;
 }
 
 int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len)
@@ -130,32 +220,44 @@ const char *ms_io_strerror(int err)
 	}
 }
 
-/* Temporary files to remove if a signal arrives mid-write. */
-#define MAX_PENDING 8
-static char *volatile pending[MAX_PENDING];
+/*
+ * Temporary files to remove if a signal arrives mid-write.  Batch mode has
+ * many in flight at once, from several threads: slots are claimed and
+ * released with atomic operations, which the handler can read without a
+ * lock.  A run with more pending files than slots (never with the -j and
+ * group limits of the tools) only loses the cleanup of the extra ones.
+ */
+#define MAX_PENDING 4096
+static char *_Atomic pending[MAX_PENDING];
 
 static void pending_add(char *path)
 {
 	for (int i = 0; i < MAX_PENDING; i++) {
-		if (!pending[i]) {
-			pending[i] = path;
+		char *none = NULL;
+
+		if (atomic_compare_exchange_strong(&pending[i], &none, path))
 			return;
-		}
 	}
 }
 
-static void pending_del(const char *path)
+static void pending_del(char *path)
 {
-	for (int i = 0; i < MAX_PENDING; i++)
-		if (pending[i] == path)
-			pending[i] = NULL;
+	for (int i = 0; i < MAX_PENDING; i++) {
+		char *mine = path;
+
+		if (atomic_compare_exchange_strong(&pending[i], &mine, NULL))
+			return;
+	}
 }
 
 static void on_signal(int sig)
 {
-	for (int i = 0; i < MAX_PENDING; i++)
-		if (pending[i])
-			unlink(pending[i]);
+	for (int i = 0; i < MAX_PENDING; i++) {
+		char *path = atomic_load(&pending[i]);
+
+		if (path)
+			unlink(path);
+	}
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -172,12 +274,22 @@ void ms_cleanup_on_signals(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
+static mode_t umask_value;
+
+static void read_umask(void)
+{
+	umask_value = umask(0);
+	umask(umask_value);
+}
+
 mode_t ms_default_mode(void)
 {
-	mode_t mask = umask(0);
+	/* umask() can only be read by setting it: once, so that batch
+	 * workers never see (or leave) the umask at 0 in between. */
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	umask(mask);
-	return 0666 & ~mask;
+	pthread_once(&once, read_umask);
+	return 0666 & ~umask_value;
 }
 
 mode_t ms_output_mode(const char *path)
@@ -282,7 +394,7 @@ int ms_out_copy(struct ms_out *o, int fd, const uint8_t *map, size_t len)
 	return ms_out_write(o, map + done, len - done);
 }
 
-static int fsync_dir_of(const char *path)
+int ms_fsync_dir_of(const char *path)
 {
 	char *copy = strdup(path);
 	int fd, err = 0;
@@ -300,11 +412,12 @@ static int fsync_dir_of(const char *path)
 	return err;
 }
 
-int ms_out_commit(struct ms_out *o)
+int ms_out_commit_flags(struct ms_out *o, unsigned int flags)
 {
-	int err;
+	int err = 0;
 
-	if (fchmod(o->fd, o->mode) < 0 || fsync(o->fd) < 0)
+	if (fchmod(o->fd, o->mode) < 0 ||
+	    ((flags & MS_SYNC_FILE) && fsync(o->fd) < 0))
 		return -errno;
 	if (close(o->fd) < 0) {
 		o->fd = -1;
@@ -316,10 +429,16 @@ int ms_out_commit(struct ms_out *o)
 	pending_del(o->tmp);
 	free(o->tmp);
 	o->tmp = NULL;
-	err = fsync_dir_of(o->target);
+	if (flags & MS_SYNC_DIR)
+		err = ms_fsync_dir_of(o->target);
 	free(o->target);
 	o->target = NULL;
 	return err;
+}
+
+int ms_out_commit(struct ms_out *o)
+{
+	return ms_out_commit_flags(o, MS_SYNC_FILE | MS_SYNC_DIR);
 }
 
 void ms_out_abort(struct ms_out *o)

@@ -34,6 +34,21 @@ int ms_file_open(const char *path, struct ms_file *f);
  */
 int ms_file_open_locked(const char *path, struct ms_file *f);
 void ms_file_close(struct ms_file *f);
+/* Drop the mapping but keep the descriptor (and so the lock). */
+void ms_file_unmap(struct ms_file *f);
+
+/*
+ * Bytes [p, p+len) of a mapped input have been consumed (hashed): when
+ * they lie in a mapping made by ms_file_open, give their whole pages back
+ * so that resident memory stays bounded however large the file.  Any
+ * other memory is left alone.  Safe from any thread.
+ */
+void ms_map_release(const void *p, size_t len);
+/* Hash in steps of this size, releasing each step (see above). */
+#define MS_HASH_STEP (1u << 20)
+/* Files from this size on are released as they are hashed; below it a
+ * worker's resident share of one input stays under this bound anyway. */
+#define MS_RELEASE_MIN (4u << 20)
 
 /* Read a whole regular file of at most max bytes into a malloc'd buffer. */
 int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len);
@@ -60,6 +75,18 @@ int ms_out_write(struct ms_out *o, const void *buf, size_t len);
 int ms_out_copy(struct ms_out *o, int fd, const uint8_t *map, size_t len);
 /* fsync, rename over the target, fsync the directory. */
 int ms_out_commit(struct ms_out *o);
+/*
+ * The same with a choice of flushes, for batch mode, which makes the data
+ * durable for many files at once (syncfs) before their renames and
+ * flushes each directory once afterwards.  Without MS_SYNC_FILE the
+ * caller must have made the data durable itself: a rename must never
+ * reach the disk before the bytes it points to.
+ */
+#define MS_SYNC_FILE 1u	/* fsync the file before the rename */
+#define MS_SYNC_DIR 2u	/* fsync the directory after it */
+int ms_out_commit_flags(struct ms_out *o, unsigned int flags);
+/* fsync the directory holding path (makes a rename in it durable). */
+int ms_fsync_dir_of(const char *path);
 /* Remove the temporary file; safe to call after commit or twice. */
 void ms_out_abort(struct ms_out *o);
 

@@ -9,6 +9,18 @@
 
 static const char *prog = "modsign";
 static int verbose;
+/* Per thread: a batch worker's messages go to its file's buffer. */
+static _Thread_local FILE *capture;
+
+static FILE *errf(void)
+{
+	return capture ? capture : stderr;
+}
+
+void ms_log_capture(FILE *f)
+{
+	capture = f;
+}
 
 void ms_log_init(const char *argv0)
 {
@@ -35,11 +47,11 @@ int ms_verbose(void)
 static void vreport(const char *tag, const char *subject, const char *fmt,
 		    va_list ap)
 {
-	fprintf(stderr, "%s: %s", prog, tag);
+	fprintf(errf(), "%s: %s", prog, tag);
 	if (subject)
-		fprintf(stderr, "%s: ", subject);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+		fprintf(errf(), "%s: ", subject);
+	vfprintf(errf(), fmt, ap);
+	fputc('\n', errf());
 }
 
 void ms_error(const char *subject, const char *fmt, ...)
@@ -68,9 +80,9 @@ void ms_info(const char *fmt, ...)
 	if (!verbose)
 		return;
 	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", prog);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	fprintf(errf(), "%s: ", prog);
+	vfprintf(errf(), fmt, ap);
+	fputc('\n', errf());
 	va_end(ap);
 }
 
@@ -83,6 +95,6 @@ void ms_openssl_detail(void)
 		if (!verbose)
 			continue;
 		ERR_error_string_n(e, buf, sizeof(buf));
-		fprintf(stderr, "    openssl: %s\n", buf);
+		fprintf(errf(), "    openssl: %s\n", buf);
 	}
 }

@@ -7,6 +7,7 @@
 #define MODSIGN_LOG_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 void ms_log_init(const char *argv0);
 const char *ms_prog(void);
@@ -21,6 +22,13 @@ void ms_warn(const char *subject, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Printed only with -v. */
 void ms_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Send this thread's diagnostics to f instead of stderr (NULL: back to
+ * stderr).  Batch workers collect each file's messages this way, and the
+ * tool prints them in input order.
+ */
+void ms_log_capture(FILE *f);
 
 /* Drain OpenSSL's error queue: printed indented under -v, dropped otherwise. */
 void ms_openssl_detail(void);

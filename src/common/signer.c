@@ -212,21 +212,23 @@ static int write_compressed(struct ms_out *out, enum ms_comp comp,
 	return err;
 }
 
-int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
-		 int *skipped, struct ms_fail *fail)
+int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
+		    struct ms_signed *job, int *skipped, struct ms_fail *fail)
 {
-	struct ms_out out = { .fd = -1 }, p7s = { .fd = -1 };
+	struct ms_out *out = &job->out, *p7s = &job->p7s;
 	const char *target = r->dest ? r->dest : r->module;
+	struct ms_modfile *inp = &job->in, in;
 	uint8_t *der = NULL;
 	const uint8_t *sig;
-	char *p7s_path = NULL;
-	struct ms_modfile in;
 	const char *why;
 	size_t body_len, sig_len;
 	mode_t mode;
 	int err;
 
 	memset(fail, 0, sizeof(*fail));
+	memset(job, 0, sizeof(*job));
+	out->fd = p7s->fd = -1;
+	inp->file.fd = -1;
 	*skipped = 0;
 	/* For a compressed module everything below sees the decompressed
 	 * bytes: already-signed checks, the signature and the .p7s.  The
@@ -235,6 +237,7 @@ int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 	if (err)
 		return fail_at(fail, why ? MS_STAGE_DECOMPRESS : MS_STAGE_INPUT,
 			       r->module, why, err);
+	job->module = r->module;
 	body_len = in.len;
 
 	/* A trailer after the compressed stream is neither "signed" nor
@@ -297,8 +300,12 @@ int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 	} else {
 		int bad = -1;
 
+		if (s->serial)
+			pthread_mutex_lock(s->serial);
 		err = ms_cms_sign(s->certs, s->keys, s->n, s->md, s->use_keyid,
 				  in.data, body_len, &der, &sig_len, &bad);
+		if (s->serial)
+			pthread_mutex_unlock(s->serial);
 		if (err == -ENOPKG) {
 			fail_at(fail, MS_STAGE_SIGN, r->module,
 				"this OpenSSL cannot make a CMS signature with "
@@ -324,50 +331,88 @@ int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 	 * compressed module the .p7s covers the decompressed module, which
 	 * is what the kernel checks. */
 	if (!s->raw_sig && (r->save_p7s || r->p7s_only)) {
-		err = write_p7s(r->module, sig, sig_len, &p7s, &p7s_path, fail);
+		err = write_p7s(r->module, sig, sig_len, p7s, &job->p7s_path,
+				fail);
 		if (err)
 			goto done;
-		if (r->p7s_only) {
-			err = ms_out_commit(&p7s);
-			if (err)
-				fail_at(fail, MS_STAGE_OUTPUT, p7s_path, NULL,
-					err);
+		if (r->p7s_only)
 			goto done;
-		}
 	}
 
 	/* In place keeps the module's mode, an existing dest its own, and
 	 * a new dest gets umask's. */
 	mode = r->dest ? ms_output_mode(r->dest) : (in.file.st.st_mode & 07777);
-	err = ms_out_begin(target, mode, &out);
+	err = ms_out_begin(target, mode, out);
 	if (!err && in.comp == MS_COMP_NONE)
-		err = write_plain(&out, &in.file, body_len, sig, sig_len);
+		err = write_plain(out, &in.file, body_len, sig, sig_len);
 	else if (!err)
-		err = write_compressed(&out, in.comp, in.data, body_len, sig,
+		err = write_compressed(out, in.comp, in.data, body_len, sig,
 				       sig_len);
-	if (err) {
-		fail_at(fail, MS_STAGE_OUTPUT, target, NULL, err);
-		goto done;
-	}
-	/* Both files are complete: only now replace anything. */
-	if (p7s.tmp) {
-		err = ms_out_commit(&p7s);
-		if (err) {
-			fail_at(fail, MS_STAGE_OUTPUT, p7s_path, NULL, err);
-			goto done;
-		}
-	}
-	err = ms_out_commit(&out);
 	if (err)
 		fail_at(fail, MS_STAGE_OUTPUT, target, NULL, err);
 done:
-	ms_out_abort(&p7s);
-	ms_out_abort(&out);
-	free(p7s_path);
 	free(der);
-	ms_modfile_close(&in);
+	/* Keep only what the commit needs: the descriptor holding the lock
+	 * (no mapping, no decompressed copy), so many jobs can wait for a
+	 * group commit without holding their modules in memory. */
+	free(in.buf);
+	in.buf = NULL;
+	ms_file_unmap(&in.file);
+	*inp = in;
+	if (err || *skipped)
+		ms_sign_release(job);
 	return err;
 }
+
+int ms_sign_commit(struct ms_signed *job, unsigned int sync,
+		   struct ms_fail *fail)
+{
+	int err;
+
+	memset(fail, 0, sizeof(*fail));
+	/* Both files are complete: only now replace anything. */
+	if (job->p7s.tmp) {
+		err = ms_out_commit_flags(&job->p7s, sync);
+		if (err)
+			return fail_at(fail, MS_STAGE_OUTPUT, job->p7s_path,
+				       NULL, err);
+	}
+	if (job->out.tmp) {
+		const char *target = job->out.target;
+		char path[sizeof(fail->path)];
+
+		snprintf(path, sizeof(path), "%s", target);
+		err = ms_out_commit_flags(&job->out, sync);
+		if (err)
+			return fail_at(fail, MS_STAGE_OUTPUT, path, NULL, err);
+	}
+	return 0;
+}
+
+void ms_sign_release(struct ms_signed *job)
+{
+	ms_out_abort(&job->p7s);
+	ms_out_abort(&job->out);
+	free(job->p7s_path);
+	job->p7s_path = NULL;
+	ms_modfile_close(&job->in);
+}
+
+int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
+		 int *skipped, struct ms_fail *fail)
+{
+	struct ms_signed job;
+	int err;
+
+	err = ms_sign_prepare(s, r, &job, skipped, fail);
+	if (err || *skipped)
+		return err;
+	err = ms_sign_commit(&job, MS_SYNC_FILE | MS_SYNC_DIR, fail);
+	ms_sign_release(&job);
+	return err;
+}
+
+
 
 static int write_aside(const char *module, const char *ext,
 		       const uint8_t *buf, size_t len, struct ms_out *o,

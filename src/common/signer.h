@@ -6,13 +6,16 @@
 #ifndef MODSIGN_SIGNER_H
 #define MODSIGN_SIGNER_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
+#include "fileio.h"
 #include "keys.h"
+#include "modfile.h"
 
 /* Which step failed, so the tool can pick the exit code and the words. */
 enum ms_stage {
@@ -60,6 +63,9 @@ struct ms_signer {
 	size_t raw_sig_len;
 	int raw_is_value;	/* --attach got a bare signature value */
 	const char *raw_path;
+	/* Batch mode with a key on a PKCS#11 token: signing is done under
+	 * this lock, one file at a time (see batch.c). */
+	pthread_mutex_t *serial;
 };
 
 /* Start a signer for the digest named hash; add pairs with
@@ -105,6 +111,30 @@ struct ms_sign_req {
  */
 int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 		 int *skipped, struct ms_fail *fail);
+
+/*
+ * The same in two steps, for batch mode's group commit.  ms_sign_prepare
+ * does everything but the replacing: on success (and not skipped) job
+ * holds the complete, unsynced temporary file(s) and the module's lock,
+ * and nothing else (no mapping, no decompressed copy).  ms_sign_commit
+ * renames them into place with the given MS_SYNC_* flushes (fileio.h):
+ * without MS_SYNC_FILE the caller has made the data durable first.
+ * ms_sign_release then removes whatever was not committed and unlocks;
+ * it is also the way to give up on a prepared job.
+ */
+struct ms_signed {
+	const char *module;
+	struct ms_modfile in;	/* the locked input: fd only */
+	struct ms_out out, p7s;	/* out.tmp NULL with -d */
+	char *p7s_path;
+};
+
+int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
+		    struct ms_signed *job, int *skipped,
+		    struct ms_fail *fail);
+int ms_sign_commit(struct ms_signed *job, unsigned int sync,
+		   struct ms_fail *fail);
+void ms_sign_release(struct ms_signed *job);
 
 /*
  * --digest-only: write what a remote signer must sign, without any key:

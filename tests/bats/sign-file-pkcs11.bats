@@ -192,3 +192,26 @@ pem_signed() { # out: the same key from its PEM file
 	[ "$(grep -cE '^[0-9]+: C_Login$' spy.log)" -eq 1 ]
 	[ "$(grep -cE '^[0-9]+: C_Sign$' spy.log)" -eq 1 ]
 }
+
+@test "batch: one login for many files, each signed as from PEM" {
+	spy=$(ls /usr/lib/*/pkcs11/pkcs11-spy.so 2>/dev/null | head -1)
+	[ -n "$spy" ] || skip "pkcs11-spy (opensc) not installed"
+	for i in 1 2 3 4 5; do
+		make_module "b$i.ko" $((10000 * i))
+		"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" \
+			"b$i.ko" "pem$i.ko"
+	done
+	echo "leak:pkcs11-spy.so" > lsan.supp
+	LSAN_OPTIONS="suppressions=$W/lsan.supp" \
+	PKCS11SPY="$SOFTHSM_MODULE" PKCS11SPY_OUTPUT="$W/spy.log" \
+		run "$SIGN_FILE" --batch -j 3 --pin-file pin sha256 \
+		"pkcs11:token=modsign;object=rsa2048?module-path=$spy" \
+		"pkcs11:token=modsign;object=rsa2048;type=cert?module-path=$spy" \
+		b1.ko b2.ko b3.ko b4.ko b5.ko
+	assert_success
+	for i in 1 2 3 4 5; do
+		cmp "pem$i.ko" "b$i.ko"
+	done
+	[ "$(grep -cE '^[0-9]+: C_Login$' spy.log)" -eq 1 ]
+	[ "$(grep -cE '^[0-9]+: C_Sign$' spy.log)" -eq 5 ]
+}

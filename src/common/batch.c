@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "exitcode.h"
+#include "log.h"
+#include "workpool.h"
+
+int ms_list_add(struct ms_list *l, const char *name)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		char **v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n] = strdup(name);
+	if (!l->v[l->n])
+		return -ENOMEM;
+	l->n++;
+	return 0;
+}
+
+int ms_list_read(struct ms_list *l, const char *path, int nul)
+{
+	int std = strcmp(path, "-") == 0;
+	FILE *f = std ? stdin : fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	while ((n = getdelim(&line, &cap, nul ? '\0' : '\n', f)) > 0) {
+		if (line[n - 1] == (nul ? '\0' : '\n'))
+			line[--n] = '\0';
+		if (n == 0)
+			continue;
+		err = ms_list_add(l, line);
+		if (err)
+			break;
+	}
+	if (!err && ferror(f))
+		err = -EIO;
+	free(line);
+	if (!std)
+		fclose(f);
+	return err;
+}
+
+void ms_list_free(struct ms_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+int ms_jobs_parse(const char *arg, int *jobs)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < 1 || n > MS_JOBS_MAX)
+		return -EINVAL;
+	*jobs = (int)n;
+	return 0;
+}
+
+int ms_result_begin(struct ms_capture *c, struct ms_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	c->r = r;
+	c->out = open_memstream(&r->out, &r->out_len);
+	c->err = c->out ? open_memstream(&r->err, &r->err_len) : NULL;
+	if (!c->err) {
+		if (c->out)
+			fclose(c->out);
+		free(r->out);
+		r->out = NULL;
+		c->out = NULL;
+		return -ENOMEM;
+	}
+	ms_log_capture(c->err);
+	return 0;
+}
+
+void ms_result_end(struct ms_capture *c)
+{
+	ms_log_capture(NULL);
+	fclose(c->out);
+	fclose(c->err);
+	c->out = c->err = NULL;
+}
+
+void ms_result_emit(struct ms_result *r, struct ms_progress *pg)
+{
+	if (r->err_len || r->out_len)
+		ms_progress_clear(pg);
+	if (r->err_len) {
+		fwrite(r->err, 1, r->err_len, stderr);
+		fflush(stderr);
+	}
+	if (r->out_len) {
+		fwrite(r->out, 1, r->out_len, stdout);
+		/* A terminal shows the line before the bar returns; a pipe
+		 * is flushed by stdio in big blocks. */
+		if (pg->on)
+			fflush(stdout);
+	}
+	ms_progress_step(pg);
+}
+
+void ms_result_free(struct ms_result *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+struct each_run {
+	int (*fn)(void *ctx, size_t i, FILE *out);
+	void (*done)(void *ctx, size_t i, int code);
+	void *ctx;
+	struct ms_result *res;
+	struct ms_progress pg;
+	int code;
+};
+
+static int each_job(struct ms_pool *pool, void *ctx, size_t i)
+{
+	struct each_run *run = ctx;
+	struct ms_result *r = &run->res[i];
+	struct ms_capture c;
+
+	(void)pool;
+	if (ms_result_begin(&c, r)) {
+		r->code = MS_EXIT_IO;
+		return 0;
+	}
+	r->code = run->fn(run->ctx, i, c.out);
+	ms_result_end(&c);
+	return 0;
+}
+
+static void each_done(void *ctx, size_t i)
+{
+	struct each_run *run = ctx;
+	struct ms_result *r = &run->res[i];
+
+	ms_result_emit(r, &run->pg);
+	run->code = ms_exit_worst(run->code, r->code);
+	if (run->done)
+		run->done(run->ctx, i, r->code);
+	ms_result_free(r);
+}
+
+int ms_batch_each(const struct ms_list *list, int jobs, const char *what,
+		  int (*fn)(void *ctx, size_t i, FILE *out),
+		  void (*done)(void *ctx, size_t i, int code), void *ctx)
+{
+	static const struct ms_pool_ops ops = { each_job, each_done, NULL };
+	struct each_run run = { .fn = fn, .done = done, .ctx = ctx };
+	int err;
+
+	run.res = calloc(list->n ? list->n : 1, sizeof(*run.res));
+	if (!run.res)
+		return MS_EXIT_IO;
+	ms_progress_init(&run.pg, list->n, what);
+	err = ms_pool_run(list->n, jobs, &ops, &run);
+	ms_progress_end(&run.pg);
+	if (err) {
+		ms_error(NULL, "cannot start workers: %s", strerror(-err));
+		run.code = ms_exit_worst(run.code, MS_EXIT_IO);
+	}
+	fflush(stdout);
+	free(run.res);
+	return run.code;
+}
+
+/* ---- batch signing ---- */
+
+struct pend {
+	size_t i;
+	struct ms_signed job;
+};
+
+struct group {
+	struct pend *v;
+	size_t n;
+};
+
+struct sign_run {
+	const struct ms_signer *s;
+	const struct ms_sign_req *req;
+	const struct ms_list *list;
+	int quiet;
+	int (*report)(const struct ms_fail *f, int err);
+	struct ms_result *res;
+	pthread_mutex_t glock;	/* cur */
+	struct group cur;	/* prepared, waiting for the next flush */
+	struct ms_progress pg;
+	size_t signed_, skipped, failed;	/* emitter thread only */
+	int code;
+};
+
+enum { DONE_SIGNED, DONE_SKIPPED, DONE_FAILED };
+
+/* A file's line and diagnostic, written from whichever thread knows. */
+static void finish(struct sign_run *run, size_t i, int err, int skipped,
+		   const struct ms_fail *fail)
+{
+	struct ms_result *r = &run->res[i];
+	const char *name = run->list->v[i];
+	struct ms_capture c;
+
+	if (ms_result_begin(&c, r)) {
+		r->code = MS_EXIT_IO;
+		r->tag = DONE_FAILED;
+		return;
+	}
+	if (err) {
+		r->code = run->report(fail, err);
+		r->tag = DONE_FAILED;
+		fprintf(c.out, "%s: FAILED (exit %d)\n", name, r->code);
+	} else if (skipped) {
+		r->tag = DONE_SKIPPED;
+		if (!run->quiet)
+			fprintf(c.out, "%s: already signed, left unchanged\n",
+				name);
+	} else {
+		r->tag = DONE_SIGNED;
+		if (!run->quiet)
+			fprintf(c.out, "%s: signed\n", name);
+	}
+	ms_result_end(&c);
+}
+
+static int same_dir(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+	size_t la = sa ? (size_t)(sa - a) : 0, lb = sb ? (size_t)(sb - b) : 0;
+
+	return la == lb && strncmp(a, b, la) == 0;
+}
+
+/* One member of a group being committed. */
+struct cstate {
+	char *dir;		/* target path, for the directory fsync */
+	int err;
+	struct ms_fail fail;
+};
+
+/* syncfs() once per file system of the group; MS_SYNC_FILE when any
+ * fails, so that each file is then flushed (and judged) on its own. */
+static unsigned int sync_group(struct group *g)
+{
+	dev_t devs[MS_GROUP_MAX];
+	size_t ndev = 0, d;
+
+	for (size_t k = 0; k < g->n; k++) {
+		struct ms_signed *j = &g->v[k].job;
+		int fd = j->out.fd >= 0 ? j->out.fd : j->p7s.fd;
+		struct stat st;
+
+		if (fstat(fd, &st) < 0)
+			return MS_SYNC_FILE;
+		for (d = 0; d < ndev && devs[d] != st.st_dev; d++)
+			;
+		if (d < ndev)
+			continue;
+		if (ndev < MS_GROUP_MAX)
+			devs[ndev++] = st.st_dev;
+		if (syncfs(fd) < 0)
+			return MS_SYNC_FILE;
+	}
+	return 0;
+}
+
+/*
+ * Make a group durable and put it in place: one syncfs() per file system
+ * for all the data (instead of an fsync and a journal commit per file),
+ * then the renames, then one fsync per directory for the renames.
+ */
+static void commit_group(struct sign_run *run, struct ms_pool *pool,
+			 struct group *g)
+{
+	struct cstate *cs = calloc(g->n ? g->n : 1, sizeof(*cs));
+	unsigned int sync;
+	size_t k, e;
+
+	if (!cs) {
+		/* No room to group: each file flushes on its own. */
+		for (k = 0; k < g->n; k++) {
+			struct ms_fail fail;
+			int err = ms_sign_commit(&g->v[k].job, MS_SYNC_FILE |
+						 MS_SYNC_DIR, &fail);
+
+			ms_sign_release(&g->v[k].job);
+			finish(run, g->v[k].i, err, 0, &fail);
+			ms_pool_finish(pool, g->v[k].i);
+		}
+		goto out;
+	}
+	sync = sync_group(g);
+	for (k = 0; k < g->n; k++) {
+		struct ms_signed *j = &g->v[k].job;
+		const char *t = j->out.tmp ? j->out.target : j->p7s.target;
+
+		/* Copied first: the commit frees the target's name. */
+		cs[k].dir = t ? strdup(t) : NULL;
+		cs[k].err = ms_sign_commit(j, sync, &cs[k].fail);
+		if (cs[k].err) {
+			free(cs[k].dir);
+			cs[k].dir = NULL;
+		}
+	}
+	/* One fsync per directory makes the renames in it durable.  A
+	 * directory that cannot be flushed fails its files, as it does a
+	 * single-file run (the renames are done, but not durable). */
+	for (k = 0; k < g->n; k++) {
+		int err;
+
+		if (!cs[k].dir)
+			continue;
+		for (e = 0; e < k && !(cs[e].dir &&
+				       same_dir(cs[e].dir, cs[k].dir)); e++)
+			;
+		if (e < k)
+			continue;
+		err = ms_fsync_dir_of(cs[k].dir);
+		for (e = k; err && e < g->n; e++) {
+			if (!cs[e].dir || !same_dir(cs[e].dir, cs[k].dir))
+				continue;
+			cs[e].err = err;
+			cs[e].fail.stage = MS_STAGE_OUTPUT;
+			snprintf(cs[e].fail.path, sizeof(cs[e].fail.path),
+				 "%s", cs[e].dir);
+		}
+	}
+	for (k = 0; k < g->n; k++) {
+		ms_sign_release(&g->v[k].job);
+		finish(run, g->v[k].i, cs[k].err, 0, &cs[k].fail);
+		ms_pool_finish(pool, g->v[k].i);
+		free(cs[k].dir);
+	}
+	free(cs);
+out:
+	free(g->v);
+	g->v = NULL;
+	g->n = 0;
+}
+
+/* Take the current group (under glock) so that it can be committed. */
+static struct group take_group(struct sign_run *run)
+{
+	struct group g = run->cur;
+
+	run->cur.v = NULL;
+	run->cur.n = 0;
+	return g;
+}
+
+/* A second job on a module still waiting in the group would wait for
+ * its lock forever (the group holds it): commit the group first. */
+static void flush_if_pending(struct sign_run *run, struct ms_pool *pool,
+			     const char *path)
+{
+	struct group g = { NULL, 0 };
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return;
+	pthread_mutex_lock(&run->glock);
+	for (size_t k = 0; k < run->cur.n; k++) {
+		const struct stat *o = &run->cur.v[k].job.in.file.st;
+
+		if (o->st_ino == st.st_ino && o->st_dev == st.st_dev) {
+			g = take_group(run);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&run->glock);
+	if (g.n)
+		commit_group(run, pool, &g);
+}
+
+static int sign_job(struct ms_pool *pool, void *ctx, size_t i)
+{
+	struct sign_run *run = ctx;
+	struct ms_sign_req r = *run->req;
+	struct group full = { NULL, 0 };
+	struct ms_signed job;
+	struct ms_fail fail;
+	int skipped, err;
+
+	r.module = run->list->v[i];
+	r.dest = NULL;
+	flush_if_pending(run, pool, r.module);
+	err = ms_sign_prepare(run->s, &r, &job, &skipped, &fail);
+	if (err || skipped) {
+		finish(run, i, err, skipped, &fail);
+		return 0;
+	}
+	pthread_mutex_lock(&run->glock);
+	if (run->cur.n % MS_GROUP_MAX == 0) {
+		struct pend *v = realloc(run->cur.v, (run->cur.n +
+					 MS_GROUP_MAX) * sizeof(*v));
+
+		if (!v) {
+			pthread_mutex_unlock(&run->glock);
+			/* No room to wait: this one flushes alone. */
+			err = ms_sign_commit(&job, MS_SYNC_FILE | MS_SYNC_DIR,
+					     &fail);
+			ms_sign_release(&job);
+			finish(run, i, err, 0, &fail);
+			return 0;
+		}
+		run->cur.v = v;
+	}
+	run->cur.v[run->cur.n].i = i;
+	run->cur.v[run->cur.n++].job = job;
+	if (run->cur.n >= MS_GROUP_MAX)
+		full = take_group(run);
+	pthread_mutex_unlock(&run->glock);
+	if (full.n)
+		commit_group(run, pool, &full);
+	return 1;
+}
+
+static void sign_drain(struct ms_pool *pool, void *ctx)
+{
+	struct sign_run *run = ctx;
+	struct group g;
+
+	pthread_mutex_lock(&run->glock);
+	g = take_group(run);
+	pthread_mutex_unlock(&run->glock);
+	if (g.n)
+		commit_group(run, pool, &g);
+}
+
+static void sign_done(void *ctx, size_t i)
+{
+	struct sign_run *run = ctx;
+	struct ms_result *r = &run->res[i];
+
+	if (r->tag == DONE_SIGNED)
+		run->signed_++;
+	else if (r->tag == DONE_SKIPPED)
+		run->skipped++;
+	else
+		run->failed++;
+	run->code = ms_exit_worst(run->code, r->code);
+	ms_result_emit(r, &run->pg);
+	ms_result_free(r);
+}
+
+int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
+		  const struct ms_list *list, int jobs, int quiet,
+		  int (*report)(const struct ms_fail *f, int err))
+{
+	static const struct ms_pool_ops ops = { sign_job, sign_done,
+						sign_drain };
+	struct sign_run run = {
+		.s = s, .req = req, .list = list, .quiet = quiet,
+		.report = report, .code = MS_EXIT_OK,
+	};
+	pthread_mutex_t serial = PTHREAD_MUTEX_INITIALIZER;
+	struct ms_signer local = *s;
+	int err;
+
+	/*
+	 * A key on a PKCS#11 token signs one file at a time.  libp11's
+	 * engine already serialises the operations on one slot (a session
+	 * does one operation at a time, PKCS#11 v2.40 §5.6), and its key
+	 * loading raced its signing in versions before 0.4.12's session
+	 * pool; the token, not the CPU, is the limit there anyway.  Hashing
+	 * happens inside CMS_final, so it is serialised with the signature.
+	 */
+	for (int k = 0; k < s->n; k++)
+		if (s->toks[k])
+			local.serial = &serial;
+	run.s = &local;
+	run.res = calloc(list->n ? list->n : 1, sizeof(*run.res));
+	if (!run.res)
+		return MS_EXIT_IO;
+	pthread_mutex_init(&run.glock, NULL);
+	ms_progress_init(&run.pg, list->n, "signed");
+	err = ms_pool_run(list->n, jobs, &ops, &run);
+	ms_progress_end(&run.pg);
+	if (err) {
+		ms_error(NULL, "cannot start workers: %s", strerror(-err));
+		run.code = ms_exit_worst(run.code, MS_EXIT_IO);
+	}
+	if (!quiet)
+		printf("summary: %zu files: %zu signed, %zu already signed, "
+		       "%zu failed\n", list->n, run.signed_, run.skipped,
+		       run.failed);
+	fflush(stdout);
+	pthread_mutex_destroy(&run.glock);
+	free(run.res);
+	return run.code;
+}

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "workpool.h"
+
+struct ms_pool {
+	size_t n;
+	atomic_size_t next;		/* the shared queue: next index */
+	const struct ms_pool_ops *ops;
+	void *ctx;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* a job finished */
+	unsigned char *finished;	/* per job, under lock */
+	int running;			/* workers not yet exited */
+};
+
+void ms_pool_finish(struct ms_pool *p, size_t i)
+{
+	pthread_mutex_lock(&p->lock);
+	p->finished[i] = 1;
+	pthread_cond_signal(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void *worker(void *arg)
+{
+	struct ms_pool *p = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&p->next, 1)) < p->n)
+		if (p->ops->job(p, p->ctx, i) == 0)
+			ms_pool_finish(p, i);
+	if (p->ops->drain)
+		p->ops->drain(p, p->ctx);
+	pthread_mutex_lock(&p->lock);
+	p->running--;
+	pthread_cond_signal(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
+		void *ctx)
+{
+	struct ms_pool p = { .n = n, .ops = ops, .ctx = ctx };
+	pthread_t *tids = NULL;
+	int started = 0, err = 0;
+	size_t emit = 0;
+
+	atomic_init(&p.next, 0);
+	p.finished = calloc(n ? n : 1, 1);
+	if (!p.finished)
+		return -ENOMEM;
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.cond, NULL);
+	if (nworkers < 1)
+		nworkers = 1;
+	if ((size_t)nworkers > n)
+		nworkers = n ? (int)n : 1;
+
+	if (nworkers == 1) {
+		/* No thread at all: the same order, nothing to race, and each
+		 * result is out as soon as it is known. */
+		p.running = 1;
+		for (size_t i = 0; i < n; i++) {
+			if (ops->job(&p, ctx, i) == 0)
+				p.finished[i] = 1;
+			while (emit < n && p.finished[emit])
+				ops->done(ctx, emit++);
+		}
+		if (ops->drain)
+			ops->drain(&p, ctx);
+		p.running = 0;
+	} else {
+		tids = calloc((size_t)nworkers, sizeof(*tids));
+		if (!tids) {
+			err = -ENOMEM;
+			goto out;
+		}
+		pthread_mutex_lock(&p.lock);
+		for (; started < nworkers; started++) {
+			int e = pthread_create(&tids[started], NULL, worker,
+					       &p);
+
+			if (e) {
+				/* Fewer workers still drain the queue. */
+				if (!started)
+					err = -e;
+				break;
+			}
+			p.running++;
+		}
+		pthread_mutex_unlock(&p.lock);
+		if (!started)
+			goto out;
+	}
+
+	/* Hand results over in input order as soon as each is ready. */
+	pthread_mutex_lock(&p.lock);
+	while (emit < n) {
+		if (p.finished[emit]) {
+			pthread_mutex_unlock(&p.lock);
+			ops->done(ctx, emit++);
+			pthread_mutex_lock(&p.lock);
+			continue;
+		}
+		if (!p.running)
+			break;	/* every worker gone: nothing more comes */
+		pthread_cond_wait(&p.cond, &p.lock);
+	}
+	pthread_mutex_unlock(&p.lock);
+	for (int t = 0; t < started; t++)
+		pthread_join(tids[t], NULL);
+out:
+	free(tids);
+	free(p.finished);
+	pthread_cond_destroy(&p.cond);
+	pthread_mutex_destroy(&p.lock);
+	return err;
+}
+
+int ms_pool_default_workers(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+}
