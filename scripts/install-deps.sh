@@ -15,7 +15,8 @@ set -eu
 pkgs_build="build-essential pkg-config libssl-dev libjson-c-dev openssl help2man
 	zlib1g-dev liblzma-dev libzstd-dev libp11-kit-dev"
 pkgs_test="bats bats-support bats-assert bats-file kmod python3 ca-certificates
-	xz-utils zstd gzip p11-kit softhsm2 opensc libengine-pkcs11-openssl"
+	xz-utils zstd gzip p11-kit softhsm2 opensc libengine-pkcs11-openssl
+	bash-completion zsh man-db"
 pkgs_fuzz="clang libclang-rt-dev"
 pkgs_valgrind="valgrind"
 
