@@ -28,9 +28,13 @@ static int span_read(BIO *b, char *out, size_t want, size_t *got)
 	struct span *s = BIO_get_data(b);
 	size_t n = want < s->left ? want : s->left;
 
-	memcpy(out, s->p, n);
-	s->p += n;
-	s->left -= n;
+	/* An empty module has no mapping (p is NULL): neither memcpy nor
+	 * pointer arithmetic may see it, even for 0 bytes (UBSan). */
+	if (n) {
+		memcpy(out, s->p, n);
+		s->p += n;
+		s->left -= n;
+	}
 	*got = n;
 	return n > 0 || want == 0;
 }
