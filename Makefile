@@ -5,6 +5,9 @@ VERSION     := 0.1.0
 PREFIX      ?= /usr/local
 BINDIR      ?= $(PREFIX)/bin
 MANDIR      ?= $(PREFIX)/share/man
+# Where bash-completion and Debian's zsh look for vendor completions.
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/vendor-completions
 DESTDIR     ?=
 PKG_CONFIG  ?= pkg-config
 CC          ?= cc
@@ -36,11 +39,13 @@ COMMON_SRC  := $(wildcard src/common/*.c)
 COMMON_OBJ  := $(COMMON_SRC:src/%.c=$(BUILD)/obj/%.o)
 BINS        := $(TOOLS:%=$(BUILD)/bin/%)
 MANS        := $(TOOLS:%=man/%.1)
+COMPLETIONS := $(BUILD)/completions/modsign.bash $(BUILD)/completions/_modsign
 
 .SECONDARY:
-.PHONY: all check check-plain check-asan demo install clean deps-build deps-test \
-	fuzz fuzz-smoke deps-fuzz valgrind bench
-all: $(BINS) $(MANS)
+.PHONY: all check check-plain check-asan check-dkms demo install \
+	install-kmodsign clean deps-build deps-test fuzz fuzz-smoke deps-fuzz \
+	valgrind bench
+all: $(BINS) $(MANS) $(COMPLETIONS)
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
@@ -65,6 +70,15 @@ man/%.1: $(BUILD)/bin/% man/%.h2m man/common.h2m
 	help2man --no-info --no-discard-stderr --version-string=$(VERSION) \
 		--include=man/$*.h2m --include=man/common.h2m -o $@ $(BUILD)/bin/$*
 
+# Completions, like the man pages, take their options from --help.
+$(BUILD)/completions/modsign.bash: completions/gen.sh completions/modsign.bash.in $(BINS)
+	@mkdir -p $(dir $@)
+	completions/gen.sh bash $(BUILD)/bin > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/completions/_modsign: completions/gen.sh completions/modsign.zsh.in $(BINS)
+	@mkdir -p $(dir $@)
+	completions/gen.sh zsh $(BUILD)/bin > $@.tmp && mv $@.tmp $@
+
 # Both quick-start commands set themselves up on a fresh Debian machine.
 deps-build:
 	scripts/install-deps.sh build
@@ -78,15 +92,22 @@ check: deps-test
 	$(MAKE) check-plain
 	$(MAKE) check-asan
 
-check-plain: $(BINS)
+check-plain: all
 	MODSIGN_BIN=$(abspath $(BUILD)/bin) bats tests/bats
 
-check-asan:
+check-asan: all
 	$(MAKE) BUILD=build/asan SAN=1 build/asan/bin/sign-file \
 		$(TOOLS:%=build/asan/bin/%)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	MODSIGN_BIN=$(abspath build/asan/bin) bats tests/bats
+
+# The real dkms signing with sign-file (tests/dkms): installing dkms and
+# the kernel headers takes about 20 s, but each dkms build of the test
+# module takes 15-60 s on a shared machine, too slow for every make check.
+check-dkms: deps-test all
+	scripts/install-deps.sh dkms
+	MODSIGN_BIN=$(abspath $(BUILD)/bin) bats tests/dkms
 
 demo: deps-build
 	$(MAKE) $(BINS)
@@ -132,10 +153,26 @@ valgrind: $(BINS)
 deps-fuzz:
 	scripts/install-deps.sh build fuzz
 
+# One bash completion file serves all three tools; bash-completion loads
+# it by command name, hence the links.  zsh reads #compdef from _modsign.
 install: all
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	$(INSTALL) -m 0755 $(BINS) $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 0644 $(MANS) $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 0644 $(BUILD)/completions/modsign.bash \
+		$(DESTDIR)$(BASHCOMPDIR)/sign-file
+	ln -sf sign-file $(DESTDIR)$(BASHCOMPDIR)/extract-sig
+	ln -sf sign-file $(DESTDIR)$(BASHCOMPDIR)/verify-file
+	$(INSTALL) -m 0644 $(BUILD)/completions/_modsign $(DESTDIR)$(ZSHCOMPDIR)/
+
+# Ubuntu ships /usr/bin/kmodsign in sbsigntool, so the name is not taken
+# by default: this adds kmodsign as a link to sign-file (which then reads
+# kmodsign's command line), with its man page and bash completion links.
+install-kmodsign: install
+	ln -sf sign-file $(DESTDIR)$(BINDIR)/kmodsign
+	ln -sf sign-file.1 $(DESTDIR)$(MANDIR)/man1/kmodsign.1
+	ln -sf sign-file $(DESTDIR)$(BASHCOMPDIR)/kmodsign
 
 clean:
 	rm -rf build man/*.1

@@ -10,15 +10,20 @@
 #   test    run the bats suite (and fetch the reference sign-file)
 #   fuzz    build and run the libFuzzer targets
 #   valgrind  memcheck the main paths
+#   dkms    build, sign and install a module with Debian's dkms against
+#           the headers of the current Debian kernel (make check-dkms)
 set -eu
 
 pkgs_build="build-essential pkg-config libssl-dev libjson-c-dev openssl help2man
 	zlib1g-dev liblzma-dev libzstd-dev liblz4-dev libbz2-dev libp11-kit-dev"
 pkgs_test="bats bats-support bats-assert bats-file kmod python3 ca-certificates
 	xz-utils zstd gzip lz4 bzip2 binutils efitools p11-kit softhsm2 opensc
-	libengine-pkcs11-openssl"
+	libengine-pkcs11-openssl bash-completion zsh man-db"
 pkgs_fuzz="clang libclang-rt-dev"
 pkgs_valgrind="valgrind"
+# The metapackage pulls the headers of the current ABI (linux-headers-6.1.0-N)
+# with linux-kbuild-6.1 and gcc-12: about 20 s on a fresh Debian 12.
+pkgs_dkms="dkms linux-headers-$(dpkg --print-architecture)"
 
 want=""
 for g in "$@"; do

@@ -23,6 +23,8 @@
 
 /* Batch mode's options: long-only values kept apart from the rest. */
 enum { OPT_BATCH = 0x4200, OPT_FILES_FROM };
+/* kmodsign personality */
+enum { OPT_KMODSIGN = 0x4300 };
 
 static const char short_opts[] = "sdpkvqhVj:0";
 static const struct option long_opts[] = {
@@ -49,8 +51,98 @@ static const struct option long_opts[] = {
 	{ "files-from", required_argument, NULL, OPT_FILES_FROM },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "null", no_argument, NULL, '0' },
+	{ "kmodsign", no_argument, NULL, OPT_KMODSIGN },
 	{ NULL, 0, NULL, 0 },
 };
+
+/*
+ * The kmodsign personality.  Ubuntu's kmodsign (sbsigntool's
+ * src/kmodsign.c, "kmodsign 4.4", read in the neverware-mirrors/sbsigntool
+ * copy at 4f5aef50; the landscape notes of an older DER-only cert reader
+ * come from osresearch/safeboot#17) is a fork of the kernel's sign-file with getopt string "dpkDhV"
+ * and only --help and --version as long options:
+ *
+ *   kmodsign [-dpkD] <hash algo> <key> <x509> <module> [<dest>]
+ *
+ * -p, -d and -k are sign-file's.  -D ("produce a full detached signature
+ * block (may be cat'd onto the end of a module)") skips copying the module
+ * and writes only the CMS, the module_signature descriptor and the magic,
+ * to <dest>; Launchpad's signer runs "kmodsign -D sha512 key cert image
+ * image.sig".  The certificate is read as DER, then PEM; the key as PEM or
+ * a pkcs11: URI (through the pkcs11 engine), with KBUILD_SIGN_PIN.  Usage
+ * errors print the usage on stdout and exit 2, every other error exits 1
+ * through err(3), --help and --version exit 0.
+ *
+ * What we mirror: the command line, option letters, the meaning of -D
+ * and the positional layout, exit 0 and 2.  Where we differ, on purpose:
+ *  - -D without a <dest> (or with <dest> equal to <module>): kmodsign
+ *    writes the block to <module>.~signed~ and renames it over the module,
+ *    destroying it.  We refuse with exit 2.
+ *  - -d -D: kmodsign writes the .p7s and silently ignores -D.  We refuse
+ *    with exit 2: two outputs asked for, one given.
+ *  - Failures use modsign's exit table (1-9, see sign-file(1)), not 1 for
+ *    all; scripts calling kmodsign test only for non-zero.  An already
+ *    signed module is refused (8) instead of signed twice; --replace and
+ *    every other long option of sign-file are accepted here too.
+ *  - Usage goes to stderr on errors, as for sign-file.
+ */
+static const char kmodsign_short_opts[] = "dpkDhV";
+
+/* Invoked as kmodsign, or --kmodsign before any "--": decided before
+ * getopt runs, since it changes what the short option -D means. */
+static int kmodsign_personality(int argc, char **argv)
+{
+	if (strcmp(ms_prog(), "kmodsign") == 0)
+		return 1;
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--kmodsign") == 0)
+			return 1;
+	return 0;
+}
+
+static void kmodsign_usage(FILE *f)
+{
+	fprintf(f, "Usage: %s [-dpkD] <hash algo> <key> <x509> <module> "
+		"[<dest>]\n", ms_prog());
+}
+
+static void kmodsign_help(void)
+{
+	kmodsign_usage(stdout);
+	printf(
+"Sign a kernel module image for use with an enforcing kernel, accepting\n"
+"Ubuntu kmodsign's command line (modsign's sign-file under that name or\n"
+"with --kmodsign).\n"
+"\n"
+"Options:\n"
+"  -p           save a copy of the p7s signature (<module>.p7s)\n"
+"  -d           produce a detached signature file (<module>.p7s) only\n"
+"  -D           produce a full detached signature block in <dest>\n"
+"               (may be cat'd onto the end of <module>)\n"
+"  -k           switch to using keyid for identification\n"
+"  -h, --help   show this help and exit\n"
+"  -V, --version  show the version and exit\n"
+"\n"
+"sign-file's long options (--replace, --pin-file, --verbose, ...) work\n"
+"too; see sign-file --help.  -D needs a <dest> other than <module>.\n");
+}
+
+/* -D's rules, checked once the positional words are known. */
+static int kmodsign_check(const struct ms_sign_req *req)
+{
+	if (!req->trailer_only)
+		return 0;
+	if (req->p7s_only) {
+		ms_error(NULL, "-d and -D exclude each other");
+		return -1;
+	}
+	if (!req->dest) {
+		ms_error(NULL, "-D writes the signature block to <dest>: give "
+			 "a <dest> other than <module>");
+		return -1;
+	}
+	return 0;
+}
 
 static void usage(FILE *f)
 {
@@ -115,6 +207,9 @@ static void help(void)
 "                      standard input), one a line\n"
 "  -0, --null          names in LIST end with NUL, not newline\n"
 "  -j, --jobs N        batch workers (default: the online CPUs)\n"
+"      --kmodsign      read Ubuntu kmodsign's command line, as when run\n"
+"                      under the name kmodsign: -D writes the signature\n"
+"                      block to <dest> (see kmodsign --help)\n"
 "  -v, --verbose       say what was done; show OpenSSL's error details\n"
 "  -q, --quiet         no message for files skipped by --skip-signed\n"
 "  -h, --help          show this help and exit\n"
@@ -413,11 +508,16 @@ int main(int argc, char **argv)
 	int nextra = 0;
 	const char *kcpath = NULL;
 	struct kconfig kc = { 0 };
+	int kmod, li;
 
 	ms_log_init(argv[0]);
 	memset(&signer, 0, sizeof(signer));
-	while ((opt = getopt_long(argc, argv, short_opts, long_opts,
-				  NULL)) != -1) {
+	kmod = kmodsign_personality(argc, argv);
+	/* li stays -1 for a short option: kmodsign's -D and --digest-only
+	 * share a value. */
+	while ((li = -1, opt = getopt_long(argc, argv, kmod ?
+					   kmodsign_short_opts : short_opts,
+					   long_opts, &li)) != -1) {
 		switch (opt) {
 		case 's':
 			if (set_verb(&verb, RAW))
@@ -429,6 +529,10 @@ int main(int argc, char **argv)
 			rawsig = optarg;
 			break;
 		case 'D':
+			if (kmod && li < 0) {
+				req.trailer_only = 1;
+				break;
+			}
 			if (set_verb(&verb, DIGEST))
 				return MS_EXIT_USAGE;
 			break;
@@ -500,11 +604,22 @@ int main(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
+		case OPT_KMODSIGN:
+			if (!kmod) {
+				/* An abbreviation, not seen before getopt. */
+				ms_error(NULL, "spell out --kmodsign");
+				return MS_EXIT_USAGE;
+			}
+			break;
 		case 'h':
-			help();
+			if (kmod)
+				kmodsign_help();
+			else
+				help();
 			return MS_EXIT_OK;
 		case 'V':
-			printf("sign-file (modsign) %s\n", MODSIGN_VERSION);
+			printf("%s (modsign) %s\n", kmod ? "kmodsign" :
+			       "sign-file", MODSIGN_VERSION);
 			return MS_EXIT_OK;
 		case OPT_BATCH:
 			batch.on = 1;
@@ -524,7 +639,10 @@ int main(int argc, char **argv)
 			break;
 		case '?':
 		default:
-			usage(stderr);
+			if (kmod)
+				kmodsign_usage(stderr);
+			else
+				usage(stderr);
 			return MS_EXIT_USAGE;
 		}
 	}
@@ -536,6 +654,10 @@ int main(int argc, char **argv)
 				 extra_certs);
 	if (nextra && verb != SIGN) {
 		ms_error(NULL, "--signer only goes with signing here");
+		return MS_EXIT_USAGE;
+	}
+	if (req.trailer_only && verb == DIGEST) {
+		ms_error(NULL, "-D and --digest-only exclude each other");
 		return MS_EXIT_USAGE;
 	}
 	if ((req.save_p7s || req.p7s_only) && (verb == ATTACH ||
@@ -561,7 +683,10 @@ int main(int argc, char **argv)
 		break;
 	}
 	if (argc < npos || argc > npos + (verb == DIGEST ? 0 : 1)) {
-		usage(stderr);
+		if (kmod)
+			kmodsign_usage(stderr);
+		else
+			usage(stderr);
 		return MS_EXIT_USAGE;
 	}
 	ms_set_verbose(verbose);
@@ -579,6 +704,8 @@ int main(int argc, char **argv)
 	req.module = argv[npos - 1];
 	if (argc == npos + 1 && strcmp(argv[npos - 1], argv[npos]) != 0)
 		req.dest = argv[npos];
+	if (kmodsign_check(&req))
+		return MS_EXIT_USAGE;
 
 	switch (verb) {
 	case RAW:

@@ -31,11 +31,13 @@ static int span_read(BIO *b, char *out, size_t want, size_t *got)
 	struct span *s = BIO_get_data(b);
 	size_t n = want < s->left ? want : s->left;
 
-	/* an empty module maps to NULL: memcpy(out, NULL, 0) is undefined */
-	if (n)
+	/* An empty module has no mapping (p is NULL): neither memcpy nor
+	 * pointer arithmetic may see it, even for 0 bytes (UBSan). */
+	if (n) {
 		memcpy(out, s->p, n);
-	s->p += n;
-	s->left -= n;
+		s->p += n;
+		s->left -= n;
+	}
 	*got = n;
 	/* Hashed bytes of a mapped file are not needed again: keep the
 	 * resident set bounded (fileio.h) for any file size. */

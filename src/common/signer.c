@@ -167,23 +167,35 @@ static int write_p7s(const char *module, const uint8_t *der, size_t len,
 }
 
 /*
+ * What is appended after the body: CMS, descriptor, magic.  Written alone
+ * it is kmodsign -D's "full detached signature block": the module
+ * followed by it is the module signed in place.  (For a compressed module
+ * it completes the decompressed module, as the .p7s does.)
+ */
+static int write_trailer(struct ms_out *out, const uint8_t *sig,
+			 size_t sig_len)
+{
+	uint8_t trailer[MS_TRAILER_OVERHEAD];
+	int err;
+
+	err = ms_out_write(out, sig, sig_len);
+	if (!err) {
+		ms_trailer_encode((uint32_t)sig_len, trailer);
+		err = ms_out_write(out, trailer, sizeof(trailer));
+	}
+	return err;
+}
+
+/*
  * A plain module: the body is copied from the input file (reflinked where
  * the file system can), so the output is the kernel tool's byte for byte.
  */
 static int write_plain(struct ms_out *out, const struct ms_file *in,
 		       size_t body_len, const uint8_t *sig, size_t sig_len)
 {
-	uint8_t trailer[MS_TRAILER_OVERHEAD];
-	int err;
+	int err = ms_out_copy(out, in->fd, in->data, body_len);
 
-	err = ms_out_copy(out, in->fd, in->data, body_len);
-	if (!err)
-		err = ms_out_write(out, sig, sig_len);
-	if (!err) {
-		ms_trailer_encode((uint32_t)sig_len, trailer);
-		err = ms_out_write(out, trailer, sizeof(trailer));
-	}
-	return err;
+	return err ? err : write_trailer(out, sig, sig_len);
 }
 
 /*
@@ -343,7 +355,9 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 	 * a new dest gets umask's. */
 	mode = r->dest ? ms_output_mode(r->dest) : (in.file.st.st_mode & 07777);
 	err = ms_out_begin(target, mode, out);
-	if (!err && in.comp == MS_COMP_NONE)
+	if (!err && r->trailer_only)
+		err = write_trailer(out, sig, sig_len);
+	else if (!err && in.comp == MS_COMP_NONE)
 		err = write_plain(out, &in.file, body_len, sig, sig_len);
 	else if (!err)
 		err = write_compressed(out, in.comp, in.data, body_len, sig,

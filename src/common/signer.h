@@ -99,6 +99,9 @@ struct ms_sign_req {
 	const char *dest;	/* NULL: replace module in place */
 	int save_p7s;		/* -p: also write <module>.p7s */
 	int p7s_only;		/* -d: write only <module>.p7s */
+	int trailer_only;	/* kmodsign -D: write to dest only what would
+				 * be appended (CMS, descriptor, magic), so
+				 * that cat module dest is the signed module */
 	enum ms_signed_policy signed_policy;
 };
 

@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# make install into a DESTDIR staging tree gives the layout a Debian
+# package ships: binaries in $(PREFIX)/bin, man pages in
+# $(PREFIX)/share/man/man1, completions where bash-completion and zsh
+# look, and nothing else.  The installed files are then used as installed.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup_file() {
+	# One staging tree for the file; make runs in the source tree with
+	# the build the suite already made.
+	R="$BATS_FILE_TMPDIR/root"
+	make -s -C "$TOP" install DESTDIR="$R" PREFIX=/usr \
+		> "$BATS_FILE_TMPDIR/make.log" 2>&1 ||
+		{ cat "$BATS_FILE_TMPDIR/make.log" >&3; return 1; }
+	export R
+}
+
+setup() {
+	W="$BATS_TEST_TMPDIR"
+	cd "$W" || return 1
+}
+
+# "type mode path" for everything under a tree, sorted.
+tree_listing() { # dir
+	(cd "$1" && find . -mindepth 1 -printf '%y %m %P\n' | LC_ALL=C sort -k3)
+}
+
+@test "make install DESTDIR=... PREFIX=/usr installs exactly the package layout" {
+	run -0 tree_listing "$R"
+	assert_output "$(cat <<'EOF'
+d 755 usr
+d 755 usr/bin
+f 755 usr/bin/extract-sig
+f 755 usr/bin/sign-file
+f 755 usr/bin/verify-file
+d 755 usr/share
+d 755 usr/share/bash-completion
+d 755 usr/share/bash-completion/completions
+l 777 usr/share/bash-completion/completions/extract-sig
+f 644 usr/share/bash-completion/completions/sign-file
+l 777 usr/share/bash-completion/completions/verify-file
+d 755 usr/share/man
+d 755 usr/share/man/man1
+f 644 usr/share/man/man1/extract-sig.1
+f 644 usr/share/man/man1/sign-file.1
+f 644 usr/share/man/man1/verify-file.1
+d 755 usr/share/zsh
+d 755 usr/share/zsh/vendor-completions
+f 644 usr/share/zsh/vendor-completions/_modsign
+EOF
+)"
+	assert_equal "$(readlink "$R/usr/share/bash-completion/completions/verify-file")" sign-file
+	assert_equal "$(readlink "$R/usr/share/bash-completion/completions/extract-sig")" sign-file
+}
+
+@test "the installed binaries run: --version names each tool" {
+	for t in sign-file extract-sig verify-file; do
+		run -0 "$R/usr/bin/$t" --version
+		assert_output --regexp "^$t( \\(modsign\\))? [0-9]+\\.[0-9]+\\.[0-9]+\$"
+	done
+}
+
+@test "the installed sign-file signs, and the installed verify-file accepts it" {
+	copy_module m.ko 20000
+	run -0 "$R/usr/bin/sign-file" sha256 "$KEYS/rsa2048.key" \
+		"$KEYS/rsa2048.der" m.ko
+	run -0 "$R/usr/bin/verify-file" -c "$KEYS/rsa2048.der" m.ko
+}
+
+@test "each installed man page renders with man -l, with an EXIT STATUS section" {
+	command -v man > /dev/null || skip "man-db not installed"
+	for t in sign-file extract-sig verify-file; do
+		run -0 --separate-stderr man -P cat -l "$R/usr/share/man/man1/$t.1"
+		assert_equal "$stderr" ""
+		assert_line --regexp "^${t^^}\\(1\\) +User Commands"
+		assert_line "NAME"
+		assert_line "EXIT STATUS"
+		# (man justifies lines: any run of spaces between words)
+		assert_line --regexp '^ +0 +success'
+		assert_line --regexp '^ +9 +key +or +certificate +problem'
+	done
+}
+
+@test "sign-file(1) has the KMODSIGN COMPATIBILITY section and --kmodsign" {
+	command -v man > /dev/null || skip "man-db not installed"
+	run -0 man -P cat -l "$R/usr/share/man/man1/sign-file.1"
+	assert_line "KMODSIGN COMPATIBILITY"
+	assert_output --partial "--kmodsign"
+	assert_output --partial "kmodsign -D sha512"
+}
+
+@test "bash-completion loads the installed completion for each tool by name" {
+	local bc=/usr/share/bash-completion/bash_completion
+	[ -r "$bc" ] || skip "bash-completion not installed"
+	# bash-completion searches $XDG_DATA_DIRS/bash-completion/completions.
+	run -0 env XDG_DATA_DIRS="$R/usr/share" bash --norc --noprofile -c '
+		. "$1"
+		for t in sign-file extract-sig verify-file; do
+			__load_completion "$t" || exit 1
+			complete -p "$t"
+		done' _ "$bc"
+	assert_output "$(printf 'complete -F _modsign %s\n' sign-file extract-sig verify-file)"
+}
+
+@test "zsh finds the installed _modsign in vendor-completions" {
+	command -v zsh > /dev/null || skip "zsh not installed"
+	run -0 zsh -f -c 'fpath=("$1" $fpath)
+		autoload -Uz compinit && compinit -u -D -d "$2"
+		print -r -- $_comps[sign-file] $_comps[extract-sig] $_comps[verify-file]' \
+		_ "$R/usr/share/zsh/vendor-completions" "$W/zcd"
+	assert_output "_modsign _modsign _modsign"
+	run -0 zsh -n "$R/usr/share/zsh/vendor-completions/_modsign"
+}
+
+@test "no kmodsign by default; make install-kmodsign adds it as links" {
+	assert_file_not_exists "$R/usr/bin/kmodsign"
+	local K="$W/root"
+	make -s -C "$TOP" install-kmodsign DESTDIR="$K" PREFIX=/usr
+	assert_equal "$(readlink "$K/usr/bin/kmodsign")" sign-file
+	assert_equal "$(readlink "$K/usr/share/man/man1/kmodsign.1")" sign-file.1
+	assert_equal "$(readlink "$K/usr/share/bash-completion/completions/kmodsign")" sign-file
+	run -0 "$K/usr/bin/kmodsign" --version
+	assert_output --regexp '^kmodsign \(modsign\) '
+	copy_module image 20000
+	run -0 "$K/usr/bin/kmodsign" -D sha512 "$KEYS/rsa2048.key" \
+		"$KEYS/rsa2048.der" image image.sig
+	cat image image.sig > signed.ko
+	run -0 "$R/usr/bin/verify-file" -c "$KEYS/rsa2048.der" signed.ko
+	# Exactly three links more than the plain install.
+	diff <(tree_listing "$R") <(tree_listing "$K") | grep '^>' |
+		sed 's/^> //' > added
+	assert_equal "$(cat added)" "$(printf '%s\n' \
+		'l 777 usr/bin/kmodsign' \
+		'l 777 usr/share/bash-completion/completions/kmodsign' \
+		'l 777 usr/share/man/man1/kmodsign.1')"
+}
+
+@test "PREFIX defaults to /usr/local; BINDIR and the completion dirs can be moved" {
+	local D="$W/local"
+	make -s -C "$TOP" install DESTDIR="$D"
+	assert_file_executable "$D/usr/local/bin/sign-file"
+	assert_file_exists "$D/usr/local/share/man/man1/sign-file.1"
+	assert_file_exists "$D/usr/local/share/bash-completion/completions/sign-file"
+	assert_file_exists "$D/usr/local/share/zsh/vendor-completions/_modsign"
+	make -s -C "$TOP" install DESTDIR="$W/moved" PREFIX=/usr BINDIR=/sbin \
+		ZSHCOMPDIR=/usr/share/zsh/site-functions
+	assert_file_executable "$W/moved/sbin/sign-file"
+	assert_file_exists "$W/moved/usr/share/zsh/site-functions/_modsign"
+	assert_file_not_exists "$W/moved/usr/bin"
+}
