@@ -149,6 +149,35 @@ static int strip_trailers(const uint8_t *buf, size_t len, size_t *body_len)
 	return 0;
 }
 
+/*
+ * The already-signed policy, the same for signing and --digest-only:
+ * refuse (-EEXIST), skip (*skipped), or strip every trailer (--replace).
+ */
+static int apply_signed_policy(const uint8_t *buf, size_t len,
+			       const struct ms_sign_req *r, size_t *body_len,
+			       int *skipped, struct ms_fail *fail)
+{
+	int err;
+
+	if (!ms_has_magic(buf, len))
+		return 0;
+	switch (r->signed_policy) {
+	case MS_SIGNED_SKIP:
+		*skipped = 1;
+		return 0;
+	case MS_SIGNED_REPLACE:
+		err = strip_trailers(buf, len, body_len);
+		if (err)
+			return fail_at(fail, MS_STAGE_TRAILER, r->module,
+				       "existing signature trailer is "
+				       "malformed; cannot strip it", err);
+		return 0;
+	case MS_SIGNED_REFUSE:
+		break;
+	}
+	return fail_at(fail, MS_STAGE_SIGNED, r->module, NULL, -EEXIST);
+}
+
 static int write_p7s(const char *module, const uint8_t *der, size_t len,
 		     struct ms_out *o, char **path, struct ms_fail *fail)
 {
@@ -262,26 +291,10 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 		goto done;
 	}
 
-	if (ms_has_magic(in.data, in.len)) {
-		switch (r->signed_policy) {
-		case MS_SIGNED_SKIP:
-			*skipped = 1;
-			goto done;
-		case MS_SIGNED_REPLACE:
-			err = strip_trailers(in.data, in.len, &body_len);
-			if (err) {
-				fail_at(fail, MS_STAGE_TRAILER, r->module,
-					"existing signature trailer is "
-					"malformed; cannot strip it", err);
-				goto done;
-			}
-			break;
-		case MS_SIGNED_REFUSE:
-			err = fail_at(fail, MS_STAGE_SIGNED, r->module, NULL,
-				      -EEXIST);
-			goto done;
-		}
-	}
+	err = apply_signed_policy(in.data, in.len, r, &body_len, skipped,
+				  fail);
+	if (err || *skipped)
+		goto done;
 
 	if (s->raw_sig) {
 		sig = s->raw_sig;
@@ -463,26 +476,10 @@ int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
 	if (err)
 		return fail_at(fail, MS_STAGE_INPUT, r->module, NULL, err);
 	body_len = in.len;
-	if (ms_has_magic(in.data, in.len)) {
-		switch (r->signed_policy) {
-		case MS_SIGNED_SKIP:
-			*skipped = 1;
-			goto done;
-		case MS_SIGNED_REPLACE:
-			err = strip_trailers(in.data, in.len, &body_len);
-			if (err) {
-				fail_at(fail, MS_STAGE_TRAILER, r->module,
-					"existing signature trailer is "
-					"malformed; cannot strip it", err);
-				goto done;
-			}
-			break;
-		case MS_SIGNED_REFUSE:
-			err = fail_at(fail, MS_STAGE_SIGNED, r->module, NULL,
-				      -EEXIST);
-			goto done;
-		}
-	}
+	err = apply_signed_policy(in.data, in.len, r, &body_len, skipped,
+				  fail);
+	if (err || *skipped)
+		goto done;
 	err = ms_digest_info(s->md, in.data, body_len, digest, digest_len,
 			     &tbs, &tbs_len);
 	if (err) {
