@@ -42,7 +42,7 @@ MANS        := $(TOOLS:%=man/%.1)
 COMPLETIONS := $(BUILD)/completions/modsign.bash $(BUILD)/completions/_modsign
 
 .SECONDARY:
-.PHONY: all check check-plain check-asan check-dkms demo install \
+.PHONY: all check check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update demo install \
 	install-kmodsign clean deps-build deps-test fuzz fuzz-smoke deps-fuzz \
 	valgrind bench
 all: $(BINS) $(MANS) $(COMPLETIONS)
@@ -108,6 +108,18 @@ check-asan: all
 check-dkms: deps-test all
 	scripts/install-deps.sh dkms
 	MODSIGN_BIN=$(abspath $(BUILD)/bin) bats tests/dkms
+
+# The real-kernel stage (tests/kernel): Debian's 6.1 and 6.12 kernels,
+# built to trust the conformance certificates, judge every conformance
+# case under QEMU; the committed expectations and verify-file must agree
+# with them.  kernel-verdicts-update rewrites expected.tsv from the kernels.
+kernel-verdicts: deps-build $(BINS)
+	scripts/install-deps.sh kernel
+	tests/kernel/kernel-verdicts.sh
+
+kernel-verdicts-update: deps-build $(BINS)
+	scripts/install-deps.sh kernel
+	tests/kernel/kernel-verdicts.sh --update
 
 demo: deps-build
 	$(MAKE) $(BINS)

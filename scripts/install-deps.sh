@@ -10,6 +10,8 @@
 #   test    run the bats suite (and fetch the reference sign-file)
 #   fuzz    build and run the libFuzzer targets
 #   valgrind  memcheck the main paths
+#   kernel  build Debian's 6.1 and 6.12 kernels and judge the conformance
+#           corpus under QEMU (make kernel-verdicts, tests/kernel)
 #   dkms    build, sign and install a module with Debian's dkms against
 #           the headers of the current Debian kernel (make check-dkms)
 set -eu
@@ -21,6 +23,9 @@ pkgs_test="bats bats-support bats-assert bats-file kmod python3 ca-certificates
 	libengine-pkcs11-openssl bash-completion zsh man-db"
 pkgs_fuzz="clang libclang-rt-dev"
 pkgs_valgrind="valgrind"
+pkgs_kernel="linux-source-6.1 linux-source-6.12 build-essential bc bison flex
+	libelf-dev libssl-dev cpio kmod xz-utils qemu-system-x86 busybox-static
+	openssl python3"
 # The metapackage pulls the headers of the current ABI (linux-headers-6.1.0-N)
 # with linux-kbuild-6.1 and gcc-12: about 20 s on a fresh Debian 12.
 pkgs_dkms="dkms linux-headers-$(dpkg --print-architecture)"

@@ -1,0 +1,176 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# kernel-verdicts.sh [--update] [LINE...]        (make kernel-verdicts)
+#
+# Let real kernels decide the conformance corpus, and hold verify-file to
+# what they decided.  For each LINE (default: 6.1 6.12):
+#
+#  1. build the LINE kernel trusting tests/fixtures/conformance/trusted.pem,
+#     with that corpus's blacklist hash and revocation certificate
+#     (kernel-needs.txt; build-kernel.sh adds them);
+#  2. generate the corpus signed over the payload module built for that
+#     kernel (vermagic must match), plus the cases modsign itself makes
+#     (modsign-cases.sh: our sign-file's signing paths and kbuild's
+#     modules_install calling our sign-file);
+#  3. boot once and judge every case (judge-cases.sh);
+#  4. check the kernel against the committed expectations:
+#       - tests/fixtures/conformance/expected.tsv, column errno_LINE, for the
+#         corpus (the judge's underlying errno: what an unenforcing kernel
+#         decides); with --update that column is rewritten from the kernel
+#         instead, and the differences are listed;
+#       - modsign-expected.tsv for the modsign cases (finit and judge);
+#       - finit_module under enforcement must agree with the judge (ENODATA,
+#         ENOPKG, ENOKEY fold into EKEYREJECTED), or the judge is wrong;
+#  5. hold verify-file to the kernel's verdict on every case, twice: with
+#     the corpus's files (-c trusted.pem --blacklist --revoked) and with
+#     nothing but the kernel image (--vmlinux bzImage), which must yield the
+#     same keys, blacklist and revocation list the kernel booted with.
+#
+# Results: build/kernel-verdicts/LINE/ (cases, kernel.tsv, verify.tsv) and
+# build/kernel-verdicts/summary.txt.  Exits non-zero on any disagreement.
+set -euo pipefail
+PROG=kernel-verdicts.sh
+. "$(dirname "$0")/lib.sh"
+
+update=0
+lines=()
+for a in "$@"; do
+	case $a in
+	--update) update=1 ;;
+	-h | --help)
+		sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'
+		exit 0
+		;;
+	6.1 | 6.12) lines+=("$a") ;;
+	*) die "unknown argument '$a' (usage: $PROG [--update] [6.1] [6.12])" ;;
+	esac
+done
+[ ${#lines[@]} -gt 0 ] || lines=(6.1 6.12)
+
+CONF=$KH_TOP/tests/fixtures/conformance
+EXPECTED=$CONF/expected.tsv
+BIN=${MODSIGN_BIN:-$KH_TOP/build/bin}
+VERIFY=$BIN/verify-file
+[ -x "$VERIFY" ] && [ -x "$BIN/sign-file" ] || die "$BIN lacks the tools (run make first)"
+OUTROOT=$KH_TOP/build/kernel-verdicts
+mkdir -p "$OUTROOT"
+SUMMARY=$OUTROOT/summary.txt
+: >"$SUMMARY"
+fail=0
+T0=$(now)
+
+say() { echo "$*" | tee -a "$SUMMARY"; }
+
+# errno name verify-file prints for one case ("0" when it says OK)
+vf_errno() { # line dir file kind usage sig trust-args...
+	local line=$1 dir=$2 file=$3 kind=$4 usage=$5 sig=$6 out
+	shift 6
+	local s=()
+	[ "$kind" = detached ] && s=(--sig "$dir/$sig")
+	out=$("$VERIFY" --kernel "$line" "$@" --usage "$usage" "${s[@]}" "$dir/$file" 2>&1) || true
+	case $out in
+	*": OK"*) echo 0 ;;
+	*) printf '%s\n' "$out" | sed -n 's/^[^:]*: [A-Z-]* -\(E[A-Z]*\): .*/\1/p' | head -n 1 ;;
+	esac
+}
+
+for line in "${lines[@]}"; do
+	kh_paths "$line"
+	dir=$OUTROOT/$line
+	cases=$dir/cases
+	t=$(now)
+	"$KH_DIR/build-kernel.sh" "$line" "$CONF/trusted.pem" >/dev/null
+	tb=$(elapsed "$t")
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	payload=$("$KH_DIR/payload-path.sh" "$line")
+	sh "$CONF/gen-cases.sh" --payload "$payload" --out "$cases" >"$dir/gen.log" 2>&1 ||
+		{ cat "$dir/gen.log" >&2; die "$line: gen-cases.sh failed"; }
+	n_corpus=$(awk -F'\t' '!/^#/ && $1 != "case" && NF' "$cases/cases.tsv" | wc -l)
+	"$KH_DIR/modsign-cases.sh" "$line" "$cases"
+	t=$(now)
+	"$KH_DIR/judge-cases.sh" -c "$CONF/trusted.pem" "$line" "$cases" "$dir/kernel.tsv"
+	tj=$(elapsed "$t")
+	col=$(head -n 100 "$EXPECTED" | awk -F'\t' -v l="errno_$line" \
+		'$1 == "case" { for (i = 1; i <= NF; i++) if ($i == l) print i; exit }')
+	[ -n "$col" ] || die "$EXPECTED has no errno_$line column"
+
+	# kernel verdict per case: the judge's errno, or finit's for the
+	# compressed modules the judge cannot read
+	awk -F'\t' 'NR > 1 { print $1 "\t" ($3 == "n/a" ? $2 : $3) }' \
+		"$dir/kernel.tsv" >"$dir/kernel-errno.tsv"
+
+	# (a) enforcement folds the judge's errno as module_sig_check() does
+	bad_fold=$(awk -F'\t' 'NR > 1 && $2 != "-" && $3 != "n/a" {
+		want = ($3 == "ENODATA" || $3 == "ENOPKG" || $3 == "ENOKEY") ? "EKEYREJECTED" : $3
+		if ($2 != want) print $1 ": finit_module " $2 ", judge " $3
+	}' "$dir/kernel.tsv")
+	if [ -n "$bad_fold" ]; then
+		say "$line: the judge disagrees with finit_module:"
+		say "$bad_fold"
+		fail=1
+	fi
+
+	# (b) modsign's own cases: exactly what modsign-expected.tsv says
+	bad_m=$(awk -F'\t' -v line="$line" '
+		FNR == NR { if ($1 !~ /^#/ && $1 != "case" && ($2 == "*" || $2 == line)) want[$1] = $3 "\t" $4; next }
+		FNR > 1 && ($1 in want) { seen[$1] = 1
+			if ($2 "\t" $3 != want[$1]) print $1 ": kernel " $2 "/" $3 ", expected " want[$1] }
+		END { for (c in want) if (!(c in seen)) print c ": not judged" }' \
+		"$KH_DIR/modsign-expected.tsv" "$dir/kernel.tsv" | tr '\t' '/')
+	n_mod=$(grep -c '^m[0-9]' "$dir/kernel.tsv" || true)
+	if [ -n "$bad_m" ]; then
+		say "$line: modsign-made modules the kernel did not take as expected:"
+		say "$bad_m"
+		fail=1
+	fi
+
+	# (c) the corpus against expected.tsv (or rewrite it)
+	diffs=$(awk -F'\t' -v col="$col" '
+		FNR == NR { k[$1] = $2; next }
+		$1 !~ /^#/ && $1 != "case" && ($1 in k) && $col != k[$1] {
+			print $1 ": expected " $col ", kernel " k[$1] }
+		$1 !~ /^#/ && $1 != "case" && !($1 in k) { print $1 ": not judged" }' \
+		"$dir/kernel-errno.tsv" "$EXPECTED")
+	if [ $update -eq 1 ]; then
+		awk -F'\t' -v col="$col" 'BEGIN { OFS = "\t" }
+			FNR == NR { k[$1] = $2; next }
+			$1 !~ /^#/ && $1 != "case" && ($1 in k) { $col = k[$1] }
+			{ print }' "$dir/kernel-errno.tsv" "$EXPECTED" >"$EXPECTED.tmp"
+		mv "$EXPECTED.tmp" "$EXPECTED"
+		[ -z "$diffs" ] || { say "$line: expected.tsv rewritten from the kernel:"; say "$diffs"; }
+	elif [ -n "$diffs" ]; then
+		say "$line: the kernel decides differently from expected.tsv (make kernel-verdicts-update rewrites it):"
+		say "$diffs"
+		fail=1
+	fi
+
+	# (d) verify-file against the kernel, case by case
+	: >"$dir/verify.tsv"
+	agree=0 agree_img=0 total=0
+	while IFS=$'\t' read -r id file kind usage sig; do
+		case $id in '#'* | case | '') continue ;; esac
+		k=$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$dir/kernel-errno.tsv")
+		a=$(vf_errno "$line" "$cases" "$file" "$kind" "$usage" "$sig" \
+			-c "$CONF/trusted.pem" --blacklist "$CONF/blacklist-hashes.txt" \
+			--revoked "$CONF/revoked.pem")
+		b=$(vf_errno "$line" "$cases" "$file" "$kind" "$usage" "$sig" \
+			--vmlinux "$KH_BZIMAGE")
+		total=$((total + 1))
+		[ "$a" = "$k" ] && agree=$((agree + 1))
+		[ "$b" = "$k" ] && agree_img=$((agree_img + 1))
+		printf '%s\t%s\t%s\t%s\n' "$id" "$k" "${a:-?}" "${b:-?}" >>"$dir/verify.tsv"
+		[ "$a" = "$k" ] || { say "$line: $id: kernel ${k:-?}, verify-file -c ${a:-?}"; fail=1; }
+		[ "$b" = "$k" ] || { say "$line: $id: kernel ${k:-?}, verify-file --vmlinux ${b:-?}"; fail=1; }
+	done <"$cases/cases.tsv"
+	say "$line: $total cases judged by the kernel ($n_corpus corpus + $n_mod modsign-made); verify-file agrees on $agree/$total with the corpus's files, $agree_img/$total with --vmlinux alone; kernel build ${tb}s, boot and judge ${tj}s"
+done
+
+if [ ${#lines[@]} -eq 2 ]; then
+	ndiff=$(awk -F'\t' 'FNR == NR { a[$1] = $2; next } ($1 in a) && a[$1] != $2' \
+		"$OUTROOT/6.1/kernel-errno.tsv" "$OUTROOT/6.12/kernel-errno.tsv" | wc -l)
+	say "6.1 and 6.12 decide differently on $ndiff cases"
+fi
+say "kernel stage took $(elapsed "$T0")s"
+[ $fail -eq 0 ] || die "disagreements above (details: $OUTROOT/LINE/)"

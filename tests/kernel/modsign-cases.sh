@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# modsign-cases.sh LINE CASEDIR
+#
+# Append to CASEDIR/cases.tsv the cases that modsign itself makes, so the
+# real kernel of LINE judges them in the same boot as the conformance
+# corpus.  Each one is something a user does with modsign and expects the
+# kernel to accept (modsign-expected.tsv says so per line):
+#
+#   m01..m05   sign-file's own signing paths: RSA and ECDSA keys, two
+#              signers (key rollover), a .ko.xz signed in its compressed
+#              form, kmodsign -D's detached trailer catted on later
+#   m10..m12   kbuild calling our sign-file as scripts/sign-file:
+#              "make modules_install" with CONFIG_MODULE_SIG_ALL for two
+#              of the tree's own modules, and "make M=... modules_install"
+#              for an out-of-tree module, the way DKMS and vendors sign
+#
+# Needs the LINE kernel built (build-kernel.sh) and build/bin (make).
+# Keys: tests/fixtures/conformance/keys, whose signer/ecsigner
+# certificates are in the trusted bundle; "untrusted" is in no keyring.
+set -euo pipefail
+PROG=modsign-cases.sh
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 2 ] || {
+	echo "usage: $PROG LINE CASEDIR" >&2
+	exit 2
+}
+kh_paths "$1"
+CASEDIR=$(cd "$2" 2>/dev/null && pwd) || die "$2: no such case directory"
+[ -f "$CASEDIR/cases.tsv" ] || die "$CASEDIR/cases.tsv missing (run gen-cases.sh first)"
+BIN=${MODSIGN_BIN:-$KH_TOP/build/bin}
+SIGN=$BIN/sign-file
+[ -x "$SIGN" ] || die "$SIGN missing (run make first)"
+K=$KH_TOP/tests/fixtures/conformance/keys
+payload=$("$KH_DIR/payload-path.sh" "$LINE")
+
+add() { # case file
+	printf '%s\t%s\tmodule\tmodule\t-\n' "$1" "$2" >>"$CASEDIR/cases.tsv"
+}
+
+# m01: the drop-in call, RSA-2048, SHA-256
+cp "$payload" "$CASEDIR/m01.ko"
+"$SIGN" sha256 "$K/signer.key" "$K/signer.crt" "$CASEDIR/m01.ko"
+add m01-modsign-rsa-sha256 m01.ko
+
+# m02: ECDSA P-256 key (MODULE_SIG_KEY_TYPE_ECDSA), SHA-384, DER cert
+cp "$payload" "$CASEDIR/m02.ko"
+"$SIGN" sha384 "$K/ecsigner.key" "$K/ecsigner.der" "$CASEDIR/m02.ko"
+add m02-modsign-ecdsa-sha384 m02.ko
+
+# m03: rollover: an untrusted key first, the trusted one second; a kernel
+# trusting either accepts
+cp "$payload" "$CASEDIR/m03.ko"
+"$SIGN" --signer "$K/untrusted.key" "$K/untrusted.crt" \
+	--signer "$K/signer.key" "$K/signer.crt" sha256 "$CASEDIR/m03.ko"
+add m03-modsign-two-signers m03.ko
+
+# m04: sign the compressed module as it ships: sign-file decompresses,
+# signs and recompresses with kbuild's xz settings; /init loads it with
+# MODULE_INIT_COMPRESSED_FILE (in-kernel decompression)
+xz --check=crc32 --lzma2=dict=1MiB -c "$payload" >"$CASEDIR/m04.ko.xz"
+"$SIGN" sha256 "$K/signer.key" "$K/signer.crt" "$CASEDIR/m04.ko.xz"
+add m04-modsign-signed-ko-xz m04.ko.xz
+
+# m05: kmodsign -D: the trailer block alone, appended by cat later
+cp "$payload" "$CASEDIR/m05.ko"
+"$SIGN" --kmodsign -D sha512 "$K/signer.key" "$K/signer.crt" \
+	"$CASEDIR/m05.ko" "$CASEDIR/m05.sig"
+cat "$CASEDIR/m05.sig" >>"$CASEDIR/m05.ko"
+rm -f "$CASEDIR/m05.sig"
+add m05-kmodsign-detached-trailer m05.ko
+
+# m10..m12: kbuild's modules_install signs with "scripts/sign-file HASH KEY
+# certs/signing_key.x509 MODULE" when CONFIG_MODULE_SIG_ALL is set.  The
+# harness builds with it off and no key; the command line sets both for
+# the install step only, and our sign-file stands in for the tree's.
+tree_sign=$KH_TREE/scripts/sign-file
+x509=$KH_TREE/certs/signing_key.x509
+restore() {
+	[ -f "$tree_sign.kernel" ] && mv -f "$tree_sign.kernel" "$tree_sign"
+	rm -f "$x509"
+}
+trap restore EXIT
+[ -f "$tree_sign.kernel" ] || cp -p "$tree_sign" "$tree_sign.kernel"
+cp "$SIGN" "$tree_sign"
+openssl x509 -in "$K/signer.crt" -outform DER -out "$x509"
+stage=$KH_LINEDIR/modinst
+rm -rf "$stage"
+kbuild_sign=(ARCH=x86_64 INSTALL_MOD_PATH="$stage" CONFIG_MODULE_SIG_ALL=y
+	CONFIG_MODULE_SIG_KEY="$K/signer.key" CONFIG_MODULE_SIG_HASH=sha256
+	INSTALL_MOD_STRIP= CONFIG_MODULE_COMPRESS_NONE=y
+	CONFIG_MODULE_COMPRESS_XZ= CONFIG_MODULE_COMPRESS_GZIP=
+	CONFIG_MODULE_COMPRESS_ZSTD= DEPMOD=true)
+make -C "$KH_TREE" "${kbuild_sign[@]}" modules_install \
+	>"$KH_LINEDIR/modinst.log" 2>&1 ||
+	{ tail -n 20 "$KH_LINEDIR/modinst.log" >&2; die "kbuild modules_install with our sign-file failed"; }
+for m in crc7 crc-itu-t; do
+	f=$(find "$stage" -name "$m.ko" | head -n 1)
+	[ -n "$f" ] || die "modules_install did not install $m.ko (see $KH_LINEDIR/modinst.log)"
+	cp "$f" "$CASEDIR/m1-$m.ko"
+done
+grep -q 'SIGN' "$KH_LINEDIR/modinst.log" ||
+	die "modules_install signed nothing: is CONFIG_MODULE_SIG_ALL honoured? ($KH_LINEDIR/modinst.log)"
+add m10-kbuild-modules-install-crc7 m1-crc7.ko
+add m11-kbuild-modules-install-crc-itu-t m1-crc-itu-t.ko
+
+# out of tree, as DKMS does: M= points at a copy of the payload build
+ext=$KH_LINEDIR/modsign_payload
+make -C "$KH_TREE" "${kbuild_sign[@]}" M="$ext" modules_install \
+	>"$KH_LINEDIR/modinst-ext.log" 2>&1 ||
+	{ tail -n 20 "$KH_LINEDIR/modinst-ext.log" >&2; die "kbuild M= modules_install with our sign-file failed"; }
+f=$(find "$stage" -name modsign_payload.ko | head -n 1)
+[ -n "$f" ] || die "M= modules_install installed no modsign_payload.ko"
+cp "$f" "$CASEDIR/m12.ko"
+add m12-kbuild-ext-modules-install m12.ko
+note "$LINE: added $(grep -c '^m[0-9]' "$CASEDIR/cases.tsv") modsign cases to $CASEDIR"
