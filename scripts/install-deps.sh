@@ -25,6 +25,7 @@ pkgs_fuzz="clang libclang-rt-dev"
 pkgs_valgrind="valgrind"
 pkgs_kernel="linux-source-6.1 linux-source-6.12 build-essential bc bison flex
 	libelf-dev libssl-dev cpio kmod xz-utils qemu-system-x86 busybox-static
+	gawk
 	openssl python3"
 # The metapackage pulls the headers of the current ABI (linux-headers-6.1.0-N)
 # with linux-kbuild-6.1 and gcc-12: about 20 s on a fresh Debian 12.

@@ -530,9 +530,10 @@ static int load_trust_source(const struct src *sr, const struct ts_stores *st)
 			return 0;
 		}
 		ms_info("%s: %s payload; certificate list by %s at 0x%zx, %zu "
-			"bytes, %d certificates%s", path, ms_comp_name(n.comp),
+			"bytes, %d certificates; %d revocation certificates, "
+			"%u blacklist hashes", path, ms_comp_name(n.comp),
 			vm_how_name(n.how), n.list_off, n.list_len, n.listed,
-			n.n_runs > 1 ? " (and more runs: all trusted)" : "");
+			n.revocation, n.hashes);
 		if (n.framing_error)
 			ms_warn(path, "Problem parsing in-kernel X.509 "
 				"certificate list (offset %zu of the list): the "

@@ -37,15 +37,122 @@ static int oid_of(const struct ber_tlv *t, char *buf, size_t size)
 }
 
 /* AlgorithmIdentifier: the OID; parameters are never looked at (§3.5). */
+/* AlgorithmIdentifier ::= SEQUENCE { algorithm OID, parameters ANY
+ * OPTIONAL }: the decoder's END_SEQ insists that nothing follows. */
 static int alg_oid(struct ber_it *it, char *buf, size_t size)
 {
-	struct ber_tlv a, o;
+	struct ber_tlv a, o, x;
 	struct ber_it ai;
 
 	if (ber_expect(it, BER_SEQ, &a) || ber_it_enter(it, &a, &ai) ||
 	    ber_expect(&ai, BER_OID, &o) || oid_of(&o, buf, size))
 		return -EBADMSG;
+	if (ber_next(&ai, &x) == 0 && ber_next(&ai, &x) != 1)
+		return -EBADMSG;
 	return 0;
+}
+
+/*
+ * lib/asn1_decoder.c has no notion of an empty SET OF or SEQUENCE OF: the
+ * element op runs once before END_SET_OF/END_SEQ_OF can loop, finds no
+ * data ("data overrun") and fails -EBADMSG.  So every "X OF" of the
+ * grammar needs at least one element, and each element the checks of
+ * its own type.  Real kernels confirm it (conformance c92, c95-c97).
+ */
+typedef int (*of_elem_fn)(struct ctx *c, struct ber_it *it,
+			  const struct ber_tlv *e);
+
+static int each_of(struct ctx *c, const struct ber_it *parent,
+		   const struct ber_tlv *t, of_elem_fn fn, const char *what)
+{
+	struct ber_it it;
+	struct ber_tlv e;
+	int ret, n = 0;
+
+	if (ber_it_enter(parent, t, &it))
+		return fail(c, -EBADMSG, what);
+	while ((ret = ber_next(&it, &e)) == 0) {
+		n++;
+		if (fn && (ret = fn(c, &it, &e)))
+			return ret;
+	}
+	if (ret < 0 || n == 0)
+		return fail(c, -EBADMSG, what);
+	return 0;
+}
+
+/* DigestAlgorithmIdentifier, an element of digestAlgorithms */
+static int of_alg(struct ctx *c, struct ber_it *it, const struct ber_tlv *e)
+{
+	struct ber_it one;
+	char o[64];
+
+	ber_it_init(&one, e->start, e->total, it->depth);
+	if (alg_oid(&one, o, sizeof(o)))
+		return fail(c, -EBADMSG, "malformed digestAlgorithms");
+	return 0;
+}
+
+/* AttributeValueAssertion ::= SEQUENCE { OID, ANY } */
+static int of_ava(struct ctx *c, struct ber_it *it, const struct ber_tlv *e)
+{
+	struct ber_it ai;
+	struct ber_tlv t;
+
+	if (!ber_tag_is(e, BER_SEQ) || ber_it_enter(it, e, &ai) ||
+	    ber_expect(&ai, BER_OID, &t) || ber_next(&ai, &t) != 0 ||
+	    ber_next(&ai, &t) != 1)
+		return fail(c, -EBADMSG, "malformed issuer Name");
+	return 0;
+}
+
+/* RelativeDistinguishedName ::= SET OF AttributeValueAssertion */
+static int of_rdn(struct ctx *c, struct ber_it *it, const struct ber_tlv *e)
+{
+	if (!ber_tag_is(e, BER_SET))
+		return fail(c, -EBADMSG, "malformed issuer Name");
+	return each_of(c, it, e, of_ava, "malformed issuer Name");
+}
+
+/* UnauthenticatedAttribute ::= SEQUENCE { OID, values SET OF ANY } */
+static int of_uattr(struct ctx *c, struct ber_it *it, const struct ber_tlv *e)
+{
+	struct ber_it ai;
+	struct ber_tlv t, v;
+
+	if (!ber_tag_is(e, BER_SEQ) || ber_it_enter(it, e, &ai) ||
+	    ber_expect(&ai, BER_OID, &t) || ber_expect(&ai, BER_SET, &v) ||
+	    ber_next(&ai, &t) != 1)
+		return fail(c, -EBADMSG, "malformed unauthenticatedAttributes");
+	return each_of(c, &ai, &v, NULL, "malformed unauthenticatedAttributes");
+}
+
+/*
+ * pkcs7.asn1 declares "CertificateList ::= SEQUENCE OF Certificate" and
+ * Certificate as ANY ({ pkcs7_extract_cert }): every element inside a
+ * CRL is parsed as an X.509 certificate, and the first that fails fails
+ * the message.  A real CRL therefore makes the kernel refuse the
+ * signature (conformance c81); the "certificates" parsed are dropped.
+ */
+static int of_crl_cert(struct ctx *c, struct ber_it *it,
+		       const struct ber_tlv *e)
+{
+	struct x509k_cert *x;
+	int ret;
+
+	(void)it;
+	if (e->tag != BER_SEQ)
+		return fail(c, -EBADMSG, "CRL element is not a certificate");
+	ret = x509k_parse(e->start, e->total, c->kr, c->bl, &x, c->why);
+	x509k_free(x);
+	return ret;
+}
+
+static int of_crl(struct ctx *c, struct ber_it *it, const struct ber_tlv *e)
+{
+	if (!ber_tag_is(e, BER_SEQ))
+		return fail(c, -EBADMSG, "malformed crls");
+	return each_of(c, it, e, of_crl_cert, "malformed crls");
 }
 
 /* pkcs7_extract_cert(): any certificate that fails fails the message. */
@@ -59,6 +166,8 @@ static int note_certs(struct ctx *c, struct ber_it *parent,
 
 	if (ber_it_enter(parent, set, &it))
 		return -EBADMSG;
+	if (ber_peek(&it) < 0)
+		return fail(c, -EBADMSG, "empty certificates field");
 	while ((ret = ber_next(&it, &e)) == 0) {
 		/* §3.2: each element must be a SEQUENCE */
 		if (e.tag != BER_SEQ)
@@ -157,12 +266,16 @@ static int note_attrs(struct ctx *c, struct p7_sinfo *si, struct ber_it *p,
 			return -EBADMSG;
 		it = seqit;
 	}
+	/* SET OF / SEQUENCE OF AuthenticatedAttribute, each with a SET OF
+	 * values: none of them may be empty (each_of() says why) */
+	if (ber_peek(&it) < 0)
+		return fail(c, -EBADMSG, "empty authenticatedAttributes");
 	while ((ret = ber_next(&it, &a)) == 0) {
 		if (!ber_tag_is(&a, BER_SEQ) || ber_it_enter(&it, &a, &ai) ||
 		    ber_expect(&ai, BER_OID, &t) ||
 		    oid_of(&t, type, sizeof(type)) ||
 		    ber_expect(&ai, BER_SET, &vals) ||
-		    ber_it_enter(&ai, &vals, &vi))
+		    ber_it_enter(&ai, &vals, &vi) || ber_peek(&vi) < 0)
 			return -EBADMSG;
 		while ((ret = ber_next(&vi, &v)) == 0) {
 			ret = note_attr(c, si, type, &v, &seen);
@@ -222,6 +335,10 @@ static int parse_sinfo(struct ctx *c, struct ber_it *p,
 		    ber_expect(&sid, BER_SEQ, &iss) ||
 		    ber_expect(&sid, BER_INT, &ser))
 			return fail(c, -EBADMSG, "malformed issuerAndSerialNumber");
+		/* Name ::= SEQUENCE OF RelativeDistinguishedName */
+		ret = each_of(c, &sid, &iss, of_rdn, "malformed issuer Name");
+		if (ret)
+			return ret;
 		si->issuer = iss.val;
 		si->issuer_len = iss.len;
 		si->serial = ser.val;
@@ -263,10 +380,15 @@ static int parse_sinfo(struct ctx *c, struct ber_it *p,
 		return fail(c, -EBADMSG, "malformed encryptedDigest");
 	si->sig.s = e.val;
 	si->sig.slen = e.len;
-	/* unauthenticatedAttributes [1] or [3]: skipped unchecked (§3.5) */
+	/* unauthenticatedAttributes [1] or [3] IMPLICIT: decoded, never
+	 * used (§3.5) */
 	if ((ret = ber_next(&it, &e)) == 0) {
 		if (e.tag != BER_CTXC(1) && e.tag != BER_CTXC(3))
 			return fail(c, -EBADMSG, "malformed SignerInfo");
+		ret = each_of(c, &it, &e, of_uattr,
+			      "malformed unauthenticatedAttributes");
+		if (ret)
+			return ret;
 		if (ber_next(&it, &e) == 0)
 			return fail(c, -EBADMSG, "malformed SignerInfo");
 	} else if (ret < 0) {
@@ -301,10 +423,14 @@ static int parse_signed_data(struct ctx *c, struct ber_it *p,
 		return fail(c, -EINVAL, "unsupported SignedData version");
 	m->version = e.val[0];
 
-	/* digestAlgorithms: SET or SEQUENCE, never cross-checked (§3.5) */
+	/* digestAlgorithms: SET or SEQUENCE OF AlgorithmIdentifier, decoded
+	 * but never cross-checked with the SignerInfos (§3.5) */
 	if (ber_next(&it, &e) ||
 	    !(ber_tag_is(&e, BER_SET) || ber_tag_is(&e, BER_SEQ)))
 		return fail(c, -EBADMSG, "malformed digestAlgorithms");
+	ret = each_of(c, &it, &e, of_alg, "malformed digestAlgorithms");
+	if (ret)
+		return ret;
 
 	/* encapContentInfo: pkcs7_note_content() and pkcs7_note_data() */
 	if (ber_expect(&it, BER_SEQ, &e) || ber_it_enter(&it, &e, &ci) ||
@@ -336,7 +462,10 @@ static int parse_signed_data(struct ctx *c, struct ber_it *p,
 			return fail(c, -EBADMSG, "SignedData has no signerInfos");
 	}
 	if (e.tag == BER_CTXC(1) || e.tag == BER_CTXC(3)) {
-		if (ber_next(&it, &e))	/* CRLs are ignored */
+		ret = each_of(c, &it, &e, of_crl, "malformed crls");
+		if (ret)
+			return ret;
+		if (ber_next(&it, &e))
 			return fail(c, -EBADMSG, "SignedData has no signerInfos");
 	}
 	if (!(ber_tag_is(&e, BER_SET) || ber_tag_is(&e, BER_SEQ)) ||
@@ -344,6 +473,8 @@ static int parse_signed_data(struct ctx *c, struct ber_it *p,
 		return fail(c, -EBADMSG, "malformed signerInfos");
 	if (ber_next(&it, &e) == 0)
 		return fail(c, -EBADMSG, "trailing data in SignedData");
+	if (ber_peek(&sis) < 0)
+		return fail(c, -EBADMSG, "empty signerInfos");
 
 	while ((ret = ber_next(&sis, &e)) == 0) {
 		struct p7_sinfo *ns = realloc(m->sinfos,

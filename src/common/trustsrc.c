@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,16 +37,36 @@ int ts_add_vmlinux(const struct ts_stores *st, const char *path,
 	note->comp = img.comp;
 	note->how = img.how;
 	note->n_runs = img.n_runs;
+	/* blacklist_init() runs before the certificate lists are loaded, so
+	 * a blacklisted built-in certificate is refused (kernel-rules §5.1) */
+	for (i = 0; i < img.n_hashes; i++) {
+		char line[4 + 128 + 4];
+		int bad;
+
+		snprintf(line, sizeof(line), "\"%.*s\"",
+			 (int)img.hashes[i].len,
+			 (const char *)img.data + img.hashes[i].off);
+		ret = bl_load(st->bl, line, strlen(line), &bad);
+		if (ret == -ENOMEM)
+			goto out;
+		note->hashes += ret == 0;
+	}
+	ret = 0;
 	for (i = 0; i < img.n_runs; i++) {
-		if (i == 0) {
-			note->list_off = img.runs[0].off;
-			note->list_len = img.runs[0].len;
+		bool sys = img.runs[i].list == VM_LIST_SYSTEM;
+
+		if (sys && !note->list_len) {
+			note->list_off = img.runs[i].off;
+			note->list_len = img.runs[i].len;
 		}
-		ret = cs_add_cert_list(st->trusted, path,
+		ret = cs_add_cert_list(sys ? st->trusted : st->revoked, path,
 				       img.data + img.runs[i].off,
 				       img.runs[i].len, st->kr, st->bl, &count,
 				       &note->stop_off);
-		note->listed += count;
+		if (sys)
+			note->listed += count;
+		else
+			note->revocation += count;
 		if (ret == -EBADMSG) {
 			/* the kernel logs it and keeps what it loaded */
 			note->framing_error = true;

@@ -38,7 +38,9 @@ struct ts_note {
 	enum ms_comp comp;
 	enum vm_how how;
 	size_t n_runs, list_off, list_len;
-	int listed;		/* list elements seen */
+	int listed;		/* system list elements seen */
+	int revocation;		/* revocation list elements seen */
+	unsigned hashes;	/* blacklist hash strings taken */
 	bool framing_error;	/* "Problem parsing in-kernel X.509 ..." */
 	size_t stop_off;
 	/* signature lists */
@@ -48,7 +50,9 @@ struct ts_note {
 };
 
 /*
- * Load the built-in certificates of a kernel image into st->trusted.
+ * Load the built-in certificates of a kernel image into st->trusted, its
+ * revocation certificates into st->revoked and its blacklist hashes into
+ * st->bl (hashes first, as the kernel loads them).
  * -errno (note->why) when the image cannot be read or understood.
  */
 int ts_add_vmlinux(const struct ts_stores *st, const char *path,

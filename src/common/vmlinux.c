@@ -141,16 +141,19 @@ static int sym_bytes(const struct elf *e, unsigned shndx, uint64_t value,
 }
 
 /*
- * load_system_certificate_list(): the list and its size from the symbol
- * table.  CONFIG_MODULE_SIG is assumed (verifying module signatures is
- * the point), so module_cert_size is not skipped.  1 when found.
+ * A certificate list and its size from the symbol table: NAME and
+ * NAME_size, as certs/system_certificates.S and revocation_certificates.S
+ * define them.  1 when found, 0 when absent, -EBADMSG when the symbols
+ * point outside their sections.
  */
-static int by_symbol(const struct elf *e, struct vm_image *img)
+static int sym_list(const struct elf *e, const char *name, size_t *loff,
+		    size_t *llen)
 {
 	uint64_t lval = 0, sval = 0, size;
 	unsigned lsec = 0, ssec = 0, i;
+	size_t nlen = strlen(name);
 	int found = 0;
-	size_t off, soff;
+	size_t soff;
 	struct shdr sh;
 
 	for (i = 0; i < e->shnum; i++) {
@@ -164,15 +167,16 @@ static int by_symbol(const struct elf *e, struct vm_image *img)
 			uint32_t nm = (uint32_t)rd(e, y, 4);
 			unsigned shndx = (unsigned)rd(e, y + (e->is64 ? 6 : 14), 2);
 			uint64_t v = rd(e, y + (e->is64 ? 8 : 4), e->is64 ? 8 : 4);
-			const char *name = elf_str(e, sh.link, nm);
+			const char *sym = elf_str(e, sh.link, nm);
 
-			if (!name || shndx == 0 || shndx >= 0xff00)
+			if (!sym || shndx == 0 || shndx >= 0xff00 ||
+			    strncmp(sym, name, nlen) != 0)
 				continue;
-			if (strcmp(name, "system_certificate_list") == 0) {
+			if (sym[nlen] == '\0') {
 				lval = v;
 				lsec = shndx;
 				found |= 1;
-			} else if (strcmp(name, "system_certificate_list_size") == 0) {
+			} else if (strcmp(sym + nlen, "_size") == 0) {
 				sval = v;
 				ssec = shndx;
 				found |= 2;
@@ -185,12 +189,35 @@ static int by_symbol(const struct elf *e, struct vm_image *img)
 	if (sym_bytes(e, ssec, sval, e->is64 ? 8 : 4, &soff))
 		return -EBADMSG;
 	size = rd(e, e->p + soff, e->is64 ? 8 : 4);
-	if (sym_bytes(e, lsec, lval, size, &off))
+	if (sym_bytes(e, lsec, lval, size, loff))
 		return -EBADMSG;
+	*llen = (size_t)size;
+	return 1;
+}
+
+/*
+ * load_system_certificate_list() and load_revocation_certificate_list():
+ * the lists exactly, from the symbol table.  CONFIG_MODULE_SIG is assumed
+ * (verifying module signatures is the point), so module_cert_size is not
+ * skipped.  1 when the system list was found.
+ */
+static int by_symbol(const struct elf *e, struct vm_image *img)
+{
+	size_t off, len;
+	int ret;
+
+	ret = sym_list(e, "system_certificate_list", &off, &len);
+	if (ret <= 0)
+		return ret;
 	img->how = VM_SYMBOL;
-	img->runs[0].off = off;
-	img->runs[0].len = (size_t)size;
+	img->runs[0] = (struct vm_run){ off, len, VM_LIST_SYSTEM };
 	img->n_runs = 1;
+	ret = sym_list(e, "revocation_certificate_list", &off, &len);
+	if (ret < 0)
+		return ret;
+	if (ret && len)
+		img->runs[img->n_runs++] =
+			(struct vm_run){ off, len, VM_LIST_REVOCATION };
 	return 1;
 }
 
@@ -252,8 +279,75 @@ static int scan(const uint8_t *p, size_t from, size_t to,
 	return 0;
 }
 
-/* Search an image (ELF or raw) for the list. */
-static int search(const uint8_t *p, size_t len, const struct kr_rules *kr,
+/*
+ * CONFIG_SYSTEM_BLACKLIST_HASH_LIST entries: blacklist.c compiles the
+ * list into an array of string literals, "tbs:<hex>" or "bin:<hex>", which
+ * land in .rodata whatever section holds the array.  A candidate must be
+ * a whole C string (NUL before and after) of lower-case hex digits, as
+ * blacklist_init() accepts them; at least 32 digits keeps ordinary
+ * strings that merely start "bin:" out.
+ */
+static void find_hashes(const uint8_t *p, size_t len, struct vm_image *img)
+{
+	static const char *const pfx[] = { "tbs:", "bin:" };
+	unsigned k;
+
+	for (k = 0; k < 2; k++) {
+		const uint8_t *q = p, *end = p + len;
+
+		while (img->n_hashes < VM_MAX_HASHES &&
+		       (q = memmem(q, (size_t)(end - q), pfx[k], 4))) {
+			const uint8_t *h = q + 4;
+			size_t n = 0;
+
+			while (h + n < end && ((h[n] >= '0' && h[n] <= '9') ||
+					       (h[n] >= 'a' && h[n] <= 'f')))
+				n++;
+			if ((q == p || q[-1] == '\0') && h + n < end &&
+			    h[n] == '\0' && n >= 32 && n <= 128 && n % 2 == 0)
+				img->hashes[img->n_hashes++] =
+					(struct vm_hash){ (size_t)(q - p), n + 4 };
+			q = h + n;
+		}
+	}
+}
+
+/* The 64-bit little-endian size that follows a list at the next 8-byte
+ * boundary (".align 8; NAME_size: .quad end - start") equals its length. */
+static bool sized_list(const uint8_t *p, size_t len, const struct vm_run *r)
+{
+	size_t end = r->off + r->len, q = (end + 7) & ~(size_t)7, i;
+	uint64_t v = 0;
+
+	if (q + 8 > len)
+		return false;
+	for (i = end; i < q; i++)
+		if (p[i])
+			return false;
+	for (i = 0; i < 8; i++)
+		v |= (uint64_t)p[q + i] << (8 * i);
+	return v == r->len;
+}
+
+/*
+ * Without symbols, which run is which: certs/Makefile links
+ * system_certificates.o before revocation_certificates.o, so the system
+ * list comes first; a later run that carries its own size word is the
+ * revocation list (CONFIG_SYSTEM_REVOCATION_KEYS).  Any other run stays
+ * trusted, as before: an image may hold a list we cannot place.
+ */
+static void classify(const uint8_t *p, size_t len, struct vm_image *img)
+{
+	size_t i;
+
+	for (i = 1; i < img->n_runs; i++)
+		if (sized_list(p, len, &img->runs[0]) &&
+		    sized_list(p, len, &img->runs[i]))
+			img->runs[i].list = VM_LIST_REVOCATION;
+}
+
+/* Search an image (ELF or raw) for the lists. */
+static int find_lists(const uint8_t *p, size_t len, const struct kr_rules *kr,
 		  struct vm_image *img, const char **why)
 {
 	struct elf e;
@@ -297,6 +391,19 @@ static int search(const uint8_t *p, size_t len, const struct kr_rules *kr,
 	}
 	img->how = VM_SCAN;
 	return scan(p, 0, len, kr, img);
+}
+
+static int search(const uint8_t *p, size_t len, const struct kr_rules *kr,
+		  struct vm_image *img, const char **why)
+{
+	int ret = find_lists(p, len, kr, img, why);
+
+	if (ret)
+		return ret;
+	if (img->how != VM_SYMBOL)
+		classify(p, len, img);
+	find_hashes(p, len, img);
+	return 0;
 }
 
 /* Decompress a payload into img; 0, or -errno with *why. */

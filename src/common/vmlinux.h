@@ -27,9 +27,25 @@ enum vm_how {
 	VM_SCAN,	/* a scan of the whole image */
 };
 
+/* Which list a run of certificates is. */
+enum vm_list {
+	VM_LIST_SYSTEM,		/* system_certificate_list: trusted */
+	VM_LIST_REVOCATION,	/* revocation_certificate_list
+				 * (CONFIG_SYSTEM_REVOCATION_KEYS) */
+};
+
 struct vm_run {
 	size_t off;	/* in the (decompressed) image */
 	size_t len;
+	enum vm_list list;
+};
+
+/* A CONFIG_SYSTEM_BLACKLIST_HASH_LIST entry, "tbs:<hex>" or "bin:<hex>",
+ * as the NUL-terminated string blacklist.c's blacklist_hashes[] points
+ * at (len without the NUL). */
+#define VM_MAX_HASHES 1024
+struct vm_hash {
+	size_t off, len;
 };
 
 struct vm_image {
@@ -42,6 +58,8 @@ struct vm_image {
 	enum vm_how how;
 	struct vm_run runs[VM_MAX_RUNS];
 	size_t n_runs;
+	struct vm_hash hashes[VM_MAX_HASHES];
+	size_t n_hashes;
 };
 
 /*
@@ -51,7 +69,10 @@ struct vm_image {
  * for (in .init.data, else .init.rodata, when the ELF has them), and a
  * run counts only when at least one of its certificates parses as the
  * kernel parses it (x509k, rules kr): random "30 82" bytes are no
- * certificate list.
+ * certificate list.  Besides the system list, the revocation list
+ * (revocation_certificate_list, the same layout, linked after it) is
+ * found the same way and marked VM_LIST_REVOCATION; the blacklist hash
+ * strings are collected from the whole image.
  * 0 with img filled (n_runs may be 0: an image without certificates),
  * -EINVAL (*why) when buf is no kernel image, -EBADMSG (*why) for a
  * corrupt payload or ELF, -EFBIG, -ENOMEM.  vm_free() in every case.
