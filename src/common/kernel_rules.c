@@ -91,9 +91,10 @@ static const struct kr_curve curves[] = {
  * Per-line switches (commits found with the source search):
  *  - keyUsage/basicConstraints parsing arrived in v6.4 (30eae2b037af
  *    "KEYS: X.509: Parse Basic Constraints for CA", 567671281a75 "KEYS:
- *    X.509: Parse Key Usage"); 6.1 ignores both.  6.12 has that first,
- *    lenient form: a malformed SEQUENCE fails, an explicit cA FALSE does
- *    not (the later fix "v[3] -> v[4]" and the strict form are newer);
+ *    X.509: Parse Key Usage"); 6.1 ignores both.  Debian's 6.12.118 has
+ *    the strict form a stable update brought: basicConstraints empty or
+ *    cA TRUE, anything else (an explicit FALSE too) fails the parse; the
+ *    real-kernel stage (tests/kernel) caught our older, lenient reading;
  *  - is_key_on_revocation_list() ran only for the platform keyring until
  *    v6.6 (218a2680624c "certs: Reference revocation list for all
  *    keyrings", tpmdd-v6.6), so module verification on 6.1 skips it;

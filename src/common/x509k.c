@@ -268,13 +268,16 @@ static int note_extension(struct x509k_cert *c, const struct kr_rules *kr,
 		return kid_make(&c->skid, v + 2, vlen - 2, NULL, 0);
 	}
 	if (strcmp(oid, OID_KEYUSAGE) == 0 && kr->x509_constraints) {
-		/* §5.2: a BIT STRING of at least 4 bytes, unused bits < 8 */
-		if (vlen < 4 || v[2] >= 8) {
+		/* §5.2, as Debian's 6.12 has it: a BIT STRING of at least 4
+		 * bytes, unused bits < 8; keyCertSign read from a 1-byte
+		 * string with at most 2 unused bits, or from a 2-byte one */
+		if (vlen < 4 || v[0] != BER_BITSTR || v[2] >= 8) {
 			*why = "malformed keyUsage";
 			return -EBADMSG;
 		}
 		c->digsig = v[3] & 0x80;
-		c->keycertsign = v[2] <= 2 && (v[3] & 0x04);
+		c->keycertsign = (v[1] == 2 && v[2] <= 2 && (v[3] & 0x04)) ||
+				 (vlen > 4 && v[1] == 3 && (v[3] & 0x04));
 		return 0;
 	}
 	if (strcmp(oid, OID_AKID) == 0) {
@@ -284,17 +287,23 @@ static int note_extension(struct x509k_cert *c, const struct kr_rules *kr,
 	}
 	if (strcmp(oid, OID_BASICCONS) == 0 && kr->x509_constraints) {
 		/*
-		 * §5.2 (v6.4 form, as in 6.12): a SEQUENCE filling the value;
-		 * a leading BOOLEAN of length 1 marks a CA whatever its
-		 * value.  The stricter "TRUE or empty" form the spec quotes
-		 * is newer than 6.12 (kernel-rules.md, KPD tree).
+		 * §5.2: a SEQUENCE filling the value, either empty (cA FALSE
+		 * by omission, as DER wants) or starting with BOOLEAN TRUE
+		 * (one byte, 0xff).  Anything else, an explicit FALSE
+		 * included, fails the parse: Debian's 6.12 has this strict
+		 * form (the real-kernel stage showed it, conformance c63).
 		 */
 		if (vlen < 2 || v[0] != BER_SEQ || v[1] != vlen - 2) {
 			*why = "malformed basicConstraints";
 			return -EBADMSG;
 		}
-		c->ca = vlen >= 4 && v[1] != 0 && v[2] == BER_BOOL &&
-			v[3] == 1;
+		if (v[1] == 0)
+			return 0;
+		if (vlen < 5 || v[2] != BER_BOOL || v[3] != 1 || v[4] != 0xff) {
+			*why = "basicConstraints neither empty nor cA TRUE";
+			return -EBADMSG;
+		}
+		c->ca = true;
 		return 0;
 	}
 	return 0;

@@ -22,7 +22,9 @@
 #       - modsign-expected.tsv for the modsign cases (finit and judge);
 #       - finit_module under enforcement must agree with the judge (ENODATA,
 #         ENOPKG, ENOKEY fold into EKEYREJECTED), or the judge is wrong;
-#  5. hold verify-file to the kernel's verdict on every case, twice: with
+#  5. check that verify-file --vmlinux --list-keys reads out of the bzImage
+#     exactly the keys the kernel logged loading at boot;
+#  6. hold verify-file to the kernel's verdict on every case, twice: with
 #     the corpus's files (-c trusted.pem --blacklist --revoked) and with
 #     nothing but the kernel image (--vmlinux bzImage), which must yield the
 #     same keys, blacklist and revocation list the kernel booted with.
@@ -39,7 +41,7 @@ for a in "$@"; do
 	case $a in
 	--update) update=1 ;;
 	-h | --help)
-		sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '4,32p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	6.1 | 6.12) lines+=("$a") ;;
@@ -146,7 +148,21 @@ for line in "${lines[@]}"; do
 		fail=1
 	fi
 
-	# (d) verify-file against the kernel, case by case
+	# (d) the keys: every "Loaded X.509 cert" line the kernel logged at
+	# boot (built-in list and revocation list), and no other, must be what
+	# verify-file --vmlinux --list-keys reads out of the same bzImage
+	tr -d '\r' <"$dir/kernel.tsv.log" | awk -F'\t' '$1 == "MODSIGN-BOOT" &&
+		$2 ~ /^Loaded X.509 cert / { print $2 }' | sort >"$dir/keys-kernel.txt"
+	"$VERIFY" --kernel "$line" --vmlinux "$KH_BZIMAGE" --list-keys 2>/dev/null |
+		grep '^Loaded X.509 cert ' | sort >"$dir/keys-verify.txt" || true
+	n_keys=$(wc -l <"$dir/keys-kernel.txt")
+	if [ "$n_keys" -eq 0 ] || ! diff -u "$dir/keys-kernel.txt" "$dir/keys-verify.txt" >"$dir/keys.diff"; then
+		say "$line: verify-file --vmlinux --list-keys differs from the keys the kernel loaded:"
+		say "$(cat "$dir/keys.diff")"
+		fail=1
+	fi
+
+	# (e) verify-file against the kernel, case by case
 	: >"$dir/verify.tsv"
 	agree=0 agree_img=0 total=0
 	while IFS=$'\t' read -r id file kind usage sig; do
@@ -164,7 +180,7 @@ for line in "${lines[@]}"; do
 		[ "$a" = "$k" ] || { say "$line: $id: kernel ${k:-?}, verify-file -c ${a:-?}"; fail=1; }
 		[ "$b" = "$k" ] || { say "$line: $id: kernel ${k:-?}, verify-file --vmlinux ${b:-?}"; fail=1; }
 	done <"$cases/cases.tsv"
-	say "$line: $total cases judged by the kernel ($n_corpus corpus + $n_mod modsign-made); verify-file agrees on $agree/$total with the corpus's files, $agree_img/$total with --vmlinux alone; kernel build ${tb}s, boot and judge ${tj}s"
+	say "$line: $total cases judged by the kernel ($n_corpus corpus + $n_mod modsign-made); verify-file agrees on $agree/$total with the corpus's files, $agree_img/$total with --vmlinux alone; --vmlinux --list-keys names the $n_keys keys the kernel loaded; kernel build ${tb}s, boot and judge ${tj}s"
 done
 
 if [ ${#lines[@]} -eq 2 ]; then
