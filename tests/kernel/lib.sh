@@ -5,7 +5,7 @@
 
 KH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 KH_TOP=$(git -C "$KH_DIR" rev-parse --show-toplevel 2>/dev/null || (cd "$KH_DIR/../.." && pwd))
-KH_JOBS=${MODSIGN_JOBS:-2}
+KH_JOBS=${MODSIGN_JOBS:-$(nproc)}
 
 die() {
 	echo "${PROG:-kernel-harness}: $*" >&2
