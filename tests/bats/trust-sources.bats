@@ -87,6 +87,60 @@ need_tool() { command -v "$1" > /dev/null || skip "$1 not installed"; }
 	assert_output --partial "2 trusted, 0 platform"
 }
 
+# An image with all three things certs/ builds in: the system list (rsa2048,
+# ec256), the revocation list (other) after it, and a blacklist hash
+# string naming ec256's TBS, in .rodata as blacklist.c's literals land.
+make_elf_lists() { # out
+	local tbs
+	tbs=$(python3 -c 'import sys, hashlib
+d = open(sys.argv[1], "rb").read()
+n = int.from_bytes(d[6:8], "big") + 4   # 30 82 LL LL, then the TBS 30 82 LL LL
+print(hashlib.sha256(d[4:4 + n]).hexdigest())' "$KEYS/ec256.der")
+	cat > "$1.S" <<-EOF
+	.section .rodata.str1.1,"aMS",@progbits,1
+	.byte 0
+	.asciz "tbs:$tbs"
+	.section .init.rodata,"a"
+	.balign 8
+	.globl system_certificate_list
+	system_certificate_list:
+	.incbin "$KEYS/rsa2048.der"
+	.incbin "$KEYS/ec256.der"
+	l1: .balign 8
+	.globl system_certificate_list_size
+	system_certificate_list_size: .quad l1 - system_certificate_list
+	.balign 8
+	.globl revocation_certificate_list
+	revocation_certificate_list:
+	.incbin "$KEYS/other.der"
+	l2: .balign 8
+	.globl revocation_certificate_list_size
+	revocation_certificate_list_size: .quad l2 - revocation_certificate_list
+	EOF
+	gcc -c -o "$1" "$1.S"
+}
+
+@test "an image's revocation list and blacklist hashes are taken as the kernel takes them" {
+	need_tool gcc
+	make_elf_lists "$W/vmlinux"
+	objcopy --strip-all "$W/vmlinux" "$W/stripped"
+	for img in vmlinux stripped; do
+		run "$VERIFY_FILE" -v --vmlinux "$W/$img" --list-keys
+		assert_success
+		# blacklist_init() runs first: the blacklisted ec256 is not loaded
+		assert_output --partial "certificate 2 left out: -EKEYREJECTED: certificate TBS hash is blacklisted"
+		assert_output --partial "2 certificates; 1 revocation certificates, 1 blacklist hashes"
+		assert_output --partial "1 trusted, 0 platform, 1 revocation keys; 1 blacklist hashes"
+		printf '%s\n' "$(fp "$KEYS/rsa2048.der")" "$(fp "$KEYS/other.der")" > "$W/want"
+		echo "$output" | listed > "$W/got"
+		diff -u "$W/want" "$W/got"
+	done
+	signed_module ec256
+	run "$VERIFY_FILE" --vmlinux "$W/stripped" "$W/ec256.ko"
+	assert_failure
+	assert_output --partial "ENOKEY"
+}
+
 @test "a bzImage of every payload format: certificates found, module OK" {
 	need_tool gcc
 	make_elf "$W/vmlinux" "" "$KEYS/rsa2048.der" "$KEYS/ec256.der"
