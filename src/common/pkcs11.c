@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,28 +151,43 @@ static void *store_load(const struct ms_token *t, const char *uri,
 	return obj;
 }
 
-int ms_pkcs11_load_key(const char *uri, const struct ms_key_opts *o,
-		       const char *pin, struct ms_token **tok, EVP_PKEY **key,
-		       enum ms_key_problem *why)
+/*
+ * One object from the token: the private key (type=private in the URI)
+ * or the certificate.  For the certificate the URI's type is dropped:
+ * type=private would hide it, and the same URI may name both.
+ */
+static int load_object(const char *uri, const struct ms_key_opts *o,
+		       const char *pin, struct ms_token **tok, int type,
+		       void **obj, enum ms_key_problem *why)
 {
+	bool is_key = type == OSSL_STORE_INFO_PKEY;
 	struct ms_p11_uri *u;
 	int err;
 
-	*key = NULL;
+	*obj = NULL;
 	u = malloc(sizeof(*u));
 	if (!u) {
 		*why = MS_KEY_UNREADABLE;
 		return -ENOMEM;
 	}
-	err = prepare(uri, o, pin, tok, "private", u, why);
+	err = prepare(uri, o, pin, tok, is_key ? "private" : "cert", u, why);
 	if (err)
 		goto out;
 	if ((*tok)->prov)
-		*key = store_load(*tok, u->path_only, pin,
-				  OSSL_STORE_INFO_PKEY);
-	else
-		ms_engine_load_key((*tok)->eng, u->path_only, key);
-	if (!*key) {
+		*obj = store_load(*tok, is_key ? u->path_only : u->path_notype,
+				  pin, type);
+	else if (is_key) {
+		EVP_PKEY *k = NULL;
+
+		ms_engine_load_key((*tok)->eng, u->path_only, &k);
+		*obj = k;
+	} else {
+		X509 *x = NULL;
+
+		ms_engine_load_cert((*tok)->eng, u->path_notype, &x);
+		*obj = x;
+	}
+	if (!*obj) {
 		*why = MS_KEY_P11_LOAD;
 		err = -ENOENT;
 		goto out;
@@ -182,36 +198,26 @@ out:
 	return err;
 }
 
+int ms_pkcs11_load_key(const char *uri, const struct ms_key_opts *o,
+		       const char *pin, struct ms_token **tok, EVP_PKEY **key,
+		       enum ms_key_problem *why)
+{
+	void *obj;
+	int err = load_object(uri, o, pin, tok, OSSL_STORE_INFO_PKEY, &obj,
+			      why);
+
+	*key = obj;
+	return err;
+}
+
 int ms_pkcs11_load_cert(const char *uri, const struct ms_key_opts *o,
 			const char *pin, struct ms_token **tok, X509 **cert,
 			enum ms_key_problem *why)
 {
-	struct ms_p11_uri *u;
-	int err;
+	void *obj;
+	int err = load_object(uri, o, pin, tok, OSSL_STORE_INFO_CERT, &obj,
+			      why);
 
-	*cert = NULL;
-	u = malloc(sizeof(*u));
-	if (!u) {
-		*why = MS_KEY_UNREADABLE;
-		return -ENOMEM;
-	}
-	err = prepare(uri, o, pin, tok, "cert", u, why);
-	if (err)
-		goto out;
-	/* type=private would hide the certificate: the same URI may name
-	 * the key and its certificate. */
-	if ((*tok)->prov)
-		*cert = store_load(*tok, u->path_notype, pin,
-				   OSSL_STORE_INFO_CERT);
-	else
-		ms_engine_load_cert((*tok)->eng, u->path_notype, cert);
-	if (!*cert) {
-		*why = MS_KEY_P11_LOAD;
-		err = -ENOENT;
-		goto out;
-	}
-	*why = MS_KEY_OK;
-out:
-	free(u);
+	*cert = obj;
 	return err;
 }
