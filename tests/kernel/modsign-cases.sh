@@ -56,6 +56,11 @@ cp "$payload" "$CASEDIR/m03.ko"
 "$SIGN" --signer "$K/untrusted.key" "$K/untrusted.crt" \
 	--signer "$K/signer.key" "$K/signer.crt" sha256 "$CASEDIR/m03.ko"
 add m03-modsign-two-signers m03.ko
+# m03b: the same the other way round: the trusted signer first
+cp "$payload" "$CASEDIR/m03b.ko"
+"$SIGN" --signer "$K/signer.key" "$K/signer.crt" \
+	--signer "$K/untrusted.key" "$K/untrusted.crt" sha256 "$CASEDIR/m03b.ko"
+add m03b-modsign-two-signers-trusted-first m03b.ko
 
 # m04: sign the compressed module as it ships: sign-file decompresses,
 # signs and recompresses with kbuild's xz settings; /init loads it with
