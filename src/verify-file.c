@@ -606,7 +606,7 @@ static int load_sources(const struct opts *o, const struct src *srcs,
 			ret = cs_add_dir(cs, srcs[i].path, o->kr, bl);
 		else
 			ret = cs_add_file(cs, srcs[i].path, o->kr, bl);
-		if (ret == -ENOENT && srcs[i].kind != 'k') {
+		if (ret == -ENODATA && srcs[i].kind != 'k') {
 			ms_error(srcs[i].path, "no certificate in the file "
 				 "(give a PEM or DER X.509 certificate)");
 			return MS_EXIT_KEY;
@@ -614,8 +614,7 @@ static int load_sources(const struct opts *o, const struct src *srcs,
 		if (ret) {
 			ms_error(srcs[i].path, "cannot read %s: %s (check -%c)",
 				 srcs[i].kind == 'k' ? "the certificate directory" :
-				 "the certificate", ret == -ENOENT ?
-				 "No such file or directory" : ms_io_strerror(ret),
+				 "the certificate", ms_io_strerror(ret),
 				 srcs[i].kind == 'R' ? 'R' : srcs[i].kind);
 			return MS_EXIT_IO;
 		}

@@ -172,7 +172,7 @@ int cs_add_file(struct certstore *cs, const char *path,
 	free(buf);
 	if (ret)
 		return ret;
-	return count ? 0 : -ENOENT;
+	return count ? 0 : -ENODATA;
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -199,10 +199,10 @@ int cs_add_dir(struct certstore *cs, const char *dir,
 			goto next;
 		}
 		ret = cs_add_file(cs, p, kr, bl);
-		if (ret == -ENOENT || ret == -EISDIR || ret == -ENOTSUP ||
+		if (ret == -ENODATA || ret == -EISDIR || ret == -ENOTSUP ||
 		    ret == -EACCES || ret == -EFBIG || ret == -ELOOP)
 			ret = note_skip(cs, p, 0, ret,
-					ret == -ENOENT ? "no certificate in the file" :
+					ret == -ENODATA ? "no certificate in the file" :
 					"not a readable regular file");
 		free(p);
 next:

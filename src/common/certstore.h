@@ -33,7 +33,8 @@ struct certstore {
  * Add every certificate of a file: PEM (any number of CERTIFICATE blocks)
  * or DER (one certificate, or several back to back as in the kernel's
  * certificate list), recognised by content.  -errno when the file cannot
- * be read; -ENOENT (with nothing added) when it holds no certificate.
+ * be read; -ENODATA (with nothing added) when it holds no certificate:
+ * not -ENOENT, which open() returns for a missing file.
  */
 int cs_add_file(struct certstore *cs, const char *path,
 		const struct kr_rules *kr, const struct blacklist *bl);

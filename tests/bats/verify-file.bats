@@ -193,6 +193,20 @@ PY
 	assert_output --partial "$T/nonexistent: cannot read the certificate directory"
 }
 
+@test "a missing -c certificate is an I/O error, not a file without a certificate" {
+	run "$VF" -c "$T/nonexistent.crt" "$T/body"
+	assert_failure 7
+	assert_output --partial "$T/nonexistent.crt: cannot read the certificate: No such file or directory"
+	ln -s "$T/nonexistent.crt" "$T/dangling.crt"
+	run "$VF" -c "$T/dangling.crt" "$T/body"
+	assert_failure 7
+	refute_output --partial "no certificate in the file"
+	head -c 500 /dev/urandom >"$T/garbage.crt"
+	run "$VF" -c "$T/garbage.crt" "$T/body"
+	assert_failure 9
+	assert_output --partial "$T/garbage.crt: no certificate in the file"
+}
+
 @test "garbage files among certificates are skipped and named with -v" {
 	sign m rsa2048
 	head -c 500 /dev/urandom >"$T/certs/garbage.pem"
