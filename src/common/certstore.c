@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <openssl/bio.h>
 #include <openssl/err.h>
@@ -30,14 +32,50 @@ static int note_skip(struct certstore *cs, const char *path, int index,
 	return 0;
 }
 
+/*
+ * FNV-1a over the DER: a copy of a certificate already loaded is found
+ * without parsing it again, which is most of the cost of a directory of
+ * thousands of copies (the DER is then compared in full).
+ */
+static uint64_t der_fp(const uint8_t *p, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (len--)
+		h = (h ^ *p++) * 0x100000001b3ull;
+	return h;
+}
+
+static bool loaded(const struct certstore *cs, uint64_t fp,
+		   const uint8_t *der, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < cs->n; i++)
+		if (cs->fp[i] == fp && cs->certs[i]->der_len == len &&
+		    memcmp(cs->certs[i]->der, der, len) == 0)
+			return true;
+	return false;
+}
+
 static int add_one(struct certstore *cs, const char *path, int index,
 		   const uint8_t *der, size_t len, const struct kr_rules *kr,
 		   const struct blacklist *bl)
 {
 	struct x509k_cert *c, **nc;
+	uint64_t fp = der_fp(der, len), *nf;
 	const char *why = NULL;
 	int ret;
 
+	/*
+	 * The same certificate twice is one key, as in the kernel, where
+	 * the second key_create_or_update() replaces the first: not an
+	 * error, and the first path stays the one verdicts name.
+	 */
+	if (loaded(cs, fp, der, len)) {
+		cs->n_dup++;
+		return 0;
+	}
 	ret = x509k_parse(der, len, kr, bl, &c, &why);
 	if (ret == -ENOMEM)
 		return ret;
@@ -51,12 +89,16 @@ static int add_one(struct certstore *cs, const char *path, int index,
 	}
 	c->path = strdup(path);
 	nc = realloc(cs->certs, (cs->n + 1) * sizeof(*nc));
-	if (!c->path || !nc) {
+	if (nc)
+		cs->certs = nc;
+	nf = realloc(cs->fp, (cs->n + 1) * sizeof(*nf));
+	if (nf)
+		cs->fp = nf;
+	if (!c->path || !nc || !nf) {
 		x509k_free(c);
-		free(nc);
 		return -ENOMEM;
 	}
-	cs->certs = nc;
+	nf[cs->n] = fp;
 	nc[cs->n++] = c;
 	return 0;
 }
@@ -221,6 +263,7 @@ void cs_free(struct certstore *cs)
 	for (i = 0; i < cs->n_skipped; i++)
 		free(cs->skipped[i].path);
 	free(cs->certs);
+	free(cs->fp);
 	free(cs->skipped);
 	memset(cs, 0, sizeof(*cs));
 }

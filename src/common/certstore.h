@@ -24,7 +24,9 @@ struct cs_skipped {
 
 struct certstore {
 	struct x509k_cert **certs;
+	uint64_t *fp;		/* fingerprint of each certs[i]'s DER */
 	size_t n;
+	size_t n_dup;		/* certificates met again, not added twice */
 	struct cs_skipped *skipped;
 	size_t n_skipped;
 };
