@@ -147,6 +147,7 @@ static int add_pem(struct certstore *cs, const char *path,
 	BIO *b = BIO_new_mem_buf(buf, (int)len);
 	char *name = NULL, *hdr = NULL;
 	unsigned char *data = NULL;
+	unsigned long e;
 	long dlen = 0;
 	int ret = 0;
 
@@ -166,7 +167,20 @@ static int add_pem(struct certstore *cs, const char *path,
 		if (ret)
 			break;
 	}
-	ERR_clear_error();	/* the end of the file reads as an error */
+	/*
+	 * The end of the file reads as "no start line"; anything else is a
+	 * block PEM_read_bio() gave up on (bad base64, no END line), and it
+	 * reads nothing after it: say so rather than lose those silently.
+	 */
+	e = ERR_peek_last_error();
+	if (!ret && e && !(ERR_GET_LIB(e) == ERR_LIB_PEM &&
+			      ERR_GET_REASON(e) == PEM_R_NO_START_LINE)) {
+		(*count)++;
+		ret = note_skip(cs, path, *count, -EBADMSG, "corrupt PEM "
+				"block (bad base64 or no END line); nothing "
+				"after it in the file was read");
+	}
+	ERR_clear_error();
 	BIO_free(b);
 	return ret;
 }
