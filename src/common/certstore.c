@@ -236,6 +236,40 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/*
+ * Why a directory entry that is not a regular file is skipped.  Such an
+ * entry is never opened: open() alone can block (a FIFO without a
+ * writer, without O_NONBLOCK) or act (a tape rewinds, a watchdog arms).
+ */
+static const char *not_regular(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory (-k does not descend into it)";
+	if (S_ISFIFO(mode))
+		return "a FIFO, not a regular file (not opened)";
+	if (S_ISSOCK(mode))
+		return "a socket, not a regular file (not opened)";
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		return "a device, not a regular file (not opened)";
+	return "not a regular file (not opened)";
+}
+
+/* Why an entry could not be read; NULL: the errno says it all. */
+static const char *unreadable(const char *path, int err)
+{
+	struct stat l;
+
+	if (err == -ENOENT && lstat(path, &l) == 0 && S_ISLNK(l.st_mode))
+		return "a dangling symbolic link";
+	if (err == -ENOENT)
+		return "gone: removed while the directory was read";
+	if (err == -ELOOP)
+		return "a symbolic link loop";
+	if (err == -EFBIG)
+		return "larger than 16 MiB: not a certificate file";
+	return NULL;
+}
+
 int cs_add_dir(struct certstore *cs, const char *dir,
 	       const struct kr_rules *kr, const struct blacklist *bl)
 {
@@ -246,7 +280,9 @@ int cs_add_dir(struct certstore *cs, const char *dir,
 	if (n < 0)
 		return -errno;
 	for (i = 0; i < n; i++) {
+		struct stat st;
 		char *p;
+		int err;
 
 		if (ents[i]->d_name[0] == '.' || ret)
 			goto next;
@@ -254,12 +290,32 @@ int cs_add_dir(struct certstore *cs, const char *dir,
 			ret = -ENOMEM;
 			goto next;
 		}
-		ret = cs_add_file(cs, p, kr, bl);
-		if (ret == -ENODATA || ret == -EISDIR || ret == -ENOTSUP ||
-		    ret == -EACCES || ret == -EFBIG || ret == -ELOOP)
-			ret = note_skip(cs, p, 0, ret,
-					ret == -ENODATA ? "no certificate in the file" :
-					"not a readable regular file");
+		/*
+		 * One bad entry never stops the load: the kernel's keyring
+		 * gets every certificate it can parse, and so does this one.
+		 * Only running out of memory does.
+		 */
+		if (stat(p, &st) < 0) {
+			err = -errno;	/* before unreadable()'s lstat */
+			ret = note_skip(cs, p, 0, err, unreadable(p, err));
+		} else if (!S_ISREG(st.st_mode)) {
+			ret = note_skip(cs, p, 0, -ENOTSUP,
+					not_regular(st.st_mode));
+		} else {
+			err = cs_add_file(cs, p, kr, bl);
+			if (err == -ENOMEM)
+				ret = err;
+			else if (err == -ENODATA)
+				ret = note_skip(cs, p, 0, err,
+						"no certificate in the file");
+			else if (err == -ENOTSUP || err == -EISDIR)
+				/* fstat after open: replaced since the stat */
+				ret = note_skip(cs, p, 0, err, "replaced by a "
+						"non-regular file while read");
+			else if (err)
+				ret = note_skip(cs, p, 0, err,
+						unreadable(p, err));
+		}
 		free(p);
 next:
 		free(ents[i]);

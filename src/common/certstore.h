@@ -59,8 +59,13 @@ int cs_add_der(struct certstore *cs, const char *path, int index,
 int cs_add_cert_list(struct certstore *cs, const char *path,
 		     const uint8_t *p, size_t len, const struct kr_rules *kr,
 		     const struct blacklist *bl, int *count, size_t *stop);
-/* Every regular file of a directory, in name order; files without
- * certificates are recorded in skipped.  -errno when unreadable. */
+/*
+ * Every regular file of a directory, in name order (dot files ignored).
+ * An entry that gives nothing (no certificate, unreadable, a dangling
+ * link, not a regular file: those are never opened) is recorded in
+ * skipped and the load goes on.  -errno only when the directory itself
+ * cannot be read, or -ENOMEM.
+ */
 int cs_add_dir(struct certstore *cs, const char *dir,
 	       const struct kr_rules *kr, const struct blacklist *bl);
 void cs_free(struct certstore *cs);
