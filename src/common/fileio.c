@@ -313,7 +313,8 @@ static char *resolve_target(const char *target)
 
 int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 {
-	char *dircopy = NULL, *base, *dir;
+	char *dircopy = NULL, *base = NULL, *dir;
+	struct stat st;
 	int err;
 
 	memset(o, 0, sizeof(*o));
@@ -322,6 +323,15 @@ int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 	o->target = resolve_target(target);
 	if (!o->target)
 		return -errno;
+	/*
+	 * Only a regular file is ever replaced: the rename would otherwise
+	 * put a file where a FIFO or a device node was (as root, a dest of
+	 * /dev/null would replace /dev/null itself).
+	 */
+	if (stat(o->target, &st) == 0 && !S_ISREG(st.st_mode)) {
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -ENOTSUP;
+		goto fail;
+	}
 	dircopy = strdup(o->target);
 	base = strdup(o->target);
 	if (!dircopy || !base) {
