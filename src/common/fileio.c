@@ -93,6 +93,19 @@ static int open_regular(const char *path, struct ms_file *f, int lock)
 
 	memset(f, 0, sizeof(*f));
 again:
+	f->fd = -1;	/* what a failed open leaves, for ms_file_close */
+	/*
+	 * Refuse what is not a regular file before opening it: open() of a
+	 * device can act (a tape rewinds on close, a watchdog arms).  The
+	 * fstat below still catches an entry swapped in after this check,
+	 * and O_NONBLOCK keeps a FIFO swapped in from blocking the open.
+	 */
+	if (stat(path, &now) < 0)
+		return -errno;
+	if (S_ISDIR(now.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(now.st_mode))
+		return -ENOTSUP;
 	f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (f->fd < 0)
 		return -errno;

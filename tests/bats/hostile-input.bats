@@ -48,6 +48,20 @@ open(sys.argv[1],"ab").write(struct.pack(">BBBBB3xI",0,0,2,0,0,int(sys.argv[2]))
 	assert_output "sign-file: /dev/null: not a regular file"
 }
 
+@test "a FIFO or device module is refused without being opened" {
+	command -v strace > /dev/null || skip "strace missing"
+	mkfifo fifo.ko
+	mknod dev.ko c 1 3 2>/dev/null || ln -s /dev/null dev.ko
+	for m in fifo.ko dev.ko; do
+		run strace -f -e trace=open,openat -o trace "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$m"
+		assert_failure 7
+		assert_output --partial "sign-file: $m: not a regular file"
+		# opening a device can act on it (a tape rewinds on close)
+		! grep -F "\"$m\"" trace || fail "$m was opened"
+		grep -qF "$KEYS/rsa2048.crt" trace || fail "strace saw no open at all"
+	done
+}
+
 @test "a FIFO or device as the destination is refused, never replaced by a file" {
 	make_module m.ko 100
 	cp m.ko orig.ko
