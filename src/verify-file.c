@@ -485,20 +485,89 @@ struct src {
 	const char *path;
 };
 
+/*
+ * A path as one line of diagnostics: control bytes (a newline in a file
+ * name) become \ooo, so one entry is one line and cannot fake another.
+ * Other bytes, non-UTF-8 ones included, are kept for grep.  Malloc'd.
+ */
+static char *one_line(const char *path)
+{
+	size_t n = strlen(path), o = 0;
+	char *s = malloc(4 * n + 1);
+
+	if (!s)
+		return NULL;
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			o += (size_t)sprintf(s + o, "\\%03o", *p);
+		else
+			s[o++] = (char)*p;
+	}
+	s[o] = 0;
+	return s;
+}
+
 static void report_skipped(const struct certstore *cs, size_t from)
 {
 	size_t i;
 
+	if (!ms_verbose())
+		return;
 	for (i = from; i < cs->n_skipped; i++) {
 		const struct cs_skipped *s = &cs->skipped[i];
+		char *shown = one_line(s->path);
+		const char *p = shown ? shown : s->path;
 
 		if (s->index)
-			ms_info("%s: certificate %d left out: -%s: %s", s->path,
+			ms_info("%s: certificate %d left out: -%s: %s", p,
 				s->index, ms_errno_name(s->err),
 				s->why ? s->why : "unparsable");
 		else
-			ms_info("%s: skipped: %s", s->path, s->why);
+			ms_info("%s: skipped: %s", p,
+				s->why ? s->why : ms_io_strerror(s->err));
+		free(shown);
 	}
+}
+
+static const char *plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/*
+ * What -k DIR gave, in one line: a file that holds no certificate, or
+ * one the kernel would refuse, must not go unnoticed without -v (the
+ * module would then fail as -ENOKEY with no hint why), yet a directory
+ * of thousands must not flood stderr.  -v names each entry above.
+ */
+static void summarize_dir(const char *dir, const struct certstore *cs,
+			  size_t skip0, size_t n0, size_t dup0)
+{
+	size_t files = 0, certs = 0, i;
+	char f[64] = "", c[64] = "";
+
+	for (i = skip0; i < cs->n_skipped; i++) {
+		if (cs->skipped[i].index)
+			certs++;
+		else
+			files++;
+	}
+	if (files || certs) {
+		if (files)
+			snprintf(f, sizeof(f), "%zu %s nothing", files,
+				 plural(files, "entry loaded",
+					"entries loaded"));
+		if (certs)
+			snprintf(c, sizeof(c), "%zu %s left out", certs,
+				 plural(certs, "certificate", "certificates"));
+		ms_warn(dir, "%s%s%s; %s", f, files && certs ? ", " : "", c,
+			ms_verbose() ? "each is named above" :
+			"run with -v to name each and say why");
+	}
+	ms_info("%s: %zu %s loaded, %zu %s of one already loaded (not an "
+		"error)", dir, cs->n - n0, plural(cs->n - n0, "certificate",
+		"certificates"), cs->n_dup - dup0, plural(cs->n_dup - dup0,
+		"repeat", "repeats"));
 }
 
 /* --vmlinux, --esl, --dbx, --efi-db, --efi-dbx, --mok; exit code or 0 */
@@ -576,7 +645,7 @@ static int load_sources(const struct opts *o, const struct src *srcs,
 {
 	struct certstore *trusted = st->trusted, *revoked = st->revoked;
 	const struct blacklist *bl = st->bl;
-	size_t i, before;
+	size_t i, before, n0, dup0;
 	int ret, pass;
 
 	/* dbx first: its hashes must be known when certificates are parsed */
@@ -603,11 +672,13 @@ static int load_sources(const struct opts *o, const struct src *srcs,
 		if (is_trust_source(srcs[i].kind))
 			continue;
 		before = cs->n_skipped;
+		n0 = cs->n;
+		dup0 = cs->n_dup;
 		if (srcs[i].kind == 'k')
 			ret = cs_add_dir(cs, srcs[i].path, o->kr, bl);
 		else
 			ret = cs_add_file(cs, srcs[i].path, o->kr, bl);
-		if (ret == -ENOENT && srcs[i].kind != 'k') {
+		if (ret == -ENODATA && srcs[i].kind != 'k') {
 			ms_error(srcs[i].path, "no certificate in the file "
 				 "(give a PEM or DER X.509 certificate)");
 			return MS_EXIT_KEY;
@@ -615,12 +686,13 @@ static int load_sources(const struct opts *o, const struct src *srcs,
 		if (ret) {
 			ms_error(srcs[i].path, "cannot read %s: %s (check -%c)",
 				 srcs[i].kind == 'k' ? "the certificate directory" :
-				 "the certificate", ret == -ENOENT ?
-				 "No such file or directory" : ms_io_strerror(ret),
+				 "the certificate", ms_io_strerror(ret),
 				 srcs[i].kind == 'R' ? 'R' : srcs[i].kind);
 			return MS_EXIT_IO;
 		}
 		report_skipped(cs, before);
+		if (srcs[i].kind == 'k')
+			summarize_dir(srcs[i].path, cs, before, n0, dup0);
 	}
 	return 0;
 }

@@ -24,7 +24,9 @@ struct cs_skipped {
 
 struct certstore {
 	struct x509k_cert **certs;
+	uint64_t *fp;		/* fingerprint of each certs[i]'s DER */
 	size_t n;
+	size_t n_dup;		/* certificates met again, not added twice */
 	struct cs_skipped *skipped;
 	size_t n_skipped;
 };
@@ -33,7 +35,8 @@ struct certstore {
  * Add every certificate of a file: PEM (any number of CERTIFICATE blocks)
  * or DER (one certificate, or several back to back as in the kernel's
  * certificate list), recognised by content.  -errno when the file cannot
- * be read; -ENOENT (with nothing added) when it holds no certificate.
+ * be read; -ENODATA (with nothing added) when it holds no certificate:
+ * not -ENOENT, which open() returns for a missing file.
  */
 int cs_add_file(struct certstore *cs, const char *path,
 		const struct kr_rules *kr, const struct blacklist *bl);
@@ -56,8 +59,13 @@ int cs_add_der(struct certstore *cs, const char *path, int index,
 int cs_add_cert_list(struct certstore *cs, const char *path,
 		     const uint8_t *p, size_t len, const struct kr_rules *kr,
 		     const struct blacklist *bl, int *count, size_t *stop);
-/* Every regular file of a directory, in name order; files without
- * certificates are recorded in skipped.  -errno when unreadable. */
+/*
+ * Every regular file of a directory, in name order (dot files ignored).
+ * An entry that gives nothing (no certificate, unreadable, a dangling
+ * link, not a regular file: those are never opened) is recorded in
+ * skipped and the load goes on.  -errno only when the directory itself
+ * cannot be read, or -ENOMEM.
+ */
 int cs_add_dir(struct certstore *cs, const char *dir,
 	       const struct kr_rules *kr, const struct blacklist *bl);
 void cs_free(struct certstore *cs);

@@ -93,6 +93,19 @@ static int open_regular(const char *path, struct ms_file *f, int lock)
 
 	memset(f, 0, sizeof(*f));
 again:
+	f->fd = -1;	/* what a failed open leaves, for ms_file_close */
+	/*
+	 * Refuse what is not a regular file before opening it: open() of a
+	 * device can act (a tape rewinds on close, a watchdog arms).  The
+	 * fstat below still catches an entry swapped in after this check,
+	 * and O_NONBLOCK keeps a FIFO swapped in from blocking the open.
+	 */
+	if (stat(path, &now) < 0)
+		return -errno;
+	if (S_ISDIR(now.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(now.st_mode))
+		return -ENOTSUP;
 	f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (f->fd < 0)
 		return -errno;
@@ -313,7 +326,8 @@ static char *resolve_target(const char *target)
 
 int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 {
-	char *dircopy = NULL, *base, *dir;
+	char *dircopy = NULL, *base = NULL, *dir;
+	struct stat st;
 	int err;
 
 	memset(o, 0, sizeof(*o));
@@ -322,6 +336,15 @@ int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 	o->target = resolve_target(target);
 	if (!o->target)
 		return -errno;
+	/*
+	 * Only a regular file is ever replaced: the rename would otherwise
+	 * put a file where a FIFO or a device node was (as root, a dest of
+	 * /dev/null would replace /dev/null itself).
+	 */
+	if (stat(o->target, &st) == 0 && !S_ISREG(st.st_mode)) {
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -ENOTSUP;
+		goto fail;
+	}
 	dircopy = strdup(o->target);
 	base = strdup(o->target);
 	if (!dircopy || !base) {

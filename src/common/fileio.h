@@ -67,7 +67,8 @@ struct ms_out {
  * Start writing 'target'.  mode is applied before the rename (the kernel
  * tool creates files with umask permissions and loses the original's mode;
  * we keep it).  When target is a symlink, the file it points to is replaced
- * and the link kept.
+ * and the link kept.  An existing target that is not a regular file is
+ * refused (-EISDIR, -ENOTSUP), never replaced.
  */
 int ms_out_begin(const char *target, mode_t mode, struct ms_out *o);
 int ms_out_write(struct ms_out *o, const void *buf, size_t len);

@@ -467,14 +467,29 @@ int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
 	char *dpath = NULL, *tpath = NULL;
 	uint8_t *tbs = NULL;
 	size_t body_len, tbs_len;
-	struct ms_file in;
+	struct ms_modfile in;
+	const char *why;
 	int err;
 
 	memset(fail, 0, sizeof(*fail));
 	*skipped = 0;
-	err = ms_file_open(r->module, &in);
+	/*
+	 * The digest of what the kernel checks, exactly as signing reads
+	 * it: for a .ko.xz/.gz/.zst the decompressed module, so that the
+	 * signature made remotely over it is the one --attach then puts
+	 * inside the compression (digesting the compressed bytes gave a
+	 * signature no kernel and no --attach could ever accept).
+	 */
+	err = ms_modfile_open(r->module, &in, &why);
 	if (err)
-		return fail_at(fail, MS_STAGE_INPUT, r->module, NULL, err);
+		return fail_at(fail, why ? MS_STAGE_DECOMPRESS : MS_STAGE_INPUT,
+			       r->module, why, err);
+	if (in.signed_after && r->signed_policy != MS_SIGNED_REPLACE) {
+		ms_modfile_signed_after(&in, &why);
+		err = fail_at(fail, MS_STAGE_SIGNED_AFTER, r->module, why,
+			      -EBADMSG);
+		goto done;
+	}
 	body_len = in.len;
 	err = apply_signed_policy(in.data, in.len, r, &body_len, skipped,
 				  fail);
@@ -507,6 +522,6 @@ done:
 	free(dpath);
 	free(tpath);
 	free(tbs);
-	ms_file_close(&in);
+	ms_modfile_close(&in);
 	return err;
 }

@@ -146,7 +146,8 @@ void ms_sign_release(struct ms_signed *job);
  *                     takes for RSA);
  *   <module>.tbs      the DER DigestInfo {hash OID, digest}, what an RSA
  *                     PKCS#1 v1.5 signer pads and signs (CKM_RSA_PKCS).
- * The body is the module as it would be signed: under --replace, without
+ * The body is the module as it would be signed: for a compressed module
+ * the decompressed one (what the kernel checks); under --replace, without
  * its old signatures.  digest gets the bytes (EVP_MAX_MD_SIZE room).
  */
 int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,

@@ -245,9 +245,18 @@ sign_after_compression() { # fmt
 	prepare "$1"
 	"$REF_SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" \
 		"m.ko.$1" 2>/dev/null || {
-		# Without the reference: append a trailer made by us.
-		cp "m.ko.$1" x && sign --replace x 2>/dev/null
-		tail -c +$(($(stat -c %s "m.ko.$1") + 1)) x >> "m.ko.$1"
+		# Without the reference, the same by hand: a CMS over the
+		# compressed bytes, then descriptor and magic.  (Our
+		# sign-file cannot make it: it signs inside the stream.)
+		openssl cms -sign -binary -noattr -nosmimecap -nocerts \
+			-outform DER -md sha256 -signer "$KEYS/rsa2048.crt" \
+			-inkey "$KEYS/rsa2048.key" -in "m.ko.$1" -out outer.p7s
+		python3 -c 'import sys
+sig = open(sys.argv[2], "rb").read()
+open(sys.argv[1], "ab").write(sig + bytes([0, 0, 2, 0, 0, 0, 0, 0]) +
+    len(sig).to_bytes(4, "big") + b"~Module signature appended~\n")' \
+			"m.ko.$1" outer.p7s
+		rm outer.p7s
 	}
 	cp "m.ko.$1" wrong.bak
 }
@@ -423,4 +432,94 @@ PY
 		signed.ko.xz
 	cmp m.ko.xz keep.xz
 	xz -dc signed.ko.xz | cmp - ref.ko
+}
+
+@test "--digest-only on a compressed module digests the decompressed module" {
+	local fmt
+	for fmt in xz zst gz; do
+		rm -f ./*
+		prepare $fmt
+		cp m.ko.$fmt keep
+		"$SIGN_FILE" --digest-only sha256 orig.ko
+		run "$SIGN_FILE" --digest-only sha256 m.ko.$fmt
+		assert_success
+		# the kernel checks the decompressed bytes: so must the digest
+		assert_output "sha256 $(sha256sum < orig.ko | cut -d' ' -f1)  m.ko.$fmt"
+		cmp m.ko.$fmt.digest orig.ko.digest
+		cmp m.ko.$fmt.tbs orig.ko.tbs
+		[ "$(sha256sum < m.ko.$fmt | cut -d' ' -f1)" != "$(sha256sum < orig.ko | cut -d' ' -f1)" ]
+		cmp m.ko.$fmt keep
+	done
+}
+
+@test "split signing of a .ko.xz: an openssl pkeyutl value attached verifies and xz -t passes" {
+	prepare xz
+	"$SIGN_FILE" --digest-only sha256 m.ko.xz
+	# the remote signer: PKCS#1 v1.5 over the digest it was sent
+	openssl pkeyutl -sign -inkey "$KEYS/rsa2048.key" -in m.ko.xz.digest \
+		-pkeyopt digest:sha256 -out value
+	run "$SIGN_FILE" --attach value sha256 "$KEYS/rsa2048.crt" m.ko.xz
+	assert_success
+	xz -t m.ko.xz
+	run "$VERIFY_FILE" -c "$KEYS/rsa2048.crt" m.ko.xz
+	assert_success
+	assert_output --regexp '^m\.ko\.xz: OK \(sha256, RSA-2048, signer "modsign test RSA-2048 key"'
+	# inside the compression, byte for byte the module signed here
+	xz -dc m.ko.xz | cmp - ref.ko
+	# and recompressed as signing does: CRC32, not the input's CRC64
+	xz --robot -lv m.ko.xz | grep -q '^stream.*CRC32'
+}
+
+@test "split signing of a .ko.zst with ECDSA P-384: the wrapped value verifies inside" {
+	prepare zst
+	"$SIGN_FILE" --digest-only sha384 m.ko.zst
+	openssl pkeyutl -sign -inkey "$KEYS/ec384.key" -in m.ko.zst.digest \
+		-out value
+	run "$SIGN_FILE" --attach value sha384 "$KEYS/ec384.der" m.ko.zst out.ko.zst
+	assert_success
+	zstd -qt out.ko.zst
+	run "$VERIFY_FILE" -c "$KEYS/ec384.crt" out.ko.zst
+	assert_success
+	assert_output --partial "out.ko.zst: OK (sha384, ECDSA-P384"
+	zstd -qdc out.ko.zst > out.ko
+	"$EXTRACT_SIG" -0 out.ko | cmp - orig.ko
+}
+
+@test "--attach on a .ko.xz checks the value against the decompressed module" {
+	prepare xz
+	cp m.ko.xz keep
+	# a value over the compressed bytes, what --digest-only used to give
+	openssl dgst -sha256 -binary m.ko.xz > wrong.digest
+	openssl pkeyutl -sign -inkey "$KEYS/rsa2048.key" -in wrong.digest \
+		-pkeyopt digest:sha256 -out value
+	run "$SIGN_FILE" --attach value sha256 "$KEYS/rsa2048.crt" m.ko.xz
+	assert_failure 1
+	assert_output --partial "value: the signature value does not verify over this file"
+	cmp m.ko.xz keep
+}
+
+@test "--digest-only follows signing's rules for compressed modules" {
+	sign_after_compression xz
+	run "$SIGN_FILE" --digest-only sha256 m.ko.xz
+	assert_failure 6
+	assert_output "sign-file: m.ko.xz: signature appended to a compressed module: the kernel sees an unsigned module (use --replace to sign the decompressed module)"
+	assert_file_not_exist m.ko.xz.digest
+	run "$SIGN_FILE" --digest-only --replace sha256 m.ko.xz
+	assert_success
+	assert_output "sha256 $(sha256sum < orig.ko | cut -d' ' -f1)  m.ko.xz"
+	# signed inside: already signed (8), and --replace digests the body
+	rm -f ./*
+	prepare gz
+	sign m.ko.gz
+	run "$SIGN_FILE" --digest-only sha256 m.ko.gz
+	assert_failure 8
+	run "$SIGN_FILE" --digest-only --replace sha256 m.ko.gz
+	assert_success
+	assert_output "sha256 $(sha256sum < orig.ko | cut -d' ' -f1)  m.ko.gz"
+	# a corrupt stream is the decompression error signing gives
+	head -c 100 m.ko.gz > cut.ko.gz
+	run "$SIGN_FILE" --digest-only sha256 cut.ko.gz
+	assert_failure 6
+	assert_output --partial "sign-file: cut.ko.gz: "
+	assert_file_not_exist cut.ko.gz.digest
 }

@@ -48,6 +48,56 @@ open(sys.argv[1],"ab").write(struct.pack(">BBBBB3xI",0,0,2,0,0,int(sys.argv[2]))
 	assert_output "sign-file: /dev/null: not a regular file"
 }
 
+@test "a FIFO or device module is refused without being opened" {
+	command -v strace > /dev/null || skip "strace missing"
+	mkfifo fifo.ko
+	mknod dev.ko c 1 3 2>/dev/null || ln -s /dev/null dev.ko
+	for m in fifo.ko dev.ko; do
+		# LeakSanitizer cannot run under ptrace: off for an ASan build
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		run strace -f -e trace=open,openat -o trace "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$m"
+		assert_failure 7
+		assert_output --partial "sign-file: $m: not a regular file"
+		# opening a device can act on it (a tape rewinds on close)
+		! grep -F "\"$m\"" trace || fail "$m was opened"
+		grep -qF "$KEYS/rsa2048.crt" trace || fail "strace saw no open at all"
+	done
+}
+
+@test "a FIFO or device as the destination is refused, never replaced by a file" {
+	make_module m.ko 100
+	cp m.ko orig.ko
+	mkfifo fifo.ko
+	run timeout 10 "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko fifo.ko
+	assert_failure 7
+	assert_output "sign-file: fifo.ko: not a regular file"
+	[ -p fifo.ko ]
+	# through a symbolic link, and for the .p7s of -p too
+	ln -s fifo.ko link.ko
+	run timeout 10 "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko link.ko
+	assert_failure 7
+	[ -p fifo.ko ] && [ -L link.ko ]
+	mkfifo m.ko.p7s
+	run timeout 10 "$SIGN_FILE" -p sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko out.ko
+	assert_failure 7
+	assert_output "sign-file: m.ko.p7s: not a regular file"
+	[ -p m.ko.p7s ] && [ ! -e out.ko ]
+	# as root, a dest of /dev/null would have replaced /dev/null
+	if mknod null.ko c 1 3 2>/dev/null; then
+		run timeout 10 "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko null.ko
+		assert_failure 7
+		assert_output "sign-file: null.ko: not a regular file"
+		[ -c null.ko ]
+		cp m.ko signed.ko
+		"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" signed.ko
+		run "$EXTRACT_SIG" --body null.ko signed.ko
+		assert_failure 7
+		assert_output --partial "null.ko: cannot write: not a regular file"
+		[ -c null.ko ]
+	fi
+	cmp m.ko orig.ko
+}
+
 @test "a sparse 4 GiB module is signed and described" {
 	truncate -s 4G big.ko
 	printf 'ELF' | dd of=big.ko bs=1 seek=1000 conv=notrunc 2>/dev/null

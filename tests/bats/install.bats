@@ -92,6 +92,20 @@ EOF
 	assert_output --partial "kmodsign -D sha512"
 }
 
+@test "sign-file(1) states the symlink and non-regular-file policy; verify-file(1) what -k loads" {
+	command -v man > /dev/null || skip "man-db not installed"
+	# wide enough that no sentence is broken or hyphenated
+	run -0 env MANWIDTH=1000 man -P cat -l "$R/usr/share/man/man1/sign-file.1"
+	assert_output --partial "a symlinked module is signed in place at its target (the end of the chain), and the link is kept"
+	assert_output --partial "-p writes link.p7s next to the link"
+	assert_output --partial 'a module that is a FIFO, a socket or a device node is refused with "name: not a regular file" and exit status 7, before it is opened'
+	assert_output --partial "An existing dest or .p7s of those kinds is refused the same way rather than replaced by a regular file."
+	run -0 env MANWIDTH=1000 man -P cat -l "$R/usr/share/man/man1/verify-file.1"
+	assert_line "CERTIFICATE DIRECTORIES"
+	assert_output --partial "A certificate found twice (a copy, a hard link) is one key"
+	assert_output --partial "one warning line per directory counts them, and -v names each with the reason."
+}
+
 @test "bash-completion loads the installed completion for each tool by name" {
 	local bc=/usr/share/bash-completion/bash_completion
 	[ -r "$bc" ] || skip "bash-completion not installed"

@@ -613,6 +613,28 @@ readonly_dir() { # dir
 	assert_equal "$(dir_listing "$W/d")" "mod.ko"
 }
 
+@test "-p through a symlink: the .p7s is named after the link, a symlinked dest written at its target" {
+	mod
+	cp "$MOD" "$W/orig.ko"
+	mkdir "$W/links" "$W/out"
+	ln -s ../d/mod.ko "$W/links/l.ko"
+	run -0 "$SIGN_FILE" -p sha256 "$RSA_KEY" "$RSA_DER" "$W/links/l.ko"
+	# the .p7s beside the link, under the link's name; the target signed
+	assert_equal "$(dir_listing "$W/links")" "$(printf 'l.ko\nl.ko.p7s')"
+	assert_equal "$(dir_listing "$W/d")" "mod.ko"
+	split_signed "$MOD" body sig
+	cmp body "$W/orig.ko"
+	cmp sig "$W/links/l.ko.p7s"
+	# a dest that is a link to an existing file: that file is replaced
+	: > "$W/out/target.ko"
+	ln -s target.ko "$W/out/dest.ko"
+	run -0 "$SIGN_FILE" sha256 "$RSA_KEY" "$RSA_DER" "$W/orig.ko" "$W/out/dest.ko"
+	[ -L "$W/out/dest.ko" ]
+	assert_equal "$(readlink "$W/out/dest.ko")" target.ko
+	split_signed "$W/out/target.ko" body2 sig2
+	cmp body2 "$W/orig.ko"
+}
+
 @test "a symlinked module keeps the target's mode" {
 	mod
 	chmod 0640 "$MOD"

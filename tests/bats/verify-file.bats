@@ -8,6 +8,7 @@
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
 load '/usr/lib/bats/bats-file/load'
+bats_require_minimum_version 1.5.0
 
 KEYS="$BATS_TEST_DIRNAME/../fixtures/keys"
 
@@ -193,16 +194,36 @@ PY
 	assert_output --partial "$T/nonexistent: cannot read the certificate directory"
 }
 
-@test "garbage files among certificates are skipped and named with -v" {
+@test "a missing -c certificate is an I/O error, not a file without a certificate" {
+	run "$VF" -c "$T/nonexistent.crt" "$T/body"
+	assert_failure 7
+	assert_output --partial "$T/nonexistent.crt: cannot read the certificate: No such file or directory"
+	ln -s "$T/nonexistent.crt" "$T/dangling.crt"
+	run "$VF" -c "$T/dangling.crt" "$T/body"
+	assert_failure 7
+	refute_output --partial "no certificate in the file"
+	head -c 500 /dev/urandom >"$T/garbage.crt"
+	run "$VF" -c "$T/garbage.crt" "$T/body"
+	assert_failure 9
+	assert_output --partial "$T/garbage.crt: no certificate in the file"
+}
+
+@test "garbage files among certificates are skipped, counted, and named with -v" {
 	sign m rsa2048
 	head -c 500 /dev/urandom >"$T/certs/garbage.pem"
 	cp "$KEYS/rsa2048.key" "$T/certs/"
 	mkdir "$T/certs/subdir"
-	run "$VF" -k "$T/certs" "$T/m.ko"
+	run --separate-stderr "$VF" -k "$T/certs" "$T/m.ko"
 	assert_success
+	assert_output --partial "$T/m.ko: OK"
+	# one line, on stderr, for the three entries that gave nothing
+	[ "$stderr" = "verify-file: warning: $T/certs: 3 entries loaded nothing; run with -v to name each and say why" ]
 	run "$VF" -v -k "$T/certs" "$T/m.ko"
 	assert_success
 	assert_output --partial "garbage.pem: skipped: no certificate in the file"
+	assert_output --partial "rsa2048.key: skipped: no certificate in the file"
+	assert_output --partial "subdir: skipped: a directory (-k does not descend into it)"
+	assert_output --partial "$T/certs: 2 certificates loaded, 0 repeats"
 }
 
 @test "a certificate the kernel cannot parse is left out, and -v says why" {
