@@ -99,7 +99,7 @@ check-asan: all
 	$(MAKE) BUILD=build/asan SAN=1 build/asan/bin/sign-file \
 		$(TOOLS:%=build/asan/bin/%)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1 \
 	MODSIGN_BIN=$(abspath build/asan/bin) bats tests/bats
 
 # The real dkms signing with sign-file (tests/dkms): installing dkms and

@@ -38,8 +38,10 @@ static char *name_text(X509_NAME *name)
 	if (!b)
 		return NULL;
 	if (X509_NAME_print_ex(b, name, 0, XN_FLAG_RFC2253) >= 0) {
+		/* an empty Name prints nothing, and an empty memory BIO
+		 * hands back NULL (conformance c99's empty issuer) */
 		n = BIO_get_mem_data(b, &p);
-		s = strndup(p, (size_t)n);
+		s = n > 0 ? strndup(p, (size_t)n) : strdup("");
 	}
 	BIO_free(b);
 	return s;
