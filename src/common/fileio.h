@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Safe file I/O: inputs are mapped read-only and must be regular files;
+ * Safe file I/O: inputs must be regular files, read whole into memory when
+ * small and mapped read-only when large;
  * outputs are written to a temporary file in the target's directory, then
  * fsynced and renamed over the target, so a reader (or a crash) sees either
  * the old file or the complete new one, never a partial one.
@@ -18,12 +19,17 @@ struct ms_file {
 	const uint8_t *data;	/* whole file, read-only; NULL when empty */
 	size_t len;
 	struct stat st;
+	uint8_t *buf;		/* data when read, not mapped (owned) */
+	size_t buf_cap;
 };
 
 /*
- * Open and map a regular file.  Errors: -errno from open/fstat/mmap,
- * -EISDIR for a directory, -ENOTSUP for any other non-regular file
- * (FIFO, device, socket): mapping those would block or lie about size.
+ * Open a regular file and make its bytes available in data: a file under
+ * MS_MAP_MIN is read into a buffer (reused by the next open in the same
+ * thread), a larger one is mapped.  Errors: -errno from
+ * open/fstat/read/mmap, -EISDIR for a directory, -ENOTSUP for any other
+ * non-regular file (FIFO, device, socket): reading those would block or
+ * lie about size.
  */
 int ms_file_open(const char *path, struct ms_file *f);
 /*
@@ -34,7 +40,8 @@ int ms_file_open(const char *path, struct ms_file *f);
  */
 int ms_file_open_locked(const char *path, struct ms_file *f);
 void ms_file_close(struct ms_file *f);
-/* Drop the mapping but keep the descriptor (and so the lock). */
+/* Drop the mapping or buffer but keep the descriptor (and so the
+ * lock). */
 void ms_file_unmap(struct ms_file *f);
 
 /*
@@ -46,9 +53,14 @@ void ms_file_unmap(struct ms_file *f);
 void ms_map_release(const void *p, size_t len);
 /* Hash in steps of this size, releasing each step (see above). */
 #define MS_HASH_STEP (1u << 20)
-/* Files from this size on are released as they are hashed; below it a
- * worker's resident share of one input stays under this bound anyway. */
-#define MS_RELEASE_MIN (4u << 20)
+/*
+ * Files from this size on are mapped, and released as they are hashed.
+ * Smaller ones are read: for them a mapping costs more than it saves (a
+ * page fault per few pages, and with batch workers every munmap shoots
+ * down the TLB of every thread), and a worker's buffer stays under this
+ * bound.
+ */
+#define MS_MAP_MIN (4u << 20)
 
 /* Read a whole regular file of at most max bytes into a malloc'd buffer. */
 int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len);
@@ -71,6 +83,11 @@ struct ms_out {
  */
 int ms_out_begin(const char *target, mode_t mode, struct ms_out *o);
 int ms_out_write(struct ms_out *o, const void *buf, size_t len);
+/* The same for up to MS_OUT_IOV_MAX pieces, in one system call when it
+ * can (-EINVAL for more). */
+#define MS_OUT_IOV_MAX 8
+struct iovec;
+int ms_out_writev(struct ms_out *o, const struct iovec *iov, int iovcnt);
 /* Append len bytes of fd from offset 0, reflinking where the fs can. */
 int ms_out_copy(struct ms_out *o, int fd, const uint8_t *map, size_t len);
 /* fsync, rename over the target, fsync the directory. */

@@ -216,15 +216,27 @@ static int write_trailer(struct ms_out *out, const uint8_t *sig,
 }
 
 /*
- * A plain module: the body is copied from the input file (reflinked where
- * the file system can), so the output is the kernel tool's byte for byte.
+ * A plain module: body, CMS, descriptor and magic, so the output is the
+ * kernel tool's byte for byte.  A body read into memory goes out with the
+ * trailer in one writev; a mapped (large) one is copied file to file,
+ * reflinked where the file system can, never passing through user space.
  */
 static int write_plain(struct ms_out *out, const struct ms_file *in,
 		       size_t body_len, const uint8_t *sig, size_t sig_len)
 {
-	int err = ms_out_copy(out, in->fd, in->data, body_len);
+	uint8_t trailer[MS_TRAILER_OVERHEAD];
+	struct iovec iov[3];
+	int err;
 
-	return err ? err : write_trailer(out, sig, sig_len);
+	if (!in->buf) {
+		err = ms_out_copy(out, in->fd, in->data, body_len);
+		return err ? err : write_trailer(out, sig, sig_len);
+	}
+	ms_trailer_encode((uint32_t)sig_len, trailer);
+	iov[0] = (struct iovec){ (void *)in->data, body_len };
+	iov[1] = (struct iovec){ (void *)sig, sig_len };
+	iov[2] = (struct iovec){ trailer, sizeof(trailer) };
+	return ms_out_writev(out, iov, 3);
 }
 
 /*
