@@ -488,8 +488,8 @@ int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 	 * engine already serialises the operations on one slot (a session
 	 * does one operation at a time, PKCS#11 v2.40 §5.6), and its key
 	 * loading raced its signing in versions before 0.4.12's session
-	 * pool; the token, not the CPU, is the limit there anyway.  Hashing
-	 * happens inside CMS_final, so it is serialised with the signature.
+	 * pool; the token, not the CPU, is the limit there anyway.  Only the
+	 * signing is serialised: each module is hashed before the lock.
 	 */
 	for (int k = 0; k < s->n; k++)
 		if (s->toks[k])

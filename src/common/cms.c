@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,22 +111,6 @@ static BIO *bio_new_span(const uint8_t *p, size_t len)
 	return b;
 }
 
-/* Copy a memory BIO's contents out into a malloc'd buffer. */
-static int bio_to_buf(BIO *b, uint8_t **out, size_t *out_len)
-{
-	char *p;
-	long n = BIO_get_mem_data(b, &p);
-
-	if (n <= 0)
-		return -EINVAL;
-	*out = malloc((size_t)n);
-	if (!*out)
-		return -ENOMEM;
-	memcpy(*out, p, (size_t)n);
-	*out_len = (size_t)n;
-	return 0;
-}
-
 /*
  * The flag sets below are the kernel's sign-file's, call by call: the
  * output is byte-identical only if OpenSSL is driven the same way.
@@ -136,29 +121,80 @@ static int bio_to_buf(BIO *b, uint8_t **out, size_t *out_len)
 		    CMS_STREAM)
 #define SIGNER_FLAGS (CMS_NOCERTS | CMS_BINARY | CMS_NOSMIMECAP | CMS_NOATTR)
 
-int ms_cms_sign(X509 *const *certs, EVP_PKEY *const *keys, int n,
-		const EVP_MD *md, int use_keyid, const uint8_t *data,
-		size_t len, uint8_t **der, size_t *der_len,
-		int *failed_signer)
+int ms_digest(const EVP_MD *md, const uint8_t *data, size_t len,
+	      uint8_t *digest, unsigned int *digest_len)
+{
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+	int ok;
+
+	if (!c)
+		return -ENOMEM;
+	ok = EVP_DigestInit_ex(c, md, NULL);
+	/* Straight from the caller's bytes, in steps, each step of a
+	 * mapped file given back once hashed (fileio.h). */
+	while (ok && len) {
+		size_t step = len < MS_HASH_STEP ? len : MS_HASH_STEP;
+
+		ok = EVP_DigestUpdate(c, data, step);
+		ms_map_release(data, step);
+		data += step;
+		len -= step;
+	}
+	ok = ok && EVP_DigestFinal_ex(c, digest, digest_len);
+	EVP_MD_CTX_free(c);
+	return ok ? 0 : -EINVAL;
+}
+
+/*
+ * Sign a digest as CMS_final does for a SignerInfo without signed
+ * attributes (cms_SignerInfo_content_sign -> EVP_SignFinal_ex): a
+ * context on the key, the signature digest set, EVP_PKEY_sign over the
+ * digest.  RSA's default padding is PKCS#1 v1.5, as there.
+ */
+static int sign_digest(EVP_PKEY *key, const EVP_MD *md,
+		       const uint8_t *digest, unsigned int digest_len,
+		       CMS_SignerInfo *si)
+{
+	EVP_PKEY_CTX *pctx = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
+	ASN1_OCTET_STRING *os = CMS_SignerInfo_get0_signature(si);
+	unsigned char *sig = NULL;
+	size_t sig_len = 0;
+	int ok;
+
+	ok = pctx && os && EVP_PKEY_sign_init(pctx) > 0 &&
+	     EVP_PKEY_CTX_set_signature_md(pctx, md) > 0 &&
+	     EVP_PKEY_sign(pctx, NULL, &sig_len, digest, digest_len) > 0 &&
+	     (sig = OPENSSL_malloc(sig_len)) != NULL &&
+	     EVP_PKEY_sign(pctx, sig, &sig_len, digest, digest_len) > 0 &&
+	     sig_len <= INT_MAX;
+	if (ok)
+		ASN1_STRING_set0(os, sig, (int)sig_len);
+	else
+		OPENSSL_free(sig);
+	EVP_PKEY_CTX_free(pctx);
+	return ok ? 0 : -EINVAL;
+}
+
+int ms_cms_sign_digest(X509 *const *certs, EVP_PKEY *const *keys, int n,
+		       const EVP_MD *md, int use_keyid, const uint8_t *digest,
+		       unsigned int digest_len, uint8_t **der,
+		       size_t *der_len, int *failed_signer)
 {
 	const unsigned int signer_flags = SIGNER_FLAGS |
 					  (use_keyid ? CMS_USE_KEYID : 0);
-	CMS_ContentInfo *cms = NULL;
-	BIO *in = NULL, *out = NULL;
-	int err = -EINVAL;
+	STACK_OF(CMS_SignerInfo) *sis;
+	CMS_ContentInfo *cms;
+	unsigned char *p = NULL;
+	int len, err = -EINVAL;
 
 	*der = NULL;
 	*der_len = 0;
 	*failed_signer = -1;
-	in = bio_new_span(data, len);
-	out = BIO_new(BIO_s_mem());
-	if (!in || !out) {
-		err = -ENOMEM;
-		goto out;
-	}
 	cms = CMS_sign(NULL, NULL, NULL, NULL, SIGN_FLAGS);
 	if (!cms)
-		goto out;
+		return -ENOMEM;
+	/* Every SignerInfo first, as CMS_add1_signer would have them
+	 * before CMS_final; then each is signed in turn. */
 	for (int i = 0; i < n; i++) {
 		if (!CMS_add1_signer(cms, certs[i], keys[i], md,
 				     signer_flags)) {
@@ -171,17 +207,57 @@ int ms_cms_sign(X509 *const *certs, EVP_PKEY *const *keys, int n,
 			goto out;
 		}
 	}
-	/* Each SignerInfo is signed here: a token that refuses fails it. */
-	if (CMS_final(cms, in, NULL, CMS_NOCERTS | CMS_BINARY) != 1)
+	/* Each SignerInfo is signed here: a token that refuses fails it.
+	 * The stack holds them in the order they were added. */
+	sis = CMS_get0_SignerInfos(cms);
+	for (int i = 0; i < n; i++) {
+		if (sk_CMS_SignerInfo_num(sis) != n ||
+		    sign_digest(keys[i], md, digest, digest_len,
+				sk_CMS_SignerInfo_value(sis, i))) {
+			*failed_signer = i;
+			goto out;
+		}
+	}
+	len = i2d_CMS_ContentInfo(cms, &p);
+	if (len <= 0)
 		goto out;
-	if (i2d_CMS_bio_stream(out, cms, NULL, 0) != 1)
+	*der = malloc((size_t)len);
+	if (!*der) {
+		err = -ENOMEM;
 		goto out;
-	err = bio_to_buf(out, der, der_len);
+	}
+	memcpy(*der, p, (size_t)len);
+	*der_len = (size_t)len;
+	err = 0;
 out:
+	OPENSSL_free(p);
 	CMS_ContentInfo_free(cms);
-	BIO_free(in);
-	BIO_free(out);
 	return err;
+}
+
+/*
+ * The SignedData is built around the digest rather than by CMS_final
+ * streaming the data through a BIO chain: the bytes are the same (the
+ * identity tests compare them with the kernel tool's), and the module is
+ * hashed where it lies instead of being copied 1 KiB at a time.
+ */
+int ms_cms_sign(X509 *const *certs, EVP_PKEY *const *keys, int n,
+		const EVP_MD *md, int use_keyid, const uint8_t *data,
+		size_t len, uint8_t **der, size_t *der_len,
+		int *failed_signer)
+{
+	uint8_t digest[EVP_MAX_MD_SIZE];
+	unsigned int dlen = 0;
+	int err;
+
+	*der = NULL;
+	*der_len = 0;
+	*failed_signer = -1;
+	err = ms_digest(md, data, len, digest, &dlen);
+	if (err)
+		return err;
+	return ms_cms_sign_digest(certs, keys, n, md, use_keyid, digest, dlen,
+				  der, der_len, failed_signer);
 }
 
 int ms_digest_info(const EVP_MD *md, const uint8_t *data, size_t len,
@@ -195,8 +271,7 @@ int ms_digest_info(const EVP_MD *md, const uint8_t *data, size_t len,
 	int n, err = -ENOMEM;
 
 	*tbs = NULL;
-	if (EVP_Digest(len ? (const void *)data : "", len, digest, digest_len,
-		       md, NULL) != 1)
+	if (ms_digest(md, data, len, digest, digest_len))
 		return -EINVAL;
 	di = X509_SIG_new();
 	if (!di)

@@ -32,6 +32,18 @@ int ms_cms_sign(X509 *const *certs, EVP_PKEY *const *keys, int n,
 		const EVP_MD *md, int use_keyid, const uint8_t *data,
 		size_t len, uint8_t **der, size_t *der_len,
 		int *failed_signer);
+/*
+ * The same in two steps, so that a caller signing with a token under a
+ * lock hashes outside it: ms_digest hashes data (giving back each hashed
+ * step of a mapped file, fileio.h), ms_cms_sign_digest makes the
+ * SignedData over that digest.  digest holds EVP_MAX_MD_SIZE bytes.
+ */
+int ms_digest(const EVP_MD *md, const uint8_t *data, size_t len,
+	      uint8_t *digest, unsigned int *digest_len);
+int ms_cms_sign_digest(X509 *const *certs, EVP_PKEY *const *keys, int n,
+		       const EVP_MD *md, int use_keyid, const uint8_t *digest,
+		       unsigned int digest_len, uint8_t **der,
+		       size_t *der_len, int *failed_signer);
 
 /*
  * The digest of data and the DigestInfo DER that an RSA PKCS#1 v1.5

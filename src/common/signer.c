@@ -335,14 +335,21 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 			goto done;
 		}
 	} else {
+		uint8_t digest[EVP_MAX_MD_SIZE];
+		unsigned int dlen = 0;
 		int bad = -1;
 
-		if (s->serial)
-			pthread_mutex_lock(s->serial);
-		err = ms_cms_sign(s->certs, s->keys, s->n, s->md, s->use_keyid,
-				  in.data, body_len, &der, &sig_len, &bad);
-		if (s->serial)
-			pthread_mutex_unlock(s->serial);
+		/* Hashing needs no token: only the signing is serialised. */
+		err = ms_digest(s->md, in.data, body_len, digest, &dlen);
+		if (!err) {
+			if (s->serial)
+				pthread_mutex_lock(s->serial);
+			err = ms_cms_sign_digest(s->certs, s->keys, s->n, s->md,
+						 s->use_keyid, digest, dlen,
+						 &der, &sig_len, &bad);
+			if (s->serial)
+				pthread_mutex_unlock(s->serial);
+		}
 		if (err == -ENOPKG) {
 			fail_at(fail, MS_STAGE_SIGN, r->module,
 				"this OpenSSL cannot make a CMS signature with "
