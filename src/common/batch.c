@@ -299,6 +299,7 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 			 struct group *g)
 {
 	struct cstate *cs = calloc(g->n ? g->n : 1, sizeof(*cs));
+	size_t idx[MS_GROUP_MAX];
 	unsigned int sync;
 	size_t k, e;
 
@@ -354,8 +355,12 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 	for (k = 0; k < g->n; k++) {
 		ms_sign_release(&g->v[k].job);
 		finish(run, g->v[k].i, cs[k].err, 0, &cs[k].fail);
-		ms_pool_finish(pool, g->v[k].i);
 		free(cs[k].dir);
+		/* Handed over together: one wake-up of the emitter per group
+		 * (a group never holds more than MS_GROUP_MAX). */
+		idx[e = k % MS_GROUP_MAX] = g->v[k].i;
+		if (e == MS_GROUP_MAX - 1 || k == g->n - 1)
+			ms_pool_finish_many(pool, idx, e + 1);
 	}
 	free(cs);
 out:
