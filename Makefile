@@ -16,12 +16,14 @@ INSTALL     ?= install
 BUILD       ?= build
 SAN         ?=
 
-PKGS        := libcrypto json-c zlib liblzma libzstd liblz4
-# Debian 12's libbz2-dev ships no bzip2.pc: fall back to plain -lbz2.
-BZ2_LIBS    := $(shell $(PKG_CONFIG) --libs bzip2 2>/dev/null || echo -lbz2)
-# p11-kit-1 for <p11-kit/pkcs11.h> only: PKCS#11 modules are dlopen()ed.
-PKG_CFLAGS  := $(shell $(PKG_CONFIG) --cflags $(PKGS) p11-kit-1)
-PKG_LIBS    := $(shell $(PKG_CONFIG) --libs $(PKGS)) $(BZ2_LIBS)
+PKGS        := libcrypto json-c
+# The compression libraries for their headers only: compress.c dlopen()s
+# them when a compressed file is first met (bzlib.h needs no flags;
+# Debian 12's libbz2-dev ships no bzip2.pc).  p11-kit-1 likewise for
+# <p11-kit/pkcs11.h>: PKCS#11 modules are dlopen()ed.
+COMP_PKGS   := zlib liblzma libzstd liblz4
+PKG_CFLAGS  := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(COMP_PKGS) p11-kit-1)
+PKG_LIBS    := $(shell $(PKG_CONFIG) --libs $(PKGS))
 
 CFLAGS      ?= -O2 -g
 WARN        := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla
