@@ -40,6 +40,14 @@ int ms_cms_sign(X509 *const *certs, EVP_PKEY *const *keys, int n,
  */
 int ms_digest(const EVP_MD *md, const uint8_t *data, size_t len,
 	      uint8_t *digest, unsigned int *digest_len);
+/*
+ * The same over the first len bytes of an open input: from its buffer
+ * when it was read, else read from the descriptor in small chunks rather
+ * than through the mapping.  -EIO if the file is now shorter than len.
+ */
+struct ms_file;
+int ms_digest_input(const EVP_MD *md, const struct ms_file *f, size_t len,
+		    uint8_t *digest, unsigned int *digest_len);
 int ms_cms_sign_digest(X509 *const *certs, EVP_PKEY *const *keys, int n,
 		       const EVP_MD *md, int use_keyid, const uint8_t *digest,
 		       unsigned int digest_len, uint8_t **der,

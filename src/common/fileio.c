@@ -176,13 +176,20 @@ static int read_at_most(int fd, uint8_t *p, size_t len, size_t *got)
 	return 0;
 }
 
+static atomic_int threaded;
+
+void ms_file_set_threaded(int on)
+{
+	atomic_store(&threaded, on);
+}
+
 static int load_data(struct ms_file *f)
 {
 	size_t got;
 	void *map;
 	int err;
 
-	if (f->len < MS_MAP_MIN) {
+	if (f->len < MS_MAP_MIN && atomic_load(&threaded)) {
 		f->buf = buf_take(f->len, &f->buf_cap);
 		if (!f->buf)
 			return -ENOMEM;
@@ -203,8 +210,10 @@ static int load_data(struct ms_file *f)
 	f->data = map;
 	/* A big file is read front to back once: read ahead, and let the
 	 * pages go as they are hashed. */
-	madvise(map, f->len, MADV_SEQUENTIAL);
-	map_register(f->data, f->len);
+	if (f->len >= MS_MAP_MIN) {
+		madvise(map, f->len, MADV_SEQUENTIAL);
+		map_register(f->data, f->len);
+	}
 	return 0;
 }
 

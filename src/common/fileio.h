@@ -24,12 +24,12 @@ struct ms_file {
 };
 
 /*
- * Open a regular file and make its bytes available in data: a file under
- * MS_MAP_MIN is read into a buffer (reused by the next open in the same
- * thread), a larger one is mapped.  Errors: -errno from
- * open/fstat/read/mmap, -EISDIR for a directory, -ENOTSUP for any other
- * non-regular file (FIFO, device, socket): reading those would block or
- * lie about size.
+ * Open a regular file and make its bytes available in data: mapped, or,
+ * while worker threads run (ms_file_set_threaded) and the file is under
+ * MS_MAP_MIN, read into a buffer that the next open in the same thread
+ * reuses.  Errors: -errno from open/fstat/read/mmap, -EISDIR for a
+ * directory, -ENOTSUP for any other non-regular file (FIFO, device,
+ * socket): reading those would block or lie about size.
  */
 int ms_file_open(const char *path, struct ms_file *f);
 /*
@@ -40,6 +40,14 @@ int ms_file_open(const char *path, struct ms_file *f);
  */
 int ms_file_open_locked(const char *path, struct ms_file *f);
 void ms_file_close(struct ms_file *f);
+/*
+ * Worker threads are running (on) or no longer (off).  A mapping then
+ * costs every other CPU an interrupt when it is unmapped (TLB
+ * shootdown), so small files are read instead.  A lone thread maps
+ * them: a mapping's pages come straight from the page cache, while a
+ * fresh buffer takes a page fault per 4 KiB to fill.
+ */
+void ms_file_set_threaded(int on);
 /* Drop the mapping or buffer but keep the descriptor (and so the
  * lock). */
 void ms_file_unmap(struct ms_file *f);
@@ -54,11 +62,9 @@ void ms_map_release(const void *p, size_t len);
 /* Hash in steps of this size, releasing each step (see above). */
 #define MS_HASH_STEP (1u << 20)
 /*
- * Files from this size on are mapped, and released as they are hashed.
- * Smaller ones are read: for them a mapping costs more than it saves (a
- * page fault per few pages, and with batch workers every munmap shoots
- * down the TLB of every thread), and a worker's buffer stays under this
- * bound.
+ * Files from this size on are always mapped, and released as they are
+ * hashed; smaller ones are read by worker threads (see
+ * ms_file_set_threaded), so a worker's buffer stays under this bound.
  */
 #define MS_MAP_MIN (4u << 20)
 

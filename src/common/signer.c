@@ -340,7 +340,10 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 		int bad = -1;
 
 		/* Hashing needs no token: only the signing is serialised. */
-		err = ms_digest(s->md, in.data, body_len, digest, &dlen);
+		err = in.comp == MS_COMP_NONE
+			? ms_digest_input(s->md, &in.file, body_len, digest,
+					  &dlen)
+			: ms_digest(s->md, in.data, body_len, digest, &dlen);
 		if (!err) {
 			if (s->serial)
 				pthread_mutex_lock(s->serial);

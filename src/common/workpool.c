@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "workpool.h"
 
 struct ms_pool {
@@ -96,6 +97,8 @@ int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
 			err = -ENOMEM;
 			goto out;
 		}
+		/* Inputs read rather than mapped while workers run. */
+		ms_file_set_threaded(1);
 		pthread_mutex_lock(&p.lock);
 		for (; started < nworkers; started++) {
 			int e = pthread_create(&tids[started], NULL, worker,
@@ -135,6 +138,7 @@ int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
 	for (int t = 0; t < started; t++)
 		pthread_join(tids[t], NULL);
 out:
+	ms_file_set_threaded(0);
 	free(tids);
 	free(p.finished);
 	pthread_cond_destroy(&p.cond);
