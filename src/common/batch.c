@@ -276,7 +276,12 @@ static unsigned int sync_group(struct group *g)
 		int fd = j->out.fd >= 0 ? j->out.fd : j->p7s.fd;
 		struct stat st;
 
-		if (fstat(fd, &st) < 0)
+		/* A module replaced in place is written beside the file it
+		 * resolves to, on the file system its descriptor is on; a
+		 * .p7s sits beside the name given, which may be elsewhere. */
+		if (j->out.fd >= 0)
+			st.st_dev = j->in.file.st.st_dev;
+		else if (fstat(fd, &st) < 0)
 			return MS_SYNC_FILE;
 		for (d = 0; d < ndev && devs[d] != st.st_dev; d++)
 			;
@@ -379,25 +384,13 @@ static struct group take_group(struct sign_run *run)
 	return g;
 }
 
-/* A second job on a module still waiting in the group would wait for
- * its lock forever (the group holds it): commit the group first. */
-static void flush_if_pending(struct sign_run *run, struct ms_pool *pool,
-			     const char *path)
+/* Commit whatever waits in the group now (under glock to take it). */
+static void flush_group(struct sign_run *run, struct ms_pool *pool)
 {
-	struct group g = { NULL, 0 };
-	struct stat st;
+	struct group g;
 
-	if (stat(path, &st) < 0)
-		return;
 	pthread_mutex_lock(&run->glock);
-	for (size_t k = 0; k < run->cur.n; k++) {
-		const struct stat *o = &run->cur.v[k].job.in.file.st;
-
-		if (o->st_ino == st.st_ino && o->st_dev == st.st_dev) {
-			g = take_group(run);
-			break;
-		}
-	}
+	g = take_group(run);
 	pthread_mutex_unlock(&run->glock);
 	if (g.n)
 		commit_group(run, pool, &g);
@@ -414,8 +407,16 @@ static int sign_job(struct ms_pool *pool, void *ctx, size_t i)
 
 	r.module = run->list->v[i];
 	r.dest = NULL;
-	flush_if_pending(run, pool, r.module);
+	/* A module locked by someone may be one of ours waiting in the
+	 * group (the same file twice in the list, under any name): that
+	 * lock is let go only by the commit, so commit before waiting. */
+	r.nowait = 1;
 	err = ms_sign_prepare(run->s, &r, &job, &skipped, &fail);
+	if (err == -EWOULDBLOCK && fail.stage == MS_STAGE_INPUT) {
+		flush_group(run, pool);
+		r.nowait = 0;
+		err = ms_sign_prepare(run->s, &r, &job, &skipped, &fail);
+	}
 	if (err || skipped) {
 		finish(run, i, err, skipped, &fail);
 		return 0;
@@ -448,14 +449,7 @@ static int sign_job(struct ms_pool *pool, void *ctx, size_t i)
 
 static void sign_drain(struct ms_pool *pool, void *ctx)
 {
-	struct sign_run *run = ctx;
-	struct group g;
-
-	pthread_mutex_lock(&run->glock);
-	g = take_group(run);
-	pthread_mutex_unlock(&run->glock);
-	if (g.n)
-		commit_group(run, pool, &g);
+	flush_group(ctx, pool);
 }
 
 static void sign_done(void *ctx, size_t i)

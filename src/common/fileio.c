@@ -185,11 +185,14 @@ void ms_file_set_threaded(int on)
 
 static int load_data(struct ms_file *f)
 {
+	/* Files this thread has loaded: from the second on, its spare
+	 * buffer is worth having (see ms_file_set_threaded). */
+	static __thread unsigned long loads;
 	size_t got;
 	void *map;
 	int err;
 
-	if (f->len < MS_MAP_MIN && atomic_load(&threaded)) {
+	if (f->len < MS_MAP_MIN && (atomic_load(&threaded) || loads++)) {
 		f->buf = buf_take(f->len, &f->buf_cap);
 		if (!f->buf)
 			return -ENOMEM;
@@ -217,12 +220,14 @@ static int load_data(struct ms_file *f)
 	return 0;
 }
 
+enum { NO_LOCK, LOCK_WAIT, LOCK_TRY };
+
 /* Open a regular file (locked if asked); its bytes only if want_data. */
 static int open_regular(const char *path, struct ms_file *f, int lock,
 			int want_data)
 {
 	struct stat now;
-	int err;
+	int err, waited;
 
 	memset(f, 0, sizeof(*f));
 again:
@@ -234,20 +239,35 @@ again:
 		goto fail;
 	}
 	if (lock && S_ISREG(f->st.st_mode)) {
-		while (flock(f->fd, LOCK_EX) < 0) {
-			if (errno != EINTR) {
+		waited = 0;
+		while (flock(f->fd, LOCK_EX | LOCK_NB) < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EWOULDBLOCK || lock == LOCK_TRY) {
 				err = -errno;
 				goto fail;
 			}
+			while (flock(f->fd, LOCK_EX) < 0) {
+				if (errno != EINTR) {
+					err = -errno;
+					goto fail;
+				}
+			}
+			waited = 1;
+			break;
 		}
-		/* Whoever held the lock may have renamed a new file over
-		 * the path: then lock that one instead. */
+		/* Whoever held the lock, even for a moment between the open
+		 * and the flock, may have renamed a new file over the path:
+		 * then lock that one instead. */
 		if (stat(path, &now) == 0 && (now.st_ino != f->st.st_ino ||
 					      now.st_dev != f->st.st_dev)) {
 			close(f->fd);
 			goto again;
 		}
-		if (fstat(f->fd, &f->st) < 0) {
+		/* After a wait the file may have changed under its holder;
+		 * taken at once, it is as fstat saw it (signers only ever
+		 * replace a module, under the lock). */
+		if (waited && fstat(f->fd, &f->st) < 0) {
 			err = -errno;
 			goto fail;
 		}
@@ -275,12 +295,17 @@ fail:
 
 int ms_file_open(const char *path, struct ms_file *f)
 {
-	return open_regular(path, f, 0, 1);
+	return open_regular(path, f, NO_LOCK, 1);
 }
 
 int ms_file_open_locked(const char *path, struct ms_file *f)
 {
-	return open_regular(path, f, 1, 1);
+	return open_regular(path, f, LOCK_WAIT, 1);
+}
+
+int ms_file_open_trylock(const char *path, struct ms_file *f)
+{
+	return open_regular(path, f, LOCK_TRY, 1);
 }
 
 void ms_file_unmap(struct ms_file *f)
@@ -313,7 +338,7 @@ int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len)
 	*len = 0;
 	/* Straight into the caller's buffer: no spare (a key must not
 	 * linger in one), no mapping to copy from. */
-	err = open_regular(path, &f, 0, 0);
+	err = open_regular(path, &f, NO_LOCK, 0);
 	if (err)
 		return err;
 	if (f.len > max) {

@@ -25,9 +25,9 @@ struct ms_file {
 
 /*
  * Open a regular file and make its bytes available in data: mapped, or,
- * while worker threads run (ms_file_set_threaded) and the file is under
- * MS_MAP_MIN, read into a buffer that the next open in the same thread
- * reuses.  Errors: -errno from open/fstat/read/mmap, -EISDIR for a
+ * when the file is under MS_MAP_MIN and worker threads run
+ * (ms_file_set_threaded) or this thread has loaded a file before, read
+ * into a buffer that the next open in the same thread reuses.  Errors: -errno from open/fstat/read/mmap, -EISDIR for a
  * directory, -ENOTSUP for any other non-regular file (FIFO, device,
  * socket): reading those would block or lie about size.
  */
@@ -39,13 +39,17 @@ int ms_file_open(const char *path, struct ms_file *f);
  * while waiting), so a module is never signed twice by a race.
  */
 int ms_file_open_locked(const char *path, struct ms_file *f);
+/* The same, but -EWOULDBLOCK at once when another holds the lock. */
+int ms_file_open_trylock(const char *path, struct ms_file *f);
 void ms_file_close(struct ms_file *f);
 /*
  * Worker threads are running (on) or no longer (off).  A mapping then
  * costs every other CPU an interrupt when it is unmapped (TLB
- * shootdown), so small files are read instead.  A lone thread maps
- * them: a mapping's pages come straight from the page cache, while a
- * fresh buffer takes a page fault per 4 KiB to fill.
+ * shootdown), so small files are read instead.  A lone thread maps its
+ * first file: a mapping's pages come straight from the page cache,
+ * while a fresh buffer takes a page fault per 4 KiB to fill; from the
+ * second file on the buffer is already there, and reading is cheaper
+ * than a mapping per file.
  */
 void ms_file_set_threaded(int on);
 /* Drop the mapping or buffer but keep the descriptor (and so the

@@ -286,7 +286,8 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 	/* For a compressed module everything below sees the decompressed
 	 * bytes: already-signed checks, the signature and the .p7s.  The
 	 * file stays locked until its replacement is renamed into place. */
-	err = ms_modfile_open_locked(r->module, &in, &why);
+	err = r->nowait ? ms_modfile_open_trylock(r->module, &in, &why)
+			: ms_modfile_open_locked(r->module, &in, &why);
 	if (err)
 		return fail_at(fail, why ? MS_STAGE_DECOMPRESS : MS_STAGE_INPUT,
 			       r->module, why, err);

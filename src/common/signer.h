@@ -103,6 +103,8 @@ struct ms_sign_req {
 				 * be appended (CMS, descriptor, magic), so
 				 * that cat module dest is the signed module */
 	enum ms_signed_policy signed_policy;
+	int nowait;		/* batch: -EWOULDBLOCK (MS_STAGE_INPUT)
+				 * instead of waiting for the module's lock */
 };
 
 /*
