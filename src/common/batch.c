@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "cms.h"
 #include "exitcode.h"
 #include "log.h"
 #include "workpool.h"
@@ -227,6 +228,13 @@ static void finish(struct sign_run *run, size_t i, int err, int skipped,
 	const char *name = run->list->v[i];
 	struct ms_capture c;
 
+	/* -q and nothing went wrong: nothing to say, no streams to open
+	 * (two per file otherwise). */
+	if (!err && run->quiet) {
+		memset(r, 0, sizeof(*r));
+		r->tag = skipped ? DONE_SKIPPED : DONE_SIGNED;
+		return;
+	}
 	if (ms_result_begin(&c, r)) {
 		r->code = MS_EXIT_IO;
 		r->tag = DONE_FAILED;
@@ -479,6 +487,7 @@ int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 		.report = report, .code = MS_EXIT_OK,
 	};
 	pthread_mutex_t serial = PTHREAD_MUTEX_INITIALIZER;
+	struct ms_cms_template *tmpl = NULL;
 	struct ms_signer local = *s;
 	int err;
 
@@ -493,10 +502,18 @@ int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 	for (int k = 0; k < s->n; k++)
 		if (s->toks[k])
 			local.serial = &serial;
+	/* One SignedData encoding for all files where the signatures have
+	 * a fixed length (RSA); otherwise each is built whole. */
+	if (!s->raw_sig && s->n)
+		ms_cms_template_new(local.certs, local.keys, local.n, local.md,
+				    local.use_keyid, &tmpl);
+	local.tmpl = tmpl;
 	run.s = &local;
 	run.res = calloc(list->n ? list->n : 1, sizeof(*run.res));
-	if (!run.res)
+	if (!run.res) {
+		ms_cms_template_free(tmpl);
 		return MS_EXIT_IO;
+	}
 	pthread_mutex_init(&run.glock, NULL);
 	ms_progress_init(&run.pg, list->n, "signed");
 	err = ms_pool_run(list->n, jobs, &ops, &run);
@@ -512,5 +529,6 @@ int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 	fflush(stdout);
 	pthread_mutex_destroy(&run.glock);
 	free(run.res);
+	ms_cms_template_free(tmpl);
 	return run.code;
 }

@@ -194,40 +194,63 @@ int ms_digest_input(const EVP_MD *md, const struct ms_file *f, size_t len,
  * Sign a digest as CMS_final does for a SignerInfo without signed
  * attributes (cms_SignerInfo_content_sign -> EVP_SignFinal_ex): a
  * context on the key, the signature digest set, EVP_PKEY_sign over the
- * digest.  RSA's default padding is PKCS#1 v1.5, as there.
+ * digest.  RSA's default padding is PKCS#1 v1.5, as there.  *sig is
+ * OPENSSL_malloc'd.
  */
 static int sign_digest(EVP_PKEY *key, const EVP_MD *md,
 		       const uint8_t *digest, unsigned int digest_len,
-		       CMS_SignerInfo *si)
+		       unsigned char **sig, size_t *sig_len)
 {
 	EVP_PKEY_CTX *pctx = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
-	ASN1_OCTET_STRING *os = CMS_SignerInfo_get0_signature(si);
-	unsigned char *sig = NULL;
-	size_t sig_len = 0;
 	int ok;
 
-	ok = pctx && os && EVP_PKEY_sign_init(pctx) > 0 &&
+	*sig = NULL;
+	ok = pctx && EVP_PKEY_sign_init(pctx) > 0 &&
 	     EVP_PKEY_CTX_set_signature_md(pctx, md) > 0 &&
-	     EVP_PKEY_sign(pctx, NULL, &sig_len, digest, digest_len) > 0 &&
-	     (sig = OPENSSL_malloc(sig_len)) != NULL &&
-	     EVP_PKEY_sign(pctx, sig, &sig_len, digest, digest_len) > 0 &&
-	     sig_len <= INT_MAX;
-	if (ok)
-		ASN1_STRING_set0(os, sig, (int)sig_len);
-	else
-		OPENSSL_free(sig);
+	     EVP_PKEY_sign(pctx, NULL, sig_len, digest, digest_len) > 0 &&
+	     (*sig = OPENSSL_malloc(*sig_len)) != NULL &&
+	     EVP_PKEY_sign(pctx, *sig, sig_len, digest, digest_len) > 0 &&
+	     *sig_len <= INT_MAX;
+	if (!ok) {
+		OPENSSL_free(*sig);
+		*sig = NULL;
+	}
 	EVP_PKEY_CTX_free(pctx);
 	return ok ? 0 : -EINVAL;
 }
 
-int ms_cms_sign_digest(X509 *const *certs, EVP_PKEY *const *keys, int n,
-		       const EVP_MD *md, int use_keyid, const uint8_t *digest,
-		       unsigned int digest_len, uint8_t **der,
-		       size_t *der_len, int *failed_signer)
+/* What goes into SignerInfo i's signature field. */
+typedef int (*fill_fn)(void *ctx, int i, ASN1_OCTET_STRING *sig);
+
+struct real_sig {
+	EVP_PKEY *const *keys;
+	const EVP_MD *md;
+	const uint8_t *digest;
+	unsigned int digest_len;
+};
+
+static int fill_signature(void *ctx, int i, ASN1_OCTET_STRING *os)
+{
+	struct real_sig *r = ctx;
+	unsigned char *sig;
+	size_t len;
+	int err = sign_digest(r->keys[i], r->md, r->digest, r->digest_len,
+			      &sig, &len);
+
+	if (!err)
+		ASN1_STRING_set0(os, sig, (int)len);
+	return err;
+}
+
+/* The SignedData for n signers, each signature supplied by fill. */
+static int build_cms(X509 *const *certs, EVP_PKEY *const *keys, int n,
+		     const EVP_MD *md, int use_keyid, fill_fn fill, void *ctx,
+		     uint8_t **der, size_t *der_len, int *failed_signer)
 {
 	const unsigned int signer_flags = SIGNER_FLAGS |
 					  (use_keyid ? CMS_USE_KEYID : 0);
 	STACK_OF(CMS_SignerInfo) *sis;
+	ASN1_OCTET_STRING *os;
 	CMS_ContentInfo *cms;
 	unsigned char *p = NULL;
 	int len, err = -EINVAL;
@@ -256,9 +279,10 @@ int ms_cms_sign_digest(X509 *const *certs, EVP_PKEY *const *keys, int n,
 	 * The stack holds them in the order they were added. */
 	sis = CMS_get0_SignerInfos(cms);
 	for (int i = 0; i < n; i++) {
-		if (sk_CMS_SignerInfo_num(sis) != n ||
-		    sign_digest(keys[i], md, digest, digest_len,
-				sk_CMS_SignerInfo_value(sis, i))) {
+		os = sk_CMS_SignerInfo_num(sis) == n ?
+		     CMS_SignerInfo_get0_signature(
+			     sk_CMS_SignerInfo_value(sis, i)) : NULL;
+		if (!os || fill(ctx, i, os)) {
 			*failed_signer = i;
 			goto out;
 		}
@@ -278,6 +302,163 @@ out:
 	OPENSSL_free(p);
 	CMS_ContentInfo_free(cms);
 	return err;
+}
+
+int ms_cms_sign_digest(X509 *const *certs, EVP_PKEY *const *keys, int n,
+		       const EVP_MD *md, int use_keyid, const uint8_t *digest,
+		       unsigned int digest_len, uint8_t **der,
+		       size_t *der_len, int *failed_signer)
+{
+	struct real_sig r = { keys, md, digest, digest_len };
+
+	return build_cms(certs, keys, n, md, use_keyid, fill_signature, &r,
+			 der, der_len, failed_signer);
+}
+
+/*
+ * Batch mode signs thousands of modules with one signer set, and their
+ * SignedData differ only in the signature values, whose length is fixed
+ * for RSA (the modulus size; PKCS#1 v1.5 keeps leading zeros).  So the
+ * structure is built and encoded once, with a placeholder per value,
+ * and each module gets a copy with its values written over them: DER
+ * whose every length is unchanged, byte for byte what build_cms makes.
+ */
+#define TEMPLATE_MAX 8
+
+struct ms_cms_template {
+	X509 *const *certs;
+	EVP_PKEY *const *keys;
+	int n, use_keyid;
+	const EVP_MD *md;
+	uint8_t *der;
+	size_t der_len;
+	size_t off[TEMPLATE_MAX], sig_len[TEMPLATE_MAX];
+};
+
+static void placeholder(int i, uint8_t *p, size_t len)
+{
+	/* Not a value any field around it can take, and distinct per
+	 * signer; found exactly once or there is no template. */
+	uint32_t x = 0x9e3779b9u * (uint32_t)(i + 1);
+
+	for (size_t k = 0; k < len; k++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		p[k] = (uint8_t)(x >> 24);
+	}
+}
+
+static int fill_placeholder(void *ctx, int i, ASN1_OCTET_STRING *os)
+{
+	struct ms_cms_template *t = ctx;
+	uint8_t *p = OPENSSL_malloc(t->sig_len[i]);
+
+	if (!p)
+		return -ENOMEM;
+	placeholder(i, p, t->sig_len[i]);
+	ASN1_STRING_set0(os, p, (int)t->sig_len[i]);
+	return 0;
+}
+
+int ms_cms_template_new(X509 *const *certs, EVP_PKEY *const *keys, int n,
+			const EVP_MD *md, int use_keyid,
+			struct ms_cms_template **tp)
+{
+	struct ms_cms_template *t;
+	uint8_t pat[1024];
+	int bad, err = -ENOTSUP;
+
+	*tp = NULL;
+	if (n < 1 || n > TEMPLATE_MAX)
+		return -ENOTSUP;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	*t = (struct ms_cms_template){ .certs = certs, .keys = keys, .n = n,
+				       .use_keyid = use_keyid, .md = md };
+	for (int i = 0; i < n; i++) {
+		int size = EVP_PKEY_get_size(keys[i]);
+
+		/* RSA only: an ECDSA value's DER length varies. */
+		if (EVP_PKEY_get_base_id(keys[i]) != EVP_PKEY_RSA ||
+		    size <= 0 || (size_t)size > sizeof(pat))
+			goto fail;
+		t->sig_len[i] = (size_t)size;
+	}
+	err = build_cms(certs, keys, n, md, use_keyid, fill_placeholder, t,
+			&t->der, &t->der_len, &bad);
+	if (err)
+		goto fail;
+	err = -ENOTSUP;
+	for (int i = 0; i < n; i++) {
+		const uint8_t *at, *again;
+
+		placeholder(i, pat, t->sig_len[i]);
+		at = memmem(t->der, t->der_len, pat, t->sig_len[i]);
+		if (!at)
+			goto fail;
+		again = memmem(at + 1, t->der_len - (size_t)(at + 1 - t->der),
+			       pat, t->sig_len[i]);
+		if (again)
+			goto fail;
+		t->off[i] = (size_t)(at - t->der);
+	}
+	*tp = t;
+	return 0;
+fail:
+	ms_cms_template_free(t);
+	ERR_clear_error();
+	return err;
+}
+
+void ms_cms_template_free(struct ms_cms_template *t)
+{
+	if (!t)
+		return;
+	free(t->der);
+	free(t);
+}
+
+int ms_cms_sign_template(const struct ms_cms_template *t,
+			 const uint8_t *digest, unsigned int digest_len,
+			 uint8_t **der, size_t *der_len, int *failed_signer)
+{
+	unsigned char *sig;
+	size_t len;
+	uint8_t *out;
+	int err;
+
+	*der = NULL;
+	*der_len = 0;
+	*failed_signer = -1;
+	out = malloc(t->der_len);
+	if (!out)
+		return -ENOMEM;
+	memcpy(out, t->der, t->der_len);
+	for (int i = 0; i < t->n; i++) {
+		err = sign_digest(t->keys[i], t->md, digest, digest_len, &sig,
+				  &len);
+		if (err) {
+			*failed_signer = i;
+			free(out);
+			return err;
+		}
+		if (len != t->sig_len[i]) {
+			/* Not the fixed length after all: build it whole. */
+			OPENSSL_free(sig);
+			free(out);
+			return ms_cms_sign_digest(t->certs, t->keys, t->n,
+						  t->md, t->use_keyid, digest,
+						  digest_len, der, der_len,
+						  failed_signer);
+		}
+		memcpy(out + t->off[i], sig, len);
+		OPENSSL_free(sig);
+	}
+	*der = out;
+	*der_len = t->der_len;
+	return 0;
 }
 
 /*

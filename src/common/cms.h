@@ -54,6 +54,23 @@ int ms_cms_sign_digest(X509 *const *certs, EVP_PKEY *const *keys, int n,
 		       size_t *der_len, int *failed_signer);
 
 /*
+ * The same SignedData for many digests with one signer set (batch mode):
+ * the structure is encoded once with placeholders, and each signature
+ * is copied into a copy of it.  -ENOTSUP when a signature's length is
+ * not fixed (anything but RSA) or for more than 8 signers: use
+ * ms_cms_sign_digest.  The template keeps the pointers it is given;
+ * they must outlive it.
+ */
+struct ms_cms_template;
+int ms_cms_template_new(X509 *const *certs, EVP_PKEY *const *keys, int n,
+			const EVP_MD *md, int use_keyid,
+			struct ms_cms_template **t);
+int ms_cms_sign_template(const struct ms_cms_template *t,
+			 const uint8_t *digest, unsigned int digest_len,
+			 uint8_t **der, size_t *der_len, int *failed_signer);
+void ms_cms_template_free(struct ms_cms_template *t);
+
+/*
  * The digest of data and the DigestInfo DER that an RSA PKCS#1 v1.5
  * signer pads and signs (RFC 8017 9.2): what a remote signer needs for
  * split signing.  digest must hold EVP_MAX_MD_SIZE bytes; *tbs is

@@ -348,9 +348,12 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 		if (!err) {
 			if (s->serial)
 				pthread_mutex_lock(s->serial);
-			err = ms_cms_sign_digest(s->certs, s->keys, s->n, s->md,
-						 s->use_keyid, digest, dlen,
-						 &der, &sig_len, &bad);
+			err = s->tmpl
+			    ? ms_cms_sign_template(s->tmpl, digest, dlen,
+						   &der, &sig_len, &bad)
+			    : ms_cms_sign_digest(s->certs, s->keys, s->n,
+						 s->md, s->use_keyid, digest,
+						 dlen, &der, &sig_len, &bad);
 			if (s->serial)
 				pthread_mutex_unlock(s->serial);
 		}

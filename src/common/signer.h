@@ -66,6 +66,9 @@ struct ms_signer {
 	/* Batch mode with a key on a PKCS#11 token: signing is done under
 	 * this lock, one file at a time (see batch.c). */
 	pthread_mutex_t *serial;
+	/* Batch mode: the SignedData encoded once (cms.h), owned by the
+	 * batch; NULL to build it per file. */
+	const struct ms_cms_template *tmpl;
 };
 
 /* Start a signer for the digest named hash; add pairs with
