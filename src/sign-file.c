@@ -16,6 +16,7 @@
 #include "hexfmt.h"
 #include "kconfig.h"
 #include "log.h"
+#include "osslinit.h"
 #include "pin.h"
 #include "pkcs11.h"
 #include "signer.h"
@@ -462,6 +463,7 @@ static int run_batch(const struct batch_opts *b, enum verb verb, int argc,
 		}
 	}
 	ms_set_verbose(verbose);
+	ms_openssl_init(verbose);
 	ms_cleanup_on_signals();
 
 	/* One key load, one PIN read, one token login for the whole run. */
@@ -690,6 +692,7 @@ int main(int argc, char **argv)
 		return MS_EXIT_USAGE;
 	}
 	ms_set_verbose(verbose);
+	ms_openssl_init(verbose);
 	ms_cleanup_on_signals();
 
 	/* Positional layout of the kernel tool: in -s mode the key slot

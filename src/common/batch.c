@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "cms.h"
 #include "exitcode.h"
 #include "log.h"
 #include "workpool.h"
@@ -227,6 +228,13 @@ static void finish(struct sign_run *run, size_t i, int err, int skipped,
 	const char *name = run->list->v[i];
 	struct ms_capture c;
 
+	/* -q and nothing went wrong: nothing to say, no streams to open
+	 * (two per file otherwise). */
+	if (!err && run->quiet) {
+		memset(r, 0, sizeof(*r));
+		r->tag = skipped ? DONE_SKIPPED : DONE_SIGNED;
+		return;
+	}
 	if (ms_result_begin(&c, r)) {
 		r->code = MS_EXIT_IO;
 		r->tag = DONE_FAILED;
@@ -276,7 +284,12 @@ static unsigned int sync_group(struct group *g)
 		int fd = j->out.fd >= 0 ? j->out.fd : j->p7s.fd;
 		struct stat st;
 
-		if (fstat(fd, &st) < 0)
+		/* A module replaced in place is written beside the file it
+		 * resolves to, on the file system its descriptor is on; a
+		 * .p7s sits beside the name given, which may be elsewhere. */
+		if (j->out.fd >= 0)
+			st.st_dev = j->in.file.st.st_dev;
+		else if (fstat(fd, &st) < 0)
 			return MS_SYNC_FILE;
 		for (d = 0; d < ndev && devs[d] != st.st_dev; d++)
 			;
@@ -299,6 +312,7 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 			 struct group *g)
 {
 	struct cstate *cs = calloc(g->n ? g->n : 1, sizeof(*cs));
+	size_t idx[MS_GROUP_MAX];
 	unsigned int sync;
 	size_t k, e;
 
@@ -354,8 +368,12 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 	for (k = 0; k < g->n; k++) {
 		ms_sign_release(&g->v[k].job);
 		finish(run, g->v[k].i, cs[k].err, 0, &cs[k].fail);
-		ms_pool_finish(pool, g->v[k].i);
 		free(cs[k].dir);
+		/* Handed over together: one wake-up of the emitter per group
+		 * (a group never holds more than MS_GROUP_MAX). */
+		idx[e = k % MS_GROUP_MAX] = g->v[k].i;
+		if (e == MS_GROUP_MAX - 1 || k == g->n - 1)
+			ms_pool_finish_many(pool, idx, e + 1);
 	}
 	free(cs);
 out:
@@ -374,25 +392,13 @@ static struct group take_group(struct sign_run *run)
 	return g;
 }
 
-/* A second job on a module still waiting in the group would wait for
- * its lock forever (the group holds it): commit the group first. */
-static void flush_if_pending(struct sign_run *run, struct ms_pool *pool,
-			     const char *path)
+/* Commit whatever waits in the group now (under glock to take it). */
+static void flush_group(struct sign_run *run, struct ms_pool *pool)
 {
-	struct group g = { NULL, 0 };
-	struct stat st;
+	struct group g;
 
-	if (stat(path, &st) < 0)
-		return;
 	pthread_mutex_lock(&run->glock);
-	for (size_t k = 0; k < run->cur.n; k++) {
-		const struct stat *o = &run->cur.v[k].job.in.file.st;
-
-		if (o->st_ino == st.st_ino && o->st_dev == st.st_dev) {
-			g = take_group(run);
-			break;
-		}
-	}
+	g = take_group(run);
 	pthread_mutex_unlock(&run->glock);
 	if (g.n)
 		commit_group(run, pool, &g);
@@ -409,8 +415,16 @@ static int sign_job(struct ms_pool *pool, void *ctx, size_t i)
 
 	r.module = run->list->v[i];
 	r.dest = NULL;
-	flush_if_pending(run, pool, r.module);
+	/* A module locked by someone may be one of ours waiting in the
+	 * group (the same file twice in the list, under any name): that
+	 * lock is let go only by the commit, so commit before waiting. */
+	r.nowait = 1;
 	err = ms_sign_prepare(run->s, &r, &job, &skipped, &fail);
+	if (err == -EWOULDBLOCK && fail.stage == MS_STAGE_INPUT) {
+		flush_group(run, pool);
+		r.nowait = 0;
+		err = ms_sign_prepare(run->s, &r, &job, &skipped, &fail);
+	}
 	if (err || skipped) {
 		finish(run, i, err, skipped, &fail);
 		return 0;
@@ -443,14 +457,7 @@ static int sign_job(struct ms_pool *pool, void *ctx, size_t i)
 
 static void sign_drain(struct ms_pool *pool, void *ctx)
 {
-	struct sign_run *run = ctx;
-	struct group g;
-
-	pthread_mutex_lock(&run->glock);
-	g = take_group(run);
-	pthread_mutex_unlock(&run->glock);
-	if (g.n)
-		commit_group(run, pool, &g);
+	flush_group(ctx, pool);
 }
 
 static void sign_done(void *ctx, size_t i)
@@ -480,6 +487,7 @@ int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 		.report = report, .code = MS_EXIT_OK,
 	};
 	pthread_mutex_t serial = PTHREAD_MUTEX_INITIALIZER;
+	struct ms_cms_template *tmpl = NULL;
 	struct ms_signer local = *s;
 	int err;
 
@@ -488,16 +496,24 @@ int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 	 * engine already serialises the operations on one slot (a session
 	 * does one operation at a time, PKCS#11 v2.40 §5.6), and its key
 	 * loading raced its signing in versions before 0.4.12's session
-	 * pool; the token, not the CPU, is the limit there anyway.  Hashing
-	 * happens inside CMS_final, so it is serialised with the signature.
+	 * pool; the token, not the CPU, is the limit there anyway.  Only the
+	 * signing is serialised: each module is hashed before the lock.
 	 */
 	for (int k = 0; k < s->n; k++)
 		if (s->toks[k])
 			local.serial = &serial;
+	/* One SignedData encoding for all files where the signatures have
+	 * a fixed length (RSA); otherwise each is built whole. */
+	if (!s->raw_sig && s->n)
+		ms_cms_template_new(local.certs, local.keys, local.n, local.md,
+				    local.use_keyid, &tmpl);
+	local.tmpl = tmpl;
 	run.s = &local;
 	run.res = calloc(list->n ? list->n : 1, sizeof(*run.res));
-	if (!run.res)
+	if (!run.res) {
+		ms_cms_template_free(tmpl);
 		return MS_EXIT_IO;
+	}
 	pthread_mutex_init(&run.glock, NULL);
 	ms_progress_init(&run.pg, list->n, "signed");
 	err = ms_pool_run(list->n, jobs, &ops, &run);
@@ -513,5 +529,6 @@ int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 	fflush(stdout);
 	pthread_mutex_destroy(&run.glock);
 	free(run.res);
+	ms_cms_template_free(tmpl);
 	return run.code;
 }

@@ -32,6 +32,43 @@ int ms_cms_sign(X509 *const *certs, EVP_PKEY *const *keys, int n,
 		const EVP_MD *md, int use_keyid, const uint8_t *data,
 		size_t len, uint8_t **der, size_t *der_len,
 		int *failed_signer);
+/*
+ * The same in two steps, so that a caller signing with a token under a
+ * lock hashes outside it: ms_digest hashes data (giving back each hashed
+ * step of a mapped file, fileio.h), ms_cms_sign_digest makes the
+ * SignedData over that digest.  digest holds EVP_MAX_MD_SIZE bytes.
+ */
+int ms_digest(const EVP_MD *md, const uint8_t *data, size_t len,
+	      uint8_t *digest, unsigned int *digest_len);
+/*
+ * The same over the first len bytes of an open input: from its buffer
+ * when it was read, else read from the descriptor in small chunks rather
+ * than through the mapping.  -EIO if the file is now shorter than len.
+ */
+struct ms_file;
+int ms_digest_input(const EVP_MD *md, const struct ms_file *f, size_t len,
+		    uint8_t *digest, unsigned int *digest_len);
+int ms_cms_sign_digest(X509 *const *certs, EVP_PKEY *const *keys, int n,
+		       const EVP_MD *md, int use_keyid, const uint8_t *digest,
+		       unsigned int digest_len, uint8_t **der,
+		       size_t *der_len, int *failed_signer);
+
+/*
+ * The same SignedData for many digests with one signer set (batch mode):
+ * the structure is encoded once with placeholders, and each signature
+ * is copied into a copy of it.  -ENOTSUP when a signature's length is
+ * not fixed (anything but RSA) or for more than 8 signers: use
+ * ms_cms_sign_digest.  The template keeps the pointers it is given;
+ * they must outlive it.
+ */
+struct ms_cms_template;
+int ms_cms_template_new(X509 *const *certs, EVP_PKEY *const *keys, int n,
+			const EVP_MD *md, int use_keyid,
+			struct ms_cms_template **t);
+int ms_cms_sign_template(const struct ms_cms_template *t,
+			 const uint8_t *digest, unsigned int digest_len,
+			 uint8_t **der, size_t *der_len, int *failed_signer);
+void ms_cms_template_free(struct ms_cms_template *t);
 
 /*
  * The digest of data and the DigestInfo DER that an RSA PKCS#1 v1.5

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +15,91 @@
 
 #include "compress.h"
 #include "trailer.h"
+
+/*
+ * The compression libraries are opened when a format is first needed,
+ * not linked: five more libraries for the dynamic loader to map and
+ * relocate cost every run about 0.7 ms, a tenth of signing a plain
+ * module, and most runs never decompress anything.  The headers still
+ * give each entry point its type; the sonames are the libraries' ABI.
+ */
+#define ZLIB_FNS(X) X(inflateInit2_) X(inflate) X(inflateEnd) \
+	X(deflateInit2_) X(deflate) X(deflateEnd)
+#define LZMA_FNS(X) X(lzma_stream_decoder) X(lzma_alone_decoder) \
+	X(lzma_code) X(lzma_end) X(lzma_lzma_preset) X(lzma_stream_encoder)
+#define ZSTD_FNS(X) X(ZSTD_findFrameCompressedSize) \
+	X(ZSTD_getFrameContentSize) X(ZSTD_createDCtx) X(ZSTD_freeDCtx) \
+	X(ZSTD_decompressStream) X(ZSTD_isError) X(ZSTD_getErrorCode) \
+	X(ZSTD_createCCtx) X(ZSTD_freeCCtx) X(ZSTD_CCtx_setParameter) \
+	X(ZSTD_CCtx_setPledgedSrcSize) X(ZSTD_compressStream2)
+#define LZ4_FNS(X) X(LZ4_decompress_safe)
+#define BZ2_FNS(X) X(BZ2_bzDecompressInit) X(BZ2_bzDecompress) \
+	X(BZ2_bzDecompressEnd)
+
+#define FN_PTR(f) __typeof__(f) *f;
+#define FN_LOAD(f) \
+	if (!(lib->f = (__typeof__(f) *)dlsym(h, #f))) \
+		goto fail;
+
+#define DEFINE_LIB(name, FNS, ...) \
+static struct name##_api { FNS(FN_PTR) } name; \
+static int name##_ok; \
+static void name##_load(void) \
+{ \
+	static const char *const sonames[] = { __VA_ARGS__, NULL }; \
+	struct name##_api *lib = &name; \
+	void *h = NULL; \
+\
+	for (int i = 0; !h && sonames[i]; i++) \
+		h = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL); \
+	if (!h) \
+		return; \
+	FNS(FN_LOAD) \
+	name##_ok = 1; \
+	return; \
+fail: \
+	dlclose(h); \
+}
+
+DEFINE_LIB(libz, ZLIB_FNS, "libz.so.1")
+DEFINE_LIB(liblzma, LZMA_FNS, "liblzma.so.5")
+DEFINE_LIB(libzstd, ZSTD_FNS, "libzstd.so.1")
+DEFINE_LIB(liblz4, LZ4_FNS, "liblz4.so.1")
+/* Debian names bzip2's soname libbz2.so.1.0; others libbz2.so.1. */
+DEFINE_LIB(libbz2, BZ2_FNS, "libbz2.so.1.0", "libbz2.so.1")
+
+/* Open the library format c needs (once per process); -ELIBACC when it
+ * is missing or lacks an entry point. */
+static int need_lib(enum ms_comp c)
+{
+	static pthread_once_t once[MS_COMP_BZIP2 + 1] = {
+		PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+		PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+		PTHREAD_ONCE_INIT,
+	};
+
+	switch (c) {
+	case MS_COMP_GZIP:
+		pthread_once(&once[c], libz_load);
+		return libz_ok ? 0 : -ELIBACC;
+	case MS_COMP_XZ:
+	case MS_COMP_LZMA:
+		pthread_once(&once[MS_COMP_XZ], liblzma_load);
+		return liblzma_ok ? 0 : -ELIBACC;
+	case MS_COMP_ZSTD:
+		pthread_once(&once[c], libzstd_load);
+		return libzstd_ok ? 0 : -ELIBACC;
+	case MS_COMP_LZ4:
+		pthread_once(&once[c], liblz4_load);
+		return liblz4_ok ? 0 : -ELIBACC;
+	case MS_COMP_BZIP2:
+		pthread_once(&once[c], libbz2_load);
+		return libbz2_ok ? 0 : -ELIBACC;
+	case MS_COMP_NONE:
+		break;
+	}
+	return -EINVAL;
+}
 
 /*
  * Magic numbers, as kernel/module/decompress.c and kmod's libkmod-file.c
@@ -150,7 +237,8 @@ static int gunzip(const uint8_t *in, size_t in_len, struct outbuf *o,
 	int ret, err;
 
 	memset(&zs, 0, sizeof(zs));
-	ret = inflateInit2(&zs, 16 + MAX_WBITS);
+	ret = libz.inflateInit2_(&zs, 16 + MAX_WBITS, ZLIB_VERSION,
+				   (int)sizeof(zs));
 	if (ret != Z_OK)
 		return ret == Z_MEM_ERROR ? -ENOMEM : -EIO;
 	for (;;) {
@@ -167,7 +255,7 @@ static int gunzip(const uint8_t *in, size_t in_len, struct outbuf *o,
 			goto out;
 		zs.next_out = o->p + o->len;
 		zs.avail_out = (uInt)room;
-		ret = inflate(&zs, Z_NO_FLUSH);
+		ret = libz.inflate(&zs, Z_NO_FLUSH);
 		o->len += room - zs.avail_out;
 		if (ret == Z_STREAM_END)
 			break;
@@ -189,7 +277,7 @@ static int gunzip(const uint8_t *in, size_t in_len, struct outbuf *o,
 	*used = fed - zs.avail_in;
 	err = 0;
 out:
-	inflateEnd(&zs);
+	libz.inflateEnd(&zs);
 	return err;
 }
 
@@ -205,7 +293,7 @@ static int unxz(const uint8_t *in, size_t in_len, struct outbuf *o,
 	size_t room;
 	int err;
 
-	ret = lzma_stream_decoder(&s, UINT64_MAX, 0);
+	ret = liblzma.lzma_stream_decoder(&s, UINT64_MAX, 0);
 	if (ret != LZMA_OK)
 		return ret == LZMA_MEM_ERROR ? -ENOMEM : -EIO;
 	s.next_in = in;
@@ -216,7 +304,7 @@ static int unxz(const uint8_t *in, size_t in_len, struct outbuf *o,
 			goto out;
 		s.next_out = o->p + o->len;
 		s.avail_out = room;
-		ret = lzma_code(&s, LZMA_FINISH);
+		ret = liblzma.lzma_code(&s, LZMA_FINISH);
 		o->len += room - s.avail_out;
 		if (ret == LZMA_STREAM_END)
 			break;
@@ -242,7 +330,7 @@ static int unxz(const uint8_t *in, size_t in_len, struct outbuf *o,
 	*used = in_len - s.avail_in;
 	err = 0;
 out:
-	lzma_end(&s);
+	liblzma.lzma_end(&s);
 	return err;
 }
 
@@ -250,26 +338,26 @@ out:
 static int unzstd(const uint8_t *in, size_t in_len, struct outbuf *o,
 		  size_t *used, const char **why)
 {
-	size_t frame_len = ZSTD_findFrameCompressedSize(in, in_len);
+	size_t frame_len = libzstd.ZSTD_findFrameCompressedSize(in, in_len);
 	unsigned long long content;
 	ZSTD_inBuffer zin;
 	ZSTD_DCtx *dctx;
 	size_t room, ret;
 	int err;
 
-	if (ZSTD_isError(frame_len)) {
+	if (libzstd.ZSTD_isError(frame_len)) {
 		*why = "truncated or corrupt zstd data";
 		return -EBADMSG;
 	}
 	/* A declared size beyond the cap is refused before any work. */
-	content = ZSTD_getFrameContentSize(in, frame_len);
+	content = libzstd.ZSTD_getFrameContentSize(in, frame_len);
 	if (content == ZSTD_CONTENTSIZE_ERROR) {
 		*why = "corrupt zstd frame header";
 		return -EBADMSG;
 	}
 	if (content != ZSTD_CONTENTSIZE_UNKNOWN && content >= o->max)
 		return -EFBIG;
-	dctx = ZSTD_createDCtx();
+	dctx = libzstd.ZSTD_createDCtx();
 	if (!dctx)
 		return -ENOMEM;
 	zin = (ZSTD_inBuffer){ in, frame_len, 0 };
@@ -280,9 +368,9 @@ static int unzstd(const uint8_t *in, size_t in_len, struct outbuf *o,
 		if (err)
 			goto out;
 		zout = (ZSTD_outBuffer){ o->p + o->len, room, 0 };
-		ret = ZSTD_decompressStream(dctx, &zout, &zin);
+		ret = libzstd.ZSTD_decompressStream(dctx, &zout, &zin);
 		o->len += zout.pos;
-		if (ZSTD_isError(ret)) {
+		if (libzstd.ZSTD_isError(ret)) {
 			*why = "corrupt zstd data";
 			err = -EBADMSG;
 			goto out;
@@ -298,7 +386,7 @@ static int unzstd(const uint8_t *in, size_t in_len, struct outbuf *o,
 	*used = frame_len;
 	err = 0;
 out:
-	ZSTD_freeDCtx(dctx);
+	libzstd.ZSTD_freeDCtx(dctx);
 	return err;
 }
 
@@ -356,7 +444,7 @@ static int unlz4(const uint8_t *in, size_t in_len, struct outbuf *o,
 		if (err)
 			return err;
 		want = room < LZ4_LEGACY_BLOCK ? room : LZ4_LEGACY_BLOCK;
-		n = LZ4_decompress_safe((const char *)in + pos,
+		n = liblz4.LZ4_decompress_safe((const char *)in + pos,
 					(char *)o->p + o->len, (int)csize,
 					(int)want);
 		if (n < 0) {
@@ -382,7 +470,7 @@ static int unlzma(const uint8_t *in, size_t in_len, struct outbuf *o,
 	size_t room;
 	int err;
 
-	ret = lzma_alone_decoder(&s, UINT64_MAX);
+	ret = liblzma.lzma_alone_decoder(&s, UINT64_MAX);
 	if (ret != LZMA_OK)
 		return ret == LZMA_MEM_ERROR ? -ENOMEM : -EIO;
 	s.next_in = in;
@@ -393,7 +481,7 @@ static int unlzma(const uint8_t *in, size_t in_len, struct outbuf *o,
 			goto out;
 		s.next_out = o->p + o->len;
 		s.avail_out = room;
-		ret = lzma_code(&s, LZMA_RUN);
+		ret = liblzma.lzma_code(&s, LZMA_RUN);
 		o->len += room - s.avail_out;
 		if (ret == LZMA_STREAM_END)
 			break;
@@ -411,7 +499,7 @@ static int unlzma(const uint8_t *in, size_t in_len, struct outbuf *o,
 	*used = in_len - s.avail_in;
 	err = 0;
 out:
-	lzma_end(&s);
+	liblzma.lzma_end(&s);
 	return err;
 }
 
@@ -424,7 +512,7 @@ static int unbzip2(const uint8_t *in, size_t in_len, struct outbuf *o,
 	int ret, err;
 
 	memset(&bz, 0, sizeof(bz));
-	ret = BZ2_bzDecompressInit(&bz, 0, 0);
+	ret = libbz2.BZ2_bzDecompressInit(&bz, 0, 0);
 	if (ret != BZ_OK)
 		return ret == BZ_MEM_ERROR ? -ENOMEM : -EIO;
 	for (;;) {
@@ -441,7 +529,7 @@ static int unbzip2(const uint8_t *in, size_t in_len, struct outbuf *o,
 			goto out;
 		bz.next_out = (char *)o->p + o->len;
 		bz.avail_out = (unsigned)room;
-		ret = BZ2_bzDecompress(&bz);
+		ret = libbz2.BZ2_bzDecompress(&bz);
 		o->len += room - bz.avail_out;
 		if (ret == BZ_STREAM_END)
 			break;
@@ -463,7 +551,7 @@ static int unbzip2(const uint8_t *in, size_t in_len, struct outbuf *o,
 	*used = fed - bz.avail_in;
 	err = 0;
 out:
-	BZ2_bzDecompressEnd(&bz);
+	libbz2.BZ2_bzDecompressEnd(&bz);
 	return err;
 }
 
@@ -480,6 +568,11 @@ int ms_decompress(enum ms_comp c, const uint8_t *in, size_t in_len,
 	*why = NULL;
 	if (c == MS_COMP_NONE)
 		return -EINVAL;
+	err = need_lib(c);
+	if (err) {
+		*why = "cannot load the decompression library";
+		return err;
+	}
 	/* Modules compress about 3:1; start near that, grow by doubling.
 	 * One byte over max tells "exactly max" from "more than max". */
 	err = outbuf_init(&o, in_len < max / 4 ? in_len * 4 : max, max + 1);
@@ -543,7 +636,7 @@ static int deflate_some(z_stream *zs, struct outbuf *o, int flush)
 			return err;
 		zs->next_out = o->p + o->len;
 		zs->avail_out = (uInt)room;
-		ret = deflate(zs, flush);
+		ret = libz.deflate(zs, flush);
 		o->len += room - zs->avail_out;
 		if (ret == Z_STREAM_ERROR)
 			return -EIO;
@@ -561,8 +654,9 @@ static int gzip_iov(const struct iovec *iov, int iovcnt, struct outbuf *o)
 	/* 16 + MAX_WBITS: a gzip wrapper whose header zlib writes with no
 	 * name, no extra field and mtime 0, as gzip -n does (the kernel's
 	 * header parser knows only the name field). */
-	if (deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK)
+	if (libz.deflateInit2_(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8,
+			       Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+			       (int)sizeof(zs)) != Z_OK)
 		return -ENOMEM;
 	for (int i = 0; i < iovcnt && !err; i++) {
 		const uint8_t *p = iov[i].iov_base;
@@ -580,7 +674,7 @@ static int gzip_iov(const struct iovec *iov, int iovcnt, struct outbuf *o)
 	}
 	if (!err)
 		err = deflate_some(&zs, o, Z_FINISH);
-	deflateEnd(&zs);
+	libz.deflateEnd(&zs);
 	return err;
 }
 
@@ -598,7 +692,7 @@ static int lzma_some(lzma_stream *s, struct outbuf *o, lzma_action action)
 			return err;
 		s->next_out = o->p + o->len;
 		s->avail_out = room;
-		ret = lzma_code(s, action);
+		ret = liblzma.lzma_code(s, action);
 		o->len += room - s->avail_out;
 		if (ret != LZMA_OK && ret != LZMA_STREAM_END)
 			return ret == LZMA_MEM_ERROR ? -ENOMEM : -EIO;
@@ -618,14 +712,14 @@ static int xz_iov(const struct iovec *iov, int iovcnt, struct outbuf *o)
 
 	/* --lzma2=dict=1MiB starts from the default preset (6) and changes
 	 * only the dictionary; no BCJ filter, as kbuild. */
-	if (lzma_lzma_preset(&lzma2, LZMA_PRESET_DEFAULT))
+	if (liblzma.lzma_lzma_preset(&lzma2, LZMA_PRESET_DEFAULT))
 		return -EIO;
 	lzma2.dict_size = 1u << 20;
 	filters[0] = (lzma_filter){ LZMA_FILTER_LZMA2, &lzma2 };
 	filters[1] = (lzma_filter){ LZMA_VLI_UNKNOWN, NULL };
 	/* CRC32: the kernel's xz decoder (lib/xz) supports only CRC32 and
 	 * no check; xz's own default, CRC64, fails to load. */
-	ret = lzma_stream_encoder(&s, filters, LZMA_CHECK_CRC32);
+	ret = liblzma.lzma_stream_encoder(&s, filters, LZMA_CHECK_CRC32);
 	if (ret != LZMA_OK)
 		return ret == LZMA_MEM_ERROR ? -ENOMEM : -EIO;
 	for (int i = 0; i < iovcnt && !err; i++) {
@@ -635,7 +729,7 @@ static int xz_iov(const struct iovec *iov, int iovcnt, struct outbuf *o)
 	}
 	if (!err)
 		err = lzma_some(&s, o, LZMA_FINISH);
-	lzma_end(&s);
+	liblzma.lzma_end(&s);
 	return err;
 }
 
@@ -653,10 +747,10 @@ static int zstd_some(ZSTD_CCtx *cctx, struct outbuf *o, ZSTD_inBuffer *zin,
 		if (err)
 			return err;
 		zout = (ZSTD_outBuffer){ o->p + o->len, room, 0 };
-		ret = ZSTD_compressStream2(cctx, &zout, zin, mode);
+		ret = libzstd.ZSTD_compressStream2(cctx, &zout, zin, mode);
 		o->len += zout.pos;
-		if (ZSTD_isError(ret))
-			return ZSTD_getErrorCode(ret) ==
+		if (libzstd.ZSTD_isError(ret))
+			return libzstd.ZSTD_getErrorCode(ret) ==
 					       ZSTD_error_memory_allocation ?
 				       -ENOMEM : -EIO;
 	} while (zin->pos < zin->size || (mode == ZSTD_e_end && ret != 0));
@@ -671,18 +765,18 @@ static int zstd_some(ZSTD_CCtx *cctx, struct outbuf *o, ZSTD_inBuffer *zin,
 static int zstd_iov(const struct iovec *iov, int iovcnt, struct outbuf *o)
 {
 	ZSTD_inBuffer zin = { NULL, 0, 0 };
-	ZSTD_CCtx *cctx = ZSTD_createCCtx();
+	ZSTD_CCtx *cctx = libzstd.ZSTD_createCCtx();
 	int err = 0;
 
 	if (!cctx)
 		return -ENOMEM;
-	if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel,
-						ZSTD_CLEVEL_DEFAULT)) ||
-	    ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag,
-						1)) ||
-	    ZSTD_isError(ZSTD_CCtx_setPledgedSrcSize(cctx,
-						     iov_total(iov, iovcnt)))) {
-		ZSTD_freeCCtx(cctx);
+	if (libzstd.ZSTD_isError(libzstd.ZSTD_CCtx_setParameter(cctx,
+				ZSTD_c_compressionLevel, ZSTD_CLEVEL_DEFAULT)) ||
+	    libzstd.ZSTD_isError(libzstd.ZSTD_CCtx_setParameter(cctx,
+				ZSTD_c_checksumFlag, 1)) ||
+	    libzstd.ZSTD_isError(libzstd.ZSTD_CCtx_setPledgedSrcSize(cctx,
+				iov_total(iov, iovcnt)))) {
+		libzstd.ZSTD_freeCCtx(cctx);
 		return -EIO;
 	}
 	for (int i = 0; i < iovcnt && !err; i++) {
@@ -692,7 +786,7 @@ static int zstd_iov(const struct iovec *iov, int iovcnt, struct outbuf *o)
 	zin = (ZSTD_inBuffer){ NULL, 0, 0 };
 	if (!err)
 		err = zstd_some(cctx, o, &zin, ZSTD_e_end);
-	ZSTD_freeCCtx(cctx);
+	libzstd.ZSTD_freeCCtx(cctx);
 	return err;
 }
 
@@ -707,6 +801,9 @@ int ms_compress(enum ms_comp c, const struct iovec *iov, int iovcnt,
 	*out_len = 0;
 	if (c == MS_COMP_NONE)
 		return -EINVAL;
+	err = need_lib(c);
+	if (err)
+		return err;
 	/* Modules shrink to a third or so: start at half, grow by doubling. */
 	err = outbuf_init(&o, total / 2 + 4096, SIZE_MAX / 2);
 	if (err)

@@ -52,7 +52,8 @@ const char *ms_comp_name(enum ms_comp c);
  * bytes that stream took: anything after it is ignored by the kernel and
  * left for the caller to judge.  Errors: -EBADMSG for a corrupt or
  * truncated stream (with *why saying which), -EFBIG when the result would
- * exceed max, -ENOMEM, -EINVAL for MS_COMP_NONE.
+ * exceed max, -ENOMEM, -EINVAL for MS_COMP_NONE, -ELIBACC when the
+ * format's library cannot be loaded.
  */
 int ms_decompress(enum ms_comp c, const uint8_t *in, size_t in_len,
 		  size_t max, uint8_t **out, size_t *out_len, size_t *used,
@@ -66,7 +67,8 @@ int ms_decompress(enum ms_comp c, const uint8_t *in, size_t in_len,
  *         xz decoder knows no CRC64), LZMA2 preset 6 with a 1 MiB dictionary
  *   zstd  "zstd -T0 --rm -f -q": level 3 with a content checksum
  * Errors: -ENOMEM, -EFBIG, -EIO (the library refused), -EINVAL (also for
- * the kernel-image-only formats).
+ * the kernel-image-only formats), -ELIBACC (the library cannot be
+ * loaded).
  */
 int ms_compress(enum ms_comp c, const struct iovec *iov, int iovcnt,
 		uint8_t **out, size_t *out_len);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -85,11 +86,148 @@ void ms_map_release(const void *p, size_t len)
 		madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
-static int open_regular(const char *path, struct ms_file *f, int lock)
+/*
+ * One spare read buffer per thread.  A batch worker reads thousands of
+ * inputs: reusing its buffer spares it, for each file, a fresh
+ * allocation, the page faults of touching it, and (for one big enough to
+ * be mmapped by malloc) the munmap whose TLB shootdown interrupts every
+ * other thread.  The key's destructor frees a worker's buffer when it
+ * exits; the main thread's stays reachable until the process ends.
+ */
+struct spare {
+	uint8_t *p;
+	size_t cap;
+};
+static __thread struct spare spare;
+static pthread_key_t spare_key;
+static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
+static int spare_key_ok;
+
+static void spare_free(void *arg)
 {
-	struct stat now;
+	struct spare *sp = arg;
+
+	free(sp->p);
+	sp->p = NULL;
+	sp->cap = 0;
+}
+
+static void spare_key_init(void)
+{
+	spare_key_ok = pthread_key_create(&spare_key, spare_free) == 0;
+}
+
+/* Sizes rounded up so that modules of similar sizes share one buffer. */
+#define SPARE_ROUND ((size_t)64 << 10)
+
+static uint8_t *buf_take(size_t need, size_t *cap)
+{
+	uint8_t *p;
+
+	if (spare.p && spare.cap >= need) {
+		p = spare.p;
+		*cap = spare.cap;
+		spare.p = NULL;
+		spare.cap = 0;
+		return p;
+	}
+	/* Too small: the bigger one that replaces it is what is kept. */
+	free(spare.p);
+	spare.p = NULL;
+	spare.cap = 0;
+	*cap = (need + SPARE_ROUND - 1) & ~(SPARE_ROUND - 1);
+	return malloc(*cap);
+}
+
+static void buf_give(uint8_t *p, size_t cap)
+{
+	if (!p)
+		return;
+	if (spare.p && spare.cap >= cap) {
+		free(p);
+		return;
+	}
+	pthread_once(&spare_once, spare_key_init);
+	free(spare.p);
+	spare.p = p;
+	spare.cap = cap;
+	/* Any non-NULL value makes the destructor run at thread exit. */
+	if (spare_key_ok)
+		pthread_setspecific(spare_key, &spare);
+}
+
+/* pread until len bytes or end of file; a file that shrank since fstat
+ * yields what it has now, as a mapping would (without the SIGBUS). */
+static int read_at_most(int fd, uint8_t *p, size_t len, size_t *got)
+{
+	*got = 0;
+	while (*got < len) {
+		ssize_t n = pread(fd, p + *got, len - *got, (off_t)*got);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		*got += (size_t)n;
+	}
+	return 0;
+}
+
+static atomic_int threaded;
+
+void ms_file_set_threaded(int on)
+{
+	atomic_store(&threaded, on);
+}
+
+static int load_data(struct ms_file *f)
+{
+	/* Files this thread has loaded: from the second on, its spare
+	 * buffer is worth having (see ms_file_set_threaded). */
+	static __thread unsigned long loads;
+	size_t got;
 	void *map;
 	int err;
+
+	if (f->len < MS_MAP_MIN && (atomic_load(&threaded) || loads++)) {
+		f->buf = buf_take(f->len, &f->buf_cap);
+		if (!f->buf)
+			return -ENOMEM;
+		err = read_at_most(f->fd, f->buf, f->len, &got);
+		if (err || !got) {
+			buf_give(f->buf, f->buf_cap);
+			f->buf = NULL;
+			f->len = 0;
+			return err;
+		}
+		f->len = got;
+		f->data = f->buf;
+		return 0;
+	}
+	map = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, f->fd, 0);
+	if (map == MAP_FAILED)
+		return -errno;
+	f->data = map;
+	/* A big file is read front to back once: read ahead, and let the
+	 * pages go as they are hashed. */
+	if (f->len >= MS_MAP_MIN) {
+		madvise(map, f->len, MADV_SEQUENTIAL);
+		map_register(f->data, f->len);
+	}
+	return 0;
+}
+
+enum { NO_LOCK, LOCK_WAIT, LOCK_TRY };
+
+/* Open a regular file (locked if asked); its bytes only if want_data. */
+static int open_regular(const char *path, struct ms_file *f, int lock,
+			int want_data)
+{
+	struct stat now;
+	int err, waited;
 
 	memset(f, 0, sizeof(*f));
 again:
@@ -114,20 +252,35 @@ again:
 		goto fail;
 	}
 	if (lock && S_ISREG(f->st.st_mode)) {
-		while (flock(f->fd, LOCK_EX) < 0) {
-			if (errno != EINTR) {
+		waited = 0;
+		while (flock(f->fd, LOCK_EX | LOCK_NB) < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EWOULDBLOCK || lock == LOCK_TRY) {
 				err = -errno;
 				goto fail;
 			}
+			while (flock(f->fd, LOCK_EX) < 0) {
+				if (errno != EINTR) {
+					err = -errno;
+					goto fail;
+				}
+			}
+			waited = 1;
+			break;
 		}
-		/* Whoever held the lock may have renamed a new file over
-		 * the path: then lock that one instead. */
+		/* Whoever held the lock, even for a moment between the open
+		 * and the flock, may have renamed a new file over the path:
+		 * then lock that one instead. */
 		if (stat(path, &now) == 0 && (now.st_ino != f->st.st_ino ||
 					      now.st_dev != f->st.st_dev)) {
 			close(f->fd);
 			goto again;
 		}
-		if (fstat(f->fd, &f->st) < 0) {
+		/* After a wait the file may have changed under its holder;
+		 * taken at once, it is as fstat saw it (signers only ever
+		 * replace a module, under the lock). */
+		if (waited && fstat(f->fd, &f->st) < 0) {
 			err = -errno;
 			goto fail;
 		}
@@ -141,22 +294,11 @@ again:
 		goto fail;
 	}
 	f->len = (size_t)f->st.st_size;
-	if (f->len == 0)
+	if (f->len == 0 || !want_data)
 		return 0;
-	map = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, f->fd, 0);
-	if (map == MAP_FAILED) {
-		err = -errno;
+	err = load_data(f);
+	if (err)
 		goto fail;
-	}
-	f->data = map;
-	/* A big file is read front to back once: read ahead, and let the
-	 * pages go as they are hashed.  A small one is unmapped before its
-	 * pages matter, and each madvise costs more than it saves (with
-	 * batch workers, MADV_DONTNEED shoots down every thread's TLB). */
-	if (f->len >= MS_RELEASE_MIN) {
-		madvise(map, f->len, MADV_SEQUENTIAL);
-		map_register(f->data, f->len);
-	}
 	return 0;
 fail:
 	close(f->fd);
@@ -166,33 +308,38 @@ fail:
 
 int ms_file_open(const char *path, struct ms_file *f)
 {
-	return open_regular(path, f, 0);
+	return open_regular(path, f, NO_LOCK, 1);
 }
 
 int ms_file_open_locked(const char *path, struct ms_file *f)
 {
-	return open_regular(path, f, 1);
+	return open_regular(path, f, LOCK_WAIT, 1);
 }
 
-void ms_file_close(struct ms_file *f)
+int ms_file_open_trylock(const char *path, struct ms_file *f)
 {
-	if (f->data) {
-		map_unregister(f->data);
-		munmap((void *)f->data, f->len);
-	}
-	if (f->fd >= 0)
-		close(f->fd);
-	f->data = NULL;
-	f->fd = -1;
+	return open_regular(path, f, LOCK_TRY, 1);
 }
 
 void ms_file_unmap(struct ms_file *f)
 {
-	if (f->data) {
+	if (f->buf) {
+		buf_give(f->buf, f->buf_cap);
+	} else if (f->data) {
 		map_unregister(f->data);
 		munmap((void *)f->data, f->len);
 	}
+	f->buf = NULL;
+	f->buf_cap = 0;
 	f->data = NULL;
+}
+
+void ms_file_close(struct ms_file *f)
+{
+	ms_file_unmap(f);
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
 }
 
 int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len)
@@ -202,7 +349,9 @@ int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len)
 
 	*buf = NULL;
 	*len = 0;
-	err = ms_file_open(path, &f);
+	/* Straight into the caller's buffer: no spare (a key must not
+	 * linger in one), no mapping to copy from. */
+	err = open_regular(path, &f, NO_LOCK, 0);
 	if (err)
 		return err;
 	if (f.len > max) {
@@ -214,11 +363,14 @@ int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len)
 		ms_file_close(&f);
 		return -ENOMEM;
 	}
-	if (f.len)
-		memcpy(*buf, f.data, f.len);
-	*len = f.len;
+	err = read_at_most(f.fd, *buf, f.len, len);
 	ms_file_close(&f);
-	return 0;
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+		*len = 0;
+	}
+	return err;
 }
 
 const char *ms_io_strerror(int err)
@@ -390,6 +542,38 @@ int ms_out_write(struct ms_out *o, const void *buf, size_t len)
 		}
 		p += n;
 		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int ms_out_writev(struct ms_out *o, const struct iovec *iov, int iovcnt)
+{
+	struct iovec v[MS_OUT_IOV_MAX];
+	int n = 0;
+
+	if (iovcnt > MS_OUT_IOV_MAX)
+		return -EINVAL;
+	for (int i = 0; i < iovcnt; i++)
+		if (iov[i].iov_len)
+			v[n++] = iov[i];
+	while (n) {
+		ssize_t w = writev(o->fd, v, n);
+		int i = 0;
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		/* A short write: drop what went out, go on with the rest. */
+		while (i < n && (size_t)w >= v[i].iov_len)
+			w -= (ssize_t)v[i++].iov_len;
+		if (i < n) {
+			v[i].iov_base = (uint8_t *)v[i].iov_base + w;
+			v[i].iov_len -= (size_t)w;
+		}
+		memmove(v, v + i, (size_t)(n - i) * sizeof(*v));
+		n -= i;
 	}
 	return 0;
 }

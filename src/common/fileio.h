@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Safe file I/O: inputs are mapped read-only and must be regular files;
+ * Safe file I/O: inputs must be regular files, read whole into memory when
+ * small and mapped read-only when large;
  * outputs are written to a temporary file in the target's directory, then
  * fsynced and renamed over the target, so a reader (or a crash) sees either
  * the old file or the complete new one, never a partial one.
@@ -18,12 +19,17 @@ struct ms_file {
 	const uint8_t *data;	/* whole file, read-only; NULL when empty */
 	size_t len;
 	struct stat st;
+	uint8_t *buf;		/* data when read, not mapped (owned) */
+	size_t buf_cap;
 };
 
 /*
- * Open and map a regular file.  Errors: -errno from open/fstat/mmap,
- * -EISDIR for a directory, -ENOTSUP for any other non-regular file
- * (FIFO, device, socket): mapping those would block or lie about size.
+ * Open a regular file and make its bytes available in data: mapped, or,
+ * when the file is under MS_MAP_MIN and worker threads run
+ * (ms_file_set_threaded) or this thread has loaded a file before, read
+ * into a buffer that the next open in the same thread reuses.  Errors: -errno from open/fstat/read/mmap, -EISDIR for a
+ * directory, -ENOTSUP for any other non-regular file (FIFO, device,
+ * socket): reading those would block or lie about size.
  */
 int ms_file_open(const char *path, struct ms_file *f);
 /*
@@ -33,8 +39,21 @@ int ms_file_open(const char *path, struct ms_file *f);
  * while waiting), so a module is never signed twice by a race.
  */
 int ms_file_open_locked(const char *path, struct ms_file *f);
+/* The same, but -EWOULDBLOCK at once when another holds the lock. */
+int ms_file_open_trylock(const char *path, struct ms_file *f);
 void ms_file_close(struct ms_file *f);
-/* Drop the mapping but keep the descriptor (and so the lock). */
+/*
+ * Worker threads are running (on) or no longer (off).  A mapping then
+ * costs every other CPU an interrupt when it is unmapped (TLB
+ * shootdown), so small files are read instead.  A lone thread maps its
+ * first file: a mapping's pages come straight from the page cache,
+ * while a fresh buffer takes a page fault per 4 KiB to fill; from the
+ * second file on the buffer is already there, and reading is cheaper
+ * than a mapping per file.
+ */
+void ms_file_set_threaded(int on);
+/* Drop the mapping or buffer but keep the descriptor (and so the
+ * lock). */
 void ms_file_unmap(struct ms_file *f);
 
 /*
@@ -46,9 +65,12 @@ void ms_file_unmap(struct ms_file *f);
 void ms_map_release(const void *p, size_t len);
 /* Hash in steps of this size, releasing each step (see above). */
 #define MS_HASH_STEP (1u << 20)
-/* Files from this size on are released as they are hashed; below it a
- * worker's resident share of one input stays under this bound anyway. */
-#define MS_RELEASE_MIN (4u << 20)
+/*
+ * Files from this size on are always mapped, and released as they are
+ * hashed; smaller ones are read by worker threads (see
+ * ms_file_set_threaded), so a worker's buffer stays under this bound.
+ */
+#define MS_MAP_MIN (4u << 20)
 
 /* Read a whole regular file of at most max bytes into a malloc'd buffer. */
 int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len);
@@ -72,6 +94,11 @@ struct ms_out {
  */
 int ms_out_begin(const char *target, mode_t mode, struct ms_out *o);
 int ms_out_write(struct ms_out *o, const void *buf, size_t len);
+/* The same for up to MS_OUT_IOV_MAX pieces, in one system call when it
+ * can (-EINVAL for more). */
+#define MS_OUT_IOV_MAX 8
+struct iovec;
+int ms_out_writev(struct ms_out *o, const struct iovec *iov, int iovcnt);
 /* Append len bytes of fd from offset 0, reflinking where the fs can. */
 int ms_out_copy(struct ms_out *o, int fd, const uint8_t *map, size_t len);
 /* fsync, rename over the target, fsync the directory. */

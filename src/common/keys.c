@@ -141,16 +141,125 @@ static int load_p12(PKCS12 *p12, const char *pin, int need_key,
 	return 0;
 }
 
+/* One DER key by the one decoder its form needs. */
+static EVP_PKEY *decode_der_as(const unsigned char *der, size_t len,
+			       const char *structure, const char *keytype)
+{
+	OSSL_DECODER_CTX *dctx;
+	EVP_PKEY *key = NULL;
+
+	dctx = OSSL_DECODER_CTX_new_for_pkey(&key, "DER", structure, keytype,
+					     EVP_PKEY_KEYPAIR, NULL, NULL);
+	if (!dctx)
+		return NULL;
+	if (!OSSL_DECODER_from_data(dctx, &der, &len)) {
+		EVP_PKEY_free(key);
+		key = NULL;
+	}
+	OSSL_DECODER_CTX_free(dctx);
+	return key;
+}
+
+/* An unencrypted PKCS#8 PrivateKeyInfo, its type named by its OID. */
+static EVP_PKEY *decode_p8(const unsigned char *der, size_t len)
+{
+	const unsigned char *p = der;
+	PKCS8_PRIV_KEY_INFO *p8;
+	const ASN1_OBJECT *alg;
+	char oid[80];
+	int ok;
+
+	p8 = d2i_PKCS8_PRIV_KEY_INFO(NULL, &p, (long)len);
+	if (!p8)
+		return NULL;
+	ok = PKCS8_pkey_get0(&alg, NULL, NULL, NULL, p8) &&
+	     OBJ_obj2txt(oid, sizeof(oid), alg, 1) > 0;
+	PKCS8_PRIV_KEY_INFO_free(p8);
+	return ok ? decode_der_as(der, len, "PrivateKeyInfo", oid) : NULL;
+}
+
+/*
+ * The usual key file, an unencrypted PKCS#8, PKCS#1 or SEC1 PEM block
+ * (or PKCS#8 DER), decoded by the one decoder it needs.  The general way
+ * (PEM_read_bio_PrivateKey, OSSL_DECODER without a structure or type)
+ * assembles a chain of every decoder for every key type: ~0.5 ms of an
+ * 8 ms signing run.  NULL for anything else, or on any failure: the
+ * caller then goes the general way, which also words the errors.
+ */
+static EVP_PKEY *load_key_fast(const uint8_t *buf, size_t len, int pem)
+{
+	char *name = NULL, *header = NULL;
+	unsigned char *der = NULL;
+	EVP_PKEY *key = NULL;
+	long dlen;
+	BIO *b;
+
+	ERR_set_mark();
+	if (!pem) {
+		key = decode_p8(buf, len);
+		goto out;
+	}
+	b = BIO_new_mem_buf(buf, (int)len);
+	if (!b)
+		goto out;
+	/* The first key block, as PEM_read_bio_PrivateKey skips others
+	 * (a certificate before the key). */
+	while (PEM_read_bio(b, &name, &header, &der, &dlen)) {
+		/* Proc-Type: 4,ENCRYPTED in a PKCS#1 or SEC1 block */
+		int plain = !header || !*header;
+
+		if (!strcmp(name, "PRIVATE KEY"))
+			key = decode_p8(der, (size_t)dlen);
+		else if (plain && !strcmp(name, "RSA PRIVATE KEY"))
+			key = decode_der_as(der, (size_t)dlen, "type-specific",
+					    "RSA");
+		else if (plain && !strcmp(name, "EC PRIVATE KEY"))
+			key = decode_der_as(der, (size_t)dlen, "type-specific",
+					    "EC");
+		else if (!strstr(name, "PRIVATE KEY"))
+			goto next;
+		/* A key block, decoded or not: the general way decides. */
+		OPENSSL_clear_free(der, dlen);
+		der = NULL;
+		break;
+next:
+		OPENSSL_free(name);
+		OPENSSL_free(header);
+		OPENSSL_clear_free(der, dlen);
+		name = header = NULL;
+		der = NULL;
+	}
+	OPENSSL_free(name);
+	OPENSSL_free(header);
+	BIO_free(b);
+out:
+	ERR_pop_to_mark();
+	return key;
+}
+
 static int load_key_buf(const uint8_t *buf, size_t len, const char *pin,
 			EVP_PKEY **key, X509 **cert, enum ms_key_problem *why)
 {
 	struct ms_pin_state st = { .pin = pin };
 	const unsigned char *p = buf;
 	OSSL_DECODER_CTX *dctx;
+	int pem = is_pem(buf, len);
 	PKCS12 *p12;
 	BIO *b;
 
-	if (is_pem(buf, len)) {
+	if (!pem && (p12 = d2i_PKCS12(NULL, &p, (long)len)) != NULL) {
+		int err = load_p12(p12, pin, 1, key, cert, why);
+
+		PKCS12_free(p12);
+		return err;
+	}
+	ERR_clear_error();
+	*key = load_key_fast(buf, len, pem);
+	if (*key) {
+		*why = MS_KEY_OK;
+		return 0;
+	}
+	if (pem) {
 		/* PEM_read_bio_PrivateKey skips other blocks (a certificate
 		 * before the key) and knows every PEM key form. */
 		b = BIO_new_mem_buf(buf, (int)len);
@@ -160,13 +269,7 @@ static int load_key_buf(const uint8_t *buf, size_t len, const char *pin,
 		}
 		*key = PEM_read_bio_PrivateKey(b, NULL, pin_cb, &st);
 		BIO_free(b);
-	} else if ((p12 = d2i_PKCS12(NULL, &p, (long)len)) != NULL) {
-		int err = load_p12(p12, pin, 1, key, cert, why);
-
-		PKCS12_free(p12);
-		return err;
 	} else {
-		ERR_clear_error();
 		dctx = OSSL_DECODER_CTX_new_for_pkey(key, "DER", NULL, NULL,
 						     EVP_PKEY_KEYPAIR, NULL,
 						     NULL);

@@ -15,7 +15,8 @@ static int modfile_open(const char *path, struct ms_modfile *m,
 
 	memset(m, 0, sizeof(*m));
 	*why = NULL;
-	err = lock ? ms_file_open_locked(path, &m->file)
+	err = lock == 2 ? ms_file_open_trylock(path, &m->file)
+	    : lock ? ms_file_open_locked(path, &m->file)
 		   : ms_file_open(path, &m->file);
 	if (err)
 		return err;
@@ -80,4 +81,10 @@ int ms_modfile_open_locked(const char *path, struct ms_modfile *m,
 			   const char **why)
 {
 	return modfile_open(path, m, why, 1);
+}
+
+int ms_modfile_open_trylock(const char *path, struct ms_modfile *m,
+			    const char **why)
+{
+	return modfile_open(path, m, why, 2);
 }

@@ -48,6 +48,9 @@ int ms_modfile_open(const char *path, struct ms_modfile *m,
 /* The same under the file's exclusive lock (ms_file_open_locked). */
 int ms_modfile_open_locked(const char *path, struct ms_modfile *m,
 			   const char **why);
+/* Or -EWOULDBLOCK at once when the lock is held (ms_file_open_trylock). */
+int ms_modfile_open_trylock(const char *path, struct ms_modfile *m,
+			    const char **why);
 void ms_modfile_close(struct ms_modfile *m);
 
 #define MS_SIGNED_AFTER_MSG \

@@ -216,15 +216,27 @@ static int write_trailer(struct ms_out *out, const uint8_t *sig,
 }
 
 /*
- * A plain module: the body is copied from the input file (reflinked where
- * the file system can), so the output is the kernel tool's byte for byte.
+ * A plain module: body, CMS, descriptor and magic, so the output is the
+ * kernel tool's byte for byte.  A body read into memory goes out with the
+ * trailer in one writev; a mapped (large) one is copied file to file,
+ * reflinked where the file system can, never passing through user space.
  */
 static int write_plain(struct ms_out *out, const struct ms_file *in,
 		       size_t body_len, const uint8_t *sig, size_t sig_len)
 {
-	int err = ms_out_copy(out, in->fd, in->data, body_len);
+	uint8_t trailer[MS_TRAILER_OVERHEAD];
+	struct iovec iov[3];
+	int err;
 
-	return err ? err : write_trailer(out, sig, sig_len);
+	if (!in->buf) {
+		err = ms_out_copy(out, in->fd, in->data, body_len);
+		return err ? err : write_trailer(out, sig, sig_len);
+	}
+	ms_trailer_encode((uint32_t)sig_len, trailer);
+	iov[0] = (struct iovec){ (void *)in->data, body_len };
+	iov[1] = (struct iovec){ (void *)sig, sig_len };
+	iov[2] = (struct iovec){ trailer, sizeof(trailer) };
+	return ms_out_writev(out, iov, 3);
 }
 
 /*
@@ -274,7 +286,8 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 	/* For a compressed module everything below sees the decompressed
 	 * bytes: already-signed checks, the signature and the .p7s.  The
 	 * file stays locked until its replacement is renamed into place. */
-	err = ms_modfile_open_locked(r->module, &in, &why);
+	err = r->nowait ? ms_modfile_open_trylock(r->module, &in, &why)
+			: ms_modfile_open_locked(r->module, &in, &why);
 	if (err)
 		return fail_at(fail, why ? MS_STAGE_DECOMPRESS : MS_STAGE_INPUT,
 			       r->module, why, err);
@@ -323,14 +336,27 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 			goto done;
 		}
 	} else {
+		uint8_t digest[EVP_MAX_MD_SIZE];
+		unsigned int dlen = 0;
 		int bad = -1;
 
-		if (s->serial)
-			pthread_mutex_lock(s->serial);
-		err = ms_cms_sign(s->certs, s->keys, s->n, s->md, s->use_keyid,
-				  in.data, body_len, &der, &sig_len, &bad);
-		if (s->serial)
-			pthread_mutex_unlock(s->serial);
+		/* Hashing needs no token: only the signing is serialised. */
+		err = in.comp == MS_COMP_NONE
+			? ms_digest_input(s->md, &in.file, body_len, digest,
+					  &dlen)
+			: ms_digest(s->md, in.data, body_len, digest, &dlen);
+		if (!err) {
+			if (s->serial)
+				pthread_mutex_lock(s->serial);
+			err = s->tmpl
+			    ? ms_cms_sign_template(s->tmpl, digest, dlen,
+						   &der, &sig_len, &bad)
+			    : ms_cms_sign_digest(s->certs, s->keys, s->n,
+						 s->md, s->use_keyid, digest,
+						 dlen, &der, &sig_len, &bad);
+			if (s->serial)
+				pthread_mutex_unlock(s->serial);
+		}
 		if (err == -ENOPKG) {
 			fail_at(fail, MS_STAGE_SIGN, r->module,
 				"this OpenSSL cannot make a CMS signature with "

@@ -66,6 +66,9 @@ struct ms_signer {
 	/* Batch mode with a key on a PKCS#11 token: signing is done under
 	 * this lock, one file at a time (see batch.c). */
 	pthread_mutex_t *serial;
+	/* Batch mode: the SignedData encoded once (cms.h), owned by the
+	 * batch; NULL to build it per file. */
+	const struct ms_cms_template *tmpl;
 };
 
 /* Start a signer for the digest named hash; add pairs with
@@ -103,6 +106,8 @@ struct ms_sign_req {
 				 * be appended (CMS, descriptor, magic), so
 				 * that cat module dest is the signed module */
 	enum ms_signed_policy signed_policy;
+	int nowait;		/* batch: -EWOULDBLOCK (MS_STAGE_INPUT)
+				 * instead of waiting for the module's lock */
 };
 
 /*

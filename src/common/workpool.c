@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "workpool.h"
 
 struct ms_pool {
@@ -13,17 +14,33 @@ struct ms_pool {
 	const struct ms_pool_ops *ops;
 	void *ctx;
 	pthread_mutex_t lock;
-	pthread_cond_t cond;		/* a job finished */
+	pthread_cond_t cond;		/* what the emitter waits for */
 	unsigned char *finished;	/* per job, under lock */
+	size_t emit;			/* next job to hand over, under lock */
+	int waiting;			/* the emitter sleeps on cond */
 	int running;			/* workers not yet exited */
 };
 
+void ms_pool_finish_many(struct ms_pool *p, const size_t *idx, size_t n)
+{
+	int wake = 0;
+
+	pthread_mutex_lock(&p->lock);
+	for (size_t k = 0; k < n; k++) {
+		p->finished[idx[k]] = 1;
+		wake |= idx[k] == p->emit;
+	}
+	/* Wake the emitter only for the job it waits for, and once for a
+	 * whole group: a wake-up per job costs a context switch (and an
+	 * IPI) per file, on the CPUs the workers need. */
+	if (p->waiting && wake)
+		pthread_cond_signal(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
 void ms_pool_finish(struct ms_pool *p, size_t i)
 {
-	pthread_mutex_lock(&p->lock);
-	p->finished[i] = 1;
-	pthread_cond_signal(&p->cond);
-	pthread_mutex_unlock(&p->lock);
+	ms_pool_finish_many(p, &i, 1);
 }
 
 static void *worker(void *arg)
@@ -49,7 +66,6 @@ int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
 	struct ms_pool p = { .n = n, .ops = ops, .ctx = ctx };
 	pthread_t *tids = NULL;
 	int started = 0, err = 0;
-	size_t emit = 0;
 
 	atomic_init(&p.next, 0);
 	p.finished = calloc(n ? n : 1, 1);
@@ -69,8 +85,8 @@ int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
 		for (size_t i = 0; i < n; i++) {
 			if (ops->job(&p, ctx, i) == 0)
 				p.finished[i] = 1;
-			while (emit < n && p.finished[emit])
-				ops->done(ctx, emit++);
+			while (p.emit < n && p.finished[p.emit])
+				ops->done(ctx, p.emit++);
 		}
 		if (ops->drain)
 			ops->drain(&p, ctx);
@@ -81,6 +97,8 @@ int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
 			err = -ENOMEM;
 			goto out;
 		}
+		/* Inputs read rather than mapped while workers run. */
+		ms_file_set_threaded(1);
 		pthread_mutex_lock(&p.lock);
 		for (; started < nworkers; started++) {
 			int e = pthread_create(&tids[started], NULL, worker,
@@ -101,21 +119,26 @@ int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
 
 	/* Hand results over in input order as soon as each is ready. */
 	pthread_mutex_lock(&p.lock);
-	while (emit < n) {
-		if (p.finished[emit]) {
+	while (p.emit < n) {
+		if (p.finished[p.emit]) {
+			size_t i = p.emit++;
+
 			pthread_mutex_unlock(&p.lock);
-			ops->done(ctx, emit++);
+			ops->done(ctx, i);
 			pthread_mutex_lock(&p.lock);
 			continue;
 		}
 		if (!p.running)
 			break;	/* every worker gone: nothing more comes */
+		p.waiting = 1;
 		pthread_cond_wait(&p.cond, &p.lock);
+		p.waiting = 0;
 	}
 	pthread_mutex_unlock(&p.lock);
 	for (int t = 0; t < started; t++)
 		pthread_join(tids[t], NULL);
 out:
+	ms_file_set_threaded(0);
 	free(tids);
 	free(p.finished);
 	pthread_cond_destroy(&p.cond);

@@ -40,6 +40,9 @@ int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
 		void *ctx);
 /* Mark a job deferred by its job function as finished. */
 void ms_pool_finish(struct ms_pool *p, size_t i);
+/* The same for n jobs at once (a committed group): one lock, and at most
+ * one wake-up of the calling thread. */
+void ms_pool_finish_many(struct ms_pool *p, const size_t *idx, size_t n);
 
 /* The online CPUs, at least 1: the default worker count. */
 int ms_pool_default_workers(void);
