@@ -27,9 +27,10 @@ struct ms_file {
  * Open a regular file and make its bytes available in data: mapped, or,
  * when the file is under MS_READ_MAX and worker threads run
  * (ms_file_set_threaded) or this thread has loaded a file before, read
- * into a buffer that the next open in the same thread reuses.  Errors: -errno from open/fstat/read/mmap, -EISDIR for a
- * directory, -ENOTSUP for any other non-regular file (FIFO, device,
- * socket): reading those would block or lie about size.
+ * into a buffer that the next open in the same thread reuses.  Errors:
+ * -errno from open/fstat/read/mmap, -EISDIR for a directory, -ENOTSUP
+ * for any other non-regular file (FIFO, device, socket): reading those
+ * would block or lie about size.
  */
 int ms_file_open(const char *path, struct ms_file *f);
 /*
