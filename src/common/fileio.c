@@ -192,7 +192,7 @@ static int load_data(struct ms_file *f)
 	void *map;
 	int err;
 
-	if (f->len < MS_MAP_MIN && (atomic_load(&threaded) || loads++)) {
+	if (f->len < MS_READ_MAX && (atomic_load(&threaded) || loads++)) {
 		f->buf = buf_take(f->len, &f->buf_cap);
 		if (!f->buf)
 			return -ENOMEM;

@@ -25,11 +25,12 @@ struct ms_file {
 
 /*
  * Open a regular file and make its bytes available in data: mapped, or,
- * when the file is under MS_MAP_MIN and worker threads run
+ * when the file is under MS_READ_MAX and worker threads run
  * (ms_file_set_threaded) or this thread has loaded a file before, read
- * into a buffer that the next open in the same thread reuses.  Errors: -errno from open/fstat/read/mmap, -EISDIR for a
- * directory, -ENOTSUP for any other non-regular file (FIFO, device,
- * socket): reading those would block or lie about size.
+ * into a buffer that the next open in the same thread reuses.  Errors:
+ * -errno from open/fstat/read/mmap, -EISDIR for a directory, -ENOTSUP
+ * for any other non-regular file (FIFO, device, socket): reading those
+ * would block or lie about size.
  */
 int ms_file_open(const char *path, struct ms_file *f);
 /*
@@ -66,10 +67,13 @@ void ms_map_release(const void *p, size_t len);
 /* Hash in steps of this size, releasing each step (see above). */
 #define MS_HASH_STEP (1u << 20)
 /*
- * Files from this size on are always mapped, and released as they are
- * hashed; smaller ones are read by worker threads (see
- * ms_file_set_threaded), so a worker's buffer stays under this bound.
+ * Files under MS_READ_MAX may be read into a buffer (see
+ * ms_file_set_threaded), so a worker's buffer stays under this bound;
+ * larger ones are mapped, read through a small chunk when hashed, and
+ * copied file to file.  A mapping from MS_MAP_MIN on is also released
+ * as it is hashed through (ms_map_release).
  */
+#define MS_READ_MAX (1u << 20)
 #define MS_MAP_MIN (4u << 20)
 
 /* Read a whole regular file of at most max bytes into a malloc'd buffer. */
