@@ -172,7 +172,9 @@ static void print_field(FILE *f, const struct kmod_sig *k, int which)
 		fputs(k->id_type, f);
 		break;
 	case 1:
-		fwrite(k->signer, 1, k->signer_len, f);
+		/* an issuer without entries leaves no signer at all */
+		if (k->signer_len)
+			fwrite(k->signer, 1, k->signer_len, f);
 		break;
 	case 2:
 		ms_hex_kmod(f, k->key_id, k->key_id_len);
