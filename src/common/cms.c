@@ -122,17 +122,13 @@ static BIO *bio_new_span(const uint8_t *p, size_t len)
 		    CMS_STREAM)
 #define SIGNER_FLAGS (CMS_NOCERTS | CMS_BINARY | CMS_NOSMIMECAP | CMS_NOATTR)
 
-int ms_digest(const EVP_MD *md, const uint8_t *data, size_t len,
-	      uint8_t *digest, unsigned int *digest_len)
+int ms_digest_update_mapped(EVP_MD_CTX *c, const uint8_t *data, size_t len)
 {
-	EVP_MD_CTX *c = EVP_MD_CTX_new();
-	int ok;
+	int ok = 1;
 
-	if (!c)
-		return -ENOMEM;
-	ok = EVP_DigestInit_ex(c, md, NULL);
 	/* Straight from the caller's bytes, in steps, each step of a
-	 * mapped file given back once hashed (fileio.h). */
+	 * mapped file given back once hashed (fileio.h), so that a huge
+	 * file keeps a small resident set. */
 	while (ok && len) {
 		size_t step = len < MS_HASH_STEP ? len : MS_HASH_STEP;
 
@@ -141,6 +137,19 @@ int ms_digest(const EVP_MD *md, const uint8_t *data, size_t len,
 		data += step;
 		len -= step;
 	}
+	return ok;
+}
+
+int ms_digest(const EVP_MD *md, const uint8_t *data, size_t len,
+	      uint8_t *digest, unsigned int *digest_len)
+{
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+	int ok;
+
+	if (!c)
+		return -ENOMEM;
+	ok = EVP_DigestInit_ex(c, md, NULL) &&
+	     ms_digest_update_mapped(c, data, len);
 	ok = ok && EVP_DigestFinal_ex(c, digest, digest_len);
 	EVP_MD_CTX_free(c);
 	return ok ? 0 : -EINVAL;

@@ -38,6 +38,9 @@ int ms_cms_sign(X509 *const *certs, EVP_PKEY *const *keys, int n,
  * step of a mapped file, fileio.h), ms_cms_sign_digest makes the
  * SignedData over that digest.  digest holds EVP_MAX_MD_SIZE bytes.
  */
+/* EVP_DigestUpdate over data in MS_HASH_STEP steps, each step of a
+ * mapped file given back once hashed (ms_map_release); 1 on success. */
+int ms_digest_update_mapped(EVP_MD_CTX *c, const uint8_t *data, size_t len);
 int ms_digest(const EVP_MD *md, const uint8_t *data, size_t len,
 	      uint8_t *digest, unsigned int *digest_len);
 /*

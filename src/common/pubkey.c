@@ -7,6 +7,7 @@
 #include <openssl/objects.h>
 #include <openssl/rsa.h>
 
+#include "cms.h"
 #include "fileio.h"
 #include "pubkey.h"
 
@@ -24,17 +25,8 @@ int pk_digest2(const struct kr_hash *h, uint8_t first, const uint8_t *data,
 	if (!c)
 		return -ENOMEM;
 	ok = EVP_DigestInit_ex(c, md, NULL) &&
-	     (first == 0 || EVP_DigestUpdate(c, &first, 1));
-	/* In steps, giving each hashed step of a mapped file back, so that
-	 * verifying a huge file keeps a small resident set (fileio.h). */
-	while (ok && len) {
-		size_t step = len < MS_HASH_STEP ? len : MS_HASH_STEP;
-
-		ok = EVP_DigestUpdate(c, data, step);
-		ms_map_release(data, step);
-		data += step;
-		len -= step;
-	}
+	     (first == 0 || EVP_DigestUpdate(c, &first, 1)) &&
+	     ms_digest_update_mapped(c, data, len);
 	ok = ok && EVP_DigestFinal_ex(c, out, &n);
 	EVP_MD_CTX_free(c);
 	if (!ok)
