@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -282,56 +283,84 @@ out:
 }
 
 /*
+ * liblzma's decoders (xz streams and "LZMA alone") share one loop; what
+ * differs is how the stream is set up, the action, and the words used.
+ */
+struct lzma_fmt {
+	lzma_action action;
+	/* LZMA_RUN reports a stream that stops early as LZMA_OK with
+	 * nothing left to feed: count that as the end of the data */
+	bool stall_is_truncation;
+	const char *stalled, *buf_error, *options, *corrupt;
+};
+
+static int lzma_loop(lzma_stream *s, const struct lzma_fmt *f,
+		     const uint8_t *in, size_t in_len, struct outbuf *o,
+		     size_t *used, const char **why)
+{
+	lzma_ret ret;
+	size_t room;
+	int err;
+
+	s->next_in = in;
+	s->avail_in = in_len;
+	for (;;) {
+		err = outbuf_room(o, &room);
+		if (err)
+			goto out;
+		s->next_out = o->p + o->len;
+		s->avail_out = room;
+		ret = liblzma.lzma_code(s, f->action);
+		o->len += room - s->avail_out;
+		if (ret == LZMA_STREAM_END)
+			break;
+		if (ret == LZMA_OK && (!f->stall_is_truncation ||
+				       s->avail_in || !s->avail_out))
+			continue;
+		switch (ret) {
+		case LZMA_MEM_ERROR:
+			err = -ENOMEM;
+			goto out;
+		case LZMA_OK:
+			*why = f->stalled;
+			break;
+		case LZMA_BUF_ERROR:
+			*why = f->buf_error;
+			break;
+		case LZMA_OPTIONS_ERROR:
+			*why = f->options;
+			break;
+		default:
+			*why = f->corrupt;
+			break;
+		}
+		err = -EBADMSG;
+		goto out;
+	}
+	*used = in_len - s->avail_in;
+	err = 0;
+out:
+	liblzma.lzma_end(s);
+	return err;
+}
+
+/*
  * One xz stream, without LZMA_CONCATENATED: the kernel's xz_dec_run()
  * stops at the end of the first stream too.
  */
 static int unxz(const uint8_t *in, size_t in_len, struct outbuf *o,
 		size_t *used, const char **why)
 {
+	static const struct lzma_fmt xz = {
+		LZMA_FINISH, false, NULL, "truncated xz data",
+		"xz data uses unsupported options", "corrupt xz data",
+	};
 	lzma_stream s = LZMA_STREAM_INIT;
-	lzma_ret ret;
-	size_t room;
-	int err;
+	lzma_ret ret = liblzma.lzma_stream_decoder(&s, UINT64_MAX, 0);
 
-	ret = liblzma.lzma_stream_decoder(&s, UINT64_MAX, 0);
 	if (ret != LZMA_OK)
 		return ret == LZMA_MEM_ERROR ? -ENOMEM : -EIO;
-	s.next_in = in;
-	s.avail_in = in_len;
-	for (;;) {
-		err = outbuf_room(o, &room);
-		if (err)
-			goto out;
-		s.next_out = o->p + o->len;
-		s.avail_out = room;
-		ret = liblzma.lzma_code(&s, LZMA_FINISH);
-		o->len += room - s.avail_out;
-		if (ret == LZMA_STREAM_END)
-			break;
-		if (ret == LZMA_OK)
-			continue;
-		switch (ret) {
-		case LZMA_MEM_ERROR:
-			err = -ENOMEM;
-			goto out;
-		case LZMA_BUF_ERROR:
-			*why = "truncated xz data";
-			break;
-		case LZMA_OPTIONS_ERROR:
-			*why = "xz data uses unsupported options";
-			break;
-		default:
-			*why = "corrupt xz data";
-			break;
-		}
-		err = -EBADMSG;
-		goto out;
-	}
-	*used = in_len - s.avail_in;
-	err = 0;
-out:
-	liblzma.lzma_end(&s);
-	return err;
+	return lzma_loop(&s, &xz, in, in_len, o, used, why);
 }
 
 /* One zstd frame, as the kernel's module_zstd_decompress(). */
@@ -465,42 +494,16 @@ static int unlz4(const uint8_t *in, size_t in_len, struct outbuf *o,
 static int unlzma(const uint8_t *in, size_t in_len, struct outbuf *o,
 		  size_t *used, const char **why)
 {
+	static const struct lzma_fmt lzma = {
+		LZMA_RUN, true, "truncated lzma data", "corrupt lzma data",
+		"corrupt lzma data", "corrupt lzma data",
+	};
 	lzma_stream s = LZMA_STREAM_INIT;
-	lzma_ret ret;
-	size_t room;
-	int err;
+	lzma_ret ret = liblzma.lzma_alone_decoder(&s, UINT64_MAX);
 
-	ret = liblzma.lzma_alone_decoder(&s, UINT64_MAX);
 	if (ret != LZMA_OK)
 		return ret == LZMA_MEM_ERROR ? -ENOMEM : -EIO;
-	s.next_in = in;
-	s.avail_in = in_len;
-	for (;;) {
-		err = outbuf_room(o, &room);
-		if (err)
-			goto out;
-		s.next_out = o->p + o->len;
-		s.avail_out = room;
-		ret = liblzma.lzma_code(&s, LZMA_RUN);
-		o->len += room - s.avail_out;
-		if (ret == LZMA_STREAM_END)
-			break;
-		if (ret == LZMA_OK && (s.avail_in || !s.avail_out))
-			continue;
-		if (ret == LZMA_MEM_ERROR) {
-			err = -ENOMEM;
-			goto out;
-		}
-		*why = ret == LZMA_OK ? "truncated lzma data"
-				      : "corrupt lzma data";
-		err = -EBADMSG;
-		goto out;
-	}
-	*used = in_len - s.avail_in;
-	err = 0;
-out:
-	liblzma.lzma_end(&s);
-	return err;
+	return lzma_loop(&s, &lzma, in, in_len, o, used, why);
 }
 
 /* bzip2 -9: one stream, as lib/decompress_bunzip2.c. */
