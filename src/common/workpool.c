@@ -17,23 +17,27 @@ struct ms_pool {
 	pthread_cond_t cond;		/* what the emitter waits for */
 	unsigned char *finished;	/* per job, under lock */
 	size_t emit;			/* next job to hand over, under lock */
+	size_t contig;			/* first unfinished job, under lock */
+	size_t want;			/* wake the emitter when contig >= want */
 	int waiting;			/* the emitter sleeps on cond */
 	int running;			/* workers not yet exited */
 };
 
+/* Results the emitter is woken for at once (fewer at the end of the
+ * queue).  Small enough that a progress bar still moves smoothly. */
+#define WAKE_WINDOW 32
+
 void ms_pool_finish_many(struct ms_pool *p, const size_t *idx, size_t n)
 {
-	int wake = 0;
-
 	pthread_mutex_lock(&p->lock);
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; k < n; k++)
 		p->finished[idx[k]] = 1;
-		wake |= idx[k] == p->emit;
-	}
-	/* Wake the emitter only for the job it waits for, and once for a
-	 * whole group: a wake-up per job costs a context switch (and an
+	while (p->contig < p->n && p->finished[p->contig])
+		p->contig++;
+	/* Wake the emitter once a window of results is ready in order, not
+	 * per job: a wake-up per file costs two context switches (and an
 	 * IPI) per file, on the CPUs the workers need. */
-	if (p->waiting && wake)
+	if (p->waiting && p->contig >= p->want)
 		pthread_cond_signal(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 }
@@ -130,6 +134,10 @@ int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
 		}
 		if (!p.running)
 			break;	/* every worker gone: nothing more comes */
+		/* Sleep until WAKE_WINDOW results (or all that are left) can
+		 * be handed over at once; a slow job at p.emit still holds
+		 * the window, as input order requires. */
+		p.want = p.emit + WAKE_WINDOW < n ? p.emit + WAKE_WINDOW : n;
 		p.waiting = 1;
 		pthread_cond_wait(&p.cond, &p.lock);
 		p.waiting = 0;
