@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <openssl/err.h>
+#include <openssl/objects.h>
 
 #include "kernel_rules.h"
 
@@ -232,7 +237,67 @@ bool kr_pkey_available(const struct kr_rules *kr, const char *pkey_algo)
 	return !kr->from_config || config_has(kr, pkey_algo);
 }
 
+/*
+ * Each hash's OpenSSL digest, fetched once.  A digest looked up by name
+ * (EVP_get_digestbyname) is fetched again from the provider at every
+ * EVP_DigestInit, under the method store's lock: per module of a tree
+ * that is a name lookup and a lock round trip on every CPU.  Also each
+ * hash's OID in DER, for the pkcs1pad DigestInfo (pubkey.c).
+ */
+static struct {
+	EVP_MD *md;
+	uint8_t oid[20];
+	size_t oid_len;
+} fetched[N(hashes)];
+static pthread_once_t fetch_once = PTHREAD_ONCE_INIT;
+
+static void release_fetched(void)
+{
+	/* registered after OpenSSL's own exit handler, so it runs first */
+	for (size_t i = 0; i < N(hashes); i++) {
+		EVP_MD_free(fetched[i].md);
+		fetched[i].md = NULL;
+	}
+}
+
+static void fetch_all(void)
+{
+	for (size_t i = 0; i < N(hashes); i++) {
+		ASN1_OBJECT *o = OBJ_txt2obj(hashes[i].oid, 1);
+		unsigned char *p = fetched[i].oid;
+		int n = o ? i2d_ASN1_OBJECT(o, NULL) : 0;
+
+		if (n > 0 && (size_t)n <= sizeof(fetched[i].oid) &&
+		    i2d_ASN1_OBJECT(o, &p) == n)
+			fetched[i].oid_len = (size_t)n;
+		ASN1_OBJECT_free(o);
+		if (hashes[i].ossl)
+			fetched[i].md = EVP_MD_fetch(NULL, hashes[i].ossl,
+						     NULL);
+	}
+	ERR_clear_error();	/* md4 without the legacy provider */
+	atexit(release_fetched);
+}
+
+static ptrdiff_t hash_index(const struct kr_hash *h)
+{
+	if (!h || h < hashes || h >= hashes + N(hashes))
+		return -1;
+	pthread_once(&fetch_once, fetch_all);
+	return h - hashes;
+}
+
 const EVP_MD *kr_md(const struct kr_hash *h)
 {
-	return h && h->ossl ? EVP_get_digestbyname(h->ossl) : NULL;
+	ptrdiff_t i = hash_index(h);
+
+	return i < 0 ? NULL : fetched[i].md;
+}
+
+const uint8_t *kr_hash_oid_der(const struct kr_hash *h, size_t *len)
+{
+	ptrdiff_t i = hash_index(h);
+
+	*len = i < 0 ? 0 : fetched[i].oid_len;
+	return *len ? fetched[i].oid : NULL;
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <openssl/evp.h>
 
@@ -112,7 +113,9 @@ enum kr_crypto kr_crypto_of(const char *name);
 /* The akcipher for a key ("rsa", "ecdsa-nist-p256") can be allocated:
  * false only when a .config leaves it out. */
 bool kr_pkey_available(const struct kr_rules *kr, const char *pkey_algo);
-/* The OpenSSL digest for a kernel hash, or NULL. */
+/* The OpenSSL digest for a kernel hash (fetched once), or NULL. */
 const EVP_MD *kr_md(const struct kr_hash *h);
+/* The hash's OID in DER (tag and length included), or NULL. */
+const uint8_t *kr_hash_oid_der(const struct kr_hash *h, size_t *len);
 
 #endif

@@ -44,28 +44,21 @@ int pk_digest(const struct kr_hash *h, const uint8_t *data, size_t len,
 /* The DER DigestInfo prefix for a hash: SEQ { SEQ { OID, NULL }, OCTET STRING } */
 static size_t digest_info(const struct kr_hash *h, size_t dlen, uint8_t *out)
 {
-	ASN1_OBJECT *o = OBJ_txt2obj(h->oid, 1);
-	unsigned char *p = out + 4;
-	int n;
+	size_t n;
+	const uint8_t *oid = kr_hash_oid_der(h, &n);
 
-	if (!o)
+	if (!oid || n > 20 || dlen > 64)
 		return 0;
-	n = i2d_ASN1_OBJECT(o, NULL);
-	if (n <= 0 || n > 20) {
-		ASN1_OBJECT_free(o);
-		return 0;
-	}
-	i2d_ASN1_OBJECT(o, &p);
-	ASN1_OBJECT_free(o);
 	out[0] = 0x30;
 	out[1] = (uint8_t)(n + 4 + 2 + dlen);
 	out[2] = 0x30;
 	out[3] = (uint8_t)(n + 2);
+	memcpy(out + 4, oid, n);
 	out[4 + n] = 0x05;
 	out[5 + n] = 0x00;
 	out[6 + n] = 0x04;
 	out[7 + n] = (uint8_t)dlen;
-	return (size_t)n + 8;
+	return n + 8;
 }
 
 /*
