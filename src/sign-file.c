@@ -705,6 +705,7 @@ int main(int argc, char **argv)
 	}
 	cert = verb == ATTACH ? argv[1] : argv[2];
 	req.module = argv[npos - 1];
+	req.overlap = 1;
 	if (argc == npos + 1 && strcmp(argv[npos - 1], argv[npos]) != 0)
 		req.dest = argv[npos];
 	if (kmodsign_check(&req))

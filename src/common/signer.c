@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <openssl/err.h>
 
 #include "cms.h"
 #include "compress.h"
@@ -33,6 +36,17 @@ int ms_signer_init(struct ms_signer *s, const char *hash, int use_keyid,
 	s->md = ms_digest_by_name(hash);
 	if (!s->md)
 		return fail_at(fail, MS_STAGE_HASH, hash, NULL, -EINVAL);
+	/*
+	 * The name is resolved as the kernel tool resolves it (aliases
+	 * included), then the implementation fetched once: a digest found
+	 * by name is fetched again from the provider at every DigestInit
+	 * and EVP_PKEY_CTX_set_signature_md, under the method store's lock,
+	 * which batch mode would pay per module on every CPU.
+	 */
+	s->md_fetched = EVP_MD_fetch(NULL, EVP_MD_get0_name(s->md), NULL);
+	if (s->md_fetched)
+		s->md = s->md_fetched;
+	ERR_clear_error();
 	return 0;
 }
 
@@ -129,6 +143,7 @@ void ms_signer_free(struct ms_signer *s)
 		ms_token_free(s->toks[i]);
 	}
 	free(s->raw_sig);
+	EVP_MD_free(s->md_fetched);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -265,6 +280,36 @@ static int write_compressed(struct ms_out *out, enum ms_comp comp,
 	return err;
 }
 
+/*
+ * A large plain module's body goes into the output while it is hashed:
+ * the copy (copy_file_range: a reflink on btrfs/xfs, an in-kernel copy
+ * elsewhere) and SHA-256 each take about as long, and a single run has
+ * a CPU to spare for the one (10 MB: 4-5 ms of copying hidden behind
+ * 6 ms of hashing).  Below this size the thread costs more than it
+ * hides.
+ */
+#define OVERLAP_MIN ((size_t)1 << 20)
+
+struct body_copy {
+	pthread_t tid;
+	struct ms_out *out;
+	const char *target;
+	mode_t mode;
+	const struct ms_file *in;
+	size_t len;
+	int err;
+};
+
+static void *copy_body(void *arg)
+{
+	struct body_copy *c = arg;
+
+	c->err = ms_out_begin(c->target, c->mode, c->out);
+	if (!c->err)
+		c->err = ms_out_copy(c->out, c->in->fd, c->in->data, c->len);
+	return NULL;
+}
+
 int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 		    struct ms_signed *job, int *skipped, struct ms_fail *fail)
 {
@@ -275,6 +320,8 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 	const uint8_t *sig;
 	const char *why;
 	size_t body_len, sig_len;
+	struct body_copy copy = { .err = 0 };
+	int copying = 0;
 	mode_t mode;
 	int err;
 
@@ -308,6 +355,21 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 				  fail);
 	if (err || *skipped)
 		goto done;
+
+	/* In place keeps the module's mode, an existing dest its own, and
+	 * a new dest gets umask's. */
+	mode = r->dest ? ms_output_mode(r->dest) : (in.file.st.st_mode & 07777);
+	if (r->overlap && !s->raw_sig && !r->p7s_only && !r->trailer_only &&
+	    in.comp == MS_COMP_NONE && !in.file.buf &&
+	    body_len >= OVERLAP_MIN) {
+		copy = (struct body_copy){ .out = out, .target = target,
+					   .mode = mode, .in = &in.file,
+					   .len = body_len };
+		/* No thread: the copy is made after the signature, as for
+		 * a small module. */
+		copying = pthread_create(&copy.tid, NULL, copy_body, &copy)
+			  == 0;
+	}
 
 	if (s->raw_sig) {
 		sig = s->raw_sig;
@@ -376,6 +438,18 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 		}
 		sig = der;
 	}
+	if (copying) {
+		pthread_join(copy.tid, NULL);
+		copying = 0;
+		/* a failed hash or signature was reported above and wins */
+		if (err)
+			goto done;
+		if (copy.err) {
+			err = fail_at(fail, MS_STAGE_OUTPUT, target, NULL,
+				      copy.err);
+			goto done;
+		}
+	}
 
 	/* -p and -d only exist for signatures made here, as in the kernel
 	 * tool, whose .p7s writing sits in its non-raw branch.  For a
@@ -390,20 +464,25 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 			goto done;
 	}
 
-	/* In place keeps the module's mode, an existing dest its own, and
-	 * a new dest gets umask's. */
-	mode = r->dest ? ms_output_mode(r->dest) : (in.file.st.st_mode & 07777);
-	err = ms_out_begin(target, mode, out);
-	if (!err && r->trailer_only)
+	if (out->tmp) {
+		/* the body went in while it was hashed */
 		err = write_trailer(out, sig, sig_len);
-	else if (!err && in.comp == MS_COMP_NONE)
-		err = write_plain(out, &in.file, body_len, sig, sig_len);
-	else if (!err)
-		err = write_compressed(out, in.comp, in.data, body_len, sig,
-				       sig_len);
+	} else {
+		err = ms_out_begin(target, mode, out);
+		if (!err && r->trailer_only)
+			err = write_trailer(out, sig, sig_len);
+		else if (!err && in.comp == MS_COMP_NONE)
+			err = write_plain(out, &in.file, body_len, sig,
+					  sig_len);
+		else if (!err)
+			err = write_compressed(out, in.comp, in.data,
+					       body_len, sig, sig_len);
+	}
 	if (err)
 		fail_at(fail, MS_STAGE_OUTPUT, target, NULL, err);
 done:
+	if (copying)		/* signing failed while the body was copied */
+		pthread_join(copy.tid, NULL);
 	free(der);
 	/* Keep only what the commit needs: the descriptor holding the lock
 	 * (no mapping, no decompressed copy), so many jobs can wait for a

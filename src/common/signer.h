@@ -54,6 +54,7 @@ enum ms_signed_policy {
 
 struct ms_signer {
 	const EVP_MD *md;
+	EVP_MD *md_fetched;	/* md, when fetched explicitly (freed here) */
 	int n;			/* key/certificate pairs (0 in -s mode) */
 	EVP_PKEY *keys[MS_MAX_SIGNERS];
 	X509 *certs[MS_MAX_SIGNERS];	/* certs[0] also in -s/--attach */
@@ -108,6 +109,10 @@ struct ms_sign_req {
 	enum ms_signed_policy signed_policy;
 	int nowait;		/* batch: -EWOULDBLOCK (MS_STAGE_INPUT)
 				 * instead of waiting for the module's lock */
+	int overlap;		/* single runs: copy a large module's body
+				 * into the output on a second thread while
+				 * this one hashes it (batch keeps every CPU
+				 * busy with whole files instead) */
 };
 
 /*
