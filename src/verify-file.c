@@ -4,7 +4,6 @@
  * module (or a detached signature), and say why, with the kernel's errno.
  */
 #include <errno.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 #include "kverify.h"
 #include "log.h"
 #include "modfile.h"
+#include "treewalk.h"
 #include "trustsrc.h"
 #include "workpool.h"
 #include "x509k.h"
@@ -412,10 +412,7 @@ static int check_file(const struct opts *o, const char *file,
 	return code;
 }
 
-/* -r: collect *.ko below a directory */
-static char **walk_list;
-static size_t walk_n;
-
+/* -r: the module files below a directory */
 /* The names modules are installed under (kbuild's modules_install). */
 static int is_module_name(const char *path)
 {
@@ -430,31 +427,6 @@ static int is_module_name(const char *path)
 			return 1;
 	}
 	return 0;
-}
-
-static int walk_one(const char *path, const struct stat *st, int type,
-		    struct FTW *ftw)
-{
-	char **nl;
-
-	(void)st;
-	(void)ftw;
-	if (type != FTW_F || !is_module_name(path))
-		return 0;
-	nl = realloc(walk_list, (walk_n + 1) * sizeof(*nl));
-	if (!nl)
-		return -1;
-	walk_list = nl;
-	walk_list[walk_n] = strdup(path);
-	if (!walk_list[walk_n])
-		return -1;
-	walk_n++;
-	return 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static int load_list(const char *path, struct blacklist *bl)
@@ -824,6 +796,7 @@ int main(int argc, char **argv)
 	struct blacklist bl = { 0 };
 	struct summary sum = { 0 };
 	struct ms_list files = { 0 };
+	struct ms_tree tree = { 0 };
 	struct src *srcs = NULL;
 	struct kconfig kc = { 0 };
 	struct ts_stores st;
@@ -1015,15 +988,25 @@ int main(int argc, char **argv)
 			"will be -ENOKEY (see -v)");
 
 	if (walk) {
-		if (nftw(walk, walk_one, 32, FTW_PHYS) != 0) {
+		ret = ms_tree_collect(walk, is_module_name, &tree);
+		if (ret) {
 			ms_error(walk, "cannot walk the directory: %s (check -r)",
-				 strerror(errno));
+				 strerror(-ret));
 			code = MS_EXIT_IO;
 			goto out;
 		}
-		qsort(walk_list, walk_n, sizeof(*walk_list), cmp_str);
-		for (i = 0; i < walk_n; i++)
-			if (ms_list_add(&files, walk_list[i]))
+		if (tree.unreadable) {
+			ms_warn(tree.first_unreadable, "cannot list this "
+				"directory: %s; %zu director%s below %s "
+				"skipped", strerror(-tree.first_err),
+				tree.unreadable, tree.unreadable == 1 ? "y" :
+				"ies", walk);
+			/* verdicts may be missing: as with find, that
+			 * fails the run */
+			code = ms_exit_worst(code, MS_EXIT_IO);
+		}
+		for (i = 0; i < tree.n; i++)
+			if (ms_list_add(&files, tree.paths[i]))
 				goto nomem;
 	} else {
 		for (i = optind; i < (size_t)argc; i++)
@@ -1037,7 +1020,7 @@ int main(int argc, char **argv)
 	if (walk && !o.quiet && !o.json)
 		printf("summary: %zu files: %u ok, %u unsigned, %u "
 		       "unknown key, %u unsupported, %u bad signature, "
-		       "%u malformed, %u unreadable\n", walk_n, sum.ok,
+		       "%u malformed, %u unreadable\n", tree.n, sum.ok,
 		       sum.unsigned_, sum.nokey, sum.nopkg,
 		       sum.rejected, sum.malformed, sum.errors);
 	goto out;
@@ -1046,9 +1029,7 @@ nomem:
 	code = MS_EXIT_IO;
 out:
 	ms_list_free(&files);
-	for (i = 0; i < walk_n; i++)
-		free(walk_list[i]);
-	free(walk_list);
+	ms_tree_free(&tree);
 	cs_free(&trusted);
 	cs_free(&revoked);
 	cs_free(&platform);

@@ -174,6 +174,43 @@ PY
 	refute_output --partial ignored.txt
 }
 
+@test "-r follows DIR itself when it is a link, never a link below it" {
+	mkdir -p "$T/real/sub"
+	sign m rsa2048; mv "$T/m.ko" "$T/real/sub/m.ko"
+	ln -s real "$T/top"
+	# a link below DIR, to a module and to a directory: not followed
+	mkdir -p "$T/elsewhere"
+	sign o rsa2048; mv "$T/o.ko" "$T/elsewhere/o.ko"
+	ln -s "$T/elsewhere/o.ko" "$T/real/link.ko"
+	ln -s "$T/elsewhere" "$T/real/linkdir"
+	run "$VF" -k "$T/certs" -r "$T/top/"
+	assert_success
+	assert_line --index 0 --partial "$T/top/sub/m.ko: OK"
+	assert_line --index 1 "summary: 1 files: 1 ok, 0 unsigned, 0 unknown key, 0 unsupported, 0 bad signature, 0 malformed, 0 unreadable"
+	refute_output --partial "o.ko"
+}
+
+@test "-r: a subdirectory that cannot be listed is named and fails the run (exit 7)" {
+	mkdir -p "$T/tree/locked"
+	sign m rsa2048; mv "$T/m.ko" "$T/tree/m.ko"
+	sign o rsa2048; mv "$T/o.ko" "$T/tree/locked/o.ko"
+	chmod 000 "$T/tree/locked"
+	local run_as=()
+	if [ "$(id -u)" -eq 0 ]; then
+		command -v setpriv >/dev/null || skip "root without setpriv"
+		run_as=(setpriv --bounding-set -dac_override,-dac_read_search --)
+		"${run_as[@]}" ls "$T/tree/locked" >/dev/null 2>&1 &&
+			skip "cannot drop CAP_DAC_OVERRIDE here"
+	fi
+	run --separate-stderr "${run_as[@]}" "$VF" -k "$T/certs" -r "$T/tree"
+	chmod 755 "$T/tree/locked"
+	assert_failure 7
+	assert_line --index 0 --partial "$T/tree/m.ko: OK"
+	assert_line --index 1 --partial "summary: 1 files: 1 ok"
+	[[ "$stderr" == *"$T/tree/locked: cannot list this directory: Permission denied; 1 directory below $T/tree skipped"* ]] ||
+		fail "no warning naming the directory: $stderr"
+}
+
 @test "with several files the most severe exit code wins" {
 	sign m rsa2048
 	run "$VF" -k "$T/certs" "$T/m.ko" "$T/body"
