@@ -466,26 +466,36 @@ mode_t ms_output_mode(const char *path)
 	return ms_default_mode();
 }
 
-/* Resolve a symlinked target so that the rename replaces the file. */
-static char *resolve_target(const char *target)
+/*
+ * Resolve a symlinked target so that the rename replaces the file.  *st
+ * is what the resolved target is now; *exists 0 when there is none yet.
+ * One lstat for the usual target that is no link (batch mode does this
+ * per module).
+ */
+static char *resolve_target(const char *target, struct stat *st,
+			    int *exists)
 {
-	struct stat st;
+	char *real;
 
-	if (lstat(target, &st) == 0 && S_ISLNK(st.st_mode))
-		return realpath(target, NULL);
-	return strdup(target);
+	*exists = lstat(target, st) == 0;
+	if (!*exists || !S_ISLNK(st->st_mode))
+		return strdup(target);
+	real = realpath(target, NULL);
+	if (real)
+		*exists = stat(real, st) == 0;
+	return real;
 }
 
 int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 {
 	char *dircopy = NULL, *base = NULL, *dir;
 	struct stat st;
-	int err;
+	int err, exists;
 
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
 	o->mode = mode;
-	o->target = resolve_target(target);
+	o->target = resolve_target(target, &st, &exists);
 	if (!o->target)
 		return -errno;
 	/*
@@ -493,7 +503,7 @@ int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 	 * put a file where a FIFO or a device node was (as root, a dest of
 	 * /dev/null would replace /dev/null itself).
 	 */
-	if (stat(o->target, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (exists && !S_ISREG(st.st_mode)) {
 		err = S_ISDIR(st.st_mode) ? -EISDIR : -ENOTSUP;
 		goto fail;
 	}
