@@ -15,6 +15,7 @@
 #include "p11.h"
 #include "pin.h"
 #include "pkcs11.h"
+#include "rsaimport.h"
 
 /* Limits well above any real key or certificate file. */
 #define KEY_FILE_MAX (1u << 20)
@@ -169,13 +170,22 @@ static EVP_PKEY *decode_p8(const unsigned char *der, size_t len)
 	char oid[80];
 	int ok;
 
+	const unsigned char *inner;
+	EVP_PKEY *key = NULL;
+	int inner_len;
+
 	p8 = d2i_PKCS8_PRIV_KEY_INFO(NULL, &p, (long)len);
 	if (!p8)
 		return NULL;
-	ok = PKCS8_pkey_get0(&alg, NULL, NULL, NULL, p8) &&
+	ok = PKCS8_pkey_get0(&alg, &inner, &inner_len, NULL, p8) &&
 	     OBJ_obj2txt(oid, sizeof(oid), alg, 1) > 0;
+	/* rsaEncryption wraps a PKCS#1 RSAPrivateKey */
+	if (ok && OBJ_obj2nid(alg) == NID_rsaEncryption && inner_len > 0)
+		key = ms_rsa_import_pkcs1(inner, (size_t)inner_len);
 	PKCS8_PRIV_KEY_INFO_free(p8);
-	return ok ? decode_der_as(der, len, "PrivateKeyInfo", oid) : NULL;
+	if (key || !ok)
+		return key;
+	return decode_der_as(der, len, "PrivateKeyInfo", oid);
 }
 
 /*
@@ -210,7 +220,8 @@ static EVP_PKEY *load_key_fast(const uint8_t *buf, size_t len, int pem)
 
 		if (!strcmp(name, "PRIVATE KEY"))
 			key = decode_p8(der, (size_t)dlen);
-		else if (plain && !strcmp(name, "RSA PRIVATE KEY"))
+		else if (plain && !strcmp(name, "RSA PRIVATE KEY") &&
+			 !(key = ms_rsa_import_pkcs1(der, (size_t)dlen)))
 			key = decode_der_as(der, (size_t)dlen, "type-specific",
 					    "RSA");
 		else if (plain && !strcmp(name, "EC PRIVATE KEY"))

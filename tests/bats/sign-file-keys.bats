@@ -52,6 +52,26 @@ cms_verify() { # sig body cert
 	done
 }
 
+# Two-prime RSA keys skip OpenSSL's decoders (rsaimport.c); anything else
+# must still reach them: a three-prime key (RSAPrivateKey version 1).
+@test "a multi-prime RSA key, PKCS#8 and PKCS#1, signs a module that verifies" {
+	openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 \
+		-pkeyopt rsa_keygen_primes:3 -out mp8.pem 2>/dev/null
+	openssl rsa -in mp8.pem -traditional -out mp1.pem 2>/dev/null
+	grep -q "BEGIN RSA PRIVATE KEY" mp1.pem
+	openssl req -new -x509 -key mp8.pem -subj /CN=three-primes -days 2 \
+		-out mp.crt 2>/dev/null
+	make_module m.ko 20000
+	for k in mp8.pem mp1.pem; do
+		run "$SIGN_FILE" sha256 "$k" mp.crt m.ko "out-$k"
+		assert_success
+		run "$MODSIGN_BIN/verify-file" -c mp.crt "out-$k"
+		assert_success
+		assert_output --partial "out-$k: OK (sha256, RSA-2048"
+	done
+	cmp out-mp8.pem out-mp1.pem
+}
+
 @test "encrypted PKCS#8 PEM/DER and PKCS#1 PEM open with KBUILD_SIGN_PIN" {
 	key_forms
 	reference ref.ko
