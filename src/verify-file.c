@@ -796,7 +796,7 @@ int main(int argc, char **argv)
 	struct blacklist bl = { 0 };
 	struct summary sum = { 0 };
 	struct ms_list files = { 0 };
-	struct ms_tree tree = { 0 };
+	struct ms_tree_skipped skipped = { 0 };
 	struct src *srcs = NULL;
 	struct kconfig kc = { 0 };
 	struct ts_stores st;
@@ -988,26 +988,24 @@ int main(int argc, char **argv)
 			"will be -ENOKEY (see -v)");
 
 	if (walk) {
-		ret = ms_tree_collect(walk, is_module_name, &tree);
+		ret = ms_tree_collect(walk, is_module_name, &files, &skipped);
+		if (ret == -ENOMEM)
+			goto nomem;
 		if (ret) {
 			ms_error(walk, "cannot walk the directory: %s (check -r)",
 				 strerror(-ret));
 			code = MS_EXIT_IO;
 			goto out;
 		}
-		if (tree.unreadable) {
-			ms_warn(tree.first_unreadable, "cannot list this "
-				"directory: %s; %zu director%s below %s "
-				"skipped", strerror(-tree.first_err),
-				tree.unreadable, tree.unreadable == 1 ? "y" :
-				"ies", walk);
+		if (skipped.n) {
+			ms_warn(skipped.first, "cannot list this directory: "
+				"%s; %zu director%s below %s skipped",
+				strerror(-skipped.first_err), skipped.n,
+				skipped.n == 1 ? "y" : "ies", walk);
 			/* verdicts may be missing: as with find, that
 			 * fails the run */
 			code = ms_exit_worst(code, MS_EXIT_IO);
 		}
-		for (i = 0; i < tree.n; i++)
-			if (ms_list_add(&files, tree.paths[i]))
-				goto nomem;
 	} else {
 		for (i = optind; i < (size_t)argc; i++)
 			if (ms_list_add(&files, argv[i]))
@@ -1020,7 +1018,7 @@ int main(int argc, char **argv)
 	if (walk && !o.quiet && !o.json)
 		printf("summary: %zu files: %u ok, %u unsigned, %u "
 		       "unknown key, %u unsupported, %u bad signature, "
-		       "%u malformed, %u unreadable\n", tree.n, sum.ok,
+		       "%u malformed, %u unreadable\n", files.n, sum.ok,
 		       sum.unsigned_, sum.nokey, sum.nopkg,
 		       sum.rejected, sum.malformed, sum.errors);
 	goto out;
@@ -1029,7 +1027,7 @@ nomem:
 	code = MS_EXIT_IO;
 out:
 	ms_list_free(&files);
-	ms_tree_free(&tree);
+	ms_tree_skipped_free(&skipped);
 	cs_free(&trusted);
 	cs_free(&revoked);
 	cs_free(&platform);

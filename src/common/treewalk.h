@@ -12,20 +12,22 @@
 
 #include <stddef.h>
 
-struct ms_tree {
-	char **paths;		/* sorted, each malloc'd */
-	size_t n, cap;
-	size_t unreadable;	/* subdirectories that could not be listed */
-	char *first_unreadable;	/* the first of them, for a message */
+struct ms_list;
+
+/* Subdirectories that could not be listed: counted, not fatal. */
+struct ms_tree_skipped {
+	size_t n;
+	char *first;		/* the first of them, for a message */
 	int first_err;		/* and its -errno */
 };
 
 /*
- * List dir.  Returns 0, -ENOMEM, or the -errno of opening dir itself;
- * subdirectories that cannot be read are counted, not fatal.
+ * Append the files below dir to out, sorted among themselves.  DIR
+ * itself is followed when it is a link (find -H); a regular file is its
+ * own tree.  Returns 0, -ENOMEM, or the -errno of dir itself.
  */
 int ms_tree_collect(const char *dir, int (*want)(const char *name),
-		    struct ms_tree *t);
-void ms_tree_free(struct ms_tree *t);
+		    struct ms_list *out, struct ms_tree_skipped *skipped);
+void ms_tree_skipped_free(struct ms_tree_skipped *skipped);
 
 #endif
