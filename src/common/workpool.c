@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -24,8 +25,10 @@ struct ms_pool {
 };
 
 /* Results the emitter is woken for at once (fewer at the end of the
- * queue).  Small enough that a progress bar still moves smoothly. */
+ * queue), and the longest a finished result waits for its turn to be
+ * shown when files are slow (a token signing a few a second). */
 #define WAKE_WINDOW 32
+#define WAKE_AFTER_NS (50 * 1000 * 1000L)
 
 void ms_pool_finish_many(struct ms_pool *p, const size_t *idx, size_t n)
 {
@@ -68,6 +71,8 @@ int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
 		void *ctx)
 {
 	struct ms_pool p = { .n = n, .ops = ops, .ctx = ctx };
+	pthread_condattr_t ca;
+	struct timespec until;
 	pthread_t *tids = NULL;
 	int started = 0, err = 0;
 
@@ -76,7 +81,10 @@ int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
 	if (!p.finished)
 		return -ENOMEM;
 	pthread_mutex_init(&p.lock, NULL);
-	pthread_cond_init(&p.cond, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&p.cond, &ca);
+	pthread_condattr_destroy(&ca);
 	if (nworkers < 1)
 		nworkers = 1;
 	if ((size_t)nworkers > n)
@@ -135,11 +143,18 @@ int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
 		if (!p.running)
 			break;	/* every worker gone: nothing more comes */
 		/* Sleep until WAKE_WINDOW results (or all that are left) can
-		 * be handed over at once; a slow job at p.emit still holds
-		 * the window, as input order requires. */
+		 * be handed over at once, or WAKE_AFTER_NS has passed; a slow
+		 * job at p.emit still holds back those after it, as input
+		 * order requires. */
 		p.want = p.emit + WAKE_WINDOW < n ? p.emit + WAKE_WINDOW : n;
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += WAKE_AFTER_NS;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
 		p.waiting = 1;
-		pthread_cond_wait(&p.cond, &p.lock);
+		pthread_cond_timedwait(&p.cond, &p.lock, &until);
 		p.waiting = 0;
 	}
 	pthread_mutex_unlock(&p.lock);
