@@ -40,6 +40,14 @@ done
 for f in "$keys"/*.crt "$keys"/*.der "$top"/tests/fixtures/conformance/*.pem; do
 	cp "$f" "$out/cert-$(basename "$f")"
 done
+# fuzz_rsaimport: PKCS#1 RSAPrivateKey DER, two primes and three
+for k in rsa2048 other; do
+	openssl rsa -in "$keys/$k.key" -traditional -outform DER \
+		-out "$out/key-$k.der" 2>/dev/null
+done
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 \
+	-pkeyopt rsa_keygen_primes:3 2>/dev/null |
+	openssl rsa -traditional -outform DER -out "$out/key-3primes.der" 2>/dev/null
 # fuzz_esl and fuzz_vmlinux: signature lists, a kernel-like ELF object,
 # and bzImages around it
 mk=$top/tests/fixtures/make-trust.py
