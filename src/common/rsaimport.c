@@ -47,6 +47,11 @@ EVP_PKEY *ms_rsa_import_pkcs1(const unsigned char *der, size_t len)
 	EVP_PKEY *key = NULL;
 	int ok;
 
+	/* The generic reader takes a SEQUENCE without its constructed bit
+	 * (tag 0x10); the RSAPrivateKey decoder rightly does not (found by
+	 * fuzz_rsaimport). */
+	if (len < 2 || der[0] != 0x30)
+		return NULL;
 	ERR_set_mark();
 	seq = d2i_ASN1_SEQUENCE_ANY(NULL, &p, (long)len);
 	ok = seq && p == der + len &&

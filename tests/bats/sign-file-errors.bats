@@ -99,6 +99,19 @@ RSA_DER="$KEYS/rsa2048.der"
 	stderr_names "$W/corrupt.key" "no private key found"
 }
 
+# The decoder-free RSA import (rsaimport.c) must refuse what OpenSSL's
+# decoder refuses: here the key's SEQUENCE without its constructed bit,
+# which OpenSSL's generic SEQUENCE reader alone would take.
+@test "an RSA key whose SEQUENCE tag is primitive: exit 9, as OpenSSL decides" {
+	mod
+	openssl rsa -in "$RSA_KEY" -traditional -outform DER -out "$W/pkcs1.der" 2>/dev/null
+	printf '\020' | dd of="$W/pkcs1.der" bs=1 count=1 conv=notrunc status=none
+	{ echo "-----BEGIN RSA PRIVATE KEY-----"; base64 -w 64 "$W/pkcs1.der"
+	  echo "-----END RSA PRIVATE KEY-----"; } > "$W/prim.pem"
+	sign_fails 9 sha256 "$W/prim.pem" "$RSA_DER" "$MOD"
+	stderr_names "$W/prim.pem" "no private key found"
+}
+
 @test "a key file of random bytes: exit 9, names the key" {
 	mod
 	head -c 1200 /dev/urandom > "$W/random.key"
