@@ -164,15 +164,12 @@ static EVP_PKEY *decode_der_as(const unsigned char *der, size_t len,
 /* An unencrypted PKCS#8 PrivateKeyInfo, its type named by its OID. */
 static EVP_PKEY *decode_p8(const unsigned char *der, size_t len)
 {
-	const unsigned char *p = der;
+	const unsigned char *p = der, *inner;
 	PKCS8_PRIV_KEY_INFO *p8;
 	const ASN1_OBJECT *alg;
-	char oid[80];
-	int ok;
-
-	const unsigned char *inner;
 	EVP_PKEY *key = NULL;
-	int inner_len;
+	char oid[80];
+	int ok, inner_len;
 
 	p8 = d2i_PKCS8_PRIV_KEY_INFO(NULL, &p, (long)len);
 	if (!p8)
