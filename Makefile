@@ -37,14 +37,14 @@ ALL_LDFLAGS += -fsanitize=address,undefined
 endif
 
 TOOLS       := $(sort $(patsubst src/%.c,%,$(wildcard src/*.c)))
-COMMON_SRC  := $(wildcard src/common/*.c)
+COMMON_SRC  := $(sort $(shell find src/common -name '*.c'))
 COMMON_OBJ  := $(COMMON_SRC:src/%.c=$(BUILD)/obj/%.o)
 BINS        := $(TOOLS:%=$(BUILD)/bin/%)
 MANS        := $(TOOLS:%=man/%.1)
 COMPLETIONS := $(BUILD)/completions/modsign.bash $(BUILD)/completions/_modsign
 
 .SECONDARY:
-.PHONY: all check check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update demo install \
+.PHONY: all check check-layers check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update demo install \
 	install-kmodsign clean deps-build deps-test fuzz fuzz-smoke deps-fuzz \
 	valgrind bench
 all: $(BINS) $(MANS) $(COMPLETIONS)
@@ -105,8 +105,14 @@ deps-test: deps-build
 
 # The whole bats suite, then again against an ASan+UBSan build.
 check: deps-test
+	$(MAKE) check-layers
 	$(MAKE) check-plain
 	$(MAKE) check-asan
+
+# src/common's layers and the directions they may include each other in
+# (scripts/check-layers.sh says which).
+check-layers:
+	scripts/check-layers.sh
 
 check-plain: all
 	MODSIGN_BIN=$(abspath $(BUILD)/bin) bats tests/bats

@@ -11,14 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exitcode.h"
-#include "fileio.h"
-#include "keys.h"
-#include "log.h"
-#include "modfile.h"
-#include "modinfo.h"
-#include "sigdesc.h"
-#include "trailer.h"
+#include "base/exitcode.h"
+#include "base/fileio.h"
+#include "base/log.h"
+#include "module/modinfo.h"
+#include "module/module_file.h"
+#include "module/sig_describe.h"
+#include "module/trailer.h"
+#include "sign/keys.h"
 
 static const char short_opts[] = "0sdc:jvqhV";
 enum { OPT_BODY = 256, OPT_SIG, OPT_MODINFO };

@@ -9,18 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algcheck.h"
-#include "batch.h"
-#include "exitcode.h"
-#include "fileio.h"
-#include "hexfmt.h"
-#include "kconfig.h"
-#include "log.h"
-#include "osslinit.h"
-#include "pin.h"
-#include "pkcs11.h"
-#include "signer.h"
-#include "workpool.h"
+#include "base/exitcode.h"
+#include "base/fileio.h"
+#include "base/format.h"
+#include "base/log.h"
+#include "base/openssl_init.h"
+#include "base/workpool.h"
+#include "kernel/algcheck.h"
+#include "kernel/kernel_config.h"
+#include "sign/batch_sign.h"
+#include "sign/pin.h"
+#include "sign/pkcs11/load.h"
+#include "sign/signer.h"
 
 /* Batch mode's options: long-only values kept apart from the rest. */
 enum { OPT_BATCH = 0x4200, OPT_FILES_FROM };

@@ -12,21 +12,21 @@
 
 #include <json-c/json.h>
 
-#include "batch.h"
-#include "blacklist.h"
-#include "certstore.h"
-#include "exitcode.h"
-#include "fileio.h"
-#include "kernel_rules.h"
-#include "kconfig.h"
-#include "keys.h"
-#include "kverify.h"
-#include "log.h"
-#include "modfile.h"
-#include "treewalk.h"
-#include "trustsrc.h"
-#include "workpool.h"
-#include "x509k.h"
+#include "base/exitcode.h"
+#include "base/fileio.h"
+#include "base/log.h"
+#include "base/treewalk.h"
+#include "base/workpool.h"
+#include "module/module_file.h"
+#include "kernel/blacklist.h"
+#include "kernel/kernel_config.h"
+#include "kernel/keyring.h"
+#include "kernel/rules.h"
+#include "kernel/verify.h"
+#include "kernel/x509.h"
+#include "trust/trust_sources.h"
+#include "base/batch_run.h"
+#include "base/format.h"
 
 /* trust sources (trustsrc.h), kernel .config (kconfig.h) */
 enum {

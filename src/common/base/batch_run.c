@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/batch_run.h"
+#include "base/exitcode.h"
+#include "base/log.h"
+#include "base/workpool.h"
+
+int ms_list_add(struct ms_list *l, const char *name)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		char **v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n] = strdup(name);
+	if (!l->v[l->n])
+		return -ENOMEM;
+	l->n++;
+	return 0;
+}
+
+int ms_list_read(struct ms_list *l, const char *path, int nul)
+{
+	int std = strcmp(path, "-") == 0;
+	FILE *f = std ? stdin : fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	while ((n = getdelim(&line, &cap, nul ? '\0' : '\n', f)) > 0) {
+		if (line[n - 1] == (nul ? '\0' : '\n'))
+			line[--n] = '\0';
+		if (n == 0)
+			continue;
+		err = ms_list_add(l, line);
+		if (err)
+			break;
+	}
+	if (!err && ferror(f))
+		err = -EIO;
+	free(line);
+	if (!std)
+		fclose(f);
+	return err;
+}
+
+void ms_list_free(struct ms_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+int ms_jobs_parse(const char *arg, int *jobs)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < 1 || n > MS_JOBS_MAX)
+		return -EINVAL;
+	*jobs = (int)n;
+	return 0;
+}
+
+int ms_result_begin(struct ms_capture *c, struct ms_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	c->r = r;
+	c->out = open_memstream(&r->out, &r->out_len);
+	c->err = c->out ? open_memstream(&r->err, &r->err_len) : NULL;
+	if (!c->err) {
+		if (c->out)
+			fclose(c->out);
+		free(r->out);
+		r->out = NULL;
+		c->out = NULL;
+		return -ENOMEM;
+	}
+	ms_log_capture(c->err);
+	return 0;
+}
+
+void ms_result_end(struct ms_capture *c)
+{
+	ms_log_capture(NULL);
+	fclose(c->out);
+	fclose(c->err);
+	c->out = c->err = NULL;
+}
+
+void ms_result_emit(struct ms_result *r, struct ms_progress *pg)
+{
+	if (r->err_len || r->out_len)
+		ms_progress_clear(pg);
+	if (r->err_len) {
+		fwrite(r->err, 1, r->err_len, stderr);
+		fflush(stderr);
+	}
+	if (r->out_len) {
+		fwrite(r->out, 1, r->out_len, stdout);
+		/* A terminal shows the line before the bar returns; a pipe
+		 * is flushed by stdio in big blocks. */
+		if (pg->on)
+			fflush(stdout);
+	}
+	ms_progress_step(pg);
+}
+
+void ms_result_free(struct ms_result *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+struct each_run {
+	int (*fn)(void *ctx, size_t i, FILE *out);
+	void (*done)(void *ctx, size_t i, int code);
+	void *ctx;
+	struct ms_result *res;
+	struct ms_progress pg;
+	int code;
+};
+
+static int each_job(struct ms_pool *pool, void *ctx, size_t i)
+{
+	struct each_run *run = ctx;
+	struct ms_result *r = &run->res[i];
+	struct ms_capture c;
+
+	(void)pool;
+	if (ms_result_begin(&c, r)) {
+		r->code = MS_EXIT_IO;
+		return 0;
+	}
+	r->code = run->fn(run->ctx, i, c.out);
+	ms_result_end(&c);
+	return 0;
+}
+
+static void each_done(void *ctx, size_t i)
+{
+	struct each_run *run = ctx;
+	struct ms_result *r = &run->res[i];
+
+	ms_result_emit(r, &run->pg);
+	run->code = ms_exit_worst(run->code, r->code);
+	if (run->done)
+		run->done(run->ctx, i, r->code);
+	ms_result_free(r);
+}
+
+int ms_batch_each(const struct ms_list *list, int jobs, const char *what,
+		  int (*fn)(void *ctx, size_t i, FILE *out),
+		  void (*done)(void *ctx, size_t i, int code), void *ctx)
+{
+	static const struct ms_pool_ops ops = { each_job, each_done, NULL };
+	struct each_run run = { .fn = fn, .done = done, .ctx = ctx };
+	int err;
+
+	run.res = calloc(list->n ? list->n : 1, sizeof(*run.res));
+	if (!run.res)
+		return MS_EXIT_IO;
+	ms_progress_init(&run.pg, list->n, what);
+	err = ms_pool_run(list->n, jobs, &ops, &run);
+	ms_progress_end(&run.pg);
+	if (err) {
+		ms_error(NULL, "cannot start workers: %s", strerror(-err));
+		run.code = ms_exit_worst(run.code, MS_EXIT_IO);
+	}
+	fflush(stdout);
+	free(run.res);
+	return run.code;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The one exit-code table shared by sign-file, verify-file and extract-sig.
+ * Every man page prints it; scripts depend on it: never renumber.
+ */
+#ifndef MODSIGN_BASE_EXITCODE_H
+#define MODSIGN_BASE_EXITCODE_H
+
+enum ms_exit {
+	MS_EXIT_OK = 0,		/* success; signature accepted */
+	MS_EXIT_REJECTED = 1,	/* EKEYREJECTED: bad signature, wrong key */
+	MS_EXIT_USAGE = 2,	/* usage error (as the kernel's sign-file) */
+	MS_EXIT_UNSIGNED = 3,	/* ENODATA: not signed */
+	MS_EXIT_NOKEY = 4,	/* ENOKEY: no trusted key for the signer */
+	MS_EXIT_NOPKG = 5,	/* ENOPKG: unsupported crypto */
+	MS_EXIT_MALFORMED = 6,	/* EBADMSG, EINVAL, EMSGSIZE */
+	MS_EXIT_IO = 7,		/* I/O or system error */
+	MS_EXIT_SIGNED = 8,	/* refused: input already signed */
+	MS_EXIT_KEY = 9,	/* key or certificate problem */
+};
+
+/*
+ * Exit code for a verdict errno (negative, as returned by src/common).
+ * Anything that is not a signature verdict counts as an I/O or system error.
+ */
+int ms_exit_for_errno(int err);
+
+/* Severity order used when several files are judged in one run. */
+int ms_exit_worst(int a, int b);
+
+/* "EKEYREJECTED" for -EKEYREJECTED; "0" for 0; "E<n>" when unknown. */
+const char *ms_errno_name(int err);
+
+#endif

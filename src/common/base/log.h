@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Diagnostics: one line on stderr, "prog: file: what went wrong (what to do)".
+ * OpenSSL's error queue is shown only as indented detail under -v.
+ */
+#ifndef MODSIGN_BASE_LOG_H
+#define MODSIGN_BASE_LOG_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+void ms_log_init(const char *argv0);
+const char *ms_prog(void);
+void ms_set_verbose(int level);
+int ms_verbose(void);
+
+/* "prog: subject: message" on stderr; subject may be NULL. */
+void ms_error(const char *subject, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* "prog: warning: subject: message" on stderr. */
+void ms_warn(const char *subject, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Printed only with -v. */
+void ms_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Send this thread's diagnostics to f instead of stderr (NULL: back to
+ * stderr).  Batch workers collect each file's messages this way, and the
+ * tool prints them in input order.
+ */
+void ms_log_capture(FILE *f);
+
+/* Drain OpenSSL's error queue: printed indented under -v, dropped otherwise. */
+void ms_openssl_detail(void);
+
+#endif

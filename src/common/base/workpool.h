@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One shared queue, N workers, results in input order.
+ *
+ * Jobs are the indexes 0..n-1 of the caller's array.  Each worker takes
+ * the next index from one shared counter, so a slow file never leaves
+ * the other CPUs idle behind a fixed chunk.  The calling thread does not
+ * work: it waits and hands each finished job to the done callback in
+ * index order, so output comes out in input order however the jobs race.
+ */
+#ifndef MODSIGN_BASE_WORKPOOL_H
+#define MODSIGN_BASE_WORKPOOL_H
+
+#include <stddef.h>
+
+struct ms_pool;
+
+/*
+ * Run job i on a worker.  Return 0 when job i is finished, or 1 when
+ * it will be finished later by ms_pool_finish (group commit).
+ */
+typedef int (*ms_pool_job_fn)(struct ms_pool *p, void *ctx, size_t i);
+/* Called in the calling thread, in index order, once per job. */
+typedef void (*ms_pool_done_fn)(void *ctx, size_t i);
+/* Called by each worker after the queue ran dry, before it exits. */
+typedef void (*ms_pool_drain_fn)(struct ms_pool *p, void *ctx);
+
+struct ms_pool_ops {
+	ms_pool_job_fn job;
+	ms_pool_done_fn done;
+	ms_pool_drain_fn drain;	/* may be NULL */
+};
+
+/*
+ * Run jobs 0..n-1 on nworkers threads (1: in the calling thread, in
+ * order, without any thread).  Returns 0, or -errno when no worker
+ * could be started; jobs already finished are still handed to done.
+ */
+int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
+		void *ctx);
+/* Mark a job deferred by its job function as finished. */
+void ms_pool_finish(struct ms_pool *p, size_t i);
+/* The same for n jobs at once (a committed group): one lock, and at most
+ * one wake-up of the calling thread. */
+void ms_pool_finish_many(struct ms_pool *p, const size_t *idx, size_t n);
+
+/* The online CPUs, at least 1: the default worker count. */
+int ms_pool_default_workers(void);
+
+#endif

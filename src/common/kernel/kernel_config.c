@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <ctype.h>
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/fileio.h"
+#include "kernel/kernel_config.h"
+
+/*
+ * Which options give the crypto API an algorithm: the generic drivers
+ * and the x86/arm64 accelerated ones, which register the same cra_name.
+ * SM3 was CRYPTO_SM3 before v5.19 renamed it CRYPTO_SM3_GENERIC.
+ */
+static const struct {
+	const char *opt;
+	enum kr_crypto bit;
+} providers[] = {
+	{ "CRYPTO_MD5", KR_C_MD5 },
+	{ "CRYPTO_SHA1", KR_C_SHA1 },
+	{ "CRYPTO_SHA1_SSSE3", KR_C_SHA1 },
+	{ "CRYPTO_SHA1_ARM64_CE", KR_C_SHA1 },
+	{ "CRYPTO_SHA256", KR_C_SHA256 },
+	{ "CRYPTO_SHA256_SSSE3", KR_C_SHA256 },
+	{ "CRYPTO_SHA2_ARM64_CE", KR_C_SHA256 },
+	{ "CRYPTO_SHA256_ARM64", KR_C_SHA256 },
+	{ "CRYPTO_SHA512", KR_C_SHA512 },
+	{ "CRYPTO_SHA512_SSSE3", KR_C_SHA512 },
+	{ "CRYPTO_SHA512_ARM64", KR_C_SHA512 },
+	{ "CRYPTO_SHA512_ARM64_CE", KR_C_SHA512 },
+	{ "CRYPTO_SHA3", KR_C_SHA3 },
+	{ "CRYPTO_SHA3_ARM64", KR_C_SHA3 },
+	{ "CRYPTO_SM3", KR_C_SM3 },
+	{ "CRYPTO_SM3_GENERIC", KR_C_SM3 },
+	{ "CRYPTO_STREEBOG", KR_C_STREEBOG },
+	{ "CRYPTO_RSA", KR_C_RSA },
+	{ "CRYPTO_ECDSA", KR_C_ECDSA },
+};
+
+/* the option named in messages, one per bit */
+static const char *const bit_option[KR_C_N] = {
+	[KR_C_MD5] = "CONFIG_CRYPTO_MD5",
+	[KR_C_SHA1] = "CONFIG_CRYPTO_SHA1",
+	[KR_C_SHA256] = "CONFIG_CRYPTO_SHA256",
+	[KR_C_SHA512] = "CONFIG_CRYPTO_SHA512",
+	[KR_C_SHA3] = "CONFIG_CRYPTO_SHA3",
+	[KR_C_SM3] = "CONFIG_CRYPTO_SM3_GENERIC",
+	[KR_C_STREEBOG] = "CONFIG_CRYPTO_STREEBOG",
+	[KR_C_RSA] = "CONFIG_CRYPTO_RSA",
+	[KR_C_ECDSA] = "CONFIG_CRYPTO_ECDSA",
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *kc_crypto_option(enum kr_crypto b)
+{
+	return b >= 0 && b < KR_C_N ? bit_option[b] : "(none)";
+}
+
+/* A quoted Kconfig string value, unescaped, into a malloc'd string; NULL
+ * for "" (the kernel's "not set" for file names). */
+static int unquote(const char *v, char **out)
+{
+	size_t n = strlen(v), i, j;
+	char *s;
+
+	*out = NULL;
+	if (n < 2 || v[0] != '"' || v[n - 1] != '"')
+		return -EINVAL;
+	if (n == 2)
+		return 0;
+	s = malloc(n);
+	if (!s)
+		return -ENOMEM;
+	for (i = 1, j = 0; i < n - 1; i++) {
+		if (v[i] == '\\' && i + 1 < n - 1)
+			i++;
+		s[j++] = v[i];
+	}
+	s[j] = '\0';
+	*out = s;
+	return 0;
+}
+
+static int resolve(const char *cfg, const char *tree, const char *name,
+		   char **out)
+{
+	char *dup, *dir;
+	int ret;
+
+	*out = NULL;
+	if (!name)
+		return 0;
+	if (name[0] == '/') {
+		*out = strdup(name);
+		return *out ? 0 : -ENOMEM;
+	}
+	dup = strdup(cfg);
+	if (!dup)
+		return -ENOMEM;
+	dir = tree ? (char *)tree : dirname(dup);
+	ret = asprintf(out, "%s/%s", dir, name) < 0 ? -ENOMEM : 0;
+	if (ret)
+		*out = NULL;
+	free(dup);
+	return ret;
+}
+
+/* The nearest kernel line: the rules changed in v6.4-v6.10 (see
+ * kernel_rules.c), so up to 6.6 the 6.1 rules are closer, after it 6.12's. */
+static void pick_line(struct kconfig *kc)
+{
+	enum kr_line l = KR_6_12;
+
+	if (kc->major && (kc->major < 6 || (kc->major == 6 && kc->minor <= 6)))
+		l = KR_6_1;
+	kc->rules = *kr_get(l);
+	kc->line_exact = (l == KR_6_1 && kc->major == 6 && kc->minor == 1) ||
+			 (l == KR_6_12 && kc->major == 6 && kc->minor == 12);
+}
+
+static void header(struct kconfig *kc, const char *s)
+{
+	const char *p = strstr(s, " Kernel Configuration");
+	const char *v;
+	int maj, min;
+
+	/* "# Linux/x86 6.1.192 Kernel Configuration" */
+	if (strncmp(s, "# Linux/", 8) != 0 || !p)
+		return;
+	v = strchr(s + 8, ' ');
+	if (!v || v > p)
+		return;
+	v++;
+	if ((size_t)(p - v) >= sizeof(kc->version) ||
+	    sscanf(v, "%d.%d", &maj, &min) != 2)
+		return;
+	memcpy(kc->version, v, (size_t)(p - v));
+	kc->version[p - v] = '\0';
+	kc->major = maj;
+	kc->minor = min;
+}
+
+/* One "CONFIG_X=value" line. */
+static int assign(struct kconfig *kc, const char *name, const char *val,
+		  char **bl, char **rev, bool *revlist)
+{
+	bool y = strcmp(val, "y") == 0, m = strcmp(val, "m") == 0;
+	size_t i;
+	char *s;
+	int ret;
+
+	for (i = 0; i < N(providers); i++) {
+		if (strcmp(name, providers[i].opt) != 0 || !(y || m))
+			continue;
+		if (y) {
+			kc->rules.crypto |= 1u << providers[i].bit;
+			kc->modular &= ~(1u << providers[i].bit);
+		} else if (!(kc->rules.crypto & (1u << providers[i].bit))) {
+			kc->rules.crypto |= 1u << providers[i].bit;
+			kc->modular |= 1u << providers[i].bit;
+		}
+	}
+	if (strcmp(name, "MODULE_SIG") == 0)
+		kc->module_sig = y;
+	else if (strcmp(name, "MODULE_SIG_FORCE") == 0)
+		kc->sig_force = y;
+	else if (strcmp(name, "MODULE_SIG_KEY_TYPE_RSA") == 0 && y)
+		kc->key_type = "rsa";
+	else if (strcmp(name, "MODULE_SIG_KEY_TYPE_ECDSA") == 0 && y)
+		kc->key_type = "ecdsa";
+	else if (strcmp(name, "SYSTEM_REVOCATION_LIST") == 0)
+		*revlist = y;
+	else if (strcmp(name, "MODULE_SIG_HASH") == 0 ||
+		 strcmp(name, "SYSTEM_BLACKLIST_HASH_LIST") == 0 ||
+		 strcmp(name, "SYSTEM_REVOCATION_KEYS") == 0) {
+		ret = unquote(val, &s);
+		if (ret)
+			return ret;
+		if (name[0] == 'M') {
+			snprintf(kc->sig_hash, sizeof(kc->sig_hash), "%s",
+				 s ? s : "");
+			free(s);
+		} else if (name[7] == 'B') {
+			free(*bl);
+			*bl = s;
+		} else {
+			free(*rev);
+			*rev = s;
+		}
+	}
+	return 0;
+}
+
+int kc_load(const char *path, const char *tree, struct kconfig *kc,
+	    int *line)
+{
+	char *text, *p, *end, *bl = NULL, *rev = NULL;
+	bool revlist = false, any = false;
+	uint8_t *buf;
+	size_t len;
+	int ret;
+
+	memset(kc, 0, sizeof(*kc));
+	*line = 0;
+	ret = ms_read_all(path, 64u << 20, &buf, &len);
+	if (ret)
+		return ret;
+	text = realloc(buf, len + 1);
+	if (!text) {
+		free(buf);
+		return -ENOMEM;
+	}
+	text[len] = '\0';
+	for (p = text; *p; p = end) {
+		char *eq;
+
+		end = strchr(p, '\n');
+		if (end)
+			*end++ = '\0';
+		else
+			end = p + strlen(p);
+		(*line)++;
+		if (p[0] == '#') {
+			if (!kc->version[0])
+				header(kc, p);
+			continue;
+		}
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			continue;
+		eq = strchr(p, '=');
+		if (strncmp(p, "CONFIG_", 7) != 0 || !eq) {
+			ret = -EINVAL;
+			goto out;
+		}
+		*eq = '\0';
+		any = true;
+		ret = assign(kc, p + 7, eq + 1, &bl, &rev, &revlist);
+		if (ret)
+			goto out;
+	}
+	if (!any) {
+		ret = -ENODATA;
+		goto out;
+	}
+	{
+		/* the bits gathered above go to the line picked now */
+		unsigned crypto = kc->rules.crypto;
+
+		pick_line(kc);
+		kc->rules.crypto = crypto;
+		kc->rules.from_config = true;
+	}
+	kc->blacklist = bl;
+	bl = NULL;
+	if (revlist) {
+		kc->revocation = rev;
+		rev = NULL;
+	}
+	ret = resolve(path, tree, kc->blacklist, &kc->blacklist_path);
+	if (!ret)
+		ret = resolve(path, tree, kc->revocation, &kc->revocation_path);
+	if (!ret)
+		*line = 0;
+out:
+	free(bl);
+	free(rev);
+	free(text);
+	if (ret)
+		kc_free(kc);
+	return ret;
+}
+
+void kc_free(struct kconfig *kc)
+{
+	free(kc->blacklist);
+	free(kc->blacklist_path);
+	free(kc->revocation);
+	free(kc->revocation_path);
+	kc->blacklist = kc->blacklist_path = NULL;
+	kc->revocation = kc->revocation_path = NULL;
+}
+
+static bool has(const struct kconfig *kc, const char *name)
+{
+	enum kr_crypto b = kr_crypto_of(name);
+
+	return b != KR_C_NONE && (kc->rules.crypto & (1u << b));
+}
+
+int kc_digest_warnings(const struct kconfig *kc, const char *hash,
+		       char warn[KC_MAX_WARN][200])
+{
+	int n = 0;
+
+	if (kc->sig_hash[0] && strcmp(hash, kc->sig_hash) != 0)
+		snprintf(warn[n++], 200, "differs from CONFIG_MODULE_SIG_HASH "
+			 "\"%s\", the digest the kernel signs its own modules "
+			 "with", kc->sig_hash);
+	if (!has(kc, hash))
+		snprintf(warn[n++], 200, "this kernel has no %s (%s is not "
+			 "set): it would load the module unsigned (-ENOPKG)",
+			 hash, kc_crypto_option(kr_crypto_of(hash)));
+	return n;
+}
+
+int kc_key_warnings(const struct kconfig *kc, EVP_PKEY *key,
+		    char warn[KC_MAX_WARN][200])
+{
+	const char *kt = NULL;
+	int n = 0;
+
+	if (EVP_PKEY_is_a(key, "RSA"))
+		kt = "rsa";
+	else if (EVP_PKEY_is_a(key, "EC"))
+		kt = "ecdsa";
+	if (!kt)
+		return 0;
+	if (kc->key_type && strcmp(kt, kc->key_type) != 0)
+		snprintf(warn[n++], 200, "an %s key, but the kernel expects "
+			 "%s (CONFIG_MODULE_SIG_KEY_TYPE_%s)", kt, kc->key_type,
+			 strcmp(kc->key_type, "rsa") == 0 ? "RSA" : "ECDSA");
+	if (!has(kc, kt))
+		snprintf(warn[n++], 200, "this kernel has no %s (%s is not "
+			 "set): it cannot load the certificate", kt,
+			 kc_crypto_option(kr_crypto_of(kt)));
+	return n;
+}

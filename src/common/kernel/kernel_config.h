@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The rules a kernel .config fixes: its version (the header line
+ * "# Linux/x86 6.1.192 Kernel Configuration"), the digests and key types
+ * its crypto API has, MODULE_SIG / MODULE_SIG_FORCE, the module signing
+ * hash and key type, and the blacklist and revocation files.
+ *
+ * Crypto built as a module (=m) counts as present: crypto_alloc_shash()
+ * and crypto_alloc_akcipher() request_module("crypto-<name>") on a miss,
+ * so the algorithm is there once modprobe can reach /lib/modules (not in
+ * the earliest boot, before the initramfs is mounted).
+ */
+#ifndef MODSIGN_KERNEL_KERNEL_CONFIG_H
+#define MODSIGN_KERNEL_KERNEL_CONFIG_H
+
+#include <stdbool.h>
+
+#include <openssl/evp.h>
+
+#include "kernel/rules.h"
+
+struct kconfig {
+	char version[32];	/* "6.1.192"; "" when the header is missing */
+	int major, minor;
+	struct kr_rules rules;	/* the nearest line, with the crypto bits */
+	bool line_exact;	/* major.minor is that line's */
+	unsigned modular;	/* crypto bits present only as =m */
+	bool module_sig, sig_force;
+	char sig_hash[32];	/* CONFIG_MODULE_SIG_HASH */
+	const char *key_type;	/* "rsa", "ecdsa" or NULL */
+	/* CONFIG_SYSTEM_BLACKLIST_HASH_LIST and CONFIG_SYSTEM_REVOCATION_KEYS
+	 * (only with SYSTEM_REVOCATION_LIST=y) as written, and resolved
+	 * against the kernel tree; NULL when unset or "" */
+	char *blacklist, *blacklist_path;
+	char *revocation, *revocation_path;
+};
+
+/*
+ * Read a .config.  tree is the kernel tree the file names in it are
+ * relative to; NULL: the directory holding the .config.  -errno when
+ * unreadable; -EINVAL (*line set) for a line that is no Kconfig
+ * assignment or comment; -ENODATA when no CONFIG_ line at all.
+ */
+int kc_load(const char *path, const char *tree, struct kconfig *kc,
+	    int *line);
+void kc_free(struct kconfig *kc);
+
+/* "CONFIG_CRYPTO_SHA512" for a crypto bit. */
+const char *kc_crypto_option(enum kr_crypto b);
+
+#define KC_MAX_WARN 2
+/*
+ * sign-file's checks against the kernel, as lines in warn[] (their count
+ * returned): the digest differs from CONFIG_MODULE_SIG_HASH or the
+ * kernel lacks it; the key type differs from MODULE_SIG_KEY_TYPE_* or
+ * the kernel lacks it.
+ */
+int kc_digest_warnings(const struct kconfig *kc, const char *hash,
+		       char warn[KC_MAX_WARN][200]);
+int kc_key_warnings(const struct kconfig *kc, EVP_PKEY *key,
+		    char warn[KC_MAX_WARN][200]);
+
+#endif

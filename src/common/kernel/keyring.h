@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The trusted keyring (and the revocation list) built from -k DIR and
+ * -c FILE, as x509_load_certificate_list() would load it: a certificate
+ * the kernel refuses as a key (§5.2 parse failure, blacklisted TBS) is
+ * left out, and the reason is kept for -v.
+ */
+#ifndef MODSIGN_KERNEL_KEYRING_H
+#define MODSIGN_KERNEL_KEYRING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/blacklist.h"
+#include "kernel/rules.h"
+#include "kernel/x509.h"
+
+struct cs_skipped {
+	char *path;
+	int index;		/* 1-based position in the file */
+	int err;
+	const char *why;
+};
+
+struct certstore {
+	struct x509k_cert **certs;
+	uint64_t *fp;		/* fingerprint of each certs[i]'s DER */
+	size_t n;
+	size_t n_dup;		/* certificates met again, not added twice */
+	struct cs_skipped *skipped;
+	size_t n_skipped;
+};
+
+/*
+ * Add every certificate of a file: PEM (any number of CERTIFICATE blocks)
+ * or DER (one certificate, or several back to back as in the kernel's
+ * certificate list), recognised by content.  -errno when the file cannot
+ * be read; -ENODATA (with nothing added) when it holds no certificate:
+ * not -ENOENT, which open() returns for a missing file.
+ */
+int cs_add_file(struct certstore *cs, const char *path,
+		const struct kr_rules *kr, const struct blacklist *bl);
+/*
+ * One DER certificate taken from a container (an EFI signature list, a
+ * kernel image): path names the container, index the position in it.
+ * A certificate the kernel refuses is recorded in skipped.
+ */
+int cs_add_der(struct certstore *cs, const char *path, int index,
+	       const uint8_t *der, size_t len, const struct kr_rules *kr,
+	       const struct blacklist *bl);
+/*
+ * x509_load_certificate_list() over a built-in certificate list, with its
+ * framing as it is (kernel-rules.md §5.1): each element "30 82 HH LL"
+ * (tested with &&, so only "neither byte matches" is a framing error),
+ * 4 + HHLL bytes long.  A certificate that fails is skipped; a framing
+ * error stops the list: -EBADMSG with *stop at its offset, after the
+ * certificates before it were added.  *count gets the elements seen.
+ */
+int cs_add_cert_list(struct certstore *cs, const char *path,
+		     const uint8_t *p, size_t len, const struct kr_rules *kr,
+		     const struct blacklist *bl, int *count, size_t *stop);
+/*
+ * Every regular file of a directory, in name order (dot files ignored).
+ * An entry that gives nothing (no certificate, unreadable, a dangling
+ * link, not a regular file: those are never opened) is recorded in
+ * skipped and the load goes on.  -errno only when the directory itself
+ * cannot be read, or -ENOMEM.
+ */
+int cs_add_dir(struct certstore *cs, const char *dir,
+	       const struct kr_rules *kr, const struct blacklist *bl);
+void cs_free(struct certstore *cs);
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * PKCS#7 / CMS SignedData as the kernel's pkcs7_parser.c reads it
+ * (kernel-rules.md §3): versions, SignerInfo pairing, data types,
+ * authenticated attributes, algorithm tables and embedded certificates.
+ */
+#ifndef MODSIGN_KERNEL_PKCS7_H
+#define MODSIGN_KERNEL_PKCS7_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/blacklist.h"
+#include "kernel/public_key.h"
+#include "kernel/rules.h"
+#include "kernel/x509.h"
+
+enum p7_data_type {
+	P7_DATA,		/* id-data */
+	P7_MS_INDIRECT,		/* SpcIndirectDataContent (Authenticode) */
+};
+
+struct p7_sinfo {
+	unsigned index;
+	int version;
+	struct kid auth_id;		/* auth_ids[0] (§3.2) */
+	const uint8_t *issuer, *serial, *skid;	/* raw sid parts */
+	size_t issuer_len, serial_len, skid_len;
+	const struct kr_hash *hash;
+	const struct kr_sinfo_algo *algo;
+	struct pk_sig sig;
+	const uint8_t *authattrs;	/* [0] set from its second byte */
+	size_t authattrs_len;
+	const uint8_t *msgdigest;
+	size_t msgdigest_len;
+	bool has_signing_time;
+	int64_t signing_time;
+
+	/* verification state */
+	struct x509k_cert *signer;
+	bool unsupported_crypto, blacklisted;
+	struct x509k_cert *trusted_by;	/* keyring cert that vouched */
+};
+
+struct p7_msg {
+	int version;
+	enum p7_data_type data_type;
+	const uint8_t *data;	/* embedded content, or NULL */
+	size_t data_len;
+	struct x509k_cert **certs;
+	size_t n_certs;
+	struct p7_sinfo *sinfos;
+	size_t n_sinfos;
+	bool have_authattrs;
+};
+
+/*
+ * pkcs7_parse_message(): 0 and *out, or the kernel's error with *why.
+ * The message points into der, which must outlive it.
+ */
+int p7_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
+	     const struct blacklist *bl, struct p7_msg **out,
+	     const char **why);
+void p7_free(struct p7_msg *m);
+
+#endif

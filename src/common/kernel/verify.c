@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <string.h>
+
+#include "module/trailer.h"
+#include "kernel/public_key.h"
+#include "kernel/verify.h"
+
+static int fail(struct kv_result *res, int err, const char *reason)
+{
+	res->err = err;
+	res->reason = reason;
+	return err;
+}
+
+/*
+ * find_asymmetric_key(keyring, id_0, id_1, NULL, false) (§4.4): look up
+ * by id_0 (else id_1) against each key's id[0] (serial ‖ issuer) or id[1]
+ * (SKID); when both ids are given, the found key's SKID must equal id_1.
+ * NULL with *err = -ENOKEY or -EKEYREJECTED.
+ */
+static struct x509k_cert *find_key(const struct certstore *ring,
+				   const struct kid *id0,
+				   const struct kid *id1, int *err)
+{
+	const struct kid *lookup = id0->data ? id0 : id1;
+	size_t i;
+
+	*err = -ENOKEY;
+	if (!ring || !lookup->data)
+		return NULL;
+	for (i = 0; i < ring->n; i++) {
+		struct x509k_cert *k = ring->certs[i];
+
+		if (!kid_same(lookup, &k->id) && !kid_same(lookup, &k->skid))
+			continue;
+		if (id0->data && id1->data && !kid_same(id1, &k->skid)) {
+			*err = -EKEYREJECTED;
+			return NULL;
+		}
+		*err = 0;
+		return k;
+	}
+	return NULL;
+}
+
+/*
+ * public_key_verify_signature() on a kernel built without the key's
+ * akcipher (a .config without CRYPTO_ECDSA, say): crypto_alloc_akcipher()
+ * fails with -ENOENT, which no caller turns into -ENOPKG (derived from
+ * public_key.c, not verified on a kernel).
+ */
+static int kpk_verify(const struct kr_rules *kr, EVP_PKEY *key,
+		      const char *key_algo, const struct pk_sig *sig)
+{
+	if (!kr_pkey_available(kr, key_algo))
+		return -ENOENT;
+	return pk_verify(key, key_algo, sig);
+}
+
+/* pkcs7_digest() (§4.2 step 1) */
+static int sinfo_digest(const struct kr_rules *kr, struct p7_sinfo *si,
+			const uint8_t *data, size_t len, const char **why)
+{
+	int ret;
+
+	if (!kr_hash_available(kr, si->hash)) {
+		*why = "digest algorithm not available in the kernel";
+		return -ENOPKG;
+	}
+	ret = pk_digest(si->hash, data, len, si->sig.digest, &si->sig.dlen);
+	if (ret)
+		return ret;
+	if (!si->authattrs)
+		return 0;
+	if (!si->msgdigest) {
+		*why = "authattrs without messageDigest";
+		return -EKEYREJECTED;
+	}
+	if (si->msgdigest_len != si->sig.dlen) {
+		*why = "messageDigest has the wrong length";
+		return -EBADMSG;
+	}
+	if (memcmp(si->msgdigest, si->sig.digest, si->sig.dlen) != 0) {
+		*why = "messageDigest does not match the data";
+		return -EKEYREJECTED;
+	}
+	/* the [0] IMPLICIT set is digested re-tagged as a SET */
+	return pk_digest2(si->hash, 0x31, si->authattrs, si->authattrs_len,
+			  si->sig.digest, &si->sig.dlen);
+}
+
+/* pkcs7_verify_sig_chain() */
+static int verify_chain(const struct kr_rules *kr, struct p7_msg *m,
+			struct p7_sinfo *si, const char **why)
+{
+	struct x509k_cert *x = si->signer, *p;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < m->n_certs; i++)
+		m->certs[i]->seen = false;
+	for (;;) {
+		x->seen = true;
+		if (x->blacklisted) {
+			/* the sinfo and everything below are tainted */
+			si->blacklisted = true;
+			for (p = si->signer; p && p != x; p = p->signer)
+				p->blacklisted = true;
+			return 0;
+		}
+		if (x->self_signed) {
+			/* the root of the in-message chain */
+			x->signer = x;
+			return 0;
+		}
+		p = NULL;
+		if (x->akid_id.data) {
+			for (i = 0; i < m->n_certs; i++)
+				if (kid_same(&m->certs[i]->id, &x->akid_id))
+					p = m->certs[i];
+			if (p && x->akid_keyid.data &&
+			    !kid_same(&x->akid_keyid, &p->skid)) {
+				*why = "X.509 chain contains auth-skid nonmatch";
+				return -EKEYREJECTED;
+			}
+		} else if (x->akid_keyid.data) {
+			for (i = 0; i < m->n_certs; i++)
+				if (kid_same(&m->certs[i]->skid,
+					     &x->akid_keyid))
+					p = m->certs[i];
+		}
+		if (!p)
+			return 0;	/* top of the in-message chain */
+		if (p->seen)
+			return 0;	/* "X.509 chain contains loop" */
+		ret = kpk_verify(kr, p->pkey, p->pub_algo, &x->sig);
+		if (ret) {
+			*why = "embedded certificate chain signature does not verify";
+			return ret;
+		}
+		x->signer = p;
+		if (x == p)
+			return 0;
+		x = p;
+	}
+}
+
+/* pkcs7_verify_one() */
+static int verify_one(const struct kr_rules *kr, struct p7_msg *m,
+		      struct p7_sinfo *si, const uint8_t *data, size_t len,
+		      const char **why)
+{
+	size_t i;
+	int ret;
+
+	ret = sinfo_digest(kr, si, data, len, why);
+	if (ret)
+		return ret;
+	/* pkcs7_find_key(): the first certificate with id == auth_ids[0] */
+	for (i = 0; i < m->n_certs; i++) {
+		if (kid_same(&m->certs[i]->id, &si->auth_id)) {
+			si->signer = m->certs[i];
+			break;
+		}
+	}
+	if (!si->signer)
+		return 0;
+	/* §4.2 step 3: the only place validity dates matter */
+	if (si->has_signing_time &&
+	    (si->signing_time < si->signer->valid_from ||
+	     si->signing_time > si->signer->valid_to)) {
+		*why = "message signed outside of X.509 validity window";
+		return -EKEYREJECTED;
+	}
+	ret = kpk_verify(kr, si->signer->pkey, si->signer->pub_algo,
+			 &si->sig);
+	if (ret) {
+		*why = "signature does not verify with the embedded signer certificate";
+		return ret;
+	}
+	return verify_chain(kr, m, si, why);
+}
+
+/* pkcs7_verify(): the usage gate, then every signer (§4.2) */
+static int pkcs7_verify(const struct kr_rules *kr, struct p7_msg *m,
+			enum kv_usage usage, const uint8_t *data,
+			size_t len, const char **why)
+{
+	int actual = -ENOPKG, ret;
+	const char *w = NULL;
+	size_t i;
+
+	switch (usage) {
+	case KV_USAGE_MODULE:
+		if (m->data_type != P7_DATA) {
+			*why = "module signature has the wrong content type";
+			return -EKEYREJECTED;
+		}
+		if (m->have_authattrs && !kr->mldsa_authattr_waiver) {
+			*why = "module signature has authenticated attributes";
+			return -EKEYREJECTED;
+		}
+		break;
+	case KV_USAGE_FIRMWARE:
+		if (m->data_type != P7_DATA) {
+			*why = "firmware signature has the wrong content type";
+			return -EKEYREJECTED;
+		}
+		if (!m->have_authattrs) {
+			*why = "firmware signature lacks authenticated attributes";
+			return -EKEYREJECTED;
+		}
+		break;
+	case KV_USAGE_KEXEC:
+		if (m->data_type != P7_MS_INDIRECT) {
+			*why = "kexec signature is not Authenticode";
+			return -EKEYREJECTED;
+		}
+		break;
+	case KV_USAGE_UNSPECIFIED:
+		if (m->data_type != P7_DATA) {
+			*why = "signature has the wrong content type";
+			return -EKEYREJECTED;
+		}
+		break;
+	default:
+		*why = "invalid usage";
+		return -EINVAL;
+	}
+
+	*why = NULL;
+	for (i = 0; i < m->n_sinfos; i++) {
+		struct p7_sinfo *si = &m->sinfos[i];
+
+		ret = verify_one(kr, m, si, data, len, &w);
+		if (si->blacklisted) {
+			if (actual == -ENOPKG) {
+				actual = -EKEYREJECTED;
+				*why = "signer certificate is blacklisted";
+			}
+			continue;
+		}
+		if (ret == -ENOPKG) {
+			si->unsupported_crypto = true;
+			if (actual == -ENOPKG)
+				*why = w ? w : "unsupported crypto";
+			continue;
+		}
+		if (ret) {
+			*why = w;
+			return ret;
+		}
+		actual = 0;
+		*why = NULL;
+	}
+	return actual;
+}
+
+/* validate_trust_one() */
+static int trust_one(const struct kr_rules *kr, const struct certstore *ring,
+		     struct p7_sinfo *si,
+		     const char **why)
+{
+	struct x509k_cert *x, *last = NULL, *key, *p;
+	const struct pk_sig *sig = &si->sig;
+	static const struct kid none;
+	int err, ret;
+
+	if (si->unsupported_crypto) {
+		*why = "unsupported crypto";
+		return -ENOPKG;
+	}
+	for (x = si->signer; x; x = x->signer) {
+		if (x->seen) {
+			if (x->verified)
+				goto verified;
+			*why = "no trusted key for the signer";
+			return -ENOKEY;
+		}
+		x->seen = true;
+		key = find_key(ring, &x->id, &x->skid, &err);
+		if (key)
+			goto matched;
+		if (x->signer == x) {
+			*why = "self-signed signer certificate is not trusted";
+			return -ENOKEY;
+		}
+		last = x;
+		sig = &last->sig;
+	}
+	if (last && (last->akid_id.data || last->akid_keyid.data)) {
+		key = find_key(ring, &last->akid_id, &last->akid_keyid, &err);
+		if (key) {
+			x = last;
+			goto matched;
+		}
+		if (err != -ENOKEY) {
+			*why = "trusted key named by the chain has another SKID";
+			return err;
+		}
+	}
+	key = find_key(ring, &si->auth_id, &none, &err);
+	if (key) {
+		x = NULL;
+		sig = &si->sig;
+		goto matched;
+	}
+	if (err != -ENOKEY)
+		return err;
+	*why = "no trusted key for the signer";
+	return -ENOKEY;
+
+matched:
+	ret = kpk_verify(kr, key->pkey, key->pub_algo, sig);
+	if (ret) {
+		/* §4.4: every failure but -ENOMEM becomes -EKEYREJECTED */
+		*why = "signature does not verify with the trusted key";
+		return ret == -ENOMEM ? ret : -EKEYREJECTED;
+	}
+	si->trusted_by = key;
+verified:
+	if (x) {
+		x->verified = true;
+		for (p = si->signer; p && p != x; p = p->signer)
+			p->verified = true;
+	}
+	if (!si->trusted_by)
+		si->trusted_by = x;
+	return 0;
+}
+
+/* pkcs7_validate_trust() */
+static int validate_trust(const struct kr_rules *kr,
+			  const struct certstore *ring, struct p7_msg *m,
+			  const char **why)
+{
+	int cached = -ENOKEY, ret;
+	const char *w = NULL;
+	size_t i;
+
+	for (i = 0; i < m->n_certs; i++)
+		m->certs[i]->seen = false;
+	*why = "no trusted key for any signer";
+	for (i = 0; i < m->n_sinfos; i++) {
+		ret = trust_one(kr, ring, &m->sinfos[i], &w);
+		switch (ret) {
+		case -ENOKEY:
+			continue;
+		case -ENOPKG:
+			if (cached == -ENOKEY) {
+				cached = -ENOPKG;
+				*why = w;
+			}
+			continue;
+		case 0:
+			cached = 0;
+			*why = NULL;
+			continue;
+		default:
+			*why = w;
+			return ret;
+		}
+	}
+	return cached;
+}
+
+int kv_verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
+		    size_t len, const uint8_t *sig, size_t sig_len,
+		    enum kv_usage usage, struct kv_result *res)
+{
+	const char *why = NULL;
+	struct p7_msg *m;
+	size_t i;
+	int ret;
+
+	res->sig_len = sig_len;
+	ret = p7_parse(sig, sig_len, kv->kr, kv->bl, &m, &why);
+	if (ret)
+		return fail(res, ret, why);
+	res->msg = m;
+	/* pkcs7_supply_detached_data(): -EINVAL mapped to -EBADMSG */
+	if (m->data)
+		return fail(res, -EBADMSG, "PKCS#7 signature with non-detached data");
+	ret = pkcs7_verify(kv->kr, m, usage, data, len, &why);
+	if (ret)
+		return fail(res, ret, why);
+
+	/* is_key_on_revocation_list(): a revoked key that vouches for the
+	 * message rejects it; 6.1 asked only for the platform keyring */
+	if (kv->revoked && kv->revoked->n && kv->kr->revocation_all_keyrings) {
+		ret = validate_trust(kv->kr, kv->revoked, m, &why);
+		for (i = 0; i < m->n_sinfos; i++)
+			m->sinfos[i].trusted_by = NULL;
+		if (ret == 0)
+			return fail(res, -EKEYREJECTED, "signing key is on the revocation list");
+	}
+	ret = validate_trust(kv->kr, kv->trusted, m, &why);
+	if (ret)
+		return fail(res, ret, why);
+	res->err = 0;
+	res->reason = NULL;
+	return 0;
+}
+
+int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
+		     size_t len, enum kv_usage usage, struct kv_result *res)
+{
+	struct ms_trailer t;
+	const char *why;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	ret = ms_trailer_check(buf, len, &t, &why);
+	if (ret)
+		return fail(res, ret, why);
+	ret = kv_verify_pkcs7(kv, buf, t.body_len, buf + t.sig_off,
+			      t.sig_len, usage, res);
+	/*
+	 * Debian, Fedora and Ubuntu carry "KEYS: Make use of platform keyring
+	 * for module signature verify": a module no trusted key knows is
+	 * tried again against .platform (UEFI db).  Mainline has no such
+	 * fallback.
+	 */
+	if (ret == -ENOKEY && usage == KV_USAGE_MODULE && kv->platform &&
+	    kv->platform->n) {
+		struct kv_ctx pk = *kv;
+
+		pk.trusted = kv->platform;
+		pk.platform = NULL;
+		kv_result_free(res);
+		memset(res, 0, sizeof(*res));
+		ret = kv_verify_pkcs7(&pk, buf, t.body_len, buf + t.sig_off,
+				      t.sig_len, usage, res);
+	}
+	return ret;
+}
+
+void kv_result_free(struct kv_result *res)
+{
+	p7_free(res->msg);
+	res->msg = NULL;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kernel's decision on a signature (kernel-rules.md §4):
+ * verify_pkcs7_signature(), pkcs7_verify() with its usage gate and
+ * per-signer steps, the revocation list, pkcs7_validate_trust(), and the
+ * module trailer in front of them (§1.2).
+ */
+#ifndef MODSIGN_KERNEL_VERIFY_H
+#define MODSIGN_KERNEL_VERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/blacklist.h"
+#include "kernel/keyring.h"
+#include "kernel/pkcs7.h"
+#include "kernel/rules.h"
+
+/* include/linux/verification.h: enum key_being_used_for */
+enum kv_usage {
+	KV_USAGE_MODULE = 0,
+	KV_USAGE_FIRMWARE = 1,
+	KV_USAGE_KEXEC = 2,
+	KV_USAGE_UNSPECIFIED = 5,
+};
+
+struct kv_ctx {
+	const struct kr_rules *kr;
+	const struct certstore *trusted;
+	const struct certstore *revoked;	/* may be NULL */
+	const struct blacklist *bl;		/* may be NULL */
+	/* .platform (UEFI db): consulted for modules only after -ENOKEY,
+	 * as distribution kernels do; may be NULL */
+	const struct certstore *platform;
+};
+
+struct kv_result {
+	int err;			/* 0 or the kernel's -errno */
+	const char *reason;		/* static; NULL when accepted */
+	struct p7_msg *msg;		/* parsed message, or NULL */
+	size_t sig_len;
+};
+
+/* verify_pkcs7_signature(data, len, sig, sig_len, keyring, usage) */
+int kv_verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
+		    size_t len, const uint8_t *sig, size_t sig_len,
+		    enum kv_usage usage, struct kv_result *res);
+/* module_sig_check() without the enforce policy: trailer, then the above */
+int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
+		     size_t len, enum kv_usage usage, struct kv_result *res);
+void kv_result_free(struct kv_result *res);
+
+#endif

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * X.509 certificates as the kernel's x509_cert_parser.c sees them
+ * (kernel-rules.md §5.2): its strictness, its key identifiers (§4.5), its
+ * self-signed test and its fabricated description.
+ */
+#ifndef MODSIGN_KERNEL_X509_H
+#define MODSIGN_KERNEL_X509_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <openssl/evp.h>
+
+#include "kernel/blacklist.h"
+#include "kernel/public_key.h"
+#include "kernel/rules.h"
+
+/* struct asymmetric_key_id: compared by length and bytes */
+struct kid {
+	uint8_t *data;
+	size_t len;
+};
+
+/* asymmetric_key_id_same(): false when either side is absent */
+bool kid_same(const struct kid *a, const struct kid *b);
+int kid_make(struct kid *k, const uint8_t *a, size_t alen,
+	     const uint8_t *b, size_t blen);
+void kid_free(struct kid *k);
+
+struct x509k_cert {
+	uint8_t *der;
+	size_t der_len;
+	const uint8_t *serial, *issuer, *subject;	/* contents, in der */
+	size_t serial_len, issuer_len, subject_len;
+	struct kid id;		/* serial ‖ issuer (§4.5) */
+	struct kid skid;
+	struct kid akid_id;	/* auth_ids[0]: AKID serial ‖ directoryName */
+	struct kid akid_keyid;	/* auth_ids[1] */
+	const char *pub_algo;	/* "rsa", "ecdsa-nist-p256" */
+	EVP_PKEY *pkey;
+	struct pk_sig sig;	/* the certificate's own signature */
+	int64_t valid_from, valid_to;
+	bool self_signed, unsupported_sig, blacklisted;
+	bool ca, digsig, keycertsign;
+	char name[256];		/* x509_fabricate_name() */
+
+	/* State of one verification run (pkcs7_verify / validate_trust). */
+	struct x509k_cert *signer;
+	bool seen, verified;
+	unsigned index;
+	char *path;		/* where a keyring certificate came from */
+};
+
+/*
+ * Parse one DER certificate.  The kernel's errors: -EMSGSIZE over 64 KiB,
+ * -EBADMSG (malformed, bad time, bad extension form), -ENOPKG (unknown
+ * signature, key or curve), -EINVAL (inner and outer algorithms differ),
+ * -EKEYREJECTED (self-signed AKID half-match, bad self-signature).
+ * bl may be NULL.  *why gets a static explanation on failure.
+ */
+int x509k_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
+		const struct blacklist *bl, struct x509k_cert **out,
+		const char **why);
+void x509k_free(struct x509k_cert *c);
+
+/* Key description as in /proc/keys: "<name>: <skid or serial hex>". */
+void x509k_describe(const struct x509k_cert *c, char *buf, size_t size);
+/* Lower-case hex of bytes into buf (truncated to fit). */
+void hex_str(const uint8_t *p, size_t len, char *buf, size_t size);
+/* RFC 4514-ish one-line form of a Name's contents: "O=x, CN=y". */
+void name_str(const uint8_t *p, size_t len, char *buf, size_t size);
+
+/* x509_decode_time(): 0 and *t, or -EBADMSG (§3.3 time rules). */
+int x509k_decode_time(uint8_t tag, const uint8_t *v, size_t len,
+		      int64_t *t);
+
+#endif

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "module/module_file.h"
+#include "module/trailer.h"
+
+static int modfile_open(const char *path, struct ms_modfile *m,
+			const char **why, int lock)
+{
+	const uint8_t *stored;
+	size_t used;
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	*why = NULL;
+	err = lock == 2 ? ms_file_open_trylock(path, &m->file)
+	    : lock ? ms_file_open_locked(path, &m->file)
+		   : ms_file_open(path, &m->file);
+	if (err)
+		return err;
+	stored = m->file.data;
+	m->comp = ms_comp_detect(stored, m->file.len);
+	if (m->comp == MS_COMP_NONE) {
+		m->data = stored;
+		m->len = m->file.len;
+		return 0;
+	}
+
+	err = ms_decompress(m->comp, stored, m->file.len, MS_DECOMPRESS_MAX,
+			    &m->buf, &m->len, &used, why);
+	if (err)
+		goto fail;
+	m->data = m->buf;
+	m->stream_len = used;
+	/* The kernel's decompressors stop at the end of the first stream
+	 * and never look further (kernel/module/decompress.c), nor does
+	 * kmod; xz -d and zstd -d call such a file corrupt.  A trailer there
+	 * is the signed-after-compression mistake; anything else is damage. */
+	if (used < m->file.len) {
+		if (!ms_has_magic(stored, m->file.len)) {
+			*why = "data after the end of the compressed stream";
+			err = -EBADMSG;
+			goto fail;
+		}
+		m->signed_after = 1;
+	}
+	return 0;
+fail:
+	ms_modfile_close(m);
+	return err;
+}
+
+void ms_modfile_close(struct ms_modfile *m)
+{
+	ms_file_close(&m->file);
+	free(m->buf);
+	m->buf = NULL;
+	m->data = NULL;
+	m->len = 0;
+}
+
+int ms_modfile_signed_after(const struct ms_modfile *m, const char **what)
+{
+	if (ms_has_magic(m->data, m->len)) {
+		*what = "a second signature is appended after compression, "
+			"where the kernel never looks";
+		return 0;
+	}
+	*what = MS_SIGNED_AFTER_MSG;
+	return -ENODATA;
+}
+
+int ms_modfile_open(const char *path, struct ms_modfile *m, const char **why)
+{
+	return modfile_open(path, m, why, 0);
+}
+
+int ms_modfile_open_locked(const char *path, struct ms_modfile *m,
+			   const char **why)
+{
+	return modfile_open(path, m, why, 1);
+}
+
+int ms_modfile_open_trylock(const char *path, struct ms_modfile *m,
+			    const char **why)
+{
+	return modfile_open(path, m, why, 2);
+}

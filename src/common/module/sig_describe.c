@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/bn.h>
+#include <openssl/cms.h>
+#include <openssl/err.h>
+
+#include "base/format.h"
+#include "module/sig_describe.h"
+
+const char *ms_id_type_name(unsigned id_type)
+{
+	/* kmod's pkey_id_type names (libkmod-signature.c) */
+	static const char *const names[] = { "PGP", "X509", "PKCS#7" };
+
+	return id_type < 3 ? names[id_type] : NULL;
+}
+
+static uint8_t *dup_bytes(const uint8_t *p, size_t len)
+{
+	uint8_t *d = malloc(len ? len : 1);
+
+	if (d && len)
+		memcpy(d, p, len);
+	return d;
+}
+
+static char *name_text(X509_NAME *name)
+{
+	BIO *b = BIO_new(BIO_s_mem());
+	char *p, *s = NULL;
+	long n;
+
+	if (!b)
+		return NULL;
+	if (X509_NAME_print_ex(b, name, 0, XN_FLAG_RFC2253) >= 0) {
+		/* an empty Name prints nothing, and an empty memory BIO
+		 * hands back NULL (conformance c99's empty issuer) */
+		n = BIO_get_mem_data(b, &p);
+		s = n > 0 ? strndup(p, (size_t)n) : strdup("");
+	}
+	BIO_free(b);
+	return s;
+}
+
+/* kmod's "signer": the issuer's commonName; with no CN its loop ends on
+ * the last entry, whose value is printed instead. */
+static char *kmod_signer(X509_NAME *name)
+{
+	X509_NAME_ENTRY *e = NULL;
+	const ASN1_STRING *v;
+	int n = X509_NAME_entry_count(name);
+
+	for (int i = 0; i < n; i++) {
+		e = X509_NAME_get_entry(name, i);
+		if (OBJ_obj2nid(X509_NAME_ENTRY_get_object(e)) ==
+		    NID_commonName)
+			break;
+	}
+	if (!e)
+		return strdup("");
+	v = X509_NAME_ENTRY_get_data(e);
+	return strndup((const char *)ASN1_STRING_get0_data(v),
+		       (size_t)ASN1_STRING_length(v));
+}
+
+static void fill_serial(struct ms_signer_desc *sd, const ASN1_INTEGER *sno)
+{
+	BIGNUM *bn = ASN1_INTEGER_to_BN(sno, NULL);
+	int n;
+
+	if (!bn)
+		return;
+	/* BN_bn2bin: magnitude without leading zeros, as kmod prints it */
+	n = BN_num_bytes(bn);
+	sd->serial = malloc(n ? (size_t)n : 1);
+	if (sd->serial)
+		sd->serial_len = (size_t)BN_bn2bin(bn, sd->serial);
+	BN_free(bn);
+}
+
+static void describe_cert(struct ms_signer_desc *sd, X509 *x, const char *from)
+{
+	ms_pkey_describe(X509_get0_pubkey(x), sd->key, sizeof(sd->key));
+	sd->cert_from = from;
+	sd->subject = name_text(X509_get_subject_name(x));
+}
+
+static void fill_signer(struct ms_signer_desc *sd, CMS_SignerInfo *si,
+			STACK_OF(X509) *embedded, X509 *cert,
+			const char *cert_path)
+{
+	ASN1_OCTET_STRING *keyid = NULL, *sig;
+	X509_NAME *issuer = NULL;
+	ASN1_INTEGER *sno = NULL;
+	X509_ALGOR *dig, *sigalg;
+
+	CMS_SignerInfo_get0_signer_id(si, &keyid, &issuer, &sno);
+	if (keyid) {
+		sd->by_skid = 1;
+		sd->skid = dup_bytes(ASN1_STRING_get0_data(keyid),
+				     (size_t)ASN1_STRING_length(keyid));
+		sd->skid_len = (size_t)ASN1_STRING_length(keyid);
+	}
+	if (issuer) {
+		sd->issuer = name_text(issuer);
+		sd->issuer_cn = kmod_signer(issuer);
+	}
+	if (sno)
+		fill_serial(sd, sno);
+	CMS_SignerInfo_get0_algs(si, NULL, NULL, &dig, &sigalg);
+	OBJ_obj2txt(sd->hash, sizeof(sd->hash), dig->algorithm, 0);
+	OBJ_obj2txt(sd->sig_alg, sizeof(sd->sig_alg), sigalg->algorithm, 0);
+	sd->signed_attrs = CMS_signed_get_attr_count(si) > 0;
+	sig = CMS_SignerInfo_get0_signature(si);
+	sd->sig_len = (size_t)ASN1_STRING_length(sig);
+	sd->sig = dup_bytes(ASN1_STRING_get0_data(sig), sd->sig_len);
+
+	if (cert && CMS_SignerInfo_cert_cmp(si, cert) == 0) {
+		describe_cert(sd, cert, cert_path);
+		return;
+	}
+	for (int i = 0; i < sk_X509_num(embedded); i++) {
+		X509 *x = sk_X509_value(embedded, i);
+
+		if (CMS_SignerInfo_cert_cmp(si, x) == 0) {
+			describe_cert(sd, x, "embedded");
+			return;
+		}
+	}
+}
+
+int ms_sigdesc_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
+		    X509 *cert, const char *cert_path)
+{
+	STACK_OF(CMS_SignerInfo) *sis;
+	STACK_OF(X509) *embedded;
+	ASN1_OCTET_STRING **content;
+	const unsigned char *p;
+	CMS_ContentInfo *cms;
+	const char *why;
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	d->file_len = len;
+	err = ms_trailer_split(buf, len, &d->t, &why);
+	if (err || d->t.desc.id_type != MS_ID_PKCS7)
+		return err;
+
+	p = buf + d->t.sig_off;
+	cms = d2i_CMS_ContentInfo(NULL, &p, (long)d->t.sig_len);
+	if (!cms || OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed) {
+		CMS_ContentInfo_free(cms);
+		ERR_clear_error();
+		return -EBADMSG;
+	}
+	d->cms_ok = 1;
+	content = CMS_get0_content(cms);
+	d->detached = !content || !*content;
+	embedded = CMS_get1_certs(cms);
+	d->n_certs = sk_X509_num(embedded) > 0 ? sk_X509_num(embedded) : 0;
+	sis = CMS_get0_SignerInfos(cms);
+	d->n_signers = sk_CMS_SignerInfo_num(sis);
+	if (d->n_signers < 0)
+		d->n_signers = 0;
+	for (int i = 0; i < d->n_signers && i < MS_MAX_SIGNERS; i++)
+		fill_signer(&d->s[i], sk_CMS_SignerInfo_value(sis, i),
+			    embedded, cert, cert_path);
+	sk_X509_pop_free(embedded, X509_free);
+	CMS_ContentInfo_free(cms);
+	ERR_clear_error();
+	return 0;
+}
+
+void ms_sigdesc_free(struct ms_sigdesc *d)
+{
+	for (int i = 0; i < MS_MAX_SIGNERS; i++) {
+		struct ms_signer_desc *s = &d->s[i];
+
+		free(s->issuer);
+		free(s->issuer_cn);
+		free(s->serial);
+		free(s->skid);
+		free(s->sig);
+		free(s->subject);
+	}
+	memset(d, 0, sizeof(*d));
+}
+
+static void print_hex_line(const char *label, const uint8_t *p, size_t len)
+{
+	char *h = ms_hex(p, len);
+
+	printf("  %-16s%s\n", label, h ? h : "");
+	free(h);
+}
+
+void ms_sigdesc_print(const struct ms_sigdesc *d, const char *file)
+{
+	const struct ms_desc *ds = &d->t.desc;
+	const char *idn = ms_id_type_name(ds->id_type);
+
+	printf("file:             %s (%zu bytes)\n", file, d->file_len);
+	if (d->compression)
+		printf("compression:      %s, %zu bytes stored (sizes and "
+		       "offsets are of the decompressed module)\n",
+		       d->compression, d->compressed_len);
+	printf("id type:          %s (%u)\n", idn ? idn : "unknown",
+	       ds->id_type);
+	printf("body:             0..%zu (%zu bytes)\n", d->t.body_len,
+	       d->t.body_len);
+	if (ds->signer_len || ds->key_id_len)
+		printf("legacy regions:   signer name %u bytes at %zu, "
+		       "key id %u bytes at %zu\n", ds->signer_len,
+		       d->t.signer_off, ds->key_id_len, d->t.key_id_off);
+	printf("signature:        %zu..%zu (%zu bytes)\n", d->t.sig_off,
+	       d->t.sig_off + d->t.sig_len, d->t.sig_len);
+	printf("descriptor:       algo %u, hash %u, id_type %u, signer_len "
+	       "%u, key_id_len %u, sig_len %u\n", ds->algo, ds->hash,
+	       ds->id_type, ds->signer_len, ds->key_id_len, ds->sig_len);
+	if (!d->cms_ok)
+		return;
+	printf("content:          %s\n", d->detached ? "detached" :
+	       "embedded (the kernel rejects non-detached module signatures)");
+	printf("certificates:     %d embedded\n", d->n_certs);
+	printf("signers:          %d\n", d->n_signers);
+	for (int i = 0; i < d->n_signers && i < MS_MAX_SIGNERS; i++) {
+		const struct ms_signer_desc *s = &d->s[i];
+
+		printf("signer %d:\n", i + 1);
+		printf("  %-16s%s\n", "identified by:", s->by_skid ?
+		       "subjectKeyIdentifier" : "issuer and serial number");
+		if (s->issuer_cn)
+			printf("  %-16s%s\n", "signer:", s->issuer_cn);
+		if (s->issuer)
+			printf("  %-16s%s\n", "issuer:", s->issuer);
+		if (s->serial)
+			print_hex_line("serial:", s->serial, s->serial_len);
+		if (s->skid)
+			print_hex_line("skid:", s->skid, s->skid_len);
+		printf("  %-16s%s\n", "hash:", s->hash);
+		printf("  %-16s%s\n", "signature alg:", s->sig_alg);
+		printf("  %-16s%zu bytes\n", "signature:", s->sig_len);
+		printf("  %-16s%s\n", "signed attrs:", s->signed_attrs ?
+		       "present (the kernel rejects them on modules)" : "none");
+		if (s->cert_from) {
+			printf("  %-16s%s\n", "subject:", s->subject);
+			printf("  %-16s%s (certificate: %s)\n", "key:", s->key,
+			       s->cert_from);
+		} else {
+			printf("  %-16s%s\n", "key:",
+			       "unknown (give the signer's certificate with -c)");
+		}
+	}
+}
+
+static json_object *json_hex(const uint8_t *p, size_t len)
+{
+	char *h;
+	json_object *o;
+
+	if (!p)
+		return NULL;
+	h = ms_hex(p, len);
+	o = json_object_new_string(h ? h : "");
+	free(h);
+	return o;
+}
+
+static json_object *json_str(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file)
+{
+	const struct ms_desc *ds = &d->t.desc;
+	json_object *o = json_object_new_object(), *arr, *desc;
+
+	json_object_object_add(o, "file", json_object_new_string(file));
+	json_object_object_add(o, "file_size",
+			       json_object_new_int64((int64_t)d->file_len));
+	json_object_object_add(o, "compression", json_str(d->compression));
+	json_object_object_add(o, "compressed_size", d->compression ?
+			       json_object_new_int64((int64_t)d->compressed_len)
+			       : NULL);
+	json_object_object_add(o, "id_type",
+			       json_str(ms_id_type_name(ds->id_type)));
+	json_object_object_add(o, "body_size",
+			       json_object_new_int64((int64_t)d->t.body_len));
+	json_object_object_add(o, "signature_offset",
+			       json_object_new_int64((int64_t)d->t.sig_off));
+	json_object_object_add(o, "signature_size",
+			       json_object_new_int64((int64_t)d->t.sig_len));
+	desc = json_object_new_object();
+	json_object_object_add(desc, "algo", json_object_new_int(ds->algo));
+	json_object_object_add(desc, "hash", json_object_new_int(ds->hash));
+	json_object_object_add(desc, "id_type",
+			       json_object_new_int(ds->id_type));
+	json_object_object_add(desc, "signer_len",
+			       json_object_new_int(ds->signer_len));
+	json_object_object_add(desc, "key_id_len",
+			       json_object_new_int(ds->key_id_len));
+	json_object_object_add(desc, "sig_len",
+			       json_object_new_int64(ds->sig_len));
+	json_object_object_add(o, "descriptor", desc);
+	if (!d->cms_ok)
+		return o;
+	json_object_object_add(o, "detached",
+			       json_object_new_boolean(d->detached));
+	json_object_object_add(o, "certificates",
+			       json_object_new_int(d->n_certs));
+	json_object_object_add(o, "signer_count",
+			       json_object_new_int(d->n_signers));
+	arr = json_object_new_array();
+	for (int i = 0; i < d->n_signers && i < MS_MAX_SIGNERS; i++) {
+		const struct ms_signer_desc *s = &d->s[i];
+		json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "signer_id", json_object_new_string(
+				s->by_skid ? "skid" : "issuer-and-serial"));
+		json_object_object_add(j, "signer", json_str(s->issuer_cn));
+		json_object_object_add(j, "issuer", json_str(s->issuer));
+		json_object_object_add(j, "serial",
+				       json_hex(s->serial, s->serial_len));
+		json_object_object_add(j, "skid", json_hex(s->skid,
+							   s->skid_len));
+		json_object_object_add(j, "hash", json_str(s->hash));
+		json_object_object_add(j, "signature_algorithm",
+				       json_str(s->sig_alg));
+		json_object_object_add(j, "signature_size",
+				       json_object_new_int64((int64_t)s->sig_len));
+		json_object_object_add(j, "signed_attributes",
+				       json_object_new_boolean(s->signed_attrs));
+		json_object_object_add(j, "key", json_str(s->cert_from ?
+							  s->key : NULL));
+		json_object_object_add(j, "subject", json_str(s->subject));
+		json_object_object_add(j, "certificate",
+				       json_str(s->cert_from));
+		json_object_array_add(arr, j);
+	}
+	json_object_object_add(o, "signers", arr);
+	return o;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Describing an appended signature for people and scripts (extract-sig):
+ * where it sits, what the descriptor says, and who signed with what.
+ */
+#ifndef MODSIGN_MODULE_SIG_DESCRIBE_H
+#define MODSIGN_MODULE_SIG_DESCRIBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+#include <openssl/x509.h>
+
+#include "module/trailer.h"
+
+#define MS_MAX_SIGNERS 8
+
+struct ms_signer_desc {
+	int by_skid;		/* SignerInfo identifies by SKID (CMS v3) */
+	char *issuer;		/* RFC 2253 text, or NULL */
+	char *issuer_cn;	/* kmod's "signer": issuer CN (else last RDN) */
+	uint8_t *serial;	/* magnitude, big-endian, no leading zeros */
+	size_t serial_len;
+	uint8_t *skid;
+	size_t skid_len;
+	char hash[32];		/* digest long name, as kmod prints it */
+	char sig_alg[48];	/* signature algorithm name */
+	int signed_attrs;	/* signedAttrs present */
+	uint8_t *sig;		/* signature value */
+	size_t sig_len;
+	char key[32];		/* "RSA-2048" when a certificate is known */
+	const char *cert_from;	/* "embedded", the -c path, or NULL */
+	char *subject;		/* matching certificate's subject */
+};
+
+struct ms_sigdesc {
+	size_t file_len;	/* of the module the kernel sees */
+	/* Set by the caller for a compressed module (NULL, 0 otherwise):
+	 * every size and offset here is then of the decompressed module. */
+	const char *compression;
+	size_t compressed_len;
+	struct ms_trailer t;
+	int cms_ok;		/* the blob parsed as CMS SignedData */
+	int n_signers;		/* all SignerInfos, even past MS_MAX_SIGNERS */
+	int n_certs;		/* embedded certificates */
+	int detached;		/* no embedded content */
+	struct ms_signer_desc s[MS_MAX_SIGNERS];
+};
+
+/*
+ * Describe the signature of buf.  cert (may be NULL) names the signer's
+ * certificate given by the user, cert_path its file.  Returns 0, or the
+ * split error (-ENODATA unsigned, -EBADMSG truncated); for id types other
+ * than PKCS#7 returns 0 with cms_ok = 0, and -EBADMSG when a PKCS#7 blob
+ * is not CMS.
+ */
+int ms_sigdesc_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
+		    X509 *cert, const char *cert_path);
+void ms_sigdesc_free(struct ms_sigdesc *d);
+
+/* Human-readable description on stdout. */
+void ms_sigdesc_print(const struct ms_sigdesc *d, const char *file);
+/* The same as one JSON object. */
+json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file);
+
+/* "PKCS#7", "X509", "PGP"; NULL for an unknown id type. */
+const char *ms_id_type_name(unsigned id_type);
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The appended-signature trailer of a kernel module (kernel-rules.md §1).
+ */
+#ifndef MODSIGN_MODULE_TRAILER_H
+#define MODSIGN_MODULE_TRAILER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MS_MAGIC "~Module signature appended~\n"
+#define MS_MAGIC_LEN 28
+#define MS_DESC_LEN 12
+#define MS_TRAILER_OVERHEAD (MS_DESC_LEN + MS_MAGIC_LEN)
+
+/* include/linux/module_signature.h: enum pkey_id_type */
+enum ms_id_type {
+	MS_ID_PGP = 0,
+	MS_ID_X509 = 1,
+	MS_ID_PKCS7 = 2,
+};
+
+/* struct module_signature, field by field (no padding, sig_len big-endian). */
+struct ms_desc {
+	uint8_t algo;
+	uint8_t hash;
+	uint8_t id_type;
+	uint8_t signer_len;
+	uint8_t key_id_len;
+	uint8_t pad[3];
+	uint32_t sig_len;	/* host order once decoded */
+};
+
+/* One appended signature, located in a buffer. */
+struct ms_trailer {
+	struct ms_desc desc;
+	size_t body_len;	/* bytes covered by the signature */
+	size_t sig_off;		/* offset of the signature blob */
+	size_t sig_len;
+	/* Legacy (id_type != PKCS#7) signer name and key id regions. */
+	size_t signer_off, key_id_off;
+};
+
+/* True when buf ends with the magic (and is longer than it). */
+int ms_has_magic(const uint8_t *buf, size_t len);
+
+/*
+ * The kernel's decision on a buffer, step for step (§1.2, steps 2-5):
+ * 0 and *t filled, or -ENODATA, -EBADMSG, -ENOPKG exactly as the kernel
+ * returns them.  *reason gets the kernel's message (static string).
+ */
+int ms_trailer_check(const uint8_t *buf, size_t len, struct ms_trailer *t,
+		     const char **reason);
+
+/*
+ * Split a signed file as kmod and extract-module-sig.pl do (§2.6, §7.1):
+ * lenient about the fields the kernel requires to be zero, and aware of
+ * the legacy signer-name and key-id regions.  -ENODATA when there is no
+ * magic, -EBADMSG when the descriptor does not fit the file.
+ */
+int ms_trailer_split(const uint8_t *buf, size_t len, struct ms_trailer *t,
+		     const char **reason);
+
+/* Encode the 12-byte descriptor and magic for a PKCS#7 blob of sig_len. */
+void ms_trailer_encode(uint32_t sig_len, uint8_t out[MS_TRAILER_OVERHEAD]);
+
+#endif

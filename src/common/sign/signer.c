@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/err.h>
+
+#include "base/digest.h"
+#include "base/fileio.h"
+#include "module/compress.h"
+#include "module/module_file.h"
+#include "module/trailer.h"
+#include "sign/cms.h"
+#include "sign/signer.h"
+
+/* The kernel's ASN.1 decoder stops at 64 KiB (§3.1); leave room above it
+ * so that an oversized -s blob is reported by the CMS check, not here. */
+#define RAW_SIG_MAX (1u << 20)
+
+static int fail_at(struct ms_fail *f, enum ms_stage stage, const char *path,
+		   const char *reason, int err)
+{
+	f->stage = stage;
+	snprintf(f->path, sizeof(f->path), "%s", path);
+	f->reason = reason;
+	return err;
+}
+
+int ms_signer_init(struct ms_signer *s, const char *hash, int use_keyid,
+		   struct ms_fail *fail)
+{
+	memset(s, 0, sizeof(*s));
+	memset(fail, 0, sizeof(*fail));
+	s->use_keyid = use_keyid;
+	s->md = ms_digest_by_name(hash);
+	if (!s->md)
+		return fail_at(fail, MS_STAGE_HASH, hash, NULL, -EINVAL);
+	/*
+	 * The name is resolved as the kernel tool resolves it (aliases
+	 * included), then the implementation fetched once: a digest found
+	 * by name is fetched again from the provider at every DigestInit
+	 * and EVP_PKEY_CTX_set_signature_md, under the method store's lock,
+	 * which batch mode would pay per module on every CPU.
+	 */
+	s->md_fetched = EVP_MD_fetch(NULL, EVP_MD_get0_name(s->md), NULL);
+	if (s->md_fetched)
+		s->md = s->md_fetched;
+	ERR_clear_error();
+	return 0;
+}
+
+int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
+		  const struct ms_key_opts *o, struct ms_fail *fail)
+{
+	struct ms_token **tok = &s->toks[s->n];
+	X509 *bundled = NULL;
+	int i = s->n, err;
+
+	memset(fail, 0, sizeof(*fail));
+	if (s->n >= MS_MAX_SIGNERS)
+		return fail_at(fail, MS_STAGE_KEY, key, "too many signers",
+			       -E2BIG);
+	s->n++;
+	err = ms_load_private_key(key, o, tok, &s->keys[i], &bundled,
+				  &fail->key);
+	fail->token = *tok != NULL;
+	if (err) {
+		X509_free(bundled);
+		return fail_at(fail, MS_STAGE_KEY, key, NULL, err);
+	}
+	if (bundled && strcmp(key, cert) == 0) {
+		s->certs[i] = bundled;
+	} else {
+		X509_free(bundled);
+		err = ms_load_cert_spec(cert, o, tok, &s->certs[i],
+					&fail->key);
+		if (err)
+			return fail_at(fail, MS_STAGE_CERT, cert, NULL, err);
+	}
+	/* Refuse before writing anything: a mismatched pair makes a module
+	 * the kernel rejects, found only at load time. */
+	if (ms_key_matches_cert(s->keys[i], s->certs[i])) {
+		fail->key = MS_KEY_MISMATCH;
+		return fail_at(fail, MS_STAGE_MATCH, key, NULL, -EKEYREJECTED);
+	}
+	return 0;
+}
+
+int ms_signer_load(struct ms_signer *s, const char *hash, const char *key,
+		   const char *cert, int use_keyid, struct ms_fail *fail)
+{
+	static const struct ms_key_opts none;
+	int err = ms_signer_init(s, hash, use_keyid, fail);
+
+	return err ? err : ms_signer_add(s, key, cert, &none, fail);
+}
+
+int ms_signer_load_raw(struct ms_signer *s, const char *raw,
+		       const char *cert, struct ms_fail *fail)
+{
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	memset(fail, 0, sizeof(*fail));
+	s->raw_path = raw;
+	err = ms_read_all(raw, RAW_SIG_MAX, &s->raw_sig, &s->raw_sig_len);
+	if (err)
+		return fail_at(fail, MS_STAGE_RAWSIG, raw, NULL, err);
+	err = ms_load_cert(cert, &s->certs[0], &fail->key);
+	if (err)
+		return fail_at(fail, MS_STAGE_CERT, cert, NULL, err);
+	return 0;
+}
+
+int ms_signer_load_attach(struct ms_signer *s, const char *hash,
+			  const char *raw, const char *cert, int use_keyid,
+			  const struct ms_key_opts *o, struct ms_fail *fail)
+{
+	int err = ms_signer_init(s, hash, use_keyid, fail);
+
+	if (err)
+		return err;
+	s->raw_path = raw;
+	err = ms_read_all(raw, RAW_SIG_MAX, &s->raw_sig, &s->raw_sig_len);
+	if (err)
+		return fail_at(fail, MS_STAGE_RAWSIG, raw, NULL, err);
+	s->raw_is_value = !ms_is_cms(s->raw_sig, s->raw_sig_len);
+	err = ms_load_cert_spec(cert, o, &s->toks[0], &s->certs[0],
+				&fail->key);
+	if (err)
+		return fail_at(fail, MS_STAGE_CERT, cert, NULL, err);
+	return 0;
+}
+
+void ms_signer_free(struct ms_signer *s)
+{
+	/* Keys before the tokens: a token key needs its engine or
+	 * provider until it is freed. */
+	for (int i = 0; i < MS_MAX_SIGNERS; i++) {
+		EVP_PKEY_free(s->keys[i]);
+		X509_free(s->certs[i]);
+		ms_token_free(s->toks[i]);
+	}
+	free(s->raw_sig);
+	EVP_MD_free(s->md_fetched);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Body length once every appended trailer is peeled off (--replace). */
+static int strip_trailers(const uint8_t *buf, size_t len, size_t *body_len)
+{
+	struct ms_trailer t;
+	const char *why;
+
+	while (ms_has_magic(buf, len)) {
+		int err = ms_trailer_split(buf, len, &t, &why);
+
+		if (err)
+			return err;
+		len = t.body_len;
+	}
+	*body_len = len;
+	return 0;
+}
+
+/*
+ * The already-signed policy, the same for signing and --digest-only:
+ * refuse (-EEXIST), skip (*skipped), or strip every trailer (--replace).
+ */
+static int apply_signed_policy(const uint8_t *buf, size_t len,
+			       const struct ms_sign_req *r, size_t *body_len,
+			       int *skipped, struct ms_fail *fail)
+{
+	int err;
+
+	if (!ms_has_magic(buf, len))
+		return 0;
+	switch (r->signed_policy) {
+	case MS_SIGNED_SKIP:
+		*skipped = 1;
+		return 0;
+	case MS_SIGNED_REPLACE:
+		err = strip_trailers(buf, len, body_len);
+		if (err)
+			return fail_at(fail, MS_STAGE_TRAILER, r->module,
+				       "existing signature trailer is "
+				       "malformed; cannot strip it", err);
+		return 0;
+	case MS_SIGNED_REFUSE:
+		break;
+	}
+	return fail_at(fail, MS_STAGE_SIGNED, r->module, NULL, -EEXIST);
+}
+
+static int write_p7s(const char *module, const uint8_t *der, size_t len,
+		     struct ms_out *o, char **path, struct ms_fail *fail)
+{
+	int err;
+
+	if (asprintf(path, "%s.p7s", module) < 0) {
+		*path = NULL;
+		return fail_at(fail, MS_STAGE_OUTPUT, module, NULL, -ENOMEM);
+	}
+	err = ms_out_begin(*path, ms_output_mode(*path), o);
+	if (!err)
+		err = ms_out_write(o, der, len);
+	if (err)
+		return fail_at(fail, MS_STAGE_OUTPUT, *path, NULL, err);
+	return 0;
+}
+
+/*
+ * What is appended after the body: CMS, descriptor, magic.  Written alone
+ * it is kmodsign -D's "full detached signature block": the module
+ * followed by it is the module signed in place.  (For a compressed module
+ * it completes the decompressed module, as the .p7s does.)
+ */
+static int write_trailer(struct ms_out *out, const uint8_t *sig,
+			 size_t sig_len)
+{
+	uint8_t trailer[MS_TRAILER_OVERHEAD];
+	int err;
+
+	err = ms_out_write(out, sig, sig_len);
+	if (!err) {
+		ms_trailer_encode((uint32_t)sig_len, trailer);
+		err = ms_out_write(out, trailer, sizeof(trailer));
+	}
+	return err;
+}
+
+/*
+ * A plain module: body, CMS, descriptor and magic, so the output is the
+ * kernel tool's byte for byte.  A body read into memory goes out with the
+ * trailer in one writev; a mapped (large) one is copied file to file,
+ * reflinked where the file system can, never passing through user space.
+ */
+static int write_plain(struct ms_out *out, const struct ms_file *in,
+		       size_t body_len, const uint8_t *sig, size_t sig_len)
+{
+	uint8_t trailer[MS_TRAILER_OVERHEAD];
+	struct iovec iov[3];
+	int err;
+
+	if (!in->buf) {
+		err = ms_out_copy(out, in->fd, in->data, body_len);
+		return err ? err : write_trailer(out, sig, sig_len);
+	}
+	ms_trailer_encode((uint32_t)sig_len, trailer);
+	iov[0] = (struct iovec){ (void *)in->data, body_len };
+	iov[1] = (struct iovec){ (void *)sig, sig_len };
+	iov[2] = (struct iovec){ trailer, sizeof(trailer) };
+	return ms_out_writev(out, iov, 3);
+}
+
+/*
+ * A compressed module: sign first, then compress (the kernel checks the
+ * decompressed module), in the input's format with kbuild's settings.
+ */
+static int write_compressed(struct ms_out *out, enum ms_comp comp,
+			    const uint8_t *body, size_t body_len,
+			    const uint8_t *sig, size_t sig_len)
+{
+	uint8_t trailer[MS_TRAILER_OVERHEAD];
+	struct iovec iov[3];
+	uint8_t *packed;
+	size_t packed_len;
+	int err;
+
+	ms_trailer_encode((uint32_t)sig_len, trailer);
+	iov[0] = (struct iovec){ (void *)body, body_len };
+	iov[1] = (struct iovec){ (void *)sig, sig_len };
+	iov[2] = (struct iovec){ trailer, sizeof(trailer) };
+	err = ms_compress(comp, iov, 3, &packed, &packed_len);
+	if (err)
+		return err;
+	err = ms_out_write(out, packed, packed_len);
+	free(packed);
+	return err;
+}
+
+/*
+ * A large plain module's body goes into the output while it is hashed:
+ * the copy (copy_file_range: a reflink on btrfs/xfs, an in-kernel copy
+ * elsewhere) and SHA-256 each take about as long, and a single run has
+ * a CPU to spare for the one (10 MB: 4-5 ms of copying hidden behind
+ * 6 ms of hashing).  Below this size the thread costs more than it
+ * hides.
+ */
+#define OVERLAP_MIN ((size_t)1 << 20)
+
+struct body_copy {
+	pthread_t tid;
+	struct ms_out *out;
+	const char *target;
+	mode_t mode;
+	const struct ms_file *in;
+	size_t len;
+	int err;
+};
+
+static void *copy_body(void *arg)
+{
+	struct body_copy *c = arg;
+
+	c->err = ms_out_begin(c->target, c->mode, c->out);
+	if (!c->err)
+		c->err = ms_out_copy(c->out, c->in->fd, c->in->data, c->len);
+	return NULL;
+}
+
+int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
+		    struct ms_signed *job, int *skipped, struct ms_fail *fail)
+{
+	struct ms_out *out = &job->out, *p7s = &job->p7s;
+	const char *target = r->dest ? r->dest : r->module;
+	struct ms_modfile *inp = &job->in, in;
+	uint8_t *der = NULL;
+	const uint8_t *sig;
+	const char *why;
+	size_t body_len, sig_len;
+	struct body_copy copy = { .err = 0 };
+	int copying = 0;
+	mode_t mode;
+	int err;
+
+	memset(fail, 0, sizeof(*fail));
+	memset(job, 0, sizeof(*job));
+	out->fd = p7s->fd = -1;
+	inp->file.fd = -1;
+	*skipped = 0;
+	/* For a compressed module everything below sees the decompressed
+	 * bytes: already-signed checks, the signature and the .p7s.  The
+	 * file stays locked until its replacement is renamed into place. */
+	err = r->nowait ? ms_modfile_open_trylock(r->module, &in, &why)
+			: ms_modfile_open_locked(r->module, &in, &why);
+	if (err)
+		return fail_at(fail, why ? MS_STAGE_DECOMPRESS : MS_STAGE_INPUT,
+			       r->module, why, err);
+	job->module = r->module;
+	body_len = in.len;
+
+	/* A trailer after the compressed stream is neither "signed" nor
+	 * harmless: only --replace may drop it, and even --skip-signed must
+	 * not leave it as it is. */
+	if (in.signed_after && r->signed_policy != MS_SIGNED_REPLACE) {
+		ms_modfile_signed_after(&in, &why);
+		err = fail_at(fail, MS_STAGE_SIGNED_AFTER, r->module, why,
+			      -EBADMSG);
+		goto done;
+	}
+
+	err = apply_signed_policy(in.data, in.len, r, &body_len, skipped,
+				  fail);
+	if (err || *skipped)
+		goto done;
+
+	/* In place keeps the module's mode, an existing dest its own, and
+	 * a new dest gets umask's. */
+	mode = r->dest ? ms_output_mode(r->dest) : (in.file.st.st_mode & 07777);
+	if (r->overlap && !s->raw_sig && !r->p7s_only && !r->trailer_only &&
+	    in.comp == MS_COMP_NONE && !in.file.buf &&
+	    body_len >= OVERLAP_MIN) {
+		copy = (struct body_copy){ .out = out, .target = target,
+					   .mode = mode, .in = &in.file,
+					   .len = body_len };
+		/* No thread: the copy is made after the signature, as for
+		 * a small module. */
+		copying = pthread_create(&copy.tid, NULL, copy_body, &copy)
+			  == 0;
+	}
+
+	if (s->raw_sig) {
+		sig = s->raw_sig;
+		sig_len = s->raw_sig_len;
+		/* --attach with a bare value: wrap it as sign-file would,
+		 * then check it like any other CMS made elsewhere. */
+		if (s->raw_is_value) {
+			err = ms_cms_from_value(s->certs[0], s->md,
+						s->use_keyid, s->raw_sig,
+						s->raw_sig_len, &der, &sig_len);
+			if (err) {
+				fail_at(fail, MS_STAGE_RAWSIG, s->raw_path,
+					"cannot build a CMS around this "
+					"signature value", err);
+				goto done;
+			}
+			sig = der;
+		}
+		err = ms_cms_check_attachable(sig, sig_len, s->certs[0],
+					      in.data, body_len, &why);
+		if (err) {
+			if (s->raw_is_value && err == -EKEYREJECTED)
+				why = "the signature value does not verify "
+				      "over this file with the certificate";
+			fail_at(fail, MS_STAGE_RAWSIG, s->raw_path, why, err);
+			goto done;
+		}
+	} else {
+		uint8_t digest[EVP_MAX_MD_SIZE];
+		unsigned int dlen = 0;
+		int bad = -1;
+
+		/* Hashing needs no token: only the signing is serialised. */
+		err = in.comp == MS_COMP_NONE
+			? ms_digest_input(s->md, &in.file, body_len, digest,
+					  &dlen)
+			: ms_digest(s->md, in.data, body_len, digest, &dlen);
+		if (!err) {
+			if (s->serial)
+				pthread_mutex_lock(s->serial);
+			err = s->tmpl
+			    ? ms_cms_sign_template(s->tmpl, digest, dlen,
+						   &der, &sig_len, &bad)
+			    : ms_cms_sign_digest(s->certs, s->keys, s->n,
+						 s->md, s->use_keyid, digest,
+						 dlen, &der, &sig_len, &bad);
+			if (s->serial)
+				pthread_mutex_unlock(s->serial);
+		}
+		if (err == -ENOPKG) {
+			fail_at(fail, MS_STAGE_SIGN, r->module,
+				"this OpenSSL cannot make a CMS signature with "
+				"this key type and hash (use sha256, sha384 or "
+				"sha512)", err);
+			goto done;
+		}
+		if (err) {
+			fail->token = bad >= 0 ? s->toks[bad] != NULL
+					       : s->toks[0] != NULL;
+			fail_at(fail, MS_STAGE_SIGN, r->module, s->use_keyid ?
+				"cannot sign (with -k the certificate needs a "
+				"subjectKeyIdentifier extension)" :
+				fail->token ? "signing refused by the PKCS#11 "
+					      "token" : "cannot sign", err);
+			goto done;
+		}
+		sig = der;
+	}
+	if (copying) {
+		pthread_join(copy.tid, NULL);
+		copying = 0;
+		/* a failed hash or signature was reported above and wins */
+		if (err)
+			goto done;
+		if (copy.err) {
+			err = fail_at(fail, MS_STAGE_OUTPUT, target, NULL,
+				      copy.err);
+			goto done;
+		}
+	}
+
+	/* -p and -d only exist for signatures made here, as in the kernel
+	 * tool, whose .p7s writing sits in its non-raw branch.  For a
+	 * compressed module the .p7s covers the decompressed module, which
+	 * is what the kernel checks. */
+	if (!s->raw_sig && (r->save_p7s || r->p7s_only)) {
+		err = write_p7s(r->module, sig, sig_len, p7s, &job->p7s_path,
+				fail);
+		if (err)
+			goto done;
+		if (r->p7s_only)
+			goto done;
+	}
+
+	if (out->tmp) {
+		/* the body went in while it was hashed */
+		err = write_trailer(out, sig, sig_len);
+	} else {
+		err = ms_out_begin(target, mode, out);
+		if (!err && r->trailer_only)
+			err = write_trailer(out, sig, sig_len);
+		else if (!err && in.comp == MS_COMP_NONE)
+			err = write_plain(out, &in.file, body_len, sig,
+					  sig_len);
+		else if (!err)
+			err = write_compressed(out, in.comp, in.data,
+					       body_len, sig, sig_len);
+	}
+	if (err)
+		fail_at(fail, MS_STAGE_OUTPUT, target, NULL, err);
+done:
+	if (copying)		/* signing failed while the body was copied */
+		pthread_join(copy.tid, NULL);
+	free(der);
+	/* Keep only what the commit needs: the descriptor holding the lock
+	 * (no mapping, no decompressed copy), so many jobs can wait for a
+	 * group commit without holding their modules in memory. */
+	free(in.buf);
+	in.buf = NULL;
+	ms_file_unmap(&in.file);
+	*inp = in;
+	if (err || *skipped)
+		ms_sign_release(job);
+	return err;
+}
+
+int ms_sign_commit(struct ms_signed *job, unsigned int sync,
+		   struct ms_fail *fail)
+{
+	int err;
+
+	memset(fail, 0, sizeof(*fail));
+	/* Both files are complete: only now replace anything. */
+	if (job->p7s.tmp) {
+		err = ms_out_commit_flags(&job->p7s, sync);
+		if (err)
+			return fail_at(fail, MS_STAGE_OUTPUT, job->p7s_path,
+				       NULL, err);
+	}
+	if (job->out.tmp) {
+		const char *target = job->out.target;
+		char path[sizeof(fail->path)];
+
+		snprintf(path, sizeof(path), "%s", target);
+		err = ms_out_commit_flags(&job->out, sync);
+		if (err)
+			return fail_at(fail, MS_STAGE_OUTPUT, path, NULL, err);
+	}
+	return 0;
+}
+
+void ms_sign_release(struct ms_signed *job)
+{
+	ms_out_abort(&job->p7s);
+	ms_out_abort(&job->out);
+	free(job->p7s_path);
+	job->p7s_path = NULL;
+	ms_modfile_close(&job->in);
+}
+
+int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
+		 int *skipped, struct ms_fail *fail)
+{
+	struct ms_signed job;
+	int err;
+
+	err = ms_sign_prepare(s, r, &job, skipped, fail);
+	if (err || *skipped)
+		return err;
+	err = ms_sign_commit(&job, MS_SYNC_FILE | MS_SYNC_DIR, fail);
+	ms_sign_release(&job);
+	return err;
+}
+
+
+
+static int write_aside(const char *module, const char *ext,
+		       const uint8_t *buf, size_t len, struct ms_out *o,
+		       char **path, struct ms_fail *fail)
+{
+	int err;
+
+	if (asprintf(path, "%s.%s", module, ext) < 0) {
+		*path = NULL;
+		return fail_at(fail, MS_STAGE_OUTPUT, module, NULL, -ENOMEM);
+	}
+	err = ms_out_begin(*path, ms_output_mode(*path), o);
+	if (!err)
+		err = ms_out_write(o, buf, len);
+	if (err)
+		return fail_at(fail, MS_STAGE_OUTPUT, *path, NULL, err);
+	return 0;
+}
+
+int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
+		   uint8_t *digest, unsigned int *digest_len, int *skipped,
+		   struct ms_fail *fail)
+{
+	struct ms_out dout = { .fd = -1 }, tout = { .fd = -1 };
+	char *dpath = NULL, *tpath = NULL;
+	uint8_t *tbs = NULL;
+	size_t body_len, tbs_len;
+	struct ms_modfile in;
+	const char *why;
+	int err;
+
+	memset(fail, 0, sizeof(*fail));
+	*skipped = 0;
+	/*
+	 * The digest of what the kernel checks, exactly as signing reads
+	 * it: for a .ko.xz/.gz/.zst the decompressed module, so that the
+	 * signature made remotely over it is the one --attach then puts
+	 * inside the compression (digesting the compressed bytes gave a
+	 * signature no kernel and no --attach could ever accept).
+	 */
+	err = ms_modfile_open(r->module, &in, &why);
+	if (err)
+		return fail_at(fail, why ? MS_STAGE_DECOMPRESS : MS_STAGE_INPUT,
+			       r->module, why, err);
+	if (in.signed_after && r->signed_policy != MS_SIGNED_REPLACE) {
+		ms_modfile_signed_after(&in, &why);
+		err = fail_at(fail, MS_STAGE_SIGNED_AFTER, r->module, why,
+			      -EBADMSG);
+		goto done;
+	}
+	body_len = in.len;
+	err = apply_signed_policy(in.data, in.len, r, &body_len, skipped,
+				  fail);
+	if (err || *skipped)
+		goto done;
+	err = ms_digest_info(s->md, in.data, body_len, digest, digest_len,
+			     &tbs, &tbs_len);
+	if (err) {
+		fail_at(fail, MS_STAGE_SIGN, r->module, "cannot digest", err);
+		goto done;
+	}
+	err = write_aside(r->module, "digest", digest, *digest_len, &dout,
+			  &dpath, fail);
+	if (!err)
+		err = write_aside(r->module, "tbs", tbs, tbs_len, &tout, &tpath,
+				  fail);
+	if (!err) {
+		err = ms_out_commit(&dout);
+		if (err)
+			fail_at(fail, MS_STAGE_OUTPUT, dpath, NULL, err);
+	}
+	if (!err) {
+		err = ms_out_commit(&tout);
+		if (err)
+			fail_at(fail, MS_STAGE_OUTPUT, tpath, NULL, err);
+	}
+done:
+	ms_out_abort(&dout);
+	ms_out_abort(&tout);
+	free(dpath);
+	free(tpath);
+	free(tbs);
+	ms_modfile_close(&in);
+	return err;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The certificates built into a kernel image: the list that
+ * certs/system_certificates.S places at system_certificate_list (the
+ * CONFIG_MODULE_SIG_KEY certificate, then CONFIG_SYSTEM_TRUSTED_KEYS) and
+ * load_system_certificate_list() hands to x509_load_certificate_list().
+ *
+ * Images: an x86 bzImage/vmlinuz (payload found through the boot protocol
+ * header, decompressed with libraries), a whole-file compressed image
+ * (arm64 Image.gz), an uncompressed ELF vmlinux, or a raw Image.
+ */
+#ifndef MODSIGN_TRUST_KERNEL_IMAGE_H
+#define MODSIGN_TRUST_KERNEL_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "module/compress.h"
+#include "kernel/rules.h"
+
+#define VM_MAX_RUNS 8
+
+/* How the list was found, most exact first. */
+enum vm_how {
+	VM_SYMBOL,	/* system_certificate_list{,_size} in the symtab */
+	VM_SECTION,	/* a scan of .init.data (or .init.rodata in a .o) */
+	VM_SCAN,	/* a scan of the whole image */
+};
+
+/* Which list a run of certificates is. */
+enum vm_list {
+	VM_LIST_SYSTEM,		/* system_certificate_list: trusted */
+	VM_LIST_REVOCATION,	/* revocation_certificate_list
+				 * (CONFIG_SYSTEM_REVOCATION_KEYS) */
+};
+
+struct vm_run {
+	size_t off;	/* in the (decompressed) image */
+	size_t len;
+	enum vm_list list;
+};
+
+/* A CONFIG_SYSTEM_BLACKLIST_HASH_LIST entry, "tbs:<hex>" or "bin:<hex>",
+ * as the NUL-terminated string blacklist.c's blacklist_hashes[] points
+ * at (len without the NUL). */
+#define VM_MAX_HASHES 1024
+struct vm_hash {
+	size_t off, len;
+};
+
+struct vm_image {
+	uint8_t *owned;		/* decompressed image, or NULL */
+	const uint8_t *data;	/* the image searched (owned or the input) */
+	size_t len;
+	enum ms_comp comp;	/* payload compression, MS_COMP_NONE if none */
+	size_t payload_off;	/* where the payload was in the input */
+	int elf;		/* the searched image is an ELF file */
+	enum vm_how how;
+	struct vm_run runs[VM_MAX_RUNS];
+	size_t n_runs;
+	struct vm_hash hashes[VM_MAX_HASHES];
+	size_t n_hashes;
+};
+
+/*
+ * Find the built-in certificate list of a kernel image in buf.  With a
+ * symbol table the list is taken exactly (system_certificate_list and
+ * its _size); otherwise runs of back-to-back DER certificates are looked
+ * for (in .init.data, else .init.rodata, when the ELF has them), and a
+ * run counts only when at least one of its certificates parses as the
+ * kernel parses it (x509k, rules kr): random "30 82" bytes are no
+ * certificate list.  Besides the system list, the revocation list
+ * (revocation_certificate_list, the same layout, linked after it) is
+ * found the same way and marked VM_LIST_REVOCATION; the blacklist hash
+ * strings are collected from the whole image.
+ * 0 with img filled (n_runs may be 0: an image without certificates),
+ * -EINVAL (*why) when buf is no kernel image, -EBADMSG (*why) for a
+ * corrupt payload or ELF, -EFBIG, -ENOMEM.  vm_free() in every case.
+ */
+int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
+		  struct vm_image *img, const char **why);
+void vm_free(struct vm_image *img);
+
+/* "symbol system_certificate_list", "scan of .init.data/.init.rodata"... */
+const char *vm_how_name(enum vm_how how);
+
+#endif

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include "base/fileio.h"
+#include "base/format.h"
+#include "trust/efi_siglist.h"
+#include "trust/trust_sources.h"
+
+/* vmlinuz files are a few tens of MiB; an unstripped vmlinux can be
+ * several hundred */
+#define TS_MAX_IMAGE ((size_t)1 << 30)
+
+int ts_add_vmlinux(const struct ts_stores *st, const char *path,
+		   struct ts_note *note)
+{
+	struct vm_image img;
+	struct ms_file f = { .fd = -1 };
+	size_t i;
+	int ret, count;
+
+	memset(note, 0, sizeof(*note));
+	ret = ms_file_open(path, &f);
+	if (ret)
+		return ret;
+	if (f.len > TS_MAX_IMAGE) {
+		ms_file_close(&f);
+		return -EFBIG;
+	}
+	ret = vm_find_certs(f.data, f.len, st->kr, &img, &note->why);
+	if (ret)
+		goto out;
+	note->comp = img.comp;
+	note->how = img.how;
+	note->n_runs = img.n_runs;
+	/* blacklist_init() runs before the certificate lists are loaded, so
+	 * a blacklisted built-in certificate is refused (kernel-rules §5.1) */
+	for (i = 0; i < img.n_hashes; i++) {
+		char line[4 + 128 + 4];
+		int bad;
+
+		snprintf(line, sizeof(line), "\"%.*s\"",
+			 (int)img.hashes[i].len,
+			 (const char *)img.data + img.hashes[i].off);
+		ret = bl_load(st->bl, line, strlen(line), &bad);
+		if (ret == -ENOMEM)
+			goto out;
+		note->hashes += ret == 0;
+	}
+	ret = 0;
+	for (i = 0; i < img.n_runs; i++) {
+		bool sys = img.runs[i].list == VM_LIST_SYSTEM;
+
+		if (sys && !note->list_len) {
+			note->list_off = img.runs[i].off;
+			note->list_len = img.runs[i].len;
+		}
+		ret = cs_add_cert_list(sys ? st->trusted : st->revoked, path,
+				       img.data + img.runs[i].off,
+				       img.runs[i].len, st->kr, st->bl, &count,
+				       &note->stop_off);
+		if (sys)
+			note->listed += count;
+		else
+			note->revocation += count;
+		if (ret == -EBADMSG) {
+			/* the kernel logs it and keeps what it loaded */
+			note->framing_error = true;
+			ret = 0;
+		}
+		if (ret)
+			break;
+	}
+out:
+	vm_free(&img);
+	ms_file_close(&f);
+	return ret;
+}
+
+struct esl_ctx {
+	const struct ts_stores *st;
+	const char *path;
+	enum ts_esl_role role;
+	struct ts_note *note;
+	int n;
+};
+
+static int esl_entry(void *p, const struct esl_entry *e)
+{
+	struct esl_ctx *c = p;
+	struct certstore *cs;
+
+	switch (e->type) {
+	case ESL_X509:
+		c->note->x509++;
+		cs = c->role == TS_ESL_TRUSTED ? c->st->trusted :
+		     c->role == TS_ESL_PLATFORM ? c->st->platform :
+		     c->st->revoked;
+		return cs_add_der(cs, c->path, (int)c->note->x509, e->data,
+				  e->len, c->st->kr, c->st->bl);
+	case ESL_X509_SHA256:
+		/* EFI_CERT_X509_SHA256: SHA-256 of the TBS, then 16 bytes of
+		 * revocation time */
+		if (c->role != TS_ESL_DBX || e->len < 32) {
+			c->note->other++;
+			return 0;
+		}
+		c->note->tbs_hashes++;
+		return bl_add(c->st->bl, true, e->data, 32);
+	case ESL_SHA256:
+		if (c->role != TS_ESL_DBX || e->len != 32) {
+			c->note->other++;
+			return 0;
+		}
+		c->note->bin_hashes++;
+		return bl_add(c->st->bl, false, e->data, 32);
+	case ESL_OTHER:
+		break;
+	}
+	c->note->other++;
+	return 0;
+}
+
+int ts_add_esl(const struct ts_stores *st, const char *path, bool efivar,
+	       enum ts_esl_role role, struct ts_note *note)
+{
+	struct esl_ctx c = { st, path, role, note, 0 };
+	uint8_t *buf;
+	size_t len;
+	int ret;
+
+	memset(note, 0, sizeof(*note));
+	if (efivar)
+		ret = esl_read_efivar(path, &buf, &len);
+	else
+		ret = ms_read_all(path, 16u << 20, &buf, &len);
+	if (ret) {
+		note->why = ret == -EBADMSG ? "shorter than the 4-byte "
+			    "efivarfs attributes" : NULL;
+		return ret;
+	}
+	ret = esl_walk(buf, len, esl_entry, &c, &note->bad_off);
+	if (ret == -EBADMSG)
+		note->why = "EFI_SIGNATURE_LIST sizes overrun the data or do "
+			    "not fit together";
+	free(buf);
+	return ret;
+}
+
+const char *ts_efivar(enum ts_esl_role role, bool mok)
+{
+	if (mok)
+		return ESL_EFIVARS "/" ESL_VAR_MOK;
+	return role == TS_ESL_DBX ? ESL_EFIVARS "/" ESL_VAR_DBX
+				  : ESL_EFIVARS "/" ESL_VAR_DB;
+}
+
+static void colon_hex(FILE *f, const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%02X", i ? ":" : "", p[i]);
+}
+
+void ts_print_key(FILE *f, const struct x509k_cert *c, const char *keyring)
+{
+	unsigned char fp[EVP_MAX_MD_SIZE];
+	unsigned int fplen = 0;
+	char buf[512];
+
+	x509k_describe(c, buf, sizeof(buf));
+	fprintf(f, "Loaded X.509 cert '%s'\n", buf);
+	name_str(c->subject, c->subject_len, buf, sizeof(buf));
+	fprintf(f, "    subject: %s\n", buf);
+	hex_str(c->serial, c->serial_len, buf, sizeof(buf));
+	fprintf(f, "    serial:  %s\n", buf);
+	if (c->skid.data)
+		hex_str(c->skid.data, c->skid.len, buf, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "(none)");
+	fprintf(f, "    skid:    %s\n", buf);
+	if (c->pkey)
+		ms_pkey_describe(c->pkey, buf, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "%s", c->pub_algo);
+	fprintf(f, "    key:     %s\n", buf);
+	fprintf(f, "    sha256:  ");
+	if (EVP_Digest(c->der, c->der_len, fp, &fplen, EVP_sha256(), NULL))
+		colon_hex(f, fp, fplen);
+	fprintf(f, "\n    keyring: %s\n    from:    %s\n", keyring,
+		c->path ? c->path : "");
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Trusted keys from where they live: the certificate list built into a
+ * kernel image, UEFI signature lists (files, db, dbx, MokListRT), and
+ * what verify-file --list-keys prints about each key.
+ *
+ * Where each goes, as the kernel files them (kernel-rules.md §5.1):
+ *   kernel image      .builtin_trusted_keys
+ *   --esl FILE, MOK   trusted: .machine is linked into the secondary
+ *                     keyring (CONFIG_INTEGRITY_MACHINE_KEYRING)
+ *   UEFI db           .platform: modules only through the distribution
+ *                     fallback (kverify.h, kv_ctx.platform)
+ *   dbx X.509         revocation certificates (uefi_revocation_list_x509)
+ *   dbx X509_SHA256   "tbs:" blacklist hashes (uefi_blacklist_x509_tbs)
+ *   dbx SHA256        "bin:" hashes (uefi_blacklist_binary): consulted by
+ *                     IMA and kexec, never by module verification
+ */
+#ifndef MODSIGN_TRUST_TRUST_SOURCES_H
+#define MODSIGN_TRUST_TRUST_SOURCES_H
+
+#include <stdio.h>
+
+#include "kernel/blacklist.h"
+#include "kernel/keyring.h"
+#include "kernel/rules.h"
+#include "kernel/x509.h"
+#include "trust/kernel_image.h"
+
+struct ts_stores {
+	const struct kr_rules *kr;
+	struct certstore *trusted, *revoked, *platform;
+	struct blacklist *bl;
+};
+
+/* What one source gave, for messages. */
+struct ts_note {
+	/* kernel image */
+	enum ms_comp comp;
+	enum vm_how how;
+	size_t n_runs, list_off, list_len;
+	int listed;		/* system list elements seen */
+	int revocation;		/* revocation list elements seen */
+	unsigned hashes;	/* blacklist hash strings taken */
+	bool framing_error;	/* "Problem parsing in-kernel X.509 ..." */
+	size_t stop_off;
+	/* signature lists */
+	unsigned x509, tbs_hashes, bin_hashes, other;
+	size_t bad_off;		/* where a malformed list starts */
+	const char *why;	/* static, on error */
+};
+
+/*
+ * Load the built-in certificates of a kernel image into st->trusted, its
+ * revocation certificates into st->revoked and its blacklist hashes into
+ * st->bl (hashes first, as the kernel loads them).
+ * -errno (note->why) when the image cannot be read or understood.
+ */
+int ts_add_vmlinux(const struct ts_stores *st, const char *path,
+		   struct ts_note *note);
+
+enum ts_esl_role {
+	TS_ESL_TRUSTED,		/* --esl FILE, --mok */
+	TS_ESL_PLATFORM,	/* --efi-db */
+	TS_ESL_DBX,		/* --dbx FILE, --efi-dbx */
+};
+
+/*
+ * Load a signature list (a file, or efivar when efivar is true: 4 bytes
+ * of attributes first).  X.509 entries go where role says; hash entries
+ * go to st->bl for TS_ESL_DBX and are counted (and ignored, as the
+ * kernel's db and MOK handlers ignore them) otherwise.  -ENOENT when the
+ * file or variable is absent, -EBADMSG (note->bad_off) when malformed.
+ */
+int ts_add_esl(const struct ts_stores *st, const char *path, bool efivar,
+	       enum ts_esl_role role, struct ts_note *note);
+
+/* The efivarfs file of db, dbx or MokListRT (static storage). */
+const char *ts_efivar(enum ts_esl_role role, bool mok);
+
+/*
+ * One key as the kernel logs it ("Loaded X.509 cert '<description>'"),
+ * then its subject, serial, SKID, key type and SHA-256 fingerprint.
+ */
+void ts_print_key(FILE *f, const struct x509k_cert *c, const char *keyring);
+
+#endif
