@@ -13,6 +13,8 @@
 #   kernel   base, module: the model of the kernel's verifier, the part
 #            that parses hostile bytes and must agree with a real kernel
 #   trust    base, module, kernel: where keyrings are filled from
+#   report   base, module, kernel, trust: verdicts and descriptions as
+#            the tools print them (text and JSON)
 #   sign     base, module, kernel: the OpenSSL signing stack; it calls the
 #            kernel model to check what it is about to attach, never the
 #            reverse
@@ -29,6 +31,7 @@ allowed() {
 	module) echo "base module" ;;
 	kernel) echo "base module kernel" ;;
 	trust) echo "base module kernel trust" ;;
+	report) echo "base module kernel trust report" ;;
 	sign) echo "base module kernel sign" ;;
 	*) echo "" ;;
 	esac
@@ -39,7 +42,7 @@ for f in $(find . -name '*.[ch]' | sed 's|^\./||' | sort); do
 	layer=${f%%/*}
 	ok=$(allowed "$layer")
 	if [ -z "$ok" ]; then
-		echo "src/common/$f: not inside a layer folder ($(echo base module kernel trust sign))" >&2
+		echo "src/common/$f: not inside a layer folder (base module kernel trust report sign)" >&2
 		bad=1
 		continue
 	fi

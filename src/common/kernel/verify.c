@@ -441,3 +441,26 @@ void kv_result_free(struct kv_result *res)
 	p7_free(res->msg);
 	res->msg = NULL;
 }
+
+const char *kv_usage_name(enum kv_usage u)
+{
+	switch (u) {
+	case KV_USAGE_MODULE: return "module";
+	case KV_USAGE_FIRMWARE: return "firmware";
+	case KV_USAGE_KEXEC: return "kexec";
+	case KV_USAGE_UNSPECIFIED: return "unspecified";
+	}
+	return "?";
+}
+
+int kv_usage_by_name(const char *name)
+{
+	static const enum kv_usage all[] = { KV_USAGE_MODULE, KV_USAGE_FIRMWARE,
+					     KV_USAGE_KEXEC,
+					     KV_USAGE_UNSPECIFIED };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (strcmp(name, kv_usage_name(all[i])) == 0)
+			return all[i];
+	return -1;
+}

@@ -24,6 +24,11 @@ enum kv_usage {
 	KV_USAGE_UNSPECIFIED = 5,
 };
 
+/* "module", "firmware", "kexec", "unspecified"; kv_usage_by_name gives
+ * -1 for any other name. */
+const char *kv_usage_name(enum kv_usage u);
+int kv_usage_by_name(const char *name);
+
 struct kv_ctx {
 	const struct kr_rules *kr;
 	const struct certstore *trusted;

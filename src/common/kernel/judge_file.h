@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One file judged as the kernel is handed it: a module is decompressed
+ * first, as finit_module() does with MODULE_INIT_COMPRESSED_FILE
+ * (kernel/module/main.c, init_module_from_file), then its appended
+ * signature is checked; data with a detached signature (firmware,
+ * regulatory.db) is checked as stored, as verify_pkcs7_signature() is
+ * called by its loaders.
+ */
+#ifndef MODSIGN_KERNEL_JUDGE_FILE_H
+#define MODSIGN_KERNEL_JUDGE_FILE_H
+
+#include "kernel/verify.h"
+#include "module/module_file.h"
+
+struct kv_judgement {
+	enum kv_usage usage;	/* the usage the file was judged for */
+	struct kv_result r;	/* the kernel's verdict */
+	const char *why;	/* static: why the file could not be
+				 * decompressed, else NULL */
+	int sig_unreadable;	/* the error was the detached signature's */
+	/* The parsed message points into these: open until freed. */
+	struct ms_modfile file;
+	struct ms_file sig;
+};
+
+/*
+ * Judge file, with sigpath its detached signature or NULL for an
+ * appended one; usage < 0 takes the default of the form (module for
+ * appended, unspecified for detached).  Returns 0 when judged (the
+ * verdict is j->r.err), else the -errno that kept the file (or with
+ * j->sig_unreadable, its signature) from being read; j->why then says
+ * when decompression failed.  kv_judgement_free in every case.
+ */
+int kv_judge_file(const struct kv_ctx *kv, const char *file,
+		  const char *sigpath, int usage, struct kv_judgement *j);
+void kv_judgement_free(struct kv_judgement *j);
+
+#endif

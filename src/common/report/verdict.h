@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A kernel verdict as verify-file prints it: one line of text, or one
+ * JSON object, per file; and the tally of a run.
+ */
+#ifndef MODSIGN_REPORT_VERDICT_H
+#define MODSIGN_REPORT_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "kernel/verify.h"
+
+/* How the verdict is to be read. */
+struct rp_context {
+	const char *kernel;	/* the rules' line, "6.12" */
+	bool enforce;		/* module.sig_enforce=1 or MODULE_SIG_FORCE */
+};
+
+/*
+ * The soft outcomes: a kernel that does not enforce loads such a module
+ * unsigned and tainted (kernel/module/signing.c, module_sig_check).
+ */
+bool rp_is_soft(int err);
+/* The errno the user sees: under enforcement the soft outcomes become
+ * -EKEYREJECTED, as module_sig_check() returns them. */
+int rp_shown(const struct rp_context *c, int err);
+/* "OK", "UNSIGNED", "UNKNOWN-KEY", "UNSUPPORTED", "REJECTED", "MALFORMED" */
+const char *rp_verdict_word(int err);
+
+void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
+		   const struct kv_result *r);
+void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
+		   enum kv_usage usage, const struct kv_result *r);
+
+/* A run's verdicts, counted by their underlying errno. */
+struct rp_summary {
+	unsigned ok, unsigned_, nokey, nopkg, rejected, malformed, errors;
+};
+void rp_count(struct rp_summary *s, int err);
+void rp_summary_add(struct rp_summary *to, const struct rp_summary *from);
+void rp_print_summary(FILE *out, size_t files, const struct rp_summary *s);
+
+#endif

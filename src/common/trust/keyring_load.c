@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/fileio.h"
+#include "trust/keyring_load.h"
+
+/* A blacklist hash list is small; 64 MiB bounds a wrong file. */
+#define BLACKLIST_FILE_MAX (64u << 20)
+
+int tl_kind_trusts(enum tl_kind kind)
+{
+	return kind != TL_REVOKED && kind != TL_DBX && kind != TL_EFI_DBX;
+}
+
+static int is_dbx(enum tl_kind kind)
+{
+	return kind == TL_DBX || kind == TL_EFI_DBX;
+}
+
+static int is_efivar(enum tl_kind kind)
+{
+	return kind == TL_EFI_DB || kind == TL_EFI_DBX || kind == TL_MOK;
+}
+
+static void report_skipped(const struct certstore *cs, size_t from,
+			   const struct tl_source *src,
+			   void (*report)(void *, const struct tl_report *),
+			   void *ctx)
+{
+	for (size_t i = from; i < cs->n_skipped; i++) {
+		struct tl_report r = { .event = TL_SKIPPED, .src = src,
+				       .path = cs->skipped[i].path,
+				       .skipped = &cs->skipped[i] };
+
+		report(ctx, &r);
+	}
+}
+
+/* A kernel image or a signature list: the sources with a ts_note. */
+static int load_container(const struct tl_source *src,
+			  const struct ts_stores *st,
+			  void (*report)(void *, const struct tl_report *),
+			  void *ctx, struct tl_failure *fail)
+{
+	enum ts_esl_role role = is_dbx(src->kind) ? TS_ESL_DBX :
+		src->kind == TL_EFI_DB ? TS_ESL_PLATFORM : TS_ESL_TRUSTED;
+	const char *path = is_efivar(src->kind) ?
+		ts_efivar(role, src->kind == TL_MOK) : src->path;
+	struct tl_report r = { .src = src, .path = path };
+	int err;
+
+	memset(&fail->note, 0, sizeof(fail->note));
+	fail->src = src;
+	fail->path = path;
+	if (src->kind == TL_VMLINUX) {
+		err = ts_add_vmlinux(st, path, &fail->note);
+		r.event = TL_IMAGE_DONE;
+	} else {
+		err = ts_add_esl(st, path, is_efivar(src->kind), role,
+				 &fail->note);
+		r.event = TL_LIST_DONE;
+		if (err == -ENOENT && is_efivar(src->kind)) {
+			r.event = TL_EFIVAR_ABSENT;
+			err = 0;
+		}
+	}
+	if (err)
+		return err;
+	r.note = &fail->note;
+	report(ctx, &r);
+	return 0;
+}
+
+/* -k DIR, -c FILE, --revoked FILE */
+static int load_certs(const struct tl_source *src, const struct ts_stores *st,
+		      void (*report)(void *, const struct tl_report *),
+		      void *ctx, struct tl_failure *fail)
+{
+	struct certstore *cs = src->kind == TL_REVOKED ? st->revoked
+						       : st->trusted;
+	size_t skip0 = cs->n_skipped, n0 = cs->n, dup0 = cs->n_dup;
+	struct tl_report r = { .event = TL_DIR_DONE, .src = src,
+			       .path = src->path };
+	int err;
+
+	fail->src = src;
+	fail->path = src->path;
+	if (src->kind == TL_DIR)
+		err = cs_add_dir(cs, src->path, st->kr, st->bl);
+	else
+		err = cs_add_file(cs, src->path, st->kr, st->bl);
+	if (err)
+		return err;
+	report_skipped(cs, skip0, src, report, ctx);
+	if (src->kind != TL_DIR)
+		return 0;
+	for (size_t i = skip0; i < cs->n_skipped; i++) {
+		if (cs->skipped[i].index)
+			r.left_out++;
+		else
+			r.empty_files++;
+	}
+	r.loaded = cs->n - n0;
+	r.repeats = cs->n_dup - dup0;
+	report(ctx, &r);
+	return 0;
+}
+
+int tl_load(const struct tl_source *srcs, size_t n,
+	    const struct ts_stores *st,
+	    void (*report)(void *ctx, const struct tl_report *r), void *ctx,
+	    struct tl_failure *fail)
+{
+	int err;
+
+	/* dbx-style lists first, then the other containers, then files */
+	for (int pass = 0; pass < 3; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			const struct tl_source *src = &srcs[i];
+			int container = src->kind != TL_DIR &&
+					src->kind != TL_CERT &&
+					src->kind != TL_REVOKED;
+			int want = pass == 0 ? container && is_dbx(src->kind) :
+				   pass == 1 ? container && !is_dbx(src->kind) :
+				   !container;
+			size_t bt = st->trusted->n_skipped;
+			size_t bp = st->platform->n_skipped;
+			size_t br = st->revoked->n_skipped;
+
+			if (!want)
+				continue;
+			if (!container) {
+				err = load_certs(src, st, report, ctx, fail);
+				if (err)
+					return err;
+				continue;
+			}
+			err = load_container(src, st, report, ctx, fail);
+			if (err)
+				return err;
+			report_skipped(st->trusted, bt, src, report, ctx);
+			report_skipped(st->platform, bp, src, report, ctx);
+			report_skipped(st->revoked, br, src, report, ctx);
+		}
+	}
+	return 0;
+}
+
+int tl_load_blacklist(const char *path, struct blacklist *bl, int *line)
+{
+	uint8_t *buf;
+	size_t len;
+	int err;
+
+	*line = 0;
+	err = ms_read_all(path, BLACKLIST_FILE_MAX, &buf, &len);
+	if (err)
+		return err;
+	err = bl_load(bl, (const char *)buf, len, line);
+	free(buf);
+	return err ? -EINVAL : 0;
+}
