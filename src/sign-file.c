@@ -397,397 +397,458 @@ static void warn_kconfig(const struct kconfig *kc, const char *path,
 
 enum verb { SIGN, RAW, ATTACH, DIGEST };
 
-static int set_verb(enum verb *v, enum verb want)
-{
-	/* Two verbs is a usage error, never "last one wins". */
-	if (*v != SIGN && *v != want) {
-		ms_error(NULL, "-s, --attach and --digest-only exclude each "
-			 "other");
-		return -1;
-	}
-	*v = want;
-	return 0;
-}
-
 struct batch_opts {
 	int on, nul, jobs;
 	const char *from;
 };
 
+/* The command line, parsed. */
+struct opts {
+	enum verb verb;
+	struct ms_sign_req req;
+	int keyid, quiet, verbose, kmod;
+	const char *kernel, *kcpath, *rawsig;
+	struct ms_key_opts kopts;
+	struct batch_opts batch;
+	/* --signer KEY CERT, in order */
+	int nextra;
+	const char *extra_keys[MS_MAX_SIGNERS], *extra_certs[MS_MAX_SIGNERS];
+	/* the positional words */
+	char **words;
+	int nwords;
+};
+
+/*
+ * What the option and word checks answer besides 0 (go on): USAGE_ERR
+ * for a command line to be shown the usage, MS_EXIT_USAGE when the
+ * check has said what is wrong itself, STOP_OK after --help or
+ * --version.
+ */
+#define USAGE_ERR (-1)
+#define STOP_OK (-2)
+
+static int set_verb(struct opts *o, enum verb want)
+{
+	/* Two verbs is a usage error, never "last one wins". */
+	if (o->verb != SIGN && o->verb != want) {
+		ms_error(NULL, "-s, --attach and --digest-only exclude each "
+			 "other");
+		return MS_EXIT_USAGE;
+	}
+	o->verb = want;
+	return 0;
+}
+
+/* --signer KEY CERT: the certificate is the next word, consumed here as
+ * getopt consumes optarg. */
+static int take_signer(struct opts *o, int argc, char **argv)
+{
+	if (optind >= argc || o->nextra >= MS_MAX_SIGNERS - 1) {
+		ms_error(NULL, optind >= argc ? "--signer needs a key and a "
+			 "certificate" : "too many --signer");
+		return MS_EXIT_USAGE;
+	}
+	o->extra_keys[o->nextra] = optarg;
+	o->extra_certs[o->nextra++] = argv[optind++];
+	return 0;
+}
+
+static int take_pin_source(int opt)
+{
+	int err = ms_pin_set_source(opt == 'P' ? MS_PIN_FILE : MS_PIN_FD,
+				    optarg);
+
+	if (err)
+		ms_error(NULL, err == -EEXIST ? "--pin-file and --pin-fd "
+			 "exclude each other" : "--pin-fd needs a descriptor "
+			 "number");
+	return err ? MS_EXIT_USAGE : 0;
+}
+
+static int take_policy(struct opts *o, int opt)
+{
+	/* Two policies for one situation: refuse, never "last one
+	 * wins". */
+	if (o->req.signed_policy != MS_SIGNED_REFUSE) {
+		ms_error(NULL, "--replace and --skip-signed exclude each other");
+		return MS_EXIT_USAGE;
+	}
+	o->req.signed_policy = opt == 'R' ? MS_SIGNED_REPLACE : MS_SIGNED_SKIP;
+	return 0;
+}
+
+/*
+ * One option into o: 0 to go on, STOP_OK, or -1 for a usage error.  li
+ * is the long option's index, -1 for a short one: kmodsign's -D and
+ * --digest-only share a value.
+ */
+static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
+{
+	switch (opt) {
+	case 's':
+		return set_verb(o, RAW);
+	case 'A':
+		o->rawsig = optarg;
+		return set_verb(o, ATTACH);
+	case 'D':
+		if (o->kmod && li < 0) {
+			o->req.trailer_only = 1;
+			return 0;
+		}
+		return set_verb(o, DIGEST);
+	case 'G':
+		return take_signer(o, argc, argv);
+	case 'P':
+	case 'F':
+		return take_pin_source(opt);
+	case 'O': o->kopts.provider = optarg; return 0;
+	case 'M': o->kopts.p11_module = optarg; return 0;
+	case 0x300: o->kcpath = optarg; return 0;
+	case 'd': o->req.p7s_only = 1; return 0;
+	case 'p': o->req.save_p7s = 1; return 0;
+	case 'k': o->keyid = 1; return 0;
+	case 'v': o->verbose++; return 0;
+	case 'q': o->quiet = 1; return 0;
+	case OPT_BATCH: o->batch.on = 1; return 0;
+	case OPT_FILES_FROM: o->batch.from = optarg; return 0;
+	case '0': o->batch.nul = 1; return 0;
+	case 'R':
+	case 'S':
+		return take_policy(o, opt);
+	case 'K':
+		if (ms_alg_line_known(optarg)) {
+			ms_error(NULL, "unknown kernel line '%s' (use %s)",
+				 optarg, ms_alg_lines());
+			return MS_EXIT_USAGE;
+		}
+		o->kernel = optarg;
+		return 0;
+	case 'j':
+		if (ms_jobs_parse(optarg, &o->batch.jobs)) {
+			ms_error(NULL, "-j needs a number of workers from 1 to "
+				 "%d", MS_JOBS_MAX);
+			return MS_EXIT_USAGE;
+		}
+		return 0;
+	case OPT_KMODSIGN:
+		if (!o->kmod) {
+			/* An abbreviation, not seen before getopt. */
+			ms_error(NULL, "spell out --kmodsign");
+			return MS_EXIT_USAGE;
+		}
+		return 0;
+	case 'h':
+		if (o->kmod)
+			kmodsign_help();
+		else
+			help();
+		return STOP_OK;
+	case 'V':
+		printf("%s (modsign) %s\n", o->kmod ? "kmodsign" : "sign-file",
+		       MODSIGN_VERSION);
+		return STOP_OK;
+	case '?':
+	default:
+		return USAGE_ERR;
+	}
+}
+
+/* Parse argv into o: 0 to go on, or one of the answers above. */
+static int parse_options(int argc, char **argv, struct opts *o)
+{
+	int opt, li, ret;
+
+	o->req.signed_policy = MS_SIGNED_REFUSE;
+	o->kmod = kmodsign_personality(argc, argv);
+	while ((li = -1, opt = getopt_long(argc, argv, o->kmod ?
+					   kmodsign_short_opts : short_opts,
+					   long_opts, &li)) != -1)
+		if ((ret = take_option(o, opt, li, argc, argv)))
+			return ret;
+	o->words = argv + optind;
+	o->nwords = argc - optind;
+	return 0;
+}
+
+/* How many positional words the verb takes before the optional <dest>;
+ * with --signer the key and certificate may come from --signer alone. */
+static int words_wanted(const struct opts *o)
+{
+	switch (o->verb) {
+	case SIGN:
+		return o->nextra && o->nwords <= 3 ? 2 : 4;
+	case RAW:
+		return 4;
+	case ATTACH:
+		return 3;
+	case DIGEST:
+	default:
+		return 2;
+	}
+}
+
+/* The single-file command line holds together: 0, else an answer. */
+static int validate_one(const struct opts *o)
+{
+	int npos = words_wanted(o);
+
+	if (o->nextra && o->verb != SIGN)
+		ms_error(NULL, "--signer only goes with signing here");
+	else if (o->req.trailer_only && o->verb == DIGEST)
+		ms_error(NULL, "-D and --digest-only exclude each other");
+	else if ((o->req.save_p7s || o->req.p7s_only) &&
+		 (o->verb == ATTACH || o->verb == DIGEST))
+		ms_error(NULL, "-d and -p only go with signing here");
+	else if (o->nwords < npos ||
+		 o->nwords > npos + (o->verb == DIGEST ? 0 : 1))
+		return USAGE_ERR;
+	else
+		return 0;
+	return MS_EXIT_USAGE;
+}
+
+/* The batch command line holds together: 0, else an answer. */
+static int validate_batch(const struct opts *o)
+{
+	int npos = o->nextra ? 1 : 3;
+
+	if (!o->batch.on)
+		ms_error(NULL, "--files-from, -0 and -j go with --batch");
+	else if (o->verb != SIGN)
+		ms_error(NULL, "--batch only signs (not -s, --attach or "
+			 "--digest-only)");
+	else if (o->batch.nul && !o->batch.from)
+		ms_error(NULL, "-0 goes with --files-from");
+	else if (o->nwords < npos || (o->nwords == npos && !o->batch.from))
+		return USAGE_ERR;
+	else
+		return 0;
+	return MS_EXIT_USAGE;
+}
+
+/*
+ * The signers of a signing run: <key> <x509> when given (words 1 and 2),
+ * then each --signer.  names[] gets each key's name for the messages.
+ */
+static int add_signers(const struct opts *o, struct ms_signer *s,
+		       int with_words, const char **names,
+		       struct ms_fail *fail)
+{
+	int err = 0;
+
+	if (with_words) {
+		names[s->n] = o->words[1];
+		err = ms_signer_add(s, o->words[1], o->words[2], &o->kopts,
+				    fail);
+	}
+	for (int i = 0; !err && i < o->nextra; i++) {
+		names[s->n] = o->extra_keys[i];
+		err = ms_signer_add(s, o->extra_keys[i], o->extra_certs[i],
+				    &o->kopts, fail);
+	}
+	return err;
+}
+
+/* Build a list of the names in words and --files-from: exit code or 0. */
+static int batch_list(const struct opts *o, int first, struct ms_list *list)
+{
+	int err;
+
+	for (int i = first; i < o->nwords; i++)
+		if (ms_list_add(list, o->words[i]))
+			goto nomem;
+	if (!o->batch.from)
+		return 0;
+	err = ms_list_read(list, o->batch.from, o->batch.nul);
+	if (err == -ENOMEM)
+		goto nomem;
+	if (err) {
+		ms_error(o->batch.from, "cannot read the file list: %s (check "
+			 "--files-from)", strerror(-err));
+		return MS_EXIT_IO;
+	}
+	return 0;
+nomem:
+	ms_error(NULL, "out of memory");
+	return MS_EXIT_IO;
+}
+
 /*
  * --batch: "<hash> <key> <x509> <module>..." (or "<hash> <module>..."
  * with --signer), plus --files-from.  One key load for all files.
  */
-static int run_batch(const struct batch_opts *b, enum verb verb, int argc,
-		     char **argv, struct ms_sign_req *req, int keyid,
-		     int quiet, int verbose, const char *kernel,
-		     const struct ms_key_opts *kopts, int nextra,
-		     const char *const *extra_keys,
-		     const char *const *extra_certs)
+static int run_batch(struct opts *o)
 {
 	const char *names[MS_MAX_SIGNERS] = { 0 };
 	struct ms_list list = { 0 };
 	struct ms_signer signer;
 	struct ms_fail fail;
-	int npos = nextra ? 1 : 3, err, code;
+	int err, code;
 
-	if (!b->on) {
-		ms_error(NULL, "--files-from, -0 and -j go with --batch");
-		return MS_EXIT_USAGE;
-	}
-	if (verb != SIGN) {
-		ms_error(NULL, "--batch only signs (not -s, --attach or "
-			 "--digest-only)");
-		return MS_EXIT_USAGE;
-	}
-	if (b->nul && !b->from) {
-		ms_error(NULL, "-0 goes with --files-from");
-		return MS_EXIT_USAGE;
-	}
-	if (argc < npos || (argc == npos && !b->from)) {
-		usage(stderr);
-		return MS_EXIT_USAGE;
-	}
-	for (int i = npos; i < argc; i++)
-		if (ms_list_add(&list, argv[i]))
-			goto nomem;
-	if (b->from) {
-		err = ms_list_read(&list, b->from, b->nul);
-		if (err == -ENOMEM)
-			goto nomem;
-		if (err) {
-			ms_error(b->from, "cannot read the file list: %s "
-				 "(check --files-from)", strerror(-err));
-			ms_list_free(&list);
-			return MS_EXIT_IO;
-		}
-	}
-	ms_set_verbose(verbose);
-	ms_openssl_init(verbose);
+	memset(&signer, 0, sizeof(signer));
+	code = validate_batch(o);
+	if (code)
+		return code;
+	code = batch_list(o, o->nextra ? 1 : 3, &list);
+	if (code)
+		goto out;
+	ms_set_verbose(o->verbose);
+	ms_openssl_init(o->verbose);
 	ms_cleanup_on_signals();
 
 	/* One key load, one PIN read, one token login for the whole run. */
-	err = ms_signer_init(&signer, argv[0], keyid, &fail);
-	if (!err && !nextra) {
-		names[signer.n] = argv[1];
-		err = ms_signer_add(&signer, argv[1], argv[2], kopts, &fail);
-	}
-	for (int i = 0; !err && i < nextra; i++) {
-		names[signer.n] = extra_keys[i];
-		err = ms_signer_add(&signer, extra_keys[i], extra_certs[i],
-				    kopts, &fail);
-	}
+	err = ms_signer_init(&signer, o->words[0], o->keyid, &fail);
+	if (!err)
+		err = add_signers(o, &signer, !o->nextra, names, &fail);
 	if (err) {
 		code = report(&fail, err);
 		goto out;
 	}
-	warn_algorithms(&signer, argv[0], kernel, names);
-	code = ms_batch_sign(&signer, req, &list, b->jobs ? b->jobs :
-			     ms_pool_default_workers(), quiet, report);
+	warn_algorithms(&signer, o->words[0], o->kernel, names);
+	code = ms_batch_sign(&signer, &o->req, &list, o->batch.jobs ?
+			     o->batch.jobs : ms_pool_default_workers(),
+			     o->quiet, report);
 out:
 	ms_signer_free(&signer);
 	ms_pin_clear();
 	ms_list_free(&list);
 	return code;
-nomem:
-	ms_error(NULL, "out of memory");
-	ms_list_free(&list);
-	return MS_EXIT_IO;
 }
 
-int main(int argc, char **argv)
+/* --digest-only: print "<hash> <hex digest>  <module>", as sha256sum's
+ * line with the algorithm in front. */
+static int print_digest(const struct ms_signer *s, const char *hash,
+			struct ms_sign_req *req, int *skipped,
+			struct ms_fail *fail)
 {
-	struct ms_sign_req req = { .signed_policy = MS_SIGNED_REFUSE };
-	int keyid = 0, quiet = 0, verbose = 0, skipped, opt, err, npos;
-	const char *hash, *rawsig = NULL, *kernel = NULL, *cert;
-	const char *extra_keys[MS_MAX_SIGNERS], *extra_certs[MS_MAX_SIGNERS];
+	uint8_t digest[EVP_MAX_MD_SIZE];
+	unsigned int dlen = 0;
+	char *hex;
+	int err;
+
+	err = ms_digest_file(s, req, digest, &dlen, skipped, fail);
+	if (err || *skipped)
+		return err;
+	hex = ms_hex(digest, dlen);
+	if (!hex) {
+		fail->stage = MS_STAGE_OUTPUT;
+		snprintf(fail->path, sizeof(fail->path), "%s", req->module);
+		return -ENOMEM;
+	}
+	printf("%s %s  %s\n", hash, hex, req->module);
+	free(hex);
+	return 0;
+}
+
+/* Load what the verb signs with: 0 or -errno with *fail. */
+static int load_for_verb(const struct opts *o, struct ms_signer *s,
+			 const char *hash, const char *cert,
+			 const char **names, struct ms_fail *fail)
+{
+	int err;
+
+	switch (o->verb) {
+	case RAW:
+		/* In -s mode the key slot holds the raw CMS. */
+		return ms_signer_load_raw(s, o->words[0], o->words[2], fail);
+	case ATTACH:
+		names[0] = cert;
+		return ms_signer_load_attach(s, hash, o->rawsig, cert, o->keyid,
+					     &o->kopts, fail);
+	case DIGEST:
+		return ms_signer_init(s, hash, 0, fail);
+	case SIGN:
+	default:
+		err = ms_signer_init(s, hash, o->keyid, fail);
+		return err ? err : add_signers(o, s, words_wanted(o) == 4,
+					       names, fail);
+	}
+}
+
+/* One file, by the kernel tool's positional command line. */
+static int run_one(struct opts *o)
+{
 	const char *names[MS_MAX_SIGNERS] = { 0 };
-	struct ms_key_opts kopts = { NULL, NULL };
-	struct batch_opts batch = { 0 };
+	struct ms_sign_req *req = &o->req;
+	struct kconfig kc = { 0 };
 	struct ms_signer signer;
 	struct ms_fail fail;
-	enum verb verb = SIGN;
-	int nextra = 0;
-	const char *kcpath = NULL;
-	struct kconfig kc = { 0 };
-	int kmod, li;
+	const char *hash, *cert;
+	int npos = words_wanted(o), err, skipped = 0;
 
-	ms_log_init(argv[0]);
 	memset(&signer, 0, sizeof(signer));
-	kmod = kmodsign_personality(argc, argv);
-	/* li stays -1 for a short option: kmodsign's -D and --digest-only
-	 * share a value. */
-	while ((li = -1, opt = getopt_long(argc, argv, kmod ?
-					   kmodsign_short_opts : short_opts,
-					   long_opts, &li)) != -1) {
-		switch (opt) {
-		case 's':
-			if (set_verb(&verb, RAW))
-				return MS_EXIT_USAGE;
-			break;
-		case 'A':
-			if (set_verb(&verb, ATTACH))
-				return MS_EXIT_USAGE;
-			rawsig = optarg;
-			break;
-		case 'D':
-			if (kmod && li < 0) {
-				req.trailer_only = 1;
-				break;
-			}
-			if (set_verb(&verb, DIGEST))
-				return MS_EXIT_USAGE;
-			break;
-		case 'G':
-			/* --signer KEY CERT: the certificate is the next
-			 * word, consumed here as getopt consumes optarg. */
-			if (optind >= argc || nextra >= MS_MAX_SIGNERS - 1) {
-				ms_error(NULL, optind >= argc ?
-					 "--signer needs a key and a "
-					 "certificate" : "too many --signer");
-				return MS_EXIT_USAGE;
-			}
-			extra_keys[nextra] = optarg;
-			extra_certs[nextra++] = argv[optind++];
-			break;
-		case 'P':
-		case 'F':
-			err = ms_pin_set_source(opt == 'P' ? MS_PIN_FILE
-							   : MS_PIN_FD, optarg);
-			if (err) {
-				ms_error(NULL, err == -EEXIST ?
-					 "--pin-file and --pin-fd exclude "
-					 "each other" :
-					 "--pin-fd needs a descriptor number");
-				return MS_EXIT_USAGE;
-			}
-			break;
-		case 'O':
-			kopts.provider = optarg;
-			break;
-		case 'M':
-			kopts.p11_module = optarg;
-			break;
-		case 'K':
-			if (ms_alg_line_known(optarg)) {
-				ms_error(NULL, "unknown kernel line '%s' (use "
-					 "%s)", optarg, ms_alg_lines());
-				return MS_EXIT_USAGE;
-			}
-			kernel = optarg;
-			break;
-		case 0x300:
-			kcpath = optarg;
-			break;
-		case 'd':
-			req.p7s_only = 1;
-			break;
-		case 'p':
-			req.save_p7s = 1;
-			break;
-		case 'k':
-			keyid = 1;
-			break;
-		case 'R':
-		case 'S':
-			/* Two policies for one situation: refuse, never
-			 * "last one wins". */
-			if (req.signed_policy != MS_SIGNED_REFUSE) {
-				ms_error(NULL, "--replace and --skip-signed "
-					 "exclude each other");
-				return MS_EXIT_USAGE;
-			}
-			req.signed_policy = opt == 'R' ? MS_SIGNED_REPLACE
-						       : MS_SIGNED_SKIP;
-			break;
-		case 'v':
-			verbose++;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case OPT_KMODSIGN:
-			if (!kmod) {
-				/* An abbreviation, not seen before getopt. */
-				ms_error(NULL, "spell out --kmodsign");
-				return MS_EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			if (kmod)
-				kmodsign_help();
-			else
-				help();
-			return MS_EXIT_OK;
-		case 'V':
-			printf("%s (modsign) %s\n", kmod ? "kmodsign" :
-			       "sign-file", MODSIGN_VERSION);
-			return MS_EXIT_OK;
-		case OPT_BATCH:
-			batch.on = 1;
-			break;
-		case OPT_FILES_FROM:
-			batch.from = optarg;
-			break;
-		case '0':
-			batch.nul = 1;
-			break;
-		case 'j':
-			if (ms_jobs_parse(optarg, &batch.jobs)) {
-				ms_error(NULL, "-j needs a number of workers "
-					 "from 1 to %d", MS_JOBS_MAX);
-				return MS_EXIT_USAGE;
-			}
-			break;
-		case '?':
-		default:
-			if (kmod)
-				kmodsign_usage(stderr);
-			else
-				usage(stderr);
-			return MS_EXIT_USAGE;
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	if (batch.on || batch.from || batch.nul || batch.jobs)
-		return run_batch(&batch, verb, argc, argv, &req, keyid, quiet,
-				 verbose, kernel, &kopts, nextra, extra_keys,
-				 extra_certs);
-	if (nextra && verb != SIGN) {
-		ms_error(NULL, "--signer only goes with signing here");
-		return MS_EXIT_USAGE;
-	}
-	if (req.trailer_only && verb == DIGEST) {
-		ms_error(NULL, "-D and --digest-only exclude each other");
-		return MS_EXIT_USAGE;
-	}
-	if ((req.save_p7s || req.p7s_only) && (verb == ATTACH ||
-					       verb == DIGEST)) {
-		ms_error(NULL, "-d and -p only go with signing here");
-		return MS_EXIT_USAGE;
-	}
-	/* Positional words per verb; with --signer the key and certificate
-	 * may come from --signer alone. */
-	switch (verb) {
-	case SIGN:
-		npos = nextra && argc <= 3 ? 2 : 4;
-		break;
-	case RAW:
-		npos = 4;
-		break;
-	case ATTACH:
-		npos = 3;
-		break;
-	case DIGEST:
-	default:
-		npos = 2;
-		break;
-	}
-	if (argc < npos || argc > npos + (verb == DIGEST ? 0 : 1)) {
-		if (kmod)
-			kmodsign_usage(stderr);
-		else
-			usage(stderr);
-		return MS_EXIT_USAGE;
-	}
-	ms_set_verbose(verbose);
-	ms_openssl_init(verbose);
+	err = validate_one(o);
+	if (err)
+		return err;
+	ms_set_verbose(o->verbose);
+	ms_openssl_init(o->verbose);
 	ms_cleanup_on_signals();
 
 	/* Positional layout of the kernel tool: in -s mode the key slot
 	 * holds the raw CMS and the hash moves to the second place. */
-	hash = verb == RAW ? argv[1] : argv[0];
-	if (kcpath) {
-		err = load_kconfig(kcpath, &kc, &kernel, &hash);
+	hash = o->verb == RAW ? o->words[1] : o->words[0];
+	if (o->kcpath) {
+		err = load_kconfig(o->kcpath, &kc, &o->kernel, &hash);
 		if (err)
 			return err;
 	}
-	cert = verb == ATTACH ? argv[1] : argv[2];
-	req.module = argv[npos - 1];
-	req.overlap = 1;
-	if (argc == npos + 1 && strcmp(argv[npos - 1], argv[npos]) != 0)
-		req.dest = argv[npos];
-	if (kmodsign_check(&req))
+	cert = o->verb == ATTACH ? o->words[1] : o->words[2];
+	req->module = o->words[npos - 1];
+	req->overlap = 1;
+	if (o->nwords == npos + 1 &&
+	    strcmp(o->words[npos - 1], o->words[npos]) != 0)
+		req->dest = o->words[npos];
+	if (kmodsign_check(req)) {
+		kc_free(&kc);
 		return MS_EXIT_USAGE;
-
-	switch (verb) {
-	case RAW:
-		err = ms_signer_load_raw(&signer, argv[0], argv[2], &fail);
-		break;
-	case ATTACH:
-		names[0] = cert;
-		err = ms_signer_load_attach(&signer, hash, rawsig, cert, keyid,
-					    &kopts, &fail);
-		break;
-	case DIGEST:
-		err = ms_signer_init(&signer, hash, 0, &fail);
-		break;
-	case SIGN:
-	default:
-		err = ms_signer_init(&signer, hash, keyid, &fail);
-		if (!err && npos == 4) {
-			names[signer.n] = argv[1];
-			err = ms_signer_add(&signer, argv[1], argv[2], &kopts,
-					    &fail);
-		}
-		for (int i = 0; !err && i < nextra; i++) {
-			names[signer.n] = extra_keys[i];
-			err = ms_signer_add(&signer, extra_keys[i],
-					    extra_certs[i], &kopts, &fail);
-		}
-		break;
 	}
+
+	err = load_for_verb(o, &signer, hash, cert, names, &fail);
+	if (!err && o->verb != RAW) {
+		warn_algorithms(&signer, hash, o->kernel, names);
+		if (o->kcpath)
+			warn_kconfig(&kc, o->kcpath, &signer, hash);
+	}
+	if (!err)
+		err = o->verb == DIGEST
+			? print_digest(&signer, hash, req, &skipped, &fail)
+			: ms_sign_file(&signer, req, &skipped, &fail);
+	ms_signer_free(&signer);
+	ms_pin_clear();
+	kc_free(&kc);
 	if (err)
-		goto fail;
-	if (verb != RAW)
-		warn_algorithms(&signer, hash, kernel, names);
-	if (kcpath && verb != RAW)
-		warn_kconfig(&kc, kcpath, &signer, hash);
-
-	if (verb == DIGEST) {
-		uint8_t digest[EVP_MAX_MD_SIZE];
-		unsigned int dlen = 0;
-
-		err = ms_digest_file(&signer, &req, digest, &dlen, &skipped,
-				     &fail);
-		if (err)
-			goto fail;
-		if (!skipped) {
-			/* "<hash> <hex digest>  <module>", as sha256sum's
-			 * line with the algorithm in front. */
-			char *hex = ms_hex(digest, dlen);
-
-			if (!hex) {
-				err = -ENOMEM;
-				fail.stage = MS_STAGE_OUTPUT;
-				snprintf(fail.path, sizeof(fail.path), "%s",
-					 req.module);
-				goto fail;
-			}
-			printf("%s %s  %s\n", hash, hex, req.module);
-			free(hex);
-		}
-	} else {
-		err = ms_sign_file(&signer, &req, &skipped, &fail);
-		if (err)
-			goto fail;
-	}
-	ms_signer_free(&signer);
-	ms_pin_clear();
-	kc_free(&kc);
-	if (skipped && !quiet)
+		return report(&fail, err);
+	if (skipped && !o->quiet)
 		fprintf(stderr, "%s: %s: already signed, left unchanged\n",
-			ms_prog(), req.module);
+			ms_prog(), req->module);
 	else if (!skipped)
-		ms_info("%s %s%s%s", verb == DIGEST ? "digested" : "signed",
-			req.module,
-			req.p7s_only ? " (detached .p7s only)" : "",
-			req.dest ? " into the destination" : "");
+		ms_info("%s %s%s%s", o->verb == DIGEST ? "digested" : "signed",
+			req->module, req->p7s_only ? " (detached .p7s only)" : "",
+			req->dest ? " into the destination" : "");
 	return MS_EXIT_OK;
-fail:
-	ms_signer_free(&signer);
-	ms_pin_clear();
-	kc_free(&kc);
-	return report(&fail, err);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	int code;
+
+	ms_log_init(argv[0]);
+	code = parse_options(argc, argv, &o);
+	if (code == STOP_OK)
+		return MS_EXIT_OK;
+	if (!code) {
+		if (o.batch.on || o.batch.from || o.batch.nul || o.batch.jobs)
+			code = run_batch(&o);
+		else
+			code = run_one(&o);
+	}
+	if (code == USAGE_ERR) {
+		if (o.kmod)
+			kmodsign_usage(stderr);
+		else
+			usage(stderr);
+		code = MS_EXIT_USAGE;
+	}
+	return code;
 }
