@@ -6,6 +6,8 @@
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/objects.h>
+#include <openssl/x509.h>
 
 #include "base/format.h"
 
@@ -22,6 +24,135 @@ char *ms_hex(const uint8_t *p, size_t len)
 	}
 	s[len * 2] = '\0';
 	return s;
+}
+
+void ms_hex_to(char *buf, size_t size, const uint8_t *p, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	if (!size)
+		return;
+	for (i = 0; i < len && 2 * i + 2 < size; i++) {
+		buf[2 * i] = digits[p[i] >> 4];
+		buf[2 * i + 1] = digits[p[i] & 15];
+	}
+	buf[2 * i] = '\0';
+}
+
+void ms_format_serial(char *buf, size_t size, const uint8_t *p, size_t len)
+{
+	while (len > 1 && p[0] == 0) {
+		p++;
+		len--;
+	}
+	ms_hex_to(buf, size, p, len);
+}
+
+/* Append n bytes of text to buf (length *at), control bytes as \xHH. */
+static void put_text(char *buf, size_t size, size_t *at, const void *text,
+		     size_t n)
+{
+	const unsigned char *t = text;
+
+	for (size_t i = 0; i < n; i++) {
+		char esc[5];
+		size_t k = 1;
+
+		if (t[i] < 0x20 || t[i] == 0x7f)
+			k = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", t[i]);
+		else
+			esc[0] = (char)t[i];
+		if (*at + k >= size)
+			break;
+		memcpy(buf + *at, esc, k);
+		*at += k;
+	}
+	buf[*at] = '\0';
+}
+
+/* The Name's SEQUENCE rebuilt around its content, for d2i_X509_NAME. */
+static X509_NAME *name_from_content(const uint8_t *p, size_t len)
+{
+	uint8_t hdr[6];
+	size_t h = 0;
+	unsigned char *der;
+	const unsigned char *q;
+	X509_NAME *n = NULL;
+
+	if (len > 0xffffff)
+		return NULL;
+	hdr[h++] = 0x30;
+	if (len < 0x80) {
+		hdr[h++] = (uint8_t)len;
+	} else {
+		int bytes = len > 0xffff ? 3 : len > 0xff ? 2 : 1;
+
+		hdr[h++] = (uint8_t)(0x80 | bytes);
+		for (int b = bytes - 1; b >= 0; b--)
+			hdr[h++] = (uint8_t)(len >> (8 * b));
+	}
+	der = malloc(h + len);
+	if (!der)
+		return NULL;
+	memcpy(der, hdr, h);
+	memcpy(der + h, p, len);
+	q = der;
+	n = d2i_X509_NAME(NULL, &q, (long)(h + len));
+	if (n && q != der + h + len) {
+		X509_NAME_free(n);
+		n = NULL;
+	}
+	free(der);
+	return n;
+}
+
+void ms_format_name(char *buf, size_t size, const uint8_t *p, size_t len)
+{
+	X509_NAME *n;
+	size_t at = 0;
+
+	if (!size)
+		return;
+	buf[0] = '\0';
+	n = name_from_content(p, len);
+	if (!n) {
+		ERR_clear_error();
+		if (size > 1) {
+			buf[at++] = '#';
+			ms_hex_to(buf + at, size - at, p, len);
+		}
+		return;
+	}
+	for (int i = 0; i < X509_NAME_entry_count(n); i++) {
+		X509_NAME_ENTRY *e = X509_NAME_get_entry(n, i);
+		const ASN1_OBJECT *obj = X509_NAME_ENTRY_get_object(e);
+		const ASN1_STRING *v = X509_NAME_ENTRY_get_data(e);
+		int nid = OBJ_obj2nid(obj);
+		unsigned char *utf8 = NULL;
+		char key[80];
+		int ulen;
+
+		if (nid != NID_undef)
+			snprintf(key, sizeof(key), "%s", OBJ_nid2sn(nid));
+		else
+			OBJ_obj2txt(key, sizeof(key), obj, 1);
+		if (i)
+			put_text(buf, size, &at, ", ", 2);
+		put_text(buf, size, &at, key, strlen(key));
+		put_text(buf, size, &at, "=", 1);
+		/* BMPString and the like as UTF-8; failing that, the bytes */
+		ulen = ASN1_STRING_to_UTF8(&utf8, v);
+		if (ulen >= 0) {
+			put_text(buf, size, &at, utf8, (size_t)ulen);
+			OPENSSL_free(utf8);
+		} else {
+			ERR_clear_error();
+			put_text(buf, size, &at, ASN1_STRING_get0_data(v),
+				 (size_t)ASN1_STRING_length(v));
+		}
+	}
+	X509_NAME_free(n);
 }
 
 void ms_hex_kmod(FILE *f, const uint8_t *p, size_t len)

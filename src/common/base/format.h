@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * How every tool writes the facts of a signature: hex, key identifiers,
+ * serial numbers, X.509 names and key types.  One spelling each, so the
+ * same signer reads the same in extract-sig, verify-file and their JSON.
+ */
 #ifndef MODSIGN_BASE_FORMAT_H
 #define MODSIGN_BASE_FORMAT_H
 
@@ -10,6 +15,22 @@
 
 /* Lower-case hex without separators into a malloc'd string. */
 char *ms_hex(const uint8_t *p, size_t len);
+/* The same into buf, cut (at a whole byte) to fit size. */
+void ms_hex_to(char *buf, size_t size, const uint8_t *p, size_t len);
+/*
+ * A certificate serial number from the content octets of its INTEGER:
+ * lower-case hex of the magnitude, without the leading zero byte DER
+ * puts before a high bit (as `openssl x509 -serial` shows it).
+ */
+void ms_format_serial(char *buf, size_t size, const uint8_t *p, size_t len);
+/*
+ * An X.509 Name from the content octets of its SEQUENCE: each attribute
+ * in the order stored, as "CN=modsign, O=Example" (OpenSSL's short
+ * names, dotted OIDs for unknown ones), values as UTF-8 with control
+ * bytes written \xHH.  A Name OpenSSL cannot read is written as # and
+ * the hex of its content.
+ */
+void ms_format_name(char *buf, size_t size, const uint8_t *p, size_t len);
 /*
  * kmod's kmod_module_strbuf_pushhex (kernel-rules.md §7.2): upper-case
  * bytes joined by ':', and after every 20th byte with more to follow the

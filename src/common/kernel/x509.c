@@ -6,6 +6,7 @@
 
 #include <openssl/x509.h>
 
+#include "base/format.h"
 #include "kernel/ber.h"
 #include "kernel/x509.h"
 
@@ -44,17 +45,6 @@ void kid_free(struct kid *k)
 	free(k->data);
 	k->data = NULL;
 	k->len = 0;
-}
-
-void hex_str(const uint8_t *p, size_t len, char *buf, size_t size)
-{
-	size_t i;
-
-	if (size == 0)
-		return;
-	buf[0] = '\0';
-	for (i = 0; i < len && 2 * i + 2 < size; i++)
-		snprintf(buf + 2 * i, 3, "%02x", p[i]);
 }
 
 /* days since 1970-01-01 of a civil date (proleptic Gregorian) */
@@ -180,7 +170,7 @@ static void put_name(char *buf, size_t size, const uint8_t *p, size_t n)
 	size_t l = strlen(buf), i;
 
 	for (i = 0; i < n && l + 1 < size; i++)
-		buf[l++] = (p[i] >= 0x20 && p[i] < 0x7f) ? (char)p[i] : '?';
+		buf[l++] = (p[i] >= 0x20 && p[i] != 0x7f) ? (char)p[i] : '?';
 	buf[l] = '\0';
 }
 
@@ -209,46 +199,14 @@ static void fabricate_name(const struct name_parts *np, char *buf,
 	}
 }
 
-void name_str(const uint8_t *p, size_t len, char *buf, size_t size)
-{
-	struct ber_it rdns, set, atv;
-	struct ber_tlv rdn, a, oid, val;
-	char o[64];
-	const char *k;
-
-	buf[0] = '\0';
-	ber_it_init(&rdns, p, len, 1);
-	while (ber_next(&rdns, &rdn) == 0) {
-		if (ber_it_enter(&rdns, &rdn, &set))
-			return;
-		while (ber_next(&set, &a) == 0) {
-			if (ber_it_enter(&set, &a, &atv) ||
-			    ber_expect(&atv, BER_OID, &oid) ||
-			    ber_next(&atv, &val) ||
-			    oid_of(&oid, o, sizeof(o)))
-				return;
-			k = strcmp(o, OID_CN) == 0 ? "CN" :
-			    strcmp(o, OID_O) == 0 ? "O" :
-			    strcmp(o, "2.5.4.6") == 0 ? "C" :
-			    strcmp(o, "2.5.4.11") == 0 ? "OU" :
-			    strcmp(o, OID_EMAIL) == 0 ? "emailAddress" : o;
-			if (buf[0])
-				put_name(buf, size, (const uint8_t *)", ", 2);
-			put_name(buf, size, (const uint8_t *)k, strlen(k));
-			put_name(buf, size, (const uint8_t *)"=", 1);
-			put_name(buf, size, val.val, val.len);
-		}
-	}
-}
-
 void x509k_describe(const struct x509k_cert *c, char *buf, size_t size)
 {
 	char hex[129];
 
 	if (c->skid.data)
-		hex_str(c->skid.data, c->skid.len, hex, sizeof(hex));
+		ms_hex_to(hex, sizeof(hex), c->skid.data, c->skid.len);
 	else
-		hex_str(c->serial, c->serial_len, hex, sizeof(hex));
+		ms_hex_to(hex, sizeof(hex), c->serial, c->serial_len);
 	snprintf(buf, size, "%s: %s", c->name, hex);
 }
 

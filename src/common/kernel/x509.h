@@ -67,10 +67,6 @@ void x509k_free(struct x509k_cert *c);
 
 /* Key description as in /proc/keys: "<name>: <skid or serial hex>". */
 void x509k_describe(const struct x509k_cert *c, char *buf, size_t size);
-/* Lower-case hex of bytes into buf (truncated to fit). */
-void hex_str(const uint8_t *p, size_t len, char *buf, size_t size);
-/* RFC 4514-ish one-line form of a Name's contents: "O=x, CN=y". */
-void name_str(const uint8_t *p, size_t len, char *buf, size_t size);
 
 /* x509_decode_time(): 0 and *t, or -EBADMSG (§3.3 time rules). */
 int x509k_decode_time(uint8_t tag, const uint8_t *v, size_t len,

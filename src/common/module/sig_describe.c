@@ -28,22 +28,23 @@ static uint8_t *dup_bytes(const uint8_t *p, size_t len)
 	return d;
 }
 
-static char *name_text(X509_NAME *name)
+/* A Name in base/format's one spelling, malloc'd. */
+static char *name_text(const X509_NAME *name)
 {
-	BIO *b = BIO_new(BIO_s_mem());
-	char *p, *s = NULL;
-	long n;
+	const unsigned char *der;
+	size_t der_len, hdr;
+	char buf[1024];
 
-	if (!b)
+	if (!X509_NAME_get0_der(name, &der, &der_len) || der_len < 2) {
+		ERR_clear_error();
 		return NULL;
-	if (X509_NAME_print_ex(b, name, 0, XN_FLAG_RFC2253) >= 0) {
-		/* an empty Name prints nothing, and an empty memory BIO
-		 * hands back NULL (conformance c99's empty issuer) */
-		n = BIO_get_mem_data(b, &p);
-		s = n > 0 ? strndup(p, (size_t)n) : strdup("");
 	}
-	BIO_free(b);
-	return s;
+	/* the content octets: past the SEQUENCE's tag and length */
+	hdr = der[1] < 0x80 ? 2 : 2 + (der[1] & 0x7f);
+	if (hdr > der_len)
+		return NULL;
+	ms_format_name(buf, sizeof(buf), der + hdr, der_len - hdr);
+	return strdup(buf);
 }
 
 /* kmod's "signer": the issuer's commonName; with no CN its loop ends on

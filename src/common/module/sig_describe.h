@@ -18,7 +18,7 @@
 
 struct ms_signer_desc {
 	int by_skid;		/* SignerInfo identifies by SKID (CMS v3) */
-	char *issuer;		/* RFC 2253 text, or NULL */
+	char *issuer;		/* base/format's spelling, or NULL */
 	char *issuer_cn;	/* kmod's "signer": issuer CN (else last RDN) */
 	uint8_t *serial;	/* magnitude, big-endian, no leading zeros */
 	size_t serial_len;

@@ -66,19 +66,19 @@ static json_object *signer_json(const struct p7_sinfo *si)
 
 	json_object_object_add(o, "index", json_object_new_int(si->index));
 	if (si->issuer) {
-		name_str(si->issuer, si->issuer_len, buf, sizeof(buf));
+		ms_format_name(buf, sizeof(buf), si->issuer, si->issuer_len);
 		json_object_object_add(o, "issuer", json_object_new_string(buf));
-		hex_str(si->serial, si->serial_len, buf, sizeof(buf));
+		ms_format_serial(buf, sizeof(buf), si->serial, si->serial_len);
 		json_object_object_add(o, "serial", json_object_new_string(buf));
 	} else {
 		json_object_object_add(o, "issuer", NULL);
 		json_object_object_add(o, "serial", NULL);
 	}
 	if (si->skid) {
-		hex_str(si->skid, si->skid_len, buf, sizeof(buf));
+		ms_hex_to(buf, sizeof(buf), si->skid, si->skid_len);
 		json_object_object_add(o, "skid", json_object_new_string(buf));
 	} else if (k && k->skid.data) {
-		hex_str(k->skid.data, k->skid.len, buf, sizeof(buf));
+		ms_hex_to(buf, sizeof(buf), k->skid.data, k->skid.len);
 		json_object_object_add(o, "skid", json_object_new_string(buf));
 	} else {
 		json_object_object_add(o, "skid", NULL);
@@ -156,11 +156,12 @@ void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 		if (si->trusted_by->pkey)
 			ms_pkey_describe(si->trusted_by->pkey, key, sizeof(key));
 		if (si->trusted_by->skid.data)
-			hex_str(si->trusted_by->skid.data,
-				si->trusted_by->skid.len, id, sizeof(id));
+			ms_hex_to(id, sizeof(id), si->trusted_by->skid.data,
+				  si->trusted_by->skid.len);
 		else
-			hex_str(si->trusted_by->serial,
-				si->trusted_by->serial_len, id, sizeof(id));
+			ms_format_serial(id, sizeof(id),
+					 si->trusted_by->serial,
+					 si->trusted_by->serial_len);
 		fprintf(out, "%s: OK (%s, %s, signer \"%s\", key %s, cert %s)\n",
 			file, si->hash->name, key, si->trusted_by->name, id,
 			si->trusted_by->path);

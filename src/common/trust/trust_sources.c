@@ -175,12 +175,12 @@ void ts_print_key(FILE *f, const struct x509k_cert *c, const char *keyring)
 
 	x509k_describe(c, buf, sizeof(buf));
 	fprintf(f, "Loaded X.509 cert '%s'\n", buf);
-	name_str(c->subject, c->subject_len, buf, sizeof(buf));
+	ms_format_name(buf, sizeof(buf), c->subject, c->subject_len);
 	fprintf(f, "    subject: %s\n", buf);
-	hex_str(c->serial, c->serial_len, buf, sizeof(buf));
+	ms_format_serial(buf, sizeof(buf), c->serial, c->serial_len);
 	fprintf(f, "    serial:  %s\n", buf);
 	if (c->skid.data)
-		hex_str(c->skid.data, c->skid.len, buf, sizeof(buf));
+		ms_hex_to(buf, sizeof(buf), c->skid.data, c->skid.len);
 	else
 		snprintf(buf, sizeof(buf), "(none)");
 	fprintf(f, "    skid:    %s\n", buf);
