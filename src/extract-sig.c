@@ -87,6 +87,7 @@ static void help(void)
 "decompressed, as the kernel reads it: sizes, offsets, -0 and --body are\n"
 "of the decompressed module.  A signature appended after compression is\n"
 "never seen by the kernel: it is reported, with exit 3 (not signed).\n");
+	ms_exit_help(stdout);
 }
 
 static int set_view(struct args *a, enum view v)

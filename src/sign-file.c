@@ -241,6 +241,7 @@ static void help(void)
 "stderr), in input order, then a summary; -q keeps only the failures.\n"
 "The exit status is the most severe of all files'.  With --signer, give\n"
 "no <key> <x509>: \"--batch --signer K C ... <hash> <module>...\".\n");
+	ms_exit_help(stdout);
 }
 
 /* Exit code and one line for a failed step. */

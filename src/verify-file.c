@@ -124,12 +124,8 @@ static void help(void)
 "  -q, --quiet           print no verdicts; only the exit code tells\n"
 "  -v, --verbose         say which certificates were left out and why\n"
 "  -h, --help            show this help and exit\n"
-"  -V, --version         show the version and exit\n"
-"\n"
-"Exit status: 0 accepted, 1 rejected (EKEYREJECTED), 2 usage, 3 unsigned\n"
-"(ENODATA), 4 unknown key (ENOKEY), 5 unsupported crypto (ENOPKG), 6\n"
-"malformed (EBADMSG, EINVAL, EMSGSIZE), 7 I/O error.  With several files\n"
-"the most severe wins.\n");
+"  -V, --version         show the version and exit\n");
+	ms_exit_help(stdout);
 }
 
 /* The command line, parsed. */
@@ -277,52 +273,55 @@ static void say_loaded(void *ctx, const struct tl_report *r)
 	}
 }
 
-/* A trust source that could not be loaded: its line and exit code. */
+/*
+ * A trust source that could not be loaded: its line, and exit code 9
+ * (key, certificate or trust source unusable), as sign-file and
+ * extract-sig give for a certificate they cannot use.
+ */
 static int load_failed(const struct tl_failure *f, int err)
 {
-	const char *path = f->path;
+	const char *path = f->path, *why = f->note.why;
 
 	switch (f->src->kind) {
 	case TL_VMLINUX:
-		if (err == -EINVAL || err == -EBADMSG) {
+		if (err == -EINVAL || err == -EBADMSG)
 			ms_error(path, "%s (give a vmlinuz/bzImage, a compressed "
-				 "Image or an ELF vmlinux to --vmlinux)",
-				 f->note.why);
-			return MS_EXIT_MALFORMED;
-		}
-		ms_error(path, "cannot read the kernel image: %s%s%s",
-			 ms_io_strerror(err), f->note.why ? ": " : "",
-			 f->note.why ? f->note.why : "");
-		return MS_EXIT_IO;
+				 "Image or an ELF vmlinux to --vmlinux)", why);
+		else
+			ms_error(path, "cannot read the kernel image: %s%s%s",
+				 ms_io_strerror(err), why ? ": " : "",
+				 why ? why : "");
+		break;
 	case TL_ESL:
 	case TL_DBX:
 	case TL_EFI_DB:
 	case TL_EFI_DBX:
 	case TL_MOK:
-		if (err == -EBADMSG) {
-			ms_error(path, "%s (at byte %zu)", f->note.why,
+		if (err == -EBADMSG)
+			ms_error(path, "%s (at byte %zu)", why,
 				 f->note.bad_off);
-			return MS_EXIT_MALFORMED;
-		}
-		ms_error(path, "cannot read the signature list: %s",
-			 ms_io_strerror(err));
-		return MS_EXIT_IO;
+		else
+			ms_error(path, "cannot read the signature list: %s",
+				 ms_io_strerror(err));
+		break;
 	case TL_DIR:
 	case TL_CERT:
 	case TL_REVOKED:
+		if (err == -EINVAL && why)
+			ms_error(path, "%s", why);
+		else if (err == -ENODATA && f->src->kind != TL_DIR)
+			ms_error(path, "no certificate in the file (give a PEM "
+				 "or DER X.509 certificate)");
+		else
+			ms_error(path, "cannot read %s: %s (check %s)",
+				 f->src->kind == TL_DIR ?
+				 "the certificate directory" :
+				 "the certificate", ms_io_strerror(err),
+				 f->src->kind == TL_DIR ? "-k" :
+				 f->src->kind == TL_CERT ? "-c" : "--revoked");
 		break;
 	}
-	if (err == -ENODATA && f->src->kind != TL_DIR) {
-		ms_error(path, "no certificate in the file (give a PEM or DER "
-			 "X.509 certificate)");
-		return MS_EXIT_KEY;
-	}
-	ms_error(path, "cannot read %s: %s (check %s)",
-		 f->src->kind == TL_DIR ? "the certificate directory" :
-		 "the certificate", ms_io_strerror(err),
-		 f->src->kind == TL_DIR ? "-k" : f->src->kind == TL_CERT ?
-		 "-c" : "--revoked");
-	return MS_EXIT_IO;
+	return MS_EXIT_KEY;
 }
 
 static int load_blacklist(const char *path, struct blacklist *bl)
@@ -338,7 +337,7 @@ static int load_blacklist(const char *path, struct blacklist *bl)
 	if (err) {
 		ms_error(path, "cannot read the blacklist: %s (check "
 			 "--blacklist)", ms_io_strerror(err));
-		return MS_EXIT_IO;
+		return MS_EXIT_KEY;
 	}
 	return 0;
 }

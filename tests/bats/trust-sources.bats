@@ -183,10 +183,10 @@ print(hashlib.sha256(d[4:4 + n]).hexdigest())' "$KEYS/ec256.der")
 @test "a file that is no kernel image is refused" {
 	make_module "$W/notakernel" 3000
 	run "$VERIFY_FILE" --vmlinux "$W/notakernel" --list-keys
-	assert_failure 6
+	assert_failure 9
 	assert_output --partial "neither a bzImage"
 	run "$VERIFY_FILE" --vmlinux "$W/missing" --list-keys
-	assert_failure 7
+	assert_failure 9
 }
 
 @test "a kernel built by the real-kernel stage: exactly its configured certificates" {
@@ -259,7 +259,7 @@ print(hashlib.sha256(d[4:4 + n]).hexdigest())' "$KEYS/ec256.der")
 @test "a malformed signature list is refused with its offset" {
 	"$MK" badesl "$W/bad.esl" "$KEYS/rsa2048.der"
 	run "$VERIFY_FILE" --esl "$W/bad.esl" --list-keys
-	assert_failure 6
+	assert_failure 9
 	assert_output --partial "do not fit together (at byte 0)"
 }
 

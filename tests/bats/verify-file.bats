@@ -238,19 +238,19 @@ PY
 	assert_failure 7
 }
 
-@test "an unreadable certificate directory is an I/O error naming it" {
+@test "an unreadable certificate directory is exit 9 naming it, as in the other tools" {
 	run "$VF" -k "$T/nonexistent" "$T/body"
-	assert_failure 7
+	assert_failure 9
 	assert_output --partial "$T/nonexistent: cannot read the certificate directory"
 }
 
-@test "a missing -c certificate is an I/O error, not a file without a certificate" {
+@test "a missing -c certificate is exit 9, not a file without a certificate" {
 	run "$VF" -c "$T/nonexistent.crt" "$T/body"
-	assert_failure 7
+	assert_failure 9
 	assert_output --partial "$T/nonexistent.crt: cannot read the certificate: No such file or directory"
 	ln -s "$T/nonexistent.crt" "$T/dangling.crt"
 	run "$VF" -c "$T/dangling.crt" "$T/body"
-	assert_failure 7
+	assert_failure 9
 	refute_output --partial "no certificate in the file"
 	head -c 500 /dev/urandom >"$T/garbage.crt"
 	run "$VF" -c "$T/garbage.crt" "$T/body"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "certstore.h"
+#include "kernel/keyring.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "modinfo.h"
-#include "sigdesc.h"
+#include "module/modinfo.h"
+#include "module/sig_describe.h"
 
 static FILE *sink;
 

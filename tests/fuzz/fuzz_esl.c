@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "certstore.h"
-#include "efisiglist.h"
+#include "kernel/keyring.h"
+#include "trust/efi_siglist.h"
 
 struct ctx {
 	const uint8_t *buf;

@@ -16,7 +16,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 
-#include "rsaimport.h"
+#include "sign/rsa_import.h"
 
 static EVP_PKEY *decode(const uint8_t *data, size_t size)
 {

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trailer.h"
+#include "module/trailer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "certstore.h"
-#include "kverify.h"
+#include "kernel/keyring.h"
+#include "kernel/verify.h"
 
 #ifndef MODSIGN_TOP
 #define MODSIGN_TOP "."

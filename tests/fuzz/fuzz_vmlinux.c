@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "certstore.h"
-#include "vmlinux.h"
+#include "kernel/keyring.h"
+#include "trust/kernel_image.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

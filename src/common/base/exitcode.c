@@ -27,28 +27,59 @@ int ms_exit_for_errno(int err)
 }
 
 /*
- * A broken run (usage, I/O, key) outranks any verdict; among verdicts a
- * hard rejection outranks malformed input, which outranks the soft
- * outcomes the kernel would still load when not enforcing.
+ * Most severe first.  A broken run (usage, I/O, key, a build that cannot
+ * check) outranks any verdict; among verdicts a hard rejection outranks
+ * malformed input, which outranks the soft outcomes the kernel would
+ * still load when not enforcing.
  */
+static const int by_severity[] = {
+	MS_EXIT_USAGE, MS_EXIT_IO, MS_EXIT_KEY, MS_EXIT_UNCHECKABLE,
+	MS_EXIT_REJECTED, MS_EXIT_MALFORMED, MS_EXIT_SIGNED, MS_EXIT_NOKEY,
+	MS_EXIT_NOPKG, MS_EXIT_UNSIGNED, MS_EXIT_OK,
+};
+
+#define N_CODES (sizeof(by_severity) / sizeof(by_severity[0]))
+
+static const char *const meaning[N_CODES] = {
+	[MS_EXIT_OK] = "success; signature accepted",
+	[MS_EXIT_REJECTED] = "rejected (EKEYREJECTED: bad signature, wrong key)",
+	[MS_EXIT_USAGE] = "usage error",
+	[MS_EXIT_UNSIGNED] = "not signed (ENODATA)",
+	[MS_EXIT_NOKEY] = "no trusted key for the signer (ENOKEY)",
+	[MS_EXIT_NOPKG] = "unsupported crypto (ENOPKG)",
+	[MS_EXIT_MALFORMED] = "malformed trailer or CMS (EBADMSG, EINVAL, "
+			      "EMSGSIZE)",
+	[MS_EXIT_IO] = "I/O or system error (unreadable file, disk full)",
+	[MS_EXIT_SIGNED] = "refused: already signed",
+	[MS_EXIT_KEY] = "key, certificate or trust source unusable",
+	[MS_EXIT_UNCHECKABLE] = "this build's OpenSSL lacks the algorithm "
+				"(ML-DSA needs 3.5)",
+};
+
+/* 0 for the most severe code; N_CODES for one not in the table */
 static int severity(int code)
 {
-	static const int rank[] = {
-		[MS_EXIT_OK] = 0,	 [MS_EXIT_UNSIGNED] = 1,
-		[MS_EXIT_NOPKG] = 2,	 [MS_EXIT_NOKEY] = 3,
-		[MS_EXIT_SIGNED] = 4,	 [MS_EXIT_MALFORMED] = 5,
-		[MS_EXIT_REJECTED] = 6,	 [MS_EXIT_KEY] = 7,
-		[MS_EXIT_IO] = 8,	 [MS_EXIT_USAGE] = 9,
-	};
-
-	if (code < 0 || code > MS_EXIT_KEY)
-		return 10;
-	return rank[code];
+	for (size_t i = 0; i < N_CODES; i++)
+		if (by_severity[i] == code)
+			return (int)(N_CODES - i);
+	return (int)N_CODES + 1;
 }
 
 int ms_exit_worst(int a, int b)
 {
 	return severity(b) > severity(a) ? b : a;
+}
+
+void ms_exit_help(FILE *f)
+{
+	fprintf(f, "\nExit status (one table for sign-file, verify-file and "
+		"extract-sig):\n");
+	for (size_t i = 0; i < N_CODES; i++)
+		fprintf(f, "  %-3zu %s\n", i, meaning[i]);
+	fprintf(f, "With several files the most severe code wins, in this "
+		"order:\n ");
+	for (size_t i = 0; i < N_CODES; i++)
+		fprintf(f, " %d%s", by_severity[i], i + 1 < N_CODES ? "," : ".\n");
 }
 
 const char *ms_errno_name(int err)

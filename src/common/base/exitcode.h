@@ -6,6 +6,8 @@
 #ifndef MODSIGN_BASE_EXITCODE_H
 #define MODSIGN_BASE_EXITCODE_H
 
+#include <stdio.h>
+
 enum ms_exit {
 	MS_EXIT_OK = 0,		/* success; signature accepted */
 	MS_EXIT_REJECTED = 1,	/* EKEYREJECTED: bad signature, wrong key */
@@ -16,7 +18,8 @@ enum ms_exit {
 	MS_EXIT_MALFORMED = 6,	/* EBADMSG, EINVAL, EMSGSIZE */
 	MS_EXIT_IO = 7,		/* I/O or system error */
 	MS_EXIT_SIGNED = 8,	/* refused: input already signed */
-	MS_EXIT_KEY = 9,	/* key or certificate problem */
+	MS_EXIT_KEY = 9,	/* key, certificate or trust source unusable */
+	MS_EXIT_UNCHECKABLE = 10, /* this build's OpenSSL lacks the algorithm */
 };
 
 /*
@@ -27,6 +30,9 @@ int ms_exit_for_errno(int err);
 
 /* Severity order used when several files are judged in one run. */
 int ms_exit_worst(int a, int b);
+
+/* The table and the severity order, as every tool's --help ends. */
+void ms_exit_help(FILE *f);
 
 /* "EKEYREJECTED" for -EKEYREJECTED; "0" for 0; "E<n>" when unknown. */
 const char *ms_errno_name(int err);

@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/err.h>
+#include <openssl/pkcs12.h>
+
 #include "base/fileio.h"
 #include "trust/keyring_load.h"
 
@@ -73,6 +76,30 @@ static int load_container(const struct tl_source *src,
 	return 0;
 }
 
+/*
+ * A PKCS#12 file named as a certificate: the kernel's loaders read X.509
+ * only, so its certificate would be left out and every module signed with
+ * it would fail as -ENOKEY with no hint why.  Said up front instead.
+ */
+static int is_pkcs12(const char *path)
+{
+	const unsigned char *p;
+	PKCS12 *p12;
+	uint8_t *buf;
+	size_t len;
+	int yes;
+
+	if (ms_read_all(path, 64u << 20, &buf, &len))
+		return 0;
+	p = buf;
+	p12 = d2i_PKCS12(NULL, &p, (long)len);
+	yes = p12 && p == buf + len;
+	PKCS12_free(p12);
+	free(buf);
+	ERR_clear_error();
+	return yes;
+}
+
 /* -k DIR, -c FILE, --revoked FILE */
 static int load_certs(const struct tl_source *src, const struct ts_stores *st,
 		      void (*report)(void *, const struct tl_report *),
@@ -87,6 +114,13 @@ static int load_certs(const struct tl_source *src, const struct ts_stores *st,
 
 	fail->src = src;
 	fail->path = src->path;
+	memset(&fail->note, 0, sizeof(fail->note));
+	if (src->kind != TL_DIR && is_pkcs12(src->path)) {
+		fail->note.why = "a PKCS#12 file, which the kernel cannot "
+				 "load (take its certificate out: openssl pkcs12 "
+				 "-nokeys -clcerts -in FILE -out cert.pem)";
+		return -EINVAL;
+	}
 	if (src->kind == TL_DIR)
 		err = cs_add_dir(cs, src->path, st->kr, st->bl);
 	else

@@ -66,8 +66,9 @@ struct tl_failure {
 /*
  * Load every source into st.  Returns 0, or the -errno of the first
  * source that failed, with *fail naming it: -ENODATA for a certificate
- * file with no certificate in it, -EINVAL or -EBADMSG for a kernel image
- * or signature list that is not one (fail->note.why), else the error
+ * file with no certificate in it, -EINVAL for a PKCS#12 file given as a
+ * certificate file, -EINVAL or -EBADMSG for a kernel image or signature
+ * list that is not one (fail->note.why for these), else the error
  * reading it.  An absent efivarfs variable is reported, not an error.
  */
 int tl_load(const struct tl_source *srcs, size_t n,
