@@ -13,6 +13,7 @@
 
 #include "base/exitcode.h"
 #include "base/fileio.h"
+#include "base/signer_facts.h"
 #include "base/log.h"
 #include "module/modinfo.h"
 #include "module/module_file.h"
@@ -300,7 +301,7 @@ static int run(const struct args *a, const struct ms_modfile *f, X509 *cert)
 	if (a->view == VIEW_JSON) {
 		json_object *o = ms_sigdesc_json(&d, a->file);
 
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		puts(json_object_to_json_string_ext(o, MS_JSON_FLAGS));
 		json_object_put(o);
 	} else {
 		ms_sigdesc_print(&d, a->file);

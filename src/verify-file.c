@@ -493,20 +493,25 @@ static int check_file(const struct judge *jd, const char *file,
 		sigpath = p7s;
 	}
 	err = kv_judge_file(&jd->kv, file, sigpath, o->usage, &j);
+	if (!err && j.r.err == -ENOMEM)
+		err = -ENOMEM;
 	if (err) {
+		char why[512];
+
 		if (j.sig_unreadable)
-			ms_error(sigpath, "cannot read the detached signature: "
-				 "%s (give it with --sig)", ms_io_strerror(err));
+			snprintf(why, sizeof(why), "cannot read the detached "
+				 "signature %s: %s (give it with --sig)",
+				 sigpath, ms_io_strerror(err));
 		else if (j.why)
-			ms_error(file, "cannot decompress: %s", j.why);
+			snprintf(why, sizeof(why), "cannot decompress: %s",
+				 j.why);
 		else
-			ms_error(file, "cannot read: %s (check the path)",
-				 ms_io_strerror(err));
+			snprintf(why, sizeof(why), "cannot read: %s (check "
+				 "the path)", ms_io_strerror(err));
+		ms_error(file, "%s", why);
+		if (o->json)
+			rp_print_error_json(out, file, err, why);
 		code = j.why ? ms_exit_for_errno(err) : MS_EXIT_IO;
-		sum->errors++;
-	} else if (j.r.err == -ENOMEM) {
-		ms_error(file, "out of memory");
-		code = MS_EXIT_IO;
 		sum->errors++;
 	} else {
 		code = ms_exit_for_errno(rp_shown(&jd->rc, j.r.err));
@@ -725,7 +730,9 @@ static int judge_files(const struct opts *o, struct keyrings *k)
 		code = ms_exit_worst(code, check_all(&jd, &files, o->jobs ?
 			o->jobs : files.n > 1 ? ms_pool_default_workers() : 1,
 			&sum));
-	if (o->walk && !o->quiet && !o->json)
+	if (o->walk && o->json)
+		rp_print_summary_json(stdout, files.n, &sum);
+	else if (o->walk && !o->quiet)
 		rp_print_summary(stdout, files.n, &sum);
 	ms_list_free(&files);
 	return code;

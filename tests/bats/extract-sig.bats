@@ -123,7 +123,8 @@ assert o["signer_count"] == 1 and o["detached"] is True, o
 assert s["signer_id"] == "issuer-and-serial" and s["skid"] is None, s
 assert s["signer"] == "modsign test RSA-2048 key", s
 assert s["hash"] == "sha256" and s["signature_algorithm"] == "rsaEncryption", s
-assert s["signed_attributes"] is False and s["key"] == "RSA-2048", s
+assert s["signed_attributes"] is False and s["key_type"] == "RSA-2048", s
+assert s["index"] == 1 and s["trusted"] is None, s
 assert s["certificate"] == sys.argv[2], s
 print("ok")
 PY

@@ -78,3 +78,41 @@ print(json.load(sys.stdin)["signers"][0][sys.argv[1]])' "$1"
 	assert_equal "$(signer_field skid < es.json)" "$skid"
 	assert_equal "$(signer_field skid < vf.json)" "$skid"
 }
+
+@test "both tools' signer objects have the same keys (one JSON schema)" {
+	make_module m.ko 4096
+	cp "$KEYS/rsa2048.crt" certs/
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
+	"$EXTRACT_SIG" --json m.ko > es.json
+	"$VERIFY_FILE" --json -k certs m.ko > vf.json
+	keys() {
+		python3 -c 'import json, sys
+print(" ".join(sorted(json.load(sys.stdin)["signers"][0])))'
+	}
+	assert_equal "$(keys < es.json)" "$(keys < vf.json)"
+	assert_equal "$(keys < es.json)" "certificate hash index issuer key_description key_type serial signature_algorithm signature_size signed_attributes signer signer_id skid subject trusted"
+}
+
+@test "verify-file --json: an unreadable file is an ERROR object, -r ends with a summary object, no escaped slashes" {
+	mkdir tree
+	make_module tree/m.ko 4096
+	cp "$KEYS/rsa2048.crt" certs/
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" tree/m.ko
+	run --separate-stderr "$VERIFY_FILE" --json -k certs tree/m.ko tree/missing.ko
+	assert_failure 7
+	refute_output --partial '\/'
+	assert_equal "${#lines[@]}" 2
+	run python3 -c 'import json, sys
+o = json.loads(sys.argv[1])
+assert o["file"] == "tree/missing.ko" and o["verdict"] == "ERROR", o
+assert o["errno"] == "ENOENT" and "cannot read" in o["reason"], o' "${lines[1]}"
+	assert_success
+	run --separate-stderr "$VERIFY_FILE" --json -k certs -r tree
+	assert_success
+	run python3 -c 'import json, sys
+s = json.loads(sys.argv[1])["summary"]
+assert s == {"files": 1, "ok": 1, "unsigned": 0, "unknown_key": 0,
+             "unsupported": 0, "rejected": 0, "malformed": 0,
+             "unreadable": 0}, s' "${lines[-1]}"
+	assert_success
+}

@@ -120,13 +120,15 @@ PY
 	[ "${#lines[@]}" -eq 2 ]
 	run jq -e 'select(.file | endswith("/m.ko")) | .verdict == "OK" and .errno == null
 		and (.signers | length) == 1 and .signers[0].hash == "sha256"
-		and .signers[0].key_algorithm == "RSA-2048"
-		and (.signers[0].cert | endswith("rsa2048.crt"))
+		and .signers[0].key_type == "RSA-2048"
+		and .signers[0].trusted == true
+		and (.signers[0].key_description | test("^modsign test RSA-2048 key: [0-9a-f]+$"))
+		and (.signers[0].certificate | endswith("rsa2048.crt"))
 		and (.signers[0].issuer | test("CN=modsign test RSA-2048 key"))
 		and (.signers[0].serial | test("^[0-9a-f]+$"))
 		and (.signers[0] | has("skid"))' <<<"${output%%$'\n'*}"
 	assert_success
-	run sh -c "'$VF' --json -k '$T/certs' '$T/o.ko' | jq -e '.errno == \"ENOKEY\" and .verdict == \"UNKNOWN-KEY\" and .reason != null and .signers[0].cert == null'"
+	run sh -c "'$VF' --json -k '$T/certs' '$T/o.ko' | jq -e '.errno == \"ENOKEY\" and .verdict == \"UNKNOWN-KEY\" and .reason != null and .signers[0].certificate == null and .signers[0].trusted == false'"
 	assert_success
 }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,47 @@ void ms_format_name(char *buf, size_t size, const uint8_t *p, size_t len)
 		}
 	}
 	X509_NAME_free(n);
+}
+
+int ms_format_signer(char *buf, size_t size, const uint8_t *p, size_t len)
+{
+	X509_NAME *n = name_from_content(p, len);
+	X509_NAME_ENTRY *e = NULL;
+	const ASN1_STRING *v;
+	unsigned char *utf8 = NULL;
+	size_t at = 0;
+	int count, ulen;
+
+	if (size)
+		buf[0] = '\0';
+	if (!n) {
+		ERR_clear_error();
+		return -EINVAL;
+	}
+	/* kmod's loop stops at the CN, or ends on the last entry */
+	count = X509_NAME_entry_count(n);
+	for (int i = 0; i < count; i++) {
+		e = X509_NAME_get_entry(n, i);
+		if (OBJ_obj2nid(X509_NAME_ENTRY_get_object(e)) ==
+		    NID_commonName)
+			break;
+	}
+	if (!e) {
+		X509_NAME_free(n);
+		return -EINVAL;
+	}
+	v = X509_NAME_ENTRY_get_data(e);
+	ulen = ASN1_STRING_to_UTF8(&utf8, v);
+	if (ulen >= 0) {
+		put_text(buf, size, &at, utf8, (size_t)ulen);
+		OPENSSL_free(utf8);
+	} else {
+		ERR_clear_error();
+		put_text(buf, size, &at, ASN1_STRING_get0_data(v),
+			 (size_t)ASN1_STRING_length(v));
+	}
+	X509_NAME_free(n);
+	return 0;
 }
 
 void ms_hex_kmod(FILE *f, const uint8_t *p, size_t len)

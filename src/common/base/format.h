@@ -32,6 +32,12 @@ void ms_format_serial(char *buf, size_t size, const uint8_t *p, size_t len);
  */
 void ms_format_name(char *buf, size_t size, const uint8_t *p, size_t len);
 /*
+ * kmod's "signer" for the same Name (libkmod-signature.c): the value of
+ * its commonName, else of its last attribute.  0, or -EINVAL when the
+ * Name is unreadable or empty (buf is then empty).
+ */
+int ms_format_signer(char *buf, size_t size, const uint8_t *p, size_t len);
+/*
  * kmod's kmod_module_strbuf_pushhex (kernel-rules.md §7.2): upper-case
  * bytes joined by ':', and after every 20th byte with more to follow the
  * separator becomes ":\n\t\t".

@@ -9,6 +9,7 @@
 #include <openssl/err.h>
 
 #include "base/format.h"
+#include "base/signer_facts.h"
 #include "module/sig_describe.h"
 
 const char *ms_id_type_name(unsigned id_type)
@@ -28,44 +29,49 @@ static uint8_t *dup_bytes(const uint8_t *p, size_t len)
 	return d;
 }
 
-/* A Name in base/format's one spelling, malloc'd. */
-static char *name_text(const X509_NAME *name)
+/* The content octets of a Name's DER: past its SEQUENCE header. */
+static int name_content(const X509_NAME *name, const uint8_t **p,
+			size_t *len)
 {
 	const unsigned char *der;
 	size_t der_len, hdr;
-	char buf[1024];
 
 	if (!X509_NAME_get0_der(name, &der, &der_len) || der_len < 2) {
 		ERR_clear_error();
-		return NULL;
+		return -EINVAL;
 	}
-	/* the content octets: past the SEQUENCE's tag and length */
 	hdr = der[1] < 0x80 ? 2 : 2 + (der[1] & 0x7f);
 	if (hdr > der_len)
+		return -EINVAL;
+	*p = der + hdr;
+	*len = der_len - hdr;
+	return 0;
+}
+
+/* A Name in base/format's one spelling, malloc'd. */
+static char *name_text(const X509_NAME *name)
+{
+	const uint8_t *p;
+	size_t len;
+	char buf[1024];
+
+	if (name_content(name, &p, &len))
 		return NULL;
-	ms_format_name(buf, sizeof(buf), der + hdr, der_len - hdr);
+	ms_format_name(buf, sizeof(buf), p, len);
 	return strdup(buf);
 }
 
-/* kmod's "signer": the issuer's commonName; with no CN its loop ends on
- * the last entry, whose value is printed instead. */
-static char *kmod_signer(X509_NAME *name)
+/* kmod's "signer" of a Name, malloc'd; NULL when it has none. */
+static char *signer_text(const X509_NAME *name)
 {
-	X509_NAME_ENTRY *e = NULL;
-	const ASN1_STRING *v;
-	int n = X509_NAME_entry_count(name);
+	const uint8_t *p;
+	size_t len;
+	char buf[512];
 
-	for (int i = 0; i < n; i++) {
-		e = X509_NAME_get_entry(name, i);
-		if (OBJ_obj2nid(X509_NAME_ENTRY_get_object(e)) ==
-		    NID_commonName)
-			break;
-	}
-	if (!e)
-		return strdup("");
-	v = X509_NAME_ENTRY_get_data(e);
-	return strndup((const char *)ASN1_STRING_get0_data(v),
-		       (size_t)ASN1_STRING_length(v));
+	if (name_content(name, &p, &len) ||
+	    ms_format_signer(buf, sizeof(buf), p, len))
+		return NULL;
+	return strdup(buf);
 }
 
 static void fill_serial(struct ms_signer_desc *sd, const ASN1_INTEGER *sno)
@@ -108,7 +114,7 @@ static void fill_signer(struct ms_signer_desc *sd, CMS_SignerInfo *si,
 	}
 	if (issuer) {
 		sd->issuer = name_text(issuer);
-		sd->issuer_cn = kmod_signer(issuer);
+		sd->issuer_cn = signer_text(issuer);
 	}
 	if (sno)
 		fill_serial(sd, sno);
@@ -258,22 +264,51 @@ void ms_sigdesc_print(const struct ms_sigdesc *d, const char *file)
 	}
 }
 
-static json_object *json_hex(const uint8_t *p, size_t len)
-{
-	char *h;
-	json_object *o;
-
-	if (!p)
-		return NULL;
-	h = ms_hex(p, len);
-	o = json_object_new_string(h ? h : "");
-	free(h);
-	return o;
-}
-
 static json_object *json_str(const char *s)
 {
 	return s ? json_object_new_string(s) : NULL;
+}
+
+/* One signer in the schema every tool shares (base/signer_facts.h). */
+static json_object *signer_json(const struct ms_signer_desc *s, int index)
+{
+	struct ms_signer_facts f = {
+		.index = index,
+		.by_skid = s->by_skid,
+		.hash = s->hash,
+		.signature_algorithm = s->sig_alg,
+		.signature_size = s->sig_len,
+		.signed_attributes = s->signed_attrs,
+		.certificate = s->cert_from,
+		.trusted = -1,
+	};
+
+	if (s->issuer) {
+		f.has_issuer = true;
+		snprintf(f.issuer, sizeof(f.issuer), "%s", s->issuer);
+	}
+	if (s->issuer_cn) {
+		f.has_signer = true;
+		snprintf(f.signer, sizeof(f.signer), "%s", s->issuer_cn);
+	}
+	if (s->serial) {
+		f.has_serial = true;
+		ms_format_serial(f.serial, sizeof(f.serial), s->serial,
+				 s->serial_len);
+	}
+	if (s->skid) {
+		f.has_skid = true;
+		ms_hex_to(f.skid, sizeof(f.skid), s->skid, s->skid_len);
+	}
+	if (s->cert_from) {
+		f.has_key = true;
+		snprintf(f.key_type, sizeof(f.key_type), "%s", s->key);
+	}
+	if (s->subject) {
+		f.has_subject = true;
+		snprintf(f.subject, sizeof(f.subject), "%s", s->subject);
+	}
+	return ms_signer_facts_json(&f);
 }
 
 json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file)
@@ -318,30 +353,7 @@ json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file)
 			       json_object_new_int(d->n_signers));
 	arr = json_object_new_array();
 	for (int i = 0; i < d->n_signers && i < MS_MAX_SIGNERS; i++) {
-		const struct ms_signer_desc *s = &d->s[i];
-		json_object *j = json_object_new_object();
-
-		json_object_object_add(j, "signer_id", json_object_new_string(
-				s->by_skid ? "skid" : "issuer-and-serial"));
-		json_object_object_add(j, "signer", json_str(s->issuer_cn));
-		json_object_object_add(j, "issuer", json_str(s->issuer));
-		json_object_object_add(j, "serial",
-				       json_hex(s->serial, s->serial_len));
-		json_object_object_add(j, "skid", json_hex(s->skid,
-							   s->skid_len));
-		json_object_object_add(j, "hash", json_str(s->hash));
-		json_object_object_add(j, "signature_algorithm",
-				       json_str(s->sig_alg));
-		json_object_object_add(j, "signature_size",
-				       json_object_new_int64((int64_t)s->sig_len));
-		json_object_object_add(j, "signed_attributes",
-				       json_object_new_boolean(s->signed_attrs));
-		json_object_object_add(j, "key", json_str(s->cert_from ?
-							  s->key : NULL));
-		json_object_object_add(j, "subject", json_str(s->subject));
-		json_object_object_add(j, "certificate",
-				       json_str(s->cert_from));
-		json_object_array_add(arr, j);
+		json_object_array_add(arr, signer_json(&d->s[i], i + 1));
 	}
 	json_object_object_add(o, "signers", arr);
 	return o;

@@ -6,6 +6,7 @@
 
 #include "base/exitcode.h"
 #include "base/format.h"
+#include "base/signer_facts.h"
 #include "kernel/x509.h"
 #include "report/verdict.h"
 
@@ -58,52 +59,49 @@ static json_object *jstr_or_null(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
+/* One signer in the schema every tool shares (base/signer_facts.h). */
 static json_object *signer_json(const struct p7_sinfo *si)
 {
-	json_object *o = json_object_new_object();
 	const struct x509k_cert *k = si->trusted_by;
-	char buf[512], key[64];
+	const struct x509k_cert *c = k ? k : si->signer;
+	struct ms_signer_facts f = {
+		.index = (int)si->index,
+		.by_skid = si->skid != NULL,
+		.hash = si->hash ? si->hash->name : NULL,
+		.signature_algorithm = si->algo ? si->algo->name : NULL,
+		.signature_size = si->sig.slen,
+		.signed_attributes = si->authattrs != NULL,
+		.certificate = k ? k->path : si->signer ? "embedded" : NULL,
+		.trusted = k != NULL,
+	};
 
-	json_object_object_add(o, "index", json_object_new_int(si->index));
 	if (si->issuer) {
-		ms_format_name(buf, sizeof(buf), si->issuer, si->issuer_len);
-		json_object_object_add(o, "issuer", json_object_new_string(buf));
-		ms_format_serial(buf, sizeof(buf), si->serial, si->serial_len);
-		json_object_object_add(o, "serial", json_object_new_string(buf));
-	} else {
-		json_object_object_add(o, "issuer", NULL);
-		json_object_object_add(o, "serial", NULL);
+		f.has_issuer = true;
+		ms_format_name(f.issuer, sizeof(f.issuer), si->issuer,
+			       si->issuer_len);
+		f.has_signer = ms_format_signer(f.signer, sizeof(f.signer),
+						si->issuer,
+						si->issuer_len) == 0;
+		f.has_serial = true;
+		ms_format_serial(f.serial, sizeof(f.serial), si->serial,
+				 si->serial_len);
 	}
 	if (si->skid) {
-		ms_hex_to(buf, sizeof(buf), si->skid, si->skid_len);
-		json_object_object_add(o, "skid", json_object_new_string(buf));
-	} else if (k && k->skid.data) {
-		ms_hex_to(buf, sizeof(buf), k->skid.data, k->skid.len);
-		json_object_object_add(o, "skid", json_object_new_string(buf));
-	} else {
-		json_object_object_add(o, "skid", NULL);
+		f.has_skid = true;
+		ms_hex_to(f.skid, sizeof(f.skid), si->skid, si->skid_len);
 	}
-	json_object_object_add(o, "hash", jstr_or_null(si->hash ? si->hash->name : NULL));
-	json_object_object_add(o, "signature_algorithm",
-			       jstr_or_null(si->algo ? si->algo->name : NULL));
-	if (k && k->pkey) {
-		ms_pkey_describe(k->pkey, key, sizeof(key));
-		json_object_object_add(o, "key_algorithm", json_object_new_string(key));
-	} else {
-		json_object_object_add(o, "key_algorithm",
-				       jstr_or_null(si->algo ? si->algo->pkey_algo : NULL));
+	if (c) {
+		f.has_key = c->pkey != NULL;
+		if (c->pkey)
+			ms_pkey_describe(c->pkey, f.key_type,
+					 sizeof(f.key_type));
+		x509k_describe(c, f.key_description,
+			       sizeof(f.key_description));
+		f.has_subject = true;
+		ms_format_name(f.subject, sizeof(f.subject), c->subject,
+			       c->subject_len);
 	}
-	json_object_object_add(o, "signer", jstr_or_null(k ? k->name : NULL));
-	if (k) {
-		x509k_describe(k, buf, sizeof(buf));
-		json_object_object_add(o, "key", json_object_new_string(buf));
-	} else {
-		json_object_object_add(o, "key", NULL);
-	}
-	json_object_object_add(o, "cert", jstr_or_null(k ? k->path : NULL));
-	json_object_object_add(o, "embedded_signer_cert",
-			       json_object_new_boolean(si->signer != NULL));
-	return o;
+	return ms_signer_facts_json(&f);
 }
 
 void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
@@ -130,7 +128,7 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 		json_object_array_add(sg, signer_json(&r->msg->sinfos[i]));
 	json_object_object_add(j, "signers", sg);
 	fprintf(out, "%s\n",
-		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+		json_object_to_json_string_ext(j, MS_JSON_FLAGS));
 	json_object_put(j);
 }
 
@@ -196,4 +194,42 @@ void rp_print_summary(FILE *out, size_t files, const struct rp_summary *s)
 		"%u unsupported, %u bad signature, %u malformed, %u "
 		"unreadable\n", files, s->ok, s->unsigned_, s->nokey, s->nopkg,
 		s->rejected, s->malformed, s->errors);
+}
+
+void rp_print_error_json(FILE *out, const char *file, int err,
+			 const char *reason)
+{
+	json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "file", json_object_new_string(file));
+	json_object_object_add(j, "verdict", json_object_new_string("ERROR"));
+	json_object_object_add(j, "errno",
+			       json_object_new_string(ms_errno_name(err)));
+	json_object_object_add(j, "reason", jstr_or_null(reason));
+	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
+	json_object_put(j);
+}
+
+void rp_print_summary_json(FILE *out, size_t files,
+			   const struct rp_summary *s)
+{
+	json_object *j = json_object_new_object(), *n = json_object_new_object();
+
+	json_object_object_add(n, "files", json_object_new_int64((int64_t)files));
+	json_object_object_add(n, "ok", json_object_new_int((int)s->ok));
+	json_object_object_add(n, "unsigned",
+			       json_object_new_int((int)s->unsigned_));
+	json_object_object_add(n, "unknown_key",
+			       json_object_new_int((int)s->nokey));
+	json_object_object_add(n, "unsupported",
+			       json_object_new_int((int)s->nopkg));
+	json_object_object_add(n, "rejected",
+			       json_object_new_int((int)s->rejected));
+	json_object_object_add(n, "malformed",
+			       json_object_new_int((int)s->malformed));
+	json_object_object_add(n, "unreadable",
+			       json_object_new_int((int)s->errors));
+	json_object_object_add(j, "summary", n);
+	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
+	json_object_put(j);
 }

@@ -33,6 +33,10 @@ void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 		   const struct kv_result *r);
 void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 		   enum kv_usage usage, const struct kv_result *r);
+/* A file that could not be judged, as JSON: "verdict":"ERROR", with the
+ * errno and what went wrong. */
+void rp_print_error_json(FILE *out, const char *file, int err,
+			 const char *reason);
 
 /* A run's verdicts, counted by their underlying errno. */
 struct rp_summary {
@@ -41,5 +45,8 @@ struct rp_summary {
 void rp_count(struct rp_summary *s, int err);
 void rp_summary_add(struct rp_summary *to, const struct rp_summary *from);
 void rp_print_summary(FILE *out, size_t files, const struct rp_summary *s);
+/* The same as one JSON object: {"summary":{"files":N,"ok":N,...}} */
+void rp_print_summary_json(FILE *out, size_t files,
+			   const struct rp_summary *s);
 
 #endif

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The facts of one signer as every tool's JSON gives them: one schema,
+ * filled by extract-sig from the CMS and by verify-file from the kernel
+ * model, so the same signer reads the same in both.
+ *
+ *   index                1-based position among the SignerInfos
+ *   signer_id            "issuer-and-serial" or "skid"
+ *   issuer, serial, skid base/format's spellings, or null
+ *   signer               kmod's "signer": the issuer's CN (else the
+ *                        value of its last attribute), or null
+ *   hash, signature_algorithm, signature_size, signed_attributes
+ *   key_type             "RSA-2048", "ECDSA-P384", "ML-DSA-65", or null
+ *                        when no certificate for the signer is known
+ *   key_description      the key as the kernel names it in its log
+ *                        ("<name>: <skid or serial>"), or null
+ *   subject              the signer certificate's subject, or null
+ *   certificate          where that certificate came from: a file,
+ *                        "embedded", or null
+ *   trusted              verify-file: whether a trusted key vouched for
+ *                        this signer; extract-sig: null (not judged)
+ */
+#ifndef MODSIGN_BASE_SIGNER_FACTS_H
+#define MODSIGN_BASE_SIGNER_FACTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+struct ms_signer_facts {
+	int index;
+	bool by_skid;
+	char issuer[512], serial[80], skid[160], signer[256];
+	bool has_issuer, has_serial, has_skid, has_signer;
+	const char *hash, *signature_algorithm;
+	size_t signature_size;
+	bool signed_attributes;
+	char key_type[64], key_description[320], subject[512];
+	bool has_key, has_subject;
+	const char *certificate;
+	int trusted;		/* -1 not judged, 0 no, 1 yes */
+};
+
+json_object *ms_signer_facts_json(const struct ms_signer_facts *f);
+
+/*
+ * json_object_to_json_string_ext's flags for every tool: one line, "/"
+ * not escaped, UTF-8 as it is.
+ */
+#define MS_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+#endif
