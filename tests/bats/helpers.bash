@@ -146,3 +146,84 @@ copy_module() { # path size
 	fi
 	cp "$cache" "$1"
 }
+
+# In a background subshell: close every descriptor but 0-2.  A process
+# left waiting (by a failed test) must not hold bats' output open, or the
+# whole run would wait for it.
+close_extra_fds() {
+	local fd
+	for fd in /proc/$BASHPID/fd/*; do
+		fd=${fd##*/}
+		[ "$fd" -le 2 ] || eval "exec $fd>&-"
+	done
+}
+
+# --- Stopping a tool at a known point (the test hook in
+# src/common/base/fileio.h), so that a test acts while the tool is exactly
+# there and never races it.  pause_start POINT CMD...: start CMD in the
+# background and return once it waits at POINT (PAUSED_PID is then its
+# pid), failing the test if it ends without getting there.  Then
+# pause_resume lets it go on, and pause_wait collects its exit status
+# (PAUSED_STATUS; 128+N after signal N) and its stderr (PAUSED_STDERR),
+# whether it was resumed or killed.  Several at once: pause_start sets
+# PAUSE_DIR, which pause_resume and pause_wait take as an argument.
+pause_start() { # point cmd...
+	local point=$1 what pid
+	shift
+	PAUSE_DIR=$(mktemp -d "$BATS_TEST_TMPDIR/pause.XXXXXX")
+	mkfifo "$PAUSE_DIR/reached" "$PAUSE_DIR/resume"
+	# the subshell reports the end on the same FIFO: a command that
+	# never reaches the point cannot leave the read below waiting
+	(
+		close_extra_fds
+		rc=0
+		MODSIGN_TEST_PAUSE_AT=$point MODSIGN_TEST_PAUSE_DIR=$PAUSE_DIR \
+			"$@" > "$PAUSE_DIR/stdout" 2> "$PAUSE_DIR/stderr" || rc=$?
+		echo "exited $rc" > "$PAUSE_DIR/reached"
+	) &
+	echo $! > "$PAUSE_DIR/subshell"
+	fifo_line "$PAUSE_DIR/reached"
+	read -r what pid <<< "$REPLY"
+	if [ "$what" != "$point" ]; then
+		wait "$(cat "$PAUSE_DIR/subshell")"
+		rm -f "$PAUSE_DIR/subshell"
+		fail "$* did not reach $point ($what $pid): $(cat "$PAUSE_DIR/stderr")"
+	fi
+	echo "$pid" > "$PAUSE_DIR/pid"
+	PAUSED_PID=$pid
+}
+
+# One line from a FIFO into REPLY.  The tool may close its end of
+# "reached" only after the test has its line (or be killed with it still
+# open): the next open then meets that writer and reads an end of file,
+# so read again, until a line comes.
+fifo_line() { # fifo
+	while ! read -r REPLY < "$1"; do
+		:
+	done
+}
+
+pause_resume() { # [pause-dir]
+	echo go > "${1:-$PAUSE_DIR}/resume"
+}
+
+pause_wait() { # [pause-dir]
+	local d=${1:-$PAUSE_DIR} what
+	fifo_line "$d/reached"
+	read -r what PAUSED_STATUS <<< "$REPLY"
+	wait "$(cat "$d/subshell")"
+	# ended and reaped: nothing for pause_cleanup to stop
+	rm -f "$d/pid" "$d/subshell"
+	[ "$what" = exited ] || fail "unexpected report from $d: $what"
+	PAUSED_STDERR=$(cat "$d/stderr")
+}
+
+# For a test's teardown: end whatever a failed test left stopped.
+pause_cleanup() {
+	local d
+	for d in "$BATS_TEST_TMPDIR"/pause.*; do
+		[ -f "$d/subshell" ] || continue
+		kill -KILL "$(cat "$d/pid" 2>/dev/null)" "$(cat "$d/subshell")" 2>/dev/null
+	done
+	return 0
+}

@@ -87,6 +87,44 @@ void ms_map_release(const void *p, size_t len)
 }
 
 /*
+ * The test hook (fileio.h): stop at a named point, once per process,
+ * until the test says go.  Read from the environment once.
+ */
+static const char *pause_at, *pause_dir;
+static pthread_once_t pause_once = PTHREAD_ONCE_INIT;
+static atomic_int paused;
+
+static void pause_init(void)
+{
+	pause_at = getenv("MODSIGN_TEST_PAUSE_AT");
+	pause_dir = getenv("MODSIGN_TEST_PAUSE_DIR");
+}
+
+static void test_pause(const char *point)
+{
+	char path[PATH_MAX], c;
+	int fd;
+
+	pthread_once(&pause_once, pause_init);
+	if (!pause_at || !pause_dir || strcmp(pause_at, point) != 0 ||
+	    atomic_exchange(&paused, 1))
+		return;
+	snprintf(path, sizeof(path), "%s/reached", pause_dir);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		dprintf(fd, "%s %ld\n", point, (long)getpid());
+		close(fd);
+	}
+	snprintf(path, sizeof(path), "%s/resume", pause_dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		while (read(fd, &c, 1) > 0)
+			;
+		close(fd);
+	}
+}
+
+/*
  * One spare read buffer per thread.  A batch worker reads thousands of
  * inputs: reusing its buffer spares it, for each file, a fresh
  * allocation, the page faults of touching it, and (for one big enough to
@@ -217,6 +255,7 @@ static int load_data(struct ms_file *f)
 		madvise(map, f->len, MADV_SEQUENTIAL);
 		map_register(f->data, f->len);
 	}
+	test_pause("input-mapped");
 	return 0;
 }
 
@@ -260,6 +299,7 @@ again:
 				err = -errno;
 				goto fail;
 			}
+			test_pause("lock-busy");
 			while (flock(f->fd, LOCK_EX) < 0) {
 				if (errno != EINTR) {
 					err = -errno;
@@ -528,6 +568,7 @@ int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 	pending_add(o->tmp);
 	free(dircopy);
 	free(base);
+	test_pause("output-begun");
 	return 0;
 fail:
 	free(dircopy);
@@ -636,6 +677,7 @@ int ms_out_commit_flags(struct ms_out *o, unsigned int flags)
 	if (fchmod(o->fd, o->mode) < 0 ||
 	    ((flags & MS_SYNC_FILE) && fsync(o->fd) < 0))
 		return -errno;
+	test_pause("output-ready");
 	if (close(o->fd) < 0) {
 		o->fd = -1;
 		return -errno;
@@ -646,6 +688,7 @@ int ms_out_commit_flags(struct ms_out *o, unsigned int flags)
 	pending_del(o->tmp);
 	free(o->tmp);
 	o->tmp = NULL;
+	test_pause("output-renamed");
 	if (flags & MS_SYNC_DIR)
 		err = ms_fsync_dir_of(o->target);
 	free(o->target);

@@ -5,6 +5,17 @@
  * outputs are written to a temporary file in the target's directory, then
  * fsynced and renamed over the target, so a reader (or a crash) sees either
  * the old file or the complete new one, never a partial one.
+ *
+ * Test hook, read from the environment (tests/bats/helpers.bash):
+ *   MODSIGN_TEST_PAUSE_AT=POINT, MODSIGN_TEST_PAUSE_DIR=DIR: the first
+ *     time the process reaches POINT it writes "POINT PID" to the FIFO
+ *     DIR/reached, then waits until the FIFO DIR/resume is opened and
+ *     closed by a writer.  Points: lock-busy (another process holds the
+ *     lock ms_file_open_locked waits for), input-mapped (an input is
+ *     mapped, none of its bytes read yet), output-begun (a temporary
+ *     output file exists), output-ready (it is complete, before it gets
+ *     its name or replaces the target), output-renamed (it replaced the
+ *     target).
  */
 #ifndef MODSIGN_BASE_FILEIO_H
 #define MODSIGN_BASE_FILEIO_H
