@@ -393,7 +393,13 @@ static int check_file(const struct opts *o, const char *file,
 	}
 	err = r.err;
 	shown = (o->enforce && is_soft(err)) ? -EKEYREJECTED : err;
-	if (err == -ENOMEM) {
+	if (ms_file_check(&m.file) || ms_file_check(&s)) {
+		/* no verdict on bytes the file no longer has */
+		ms_error(ms_file_check(&m.file) ? file : sigpath, "cannot "
+			 "read: %s", ms_io_strerror(MS_ECHANGED));
+		code = MS_EXIT_IO;
+		sum->errors++;
+	} else if (err == -ENOMEM) {
 		ms_error(file, "out of memory");
 		code = MS_EXIT_IO;
 		sum->errors++;
