@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -719,6 +722,139 @@ static char *resolve_target(const char *target, struct stat *st,
 	return real;
 }
 
+/*
+ * Temporary names: ".<target>.<pid>.tmp-XXXXXX" in the target's
+ * directory.  Dot-prefixed so that globs like *.ko never pick up a half
+ * file; the pid so that a later run can tell a file left by a killed run
+ * (its pid is gone) from one still being written.
+ */
+#define TMP_TAG ".tmp-"
+#define TMP_RAND 6
+
+/* The pid a name of that form encodes; 0 for any other name. */
+static pid_t tmp_name_pid(const char *name)
+{
+	size_t n = strlen(name), i;
+	const char *tag, *p;
+	long pid = 0;
+
+	if (name[0] != '.' || n < 4 + strlen(TMP_TAG) + TMP_RAND)
+		return 0;
+	for (i = n - TMP_RAND; i < n; i++)
+		if (!isalnum((unsigned char)name[i]))
+			return 0;
+	tag = name + n - TMP_RAND - strlen(TMP_TAG);
+	if (memcmp(tag, TMP_TAG, strlen(TMP_TAG)) != 0)
+		return 0;
+	for (p = tag; p > name + 2 && isdigit((unsigned char)p[-1]); p--)
+		;
+	/* ".", at least one character of the target's name, ".", pid */
+	if (p == tag || tag - p > 9 || p - 1 < name + 2 || p[-1] != '.')
+		return 0;
+	for (; p < tag; p++)
+		pid = pid * 10 + (*p - '0');
+	return (pid_t)pid;
+}
+
+/*
+ * Remove what killed runs left in dir: names of our form whose pid is
+ * gone, regular files of this user.  Once per directory per process (a
+ * batch signs many modules in one directory).  A pid taken again by
+ * another process keeps its file until that one ends too.  (A run in
+ * another pid namespace or on another host sharing the directory could
+ * look dead; it then loses its temporary file and fails, it does not
+ * corrupt anything.)
+ */
+static void remove_stale(const char *dir)
+{
+	static struct dir_id {
+		dev_t dev;
+		ino_t ino;
+	} *seen;
+	static size_t nseen, cap;
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	struct dirent *e;
+	struct stat st;
+	size_t i;
+	int done;
+	DIR *d;
+
+	if (stat(dir, &st) < 0)
+		return;
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < nseen; i++)
+		if (seen[i].dev == st.st_dev && seen[i].ino == st.st_ino)
+			break;
+	done = i < nseen;
+	if (!done && nseen == cap) {
+		size_t c = cap ? 2 * cap : 16;
+		struct dir_id *n = realloc(seen, c * sizeof(*n));
+
+		if (n) {
+			seen = n;
+			cap = c;
+		}
+	}
+	if (!done && nseen < cap)
+		seen[nseen++] = (struct dir_id){ st.st_dev, st.st_ino };
+	pthread_mutex_unlock(&lock);
+	if (done)
+		return;
+
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		pid_t pid = tmp_name_pid(e->d_name);
+		struct stat fs;
+
+		if (pid <= 0 || pid == getpid() ||
+		    kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &fs, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(fs.st_mode) || fs.st_uid != geteuid())
+			continue;
+		unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+}
+
+/* Replace the name's last TMP_RAND characters with random ones. */
+static void tmp_name_randomize(char *name)
+{
+	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				  "abcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char r[TMP_RAND];
+	char *x = name + strlen(name) - TMP_RAND;
+	static atomic_uint counter;
+
+	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+		unsigned int c = atomic_fetch_add(&counter, 1) ^
+				 (unsigned int)(uintptr_t)name;
+
+		for (int i = 0; i < TMP_RAND; i++, c = c * 1103515245u + 12345u)
+			r[i] = (unsigned char)(c >> 16);
+	}
+	for (int i = 0; i < TMP_RAND; i++)
+		x[i] = set[r[i] % (sizeof(set) - 1)];
+}
+
+/*
+ * An unnamed temporary file (O_TMPFILE): a run killed before the rename
+ * leaves nothing behind; the file gets its name (linkat through
+ * /proc/self/fd, which needs no privilege) only when it is complete.  Off
+ * where the file system lacks it or /proc is not mounted, and with
+ * MODSIGN_TEST_NO_TMPFILE set (to test the named fallback).
+ */
+static int tmpfile_wanted;
+static pthread_once_t tmpfile_once = PTHREAD_ONCE_INIT;
+
+static void tmpfile_init(void)
+{
+	tmpfile_wanted = !getenv("MODSIGN_TEST_NO_TMPFILE") &&
+			 access("/proc/self/fd", X_OK) == 0;
+}
+
 int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 {
 	char *dircopy = NULL, *base = NULL, *dir;
@@ -747,11 +883,28 @@ int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 		goto fail;
 	}
 	dir = dirname(dircopy);
-	/* Dot-prefixed so that globs like *.ko never pick up a half file. */
-	if (asprintf(&o->tmp, "%s/.%s.XXXXXX", dir, basename(base)) < 0) {
+	if (asprintf(&o->tmp, "%s/.%s.%ld" TMP_TAG "XXXXXX", dir,
+		     basename(base), (long)getpid()) < 0) {
 		o->tmp = NULL;
 		err = -ENOMEM;
 		goto fail;
+	}
+	remove_stale(dir);
+	pthread_once(&tmpfile_once, tmpfile_init);
+	if (tmpfile_wanted) {
+		o->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+		if (o->fd >= 0) {
+			o->anon = 1;
+			tmp_name_randomize(o->tmp);
+			goto begun;
+		}
+		/* Any other error is the directory's, and the named file
+		 * would meet it too. */
+		if (errno != EOPNOTSUPP && errno != EISDIR &&
+		    errno != EINVAL) {
+			err = -errno;
+			goto fail;
+		}
 	}
 	o->fd = mkostemp(o->tmp, O_CLOEXEC);
 	if (o->fd < 0) {
@@ -759,6 +912,7 @@ int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 		goto fail;
 	}
 	pending_add(o->tmp);
+begun:
 	free(dircopy);
 	free(base);
 	test_pause("output-begun");
@@ -894,7 +1048,45 @@ static int copy_range(struct ms_out *o, int fd, off_t off, size_t len)
 
 int ms_out_copy(struct ms_out *o, int fd, size_t len)
 {
-	return copy_range(o, fd, 0, len);
+	off_t pos = 0, end = (off_t)len, data, hole;
+	int err, tail_hole = 0;
+
+	/*
+	 * A hole in the input stays a hole in the output (SEEK_DATA,
+	 * SEEK_HOLE): a sparse module is copied without writing its
+	 * zeros, as cp does.  Where the file system cannot say, all of it
+	 * is data.
+	 */
+	while (pos < end) {
+		data = lseek(fd, pos, SEEK_DATA);
+		if (data < 0)
+			data = errno == ENXIO ? end : pos;
+		if (data > end)
+			data = end;
+		if (data > pos) {
+			if (lseek(o->fd, data - pos, SEEK_CUR) < 0)
+				return -errno;
+			pos = data;
+			tail_hole = 1;
+			continue;
+		}
+		hole = lseek(fd, pos, SEEK_HOLE);
+		if (hole <= pos || hole > end)
+			hole = end;
+		err = copy_range(o, fd, pos, (size_t)(hole - pos));
+		if (err)
+			return err;
+		pos = hole;
+		tail_hole = 0;
+	}
+	/* Skipped, the last hole would leave the file short. */
+	if (tail_hole) {
+		off_t at = lseek(o->fd, 0, SEEK_CUR);
+
+		if (at < 0 || ftruncate(o->fd, at) < 0)
+			return -errno;
+	}
+	return 0;
 }
 
 int ms_fsync_dir_of(const char *path)
@@ -915,6 +1107,33 @@ int ms_fsync_dir_of(const char *path)
 	return err;
 }
 
+/*
+ * Give an unnamed temporary file its name: linkat through /proc (no
+ * privilege needed, unlike AT_EMPTY_PATH).  Registered for the signal
+ * handler first, so that a SIGTERM in between leaves nothing either.
+ */
+static int link_anon(struct ms_out *o)
+{
+	char proc[32];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
+	for (int tries = 0;; tries++) {
+		int e;
+
+		pending_add(o->tmp);
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp,
+			   AT_SYMLINK_FOLLOW) == 0) {
+			o->anon = 0;
+			return 0;
+		}
+		e = errno;
+		pending_del(o->tmp);
+		if (e != EEXIST || tries == 100)
+			return -e;
+		tmp_name_randomize(o->tmp);
+	}
+}
+
 int ms_out_commit_flags(struct ms_out *o, unsigned int flags)
 {
 	int err = 0;
@@ -923,6 +1142,11 @@ int ms_out_commit_flags(struct ms_out *o, unsigned int flags)
 	    ((flags & MS_SYNC_FILE) && fsync(o->fd) < 0))
 		return -errno;
 	test_pause("output-ready");
+	if (o->anon) {
+		err = link_anon(o);
+		if (err)
+			return err;
+	}
 	if (close(o->fd) < 0) {
 		o->fd = -1;
 		return -errno;
@@ -951,10 +1175,12 @@ void ms_out_abort(struct ms_out *o)
 	if (o->fd >= 0)
 		close(o->fd);
 	o->fd = -1;
-	if (o->tmp) {
+	/* An unnamed file went with its descriptor. */
+	if (o->tmp && !o->anon) {
 		unlink(o->tmp);
 		pending_del(o->tmp);
 	}
+	o->anon = 0;
 	free(o->tmp);
 	free(o->target);
 	o->tmp = o->target = NULL;

@@ -6,7 +6,7 @@
  * fsynced and renamed over the target, so a reader (or a crash) sees either
  * the old file or the complete new one, never a partial one.
  *
- * Test hook, read from the environment (tests/bats/helpers.bash):
+ * Test hooks, read from the environment (tests/bats/helpers.bash):
  *   MODSIGN_TEST_PAUSE_AT=POINT, MODSIGN_TEST_PAUSE_DIR=DIR: the first
  *     time the process reaches POINT it writes "POINT PID" to the FIFO
  *     DIR/reached, then waits until the FIFO DIR/resume is opened and
@@ -16,6 +16,8 @@
  *     output file exists), output-ready (it is complete, before it gets
  *     its name or replaces the target), output-renamed (it replaced the
  *     target).
+ *   MODSIGN_TEST_NO_TMPFILE: write outputs through named temporary files
+ *     even where O_TMPFILE works.
  */
 #ifndef MODSIGN_BASE_FILEIO_H
 #define MODSIGN_BASE_FILEIO_H
@@ -122,6 +124,8 @@ struct ms_out {
 	char *tmp;	/* temporary path, registered for signal cleanup */
 	char *target;	/* final path (symlinks resolved) */
 	mode_t mode;
+	int anon;	/* fd is unnamed (O_TMPFILE): tmp is the name it
+			 * will be linked under at commit */
 };
 
 /*
@@ -129,7 +133,11 @@ struct ms_out {
  * tool creates files with umask permissions and loses the original's mode;
  * we keep it).  When target is a symlink, the file it points to is replaced
  * and the link kept.  An existing target that is not a regular file is
- * refused (-EISDIR, -ENOTSUP), never replaced.
+ * refused (-EISDIR, -ENOTSUP), never replaced.  The temporary file is
+ * unnamed (O_TMPFILE) where the file system allows, so that even SIGKILL
+ * leaves nothing behind; else it is named ".<target>.<pid>.tmp-XXXXXX",
+ * and such files that a killed run left in the directory (their pid is
+ * gone) are removed.
  */
 int ms_out_begin(const char *target, mode_t mode, struct ms_out *o);
 int ms_out_write(struct ms_out *o, const void *buf, size_t len);
@@ -138,8 +146,8 @@ int ms_out_write(struct ms_out *o, const void *buf, size_t len);
 #define MS_OUT_IOV_MAX 8
 struct iovec;
 int ms_out_writev(struct ms_out *o, const struct iovec *iov, int iovcnt);
-/* Append len bytes of fd from offset 0, reflinking where the fs can;
- * MS_ECHANGED if fd ends first. */
+/* Append len bytes of fd from offset 0, reflinking where the fs can and
+ * keeping holes; MS_ECHANGED if fd ends first. */
 int ms_out_copy(struct ms_out *o, int fd, size_t len);
 /* fsync, rename over the target, fsync the directory. */
 int ms_out_commit(struct ms_out *o);
