@@ -7,6 +7,8 @@ load '/usr/lib/bats/bats-assert/load'
 load '/usr/lib/bats/bats-file/load'
 
 TOP="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
+# The binaries under test: make check sets MODSIGN_BIN (build/bin, or
+# build/asan/bin for the sanitizer run); by hand, the plain build.
 BIN="${MODSIGN_BIN:-$TOP/build/bin}"
 KEYS="$TOP/tests/fixtures/keys"
 SIGN_FILE="$BIN/sign-file"

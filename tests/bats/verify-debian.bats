@@ -7,8 +7,7 @@
 # cached under build/debian; without the archive the tests skip, saying
 # why.
 
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load helpers
 
 setup_file() {
 	local rc=0
@@ -21,7 +20,7 @@ setup() {
 	if [ "$DEB_RC" -ne 0 ]; then
 		skip "Debian kernel unavailable: $(cat "$BATS_FILE_TMPDIR/why")"
 	fi
-	VF="$MODSIGN_BIN/verify-file"
+	VF="$VERIFY_FILE"
 	CERT="$DEB/signing-cert.der"
 	MODS="$DEB/root/lib/modules"
 	ONE=$(find "$MODS" -name '*.ko' | sort | head -n 1)

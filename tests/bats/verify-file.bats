@@ -5,16 +5,12 @@
 # Modules are signed with the real sign-file and openssl; verdicts expected
 # are the kernel's (kernel-rules.md), not whatever the code prints.
 
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
-load '/usr/lib/bats/bats-file/load'
+load helpers
 bats_require_minimum_version 1.5.0
-
-KEYS="$BATS_TEST_DIRNAME/../fixtures/keys"
 
 setup() {
 	T="$BATS_TEST_TMPDIR"
-	VF="$MODSIGN_BIN/verify-file"
+	VF="$VERIFY_FILE"
 	head -c 3000 /dev/urandom >"$T/body"
 	mkdir "$T/certs"
 	cp "$KEYS/rsa2048.crt" "$KEYS/ec256.der" "$T/certs/"
@@ -23,7 +19,7 @@ setup() {
 # sign NAME KEY [HASH]: NAME.ko signed by the kernel's recipe (sign-file)
 sign() {
 	cp "$T/body" "$T/$1.ko"
-	"$MODSIGN_BIN/sign-file" "${3:-sha256}" "$KEYS/$2.key" "$KEYS/$2.crt" "$T/$1.ko"
+	"$SIGN_FILE" "${3:-sha256}" "$KEYS/$2.key" "$KEYS/$2.crt" "$T/$1.ko"
 }
 
 # flip FILE OFFSET: invert one byte.  The body is random, so writing a
@@ -155,7 +151,7 @@ PY
 
 @test "--detached uses FILE.p7s; --sig names it; default usage is unspecified" {
 	cp "$T/body" "$T/fw.bin"
-	"$MODSIGN_BIN/sign-file" -d sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$T/fw.bin"
+	"$SIGN_FILE" -d sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$T/fw.bin"
 	assert_file_exists "$T/fw.bin.p7s"
 	run "$VF" --detached -k "$T/certs" "$T/fw.bin"
 	assert_success
