@@ -53,10 +53,10 @@ signed_module() { # key [hash]
 		"$W/$1.raw" "$W/$1.ko"
 }
 
-need_tool() { command -v "$1" > /dev/null || skip "$1 not installed"; }
+need_tool() { require_cmd "$1" "$2"; }
 
 @test "an ELF vmlinux with symbols: exactly the listed certificates" {
-	need_tool gcc
+	need_tool gcc gcc
 	make_elf "$W/vmlinux" "$KEYS/other.der" "$KEYS/rsa2048.der" "$KEYS/ec256.der"
 	run "$VERIFY_FILE" -v --vmlinux "$W/vmlinux" --list-keys
 	assert_success
@@ -68,7 +68,7 @@ need_tool() { command -v "$1" > /dev/null || skip "$1 not installed"; }
 }
 
 @test "a stripped vmlinux: the .init.rodata scan skips a certificate elsewhere" {
-	need_tool gcc
+	need_tool gcc gcc
 	make_elf "$W/vmlinux" "$KEYS/other.der" "$KEYS/rsa2048.der" "$KEYS/ec256.der"
 	objcopy --strip-all "$W/vmlinux" "$W/stripped"
 	run "$VERIFY_FILE" -v --vmlinux "$W/stripped" --list-keys
@@ -121,7 +121,7 @@ print(hashlib.sha256(d[4:4 + n]).hexdigest())' "$KEYS/ec256.der")
 }
 
 @test "an image's revocation list and blacklist hashes are taken as the kernel takes them" {
-	need_tool gcc
+	need_tool gcc gcc
 	make_elf_lists "$W/vmlinux"
 	objcopy --strip-all "$W/vmlinux" "$W/stripped"
 	for img in vmlinux stripped; do
@@ -142,12 +142,13 @@ print(hashlib.sha256(d[4:4 + n]).hexdigest())' "$KEYS/ec256.der")
 }
 
 @test "a bzImage of every payload format: certificates found, module OK" {
-	need_tool gcc
+	need_tool gcc gcc
 	make_elf "$W/vmlinux" "" "$KEYS/rsa2048.der" "$KEYS/ec256.der"
 	signed_module rsa2048
-	for c in "gzip -9" "xz --check=crc32" "zstd -19 -q" "lz4 -l -q" \
-		 "xz --format=lzma" "bzip2 -9"; do
-		need_tool "${c%% *}"
+	for c in "gzip -9:gzip" "xz --check=crc32:xz-utils" "zstd -19 -q:zstd" \
+		 "lz4 -l -q:lz4" "xz --format=lzma:xz-utils" "bzip2 -9:bzip2"; do
+		need_tool "${c%% *}" "${c##*:}"
+		c=${c%:*}
 		$c -c < "$W/vmlinux" > "$W/payload"
 		"$MK" bzimage "$W/bzImage" "$W/payload"
 		run "$VERIFY_FILE" -v --vmlinux "$W/bzImage" "$W/rsa2048.ko"
@@ -159,7 +160,7 @@ print(hashlib.sha256(d[4:4 + n]).hexdigest())' "$KEYS/ec256.der")
 }
 
 @test "a certificate the kernel refuses is skipped, the list goes on" {
-	need_tool gcc
+	need_tool gcc gcc
 	"$MK" flipsig "$W/bad.der" "$KEYS/ec256.der"
 	make_elf "$W/vmlinux" "" "$W/bad.der" "$KEYS/rsa2048.der"
 	run "$VERIFY_FILE" -v --vmlinux "$W/vmlinux" --list-keys
@@ -170,7 +171,7 @@ print(hashlib.sha256(d[4:4 + n]).hexdigest())' "$KEYS/ec256.der")
 }
 
 @test "a framing error stops the list: later certificates are not loaded" {
-	need_tool gcc
+	need_tool gcc gcc
 	printf '\000\000\000\000' > "$W/gap"
 	make_elf "$W/vmlinux" "" "$KEYS/rsa2048.der" "$W/gap" "$KEYS/ec256.der"
 	run "$VERIFY_FILE" --vmlinux "$W/vmlinux" --list-keys
@@ -207,7 +208,7 @@ print(hashlib.sha256(d[4:4 + n]).hexdigest())' "$KEYS/ec256.der")
 }
 
 @test "an ESL from cert-to-efi-sig-list is trusted" {
-	need_tool cert-to-efi-sig-list
+	need_tool cert-to-efi-sig-list efitools
 	openssl x509 -in "$KEYS/rsa2048.crt" -out "$W/c.pem"
 	cert-to-efi-sig-list "$W/c.pem" "$W/db.esl"
 	signed_module rsa2048
@@ -236,7 +237,7 @@ print(hashlib.sha256(d[4:4 + n]).hexdigest())' "$KEYS/ec256.der")
 }
 
 @test "dbx: SHA-256 entries become bin: hashes, which modules never consult" {
-	need_tool hash-to-efi-sig-list
+	need_tool hash-to-efi-sig-list efitools
 	signed_module rsa2048
 	hash-to-efi-sig-list "$W/rsa2048.ko" "$W/h.esl" > /dev/null
 	sha256sum "$W/rsa2048.ko" > "$W/h.hex"

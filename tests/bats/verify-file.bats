@@ -109,6 +109,7 @@ PY
 }
 
 @test "--json prints one object per file with signers" {
+	require_cmd jq jq
 	sign m rsa2048
 	sign o other
 	run "$VF" --json -k "$T/certs" "$T/m.ko" "$T/o.ko"
@@ -127,6 +128,7 @@ PY
 }
 
 @test "--json escapes odd file names" {
+	require_cmd jq jq
 	sign m rsa2048
 	mv "$T/m.ko" "$T/a\"b\\c.ko"
 	run sh -c "'$VF' --json -k '$T/certs' '$T/a\"b\\c.ko' | jq -r .file"
@@ -206,7 +208,7 @@ PY
 	chmod 000 "$T/tree/locked"
 	local run_as=()
 	if [ "$(id -u)" -eq 0 ]; then
-		command -v setpriv >/dev/null || skip "root without setpriv"
+		require_cmd setpriv util-linux
 		run_as=(setpriv --bounding-set -dac_override,-dac_read_search --)
 		"${run_as[@]}" ls "$T/tree/locked" >/dev/null 2>&1 &&
 			skip "cannot drop CAP_DAC_OVERRIDE here"
