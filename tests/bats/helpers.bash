@@ -247,3 +247,63 @@ pause_cleanup() {
 	done
 	return 0
 }
+
+# --- FIFOs that no tool may open (it would block).  So that a regression
+# ends in a failed assertion rather than a hung suite, with no timeout:
+# fifo_for_reading PATH makes a FIFO with a writer waiting to hand one
+# byte to whoever opens it, fifo_for_writing PATH one with a reader
+# waiting to drain whoever writes to it.  fifo_release PATH ends the
+# guard (each must be released, before the test ends), and fails if a
+# FIFO for reading was opened (its byte gone) or is
+# no longer a FIFO.
+declare -gA FIFO_GUARD
+
+# Run a command in the background without bats' descriptors.
+background_bare() { # cmd...
+	(
+		close_extra_fds
+		exec "$@"
+	) &
+}
+
+fifo_for_reading() { # path (an existing FIFO gets a new guard)
+	[ -p "$1" ] || mkfifo "$1"
+	background_bare sh -c 'printf x > "$1"' sh "$1"
+	FIFO_GUARD[$1]="$! reading"
+}
+
+fifo_for_writing() { # path
+	mkfifo "$1"
+	background_bare sh -c 'cat "$1" > /dev/null' sh "$1"
+	FIFO_GUARD[$1]="$! writing"
+}
+
+fifo_release() { # path
+	local fd pid kind rc=0 unread=0
+	read -r pid kind <<< "${FIFO_GUARD[$1]}"
+	unset "FIFO_GUARD[$1]"
+	if [ ! -p "$1" ]; then
+		kill "$pid"
+		wait "$pid" || :
+		fail "$1 is no longer a FIFO"
+	fi
+	# Opened read-write, the FIFO has a reader and a writer: the
+	# guard's open completes, whichever side it waits on (Linux wakes
+	# it even if this end is closed again first).
+	exec {fd}<>"$1"
+	if [ "$kind" = writing ]; then
+		exec {fd}>&-	# no writer left: the reader guard ends
+		wait "$pid"
+		return 0
+	fi
+	# The writer guard writes its byte and ends; the byte is still
+	# there unless a tool opened the FIFO before (then the guard got
+	# it, or died of SIGPIPE when the tool closed first).
+	wait "$pid" || rc=$?
+	if read -r -t 0 -u "$fd"; then
+		unread=1
+	fi
+	exec {fd}>&-
+	[ "$rc" -eq 0 ] && [ "$unread" -eq 1 ] ||
+		fail "$1 was opened (guard exit $rc, byte unread: $unread)"
+}
