@@ -8,6 +8,7 @@ load helpers
 @test "every fuzz regression input gets a table exit code from extract-sig" {
 	local f rc
 	for f in "$TOP"/tests/fuzz/regressions/*; do
+		[ -f "$f" ] || fail "no inputs in tests/fuzz/regressions"
 		for opt in "" --json --modinfo -d; do
 			rc=0
 			"$EXTRACT_SIG" $opt "$f" >/dev/null 2>&1 || rc=$?
