@@ -20,7 +20,8 @@ pkgs_build="build-essential pkg-config libssl-dev libjson-c-dev openssl help2man
 	zlib1g-dev liblzma-dev libzstd-dev liblz4-dev libbz2-dev libp11-kit-dev"
 pkgs_test="bats bats-support bats-assert bats-file kmod python3 ca-certificates
 	xz-utils zstd gzip lz4 bzip2 binutils efitools p11-kit softhsm2 opensc
-	libengine-pkcs11-openssl bash-completion zsh man-db"
+	opensc-pkcs11 libengine-pkcs11-openssl bash-completion zsh man-db jq
+	strace"
 pkgs_fuzz="clang libclang-rt-dev"
 pkgs_valgrind="valgrind"
 pkgs_kernel="linux-source-6.1 linux-source-6.12 build-essential bc bison flex

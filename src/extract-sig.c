@@ -168,13 +168,26 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return 0;
 }
 
-static int write_part(const char *path, const uint8_t *p, size_t len)
+/* The module changed while it was read: say so, nothing else. */
+static int input_changed(const struct args *a)
+{
+	ms_error(a->file, "%s", ms_io_strerror(MS_ECHANGED));
+	return MS_ECHANGED;
+}
+
+static int write_part(const struct args *a, const struct ms_modfile *f,
+		      const char *path, const uint8_t *p, size_t len)
 {
 	struct ms_out o;
 	int err = ms_out_begin(path, ms_default_mode(), &o);
 
 	if (!err)
 		err = ms_out_write(&o, p, len);
+	/* never a part made of bytes the module no longer has */
+	if (err == MS_ECHANGED || ms_file_check(&f->file)) {
+		ms_out_abort(&o);
+		return input_changed(a);
+	}
 	if (!err)
 		err = ms_out_commit(&o);
 	ms_out_abort(&o);
@@ -183,21 +196,15 @@ static int write_part(const char *path, const uint8_t *p, size_t len)
 	return err;
 }
 
-static int write_stdout(const uint8_t *p, size_t len)
+static int write_stdout(const struct args *a, const uint8_t *p, size_t len)
 {
-	while (len) {
-		ssize_t n = write(STDOUT_FILENO, p, len);
+	int err = ms_write_fd(STDOUT_FILENO, p, len);
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			ms_error("stdout", "%s", strerror(errno));
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	if (err == MS_ECHANGED)
+		return input_changed(a);
+	if (err)
+		ms_error("stdout", "%s", strerror(-err));
+	return err;
 }
 
 /* The PKCS#7 id type is the only one the kernel accepts (§1.2 4b). */
@@ -246,22 +253,26 @@ static int run(const struct args *a, const struct ms_modfile *f, X509 *cert)
 	int err, rc;
 
 	err = ms_trailer_split(f->data, f->len, &t, &why);
+	if (ms_file_check(&f->file)) {
+		input_changed(a);
+		return MS_EXIT_IO;
+	}
 	if (err) {
 		ms_error(a->file, "%s", why);
 		return err == -ENODATA ? MS_EXIT_UNSIGNED : MS_EXIT_MALFORMED;
 	}
 	/* Files first: the parts exist whatever the id type. */
-	if (a->body_out && write_part(a->body_out, f->data, t.body_len))
+	if (a->body_out && write_part(a, f, a->body_out, f->data, t.body_len))
 		return MS_EXIT_IO;
 	if (a->sig_out &&
-	    write_part(a->sig_out, f->data + t.sig_off, t.sig_len))
+	    write_part(a, f, a->sig_out, f->data + t.sig_off, t.sig_len))
 		return MS_EXIT_IO;
 
 	switch (a->view) {
 	case VIEW_BODY:
-		return write_stdout(f->data, t.body_len) ? MS_EXIT_IO : 0;
+		return write_stdout(a, f->data, t.body_len) ? MS_EXIT_IO : 0;
 	case VIEW_SIG:
-		return write_stdout(f->data + t.sig_off, t.sig_len) ?
+		return write_stdout(a, f->data + t.sig_off, t.sig_len) ?
 			       MS_EXIT_IO : 0;
 	case VIEW_DESC:
 		printf("%u %u %u %u %u %u\n", t.desc.algo, t.desc.hash,
@@ -288,6 +299,11 @@ static int run(const struct args *a, const struct ms_modfile *f, X509 *cert)
 	}
 
 	err = ms_sigdesc_fill(&d, f->data, f->len, cert, a->cert);
+	if (ms_file_check(&f->file)) {
+		ms_sigdesc_free(&d);
+		input_changed(a);
+		return MS_EXIT_IO;
+	}
 	if (f->comp != MS_COMP_NONE) {
 		d.compression = ms_comp_name(f->comp);
 		d.compressed_len = f->file.len;
@@ -346,6 +362,11 @@ int main(int argc, char **argv)
 	rc = signed_after(&a, &f);
 	if (rc == MS_EXIT_OK)
 		rc = run(&a, &f, cert);
+	/* what was said about a module that changed meanwhile is void */
+	if (ms_file_check(&f.file) && rc != MS_EXIT_IO) {
+		input_changed(&a);
+		rc = MS_EXIT_IO;
+	}
 	ms_modfile_close(&f);
 	X509_free(cert);
 	if (fflush(stdout) != 0) {

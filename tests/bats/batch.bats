@@ -193,8 +193,10 @@ summary: 7 files: 3 signed, 0 already signed, 4 failed"
 	cmp orig1.ko m1.ko
 }
 
-@test "batch options: usage errors" {
+@test "batch options: usage errors, and nothing touched" {
 	make_tree 1
+	cp m1.ko orig1.ko
+	before=$(dir_listing .)
 	run "$SIGN_FILE" --files-from list "${K[@]}" m1.ko
 	assert_failure 2
 	assert_output --partial "go with --batch"
@@ -208,7 +210,11 @@ summary: 7 files: 3 signed, 0 already signed, 4 failed"
 	assert_failure 2
 	run "$SIGN_FILE" --batch --files-from nolist "${K[@]}"
 	assert_failure 7
-	ends_with_sig_magic m1.ko && false || true
+	assert_output --partial "nolist"
+	# none of them signed, wrote or left anything
+	cmp orig1.ko m1.ko
+	refute ends_with_sig_magic m1.ko
+	assert_equal "$(dir_listing .)" "$before"
 }
 
 @test "batch with --signer: two SignerInfos per file" {

@@ -1,120 +1,148 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# In-place signing under SIGKILL, SIGTERM and a concurrent run: the module
-# is always exactly the original or exactly the complete signed file.
+# In-place signing under SIGKILL, SIGTERM, SIGINT and a concurrent run: the
+# module is always exactly the original or exactly the complete signed
+# file, and nothing is left beside it.  Every signal is sent while
+# sign-file waits at a known point (the test hook, helpers.bash:
+# pause_start), never after a guessed delay.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
-SIZE=$((256 * 1024 * 1024))
+# Above MS_MAP_MIN (src/common/base/fileio.h): mapped, hashed and copied
+# as the big modules are.
+SIZE=$((8 << 20))
 
-# exec: a signal sent to $! must reach sign-file, not a bash subshell
-sign() { exec "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$@"; }
+SIGN=("$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt")
 
 setup_file() {
-	D="$BATS_FILE_TMPDIR"
-	head -c "$SIZE" /dev/urandom > "$D/orig.ko"
-	cp "$D/orig.ko" "$D/signed.ko"
-	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$D/signed.ko"
-	# how long one in-place signing takes, in ms, to spread the kills
-	cp "$D/orig.ko" "$D/t.ko"
-	local t0 t1
-	t0=$(date +%s%N)
-	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$D/t.ko"
-	t1=$(date +%s%N)
-	echo $(( (t1 - t0) / 1000000 )) > "$D/ms"
-	rm -f "$D/t.ko"
+	local d="$BATS_FILE_TMPDIR"
+	make_large_module "$d/orig.ko" "$SIZE"
+	cp "$d/orig.ko" "$d/signed.ko"
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$d/signed.ko"
+}
+
+teardown() {
+	pause_cleanup
+}
+
+# The module lives alone in d/, so that its directory listing means
+# something (the pause FIFOs are made in the test's own directory).
+setup() {
+	W="$BATS_TEST_TMPDIR"
+	cd "$W" || return 1
+	mkdir d
+	cp "$BATS_FILE_TMPDIR/orig.ko" d/m.ko
 }
 
 # original or complete, nothing else
 state_of() { # file
-	local d="$BATS_FILE_TMPDIR" size
-	size=$(stat -c %s "$1")
-	if [ "$size" = "$(stat -c %s "$d/orig.ko")" ] && cmp -s "$1" "$d/orig.ko"; then
+	local d="$BATS_FILE_TMPDIR"
+	if cmp -s "$1" "$d/orig.ko"; then
 		echo original
-	elif [ "$size" = "$(stat -c %s "$d/signed.ko")" ] && cmp -s "$1" "$d/signed.ko"; then
+	elif cmp -s "$1" "$d/signed.ko"; then
 		echo signed
 	else
-		echo "CORRUPT (size $size)"
+		echo "CORRUPT (size $(stat -c %s "$1"))"
 	fi
 }
 
-@test "SIGKILL at 50 points of an in-place signing never leaves a partial module" {
-	local d="$BATS_FILE_TMPDIR" ms i delay st orig=0 signed=0
-	ms=$(cat "$d/ms")
-	cp "$d/orig.ko" m.ko
-	for i in $(seq 1 50); do
-		# 45 kills spread over one run, then 5 ever later (to 500%), so
-		# that some land after the rename even on a loaded machine
-		if [ "$i" -le 45 ]; then
-			delay=$(( ms * i / 45 ))
-		else
-			delay=$(( ms * (i - 44) ))
-		fi
-		sign m.ko 2>/dev/null & pid=$!
-		sleep "$(awk -v m="$delay" 'BEGIN{printf "%.3f", m/1000}')"
-		kill -KILL "$pid" 2>/dev/null || true
-		wait "$pid" 2>/dev/null || true
-		st=$(state_of m.ko)
-		case $st in
-		original) orig=$((orig + 1)) ;;
-		signed) signed=$((signed + 1)); cp "$d/orig.ko" m.ko ;;
-		*) echo "trial $i (kill after ${delay} ms): $st"; return 1 ;;
-		esac
+@test "SIGKILL at every stage of an in-place signing: the original or the signed module, nothing beside it" {
+	local point want
+	for point in input-mapped output-begun output-ready output-renamed; do
+		cp "$BATS_FILE_TMPDIR/orig.ko" d/m.ko
+		pause_start "$point" "${SIGN[@]}" d/m.ko
+		kill -KILL "$PAUSED_PID"
+		pause_wait
+		assert_equal "$PAUSED_STATUS" 137
+		want=original
+		[ "$point" != output-renamed ] || want=signed
+		[ "$(state_of d/m.ko)" = "$want" ] ||
+			fail "killed at $point: $(state_of d/m.ko), not $want"
+		# the temporary file was unnamed (O_TMPFILE): it died with
+		# the process
+		[ "$(dir_listing d)" = m.ko ] ||
+			fail "killed at $point, left: $(dir_listing d)"
 	done
-	echo "# 50 kills over 0..$((6 * ms)) ms: $orig left the original, $signed the signed file" >&3
-	# the kills really were spread: before and after the rename
-	[ "$orig" -gt 0 ] && [ "$signed" -gt 0 ]
 }
 
-@test "a rerun after a kill signs correctly beside the stale temporary file" {
-	local d="$BATS_FILE_TMPDIR" ms try
-	ms=$(cat "$d/ms")
-	# kill mid-run; on a machine faster now than when ms was measured the
-	# kill can land after the rename, so try earlier until one leaves the
-	# original and a stale temporary file behind
-	for try in 1 2 3 4 5 6; do
-		cp "$d/orig.ko" m.ko
-		rm -f .m.ko.*
-		sign m.ko & pid=$!
-		sleep "$(awk -v m="$ms" -v t="$try" 'BEGIN{printf "%.3f", m/2000/t}')"
-		kill -KILL "$pid" 2>/dev/null || true
-		wait "$pid" || true
-		if [ "$(state_of m.ko)" = original ] && compgen -G '.m.ko.*' >/dev/null; then
-			break
-		fi
+# The command line to sign in place: with the temporary file named
+# (MODSIGN_TEST_NO_TMPFILE, the fallback where a file system lacks
+# O_TMPFILE) or unnamed (the default).
+sign_cmd() { # named|unnamed
+	CMD=(env)
+	if [ "$1" = named ]; then
+		CMD+=(MODSIGN_TEST_NO_TMPFILE=1)
+	fi
+	CMD+=("${SIGN[@]}" d/m.ko)
+}
+
+@test "without O_TMPFILE: SIGKILL leaves a named temporary file, and the next run removes it" {
+	local next stale
+	# What is not a dead run's is kept: a live pid's (this shell's), and
+	# names of any other form.
+	: > "d/.m.ko.$$.tmp-Live00"
+	: > d/.m.ko.swp
+	: > d/.m.ko.1x.tmp-AbCdEf
+	: > d/.1.tmp-NoName
+	local keep
+	keep=$(dir_listing d | grep -v '^m.ko$')
+	for next in named unnamed; do
+		cp "$BATS_FILE_TMPDIR/orig.ko" d/m.ko
+		sign_cmd named
+		pause_start output-ready "${CMD[@]}"
+		kill -KILL "$PAUSED_PID"
+		pause_wait
+		assert_equal "$PAUSED_STATUS" 137
+		[ "$(state_of d/m.ko)" = original ]
+		# the name says whose it was: ".m.ko.<pid>.tmp-XXXXXX"
+		stale=$(cd d && compgen -G ".m.ko.$PAUSED_PID.tmp-??????")
+		assert_equal "$(dir_listing d)" "$(printf '%s\n' $keep "$stale" m.ko | LC_ALL=C sort)"
+		# the next run, whichever way it writes, removes it
+		sign_cmd "$next"
+		run "${CMD[@]}"
+		assert_success
+		[ "$(state_of d/m.ko)" = signed ]
+		assert_equal "$(dir_listing d)" "$(printf '%s\n' $keep m.ko | LC_ALL=C sort)"
 	done
-	[ "$(state_of m.ko)" = original ]
-	compgen -G '.m.ko.*' >/dev/null
-	run "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
-	assert_success
-	[ "$(state_of m.ko)" = signed ]
 }
 
 @test "SIGTERM and SIGINT remove the temporary file and keep the original" {
-	local d="$BATS_FILE_TMPDIR" ms sig
-	ms=$(cat "$d/ms")
+	local sig point how code
 	for sig in TERM INT; do
-		cp "$d/orig.ko" m.ko
-		sign m.ko & pid=$!
-		sleep "$(awk -v m="$ms" 'BEGIN{printf "%.3f", m/2000}')"
-		kill -"$sig" "$pid"
-		wait "$pid" || true
-		[ "$(state_of m.ko)" = original ] || [ "$(state_of m.ko)" = signed ]
-		run ls -A
-		assert_output "m.ko"
+		code=$((128 + $(kill -l "$sig")))
+		for point in output-begun output-ready; do
+			for how in named unnamed; do
+				cp "$BATS_FILE_TMPDIR/orig.ko" d/m.ko
+				sign_cmd "$how"
+				pause_start "$point" "${CMD[@]}"
+				kill -"$sig" "$PAUSED_PID"
+				pause_wait
+				assert_equal "$PAUSED_STATUS" "$code"
+				[ "$(state_of d/m.ko)" = original ] ||
+					fail "SIG$sig at $point ($how): $(state_of d/m.ko)"
+				[ "$(dir_listing d)" = m.ko ] ||
+					fail "SIG$sig at $point ($how) left: $(dir_listing d)"
+			done
+		done
 	done
 }
 
-@test "two runs on one module at once: one signs, the other refuses" {
-	local d="$BATS_FILE_TMPDIR"
-	cp "$d/orig.ko" m.ko
-	sign m.ko 2>a.err & a=$!
-	sign m.ko 2>b.err & b=$!
-	local ra=0 rb=0
-	wait "$a" || ra=$?
-	wait "$b" || rb=$?
-	[ "$(state_of m.ko)" = signed ]
-	# exactly one success and one "already signed" (exit 8)
-	[ $((ra + rb)) = 8 ]
-	cat a.err b.err | grep -q "m.ko: already signed"
+@test "two runs on one module at once: the second waits for the lock, then refuses" {
+	local a b
+	# the first stops with its signed copy complete, holding the lock
+	pause_start output-ready "${SIGN[@]}" d/m.ko
+	a=$PAUSE_DIR
+	# so the second finds the lock taken: it stops there, then waits
+	pause_start lock-busy "${SIGN[@]}" d/m.ko
+	b=$PAUSE_DIR
+	pause_resume "$b"
+	pause_resume "$a"
+	pause_wait "$a"
+	assert_equal "$PAUSED_STATUS" 0
+	pause_wait "$b"
+	assert_equal "$PAUSED_STATUS" 8
+	assert_equal "$PAUSED_STDERR" "sign-file: d/m.ko: already signed (use --replace or --skip-signed)"
+	[ "$(state_of d/m.ko)" = signed ]
+	[ "$(dir_listing d)" = m.ko ]
 }

@@ -7,6 +7,8 @@ load '/usr/lib/bats/bats-assert/load'
 load '/usr/lib/bats/bats-file/load'
 
 TOP="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
+# The binaries under test: make check sets MODSIGN_BIN (build/bin, or
+# build/asan/bin for the sanitizer run); by hand, the plain build.
 BIN="${MODSIGN_BIN:-$TOP/build/bin}"
 KEYS="$TOP/tests/fixtures/keys"
 SIGN_FILE="$BIN/sign-file"
@@ -33,9 +35,27 @@ while len(b)<n:
 open(sys.argv[1],"wb").write(bytes(b[:n]))' "$1" "$2"
 }
 
+# make check fetches the reference first and sets MODSIGN_CHECK: there a
+# missing reference is a failure; by hand a skip that says how to get it.
 need_reference() {
-	[ -x "$REF_SIGN_FILE" ] ||
-		skip "reference sign-file missing: run tests/fixtures/get-reference.sh"
+	[ -x "$REF_SIGN_FILE" ] && return 0
+	[ -z "${MODSIGN_CHECK:-}" ] ||
+		fail "reference sign-file $REF_SIGN_FILE missing under make check (tests/fixtures/get-reference.sh fetches it)"
+	skip "reference sign-file missing: run tests/fixtures/get-reference.sh"
+}
+
+# A file from a package a test needs, likewise.
+require_file() { # path package
+	[ -r "$1" ] ||
+		fail "$1 not found: install the Debian package $2 (scripts/install-deps.sh test)"
+}
+
+# A command a test needs: fail, naming the Debian package that has it
+# (scripts/install-deps.sh test installs them all).  Never a skip: a
+# machine without it is not set up for the suite.
+require_cmd() { # command package
+	command -v "$1" > /dev/null ||
+		fail "$1 not found: install the Debian package $2 (scripts/install-deps.sh test)"
 }
 
 # The same bytes as make_module, built a whole array at a time: for the
@@ -145,4 +165,145 @@ copy_module() { # path size
 		fi && mv "$cache.new" "$cache" || return 1
 	fi
 	cp "$cache" "$1"
+}
+
+# In a background subshell: close every descriptor but 0-2.  A process
+# left waiting (by a failed test) must not hold bats' output open, or the
+# whole run would wait for it.
+close_extra_fds() {
+	local fd
+	for fd in /proc/$BASHPID/fd/*; do
+		fd=${fd##*/}
+		[ "$fd" -le 2 ] || eval "exec $fd>&-"
+	done
+}
+
+# --- Stopping a tool at a known point (the test hook in
+# src/common/base/fileio.h), so that a test acts while the tool is exactly
+# there and never races it.  pause_start POINT CMD...: start CMD in the
+# background and return once it waits at POINT (PAUSED_PID is then its
+# pid), failing the test if it ends without getting there.  Then
+# pause_resume lets it go on, and pause_wait collects its exit status
+# (PAUSED_STATUS; 128+N after signal N) and its stderr (PAUSED_STDERR),
+# whether it was resumed or killed.  Several at once: pause_start sets
+# PAUSE_DIR, which pause_resume and pause_wait take as an argument.
+pause_start() { # point cmd...
+	local point=$1 what pid
+	shift
+	PAUSE_DIR=$(mktemp -d "$BATS_TEST_TMPDIR/pause.XXXXXX")
+	mkfifo "$PAUSE_DIR/reached" "$PAUSE_DIR/resume"
+	# the subshell reports the end on the same FIFO: a command that
+	# never reaches the point cannot leave the read below waiting
+	(
+		close_extra_fds
+		rc=0
+		MODSIGN_TEST_PAUSE_AT=$point MODSIGN_TEST_PAUSE_DIR=$PAUSE_DIR \
+			"$@" > "$PAUSE_DIR/stdout" 2> "$PAUSE_DIR/stderr" || rc=$?
+		echo "exited $rc" > "$PAUSE_DIR/reached"
+	) &
+	echo $! > "$PAUSE_DIR/subshell"
+	fifo_line "$PAUSE_DIR/reached"
+	read -r what pid <<< "$REPLY"
+	if [ "$what" != "$point" ]; then
+		wait "$(cat "$PAUSE_DIR/subshell")"
+		rm -f "$PAUSE_DIR/subshell"
+		fail "$* did not reach $point ($what $pid): $(cat "$PAUSE_DIR/stderr")"
+	fi
+	echo "$pid" > "$PAUSE_DIR/pid"
+	PAUSED_PID=$pid
+}
+
+# One line from a FIFO into REPLY.  The tool may close its end of
+# "reached" only after the test has its line (or be killed with it still
+# open): the next open then meets that writer and reads an end of file,
+# so read again, until a line comes.
+fifo_line() { # fifo
+	while ! read -r REPLY < "$1"; do
+		:
+	done
+}
+
+pause_resume() { # [pause-dir]
+	echo go > "${1:-$PAUSE_DIR}/resume"
+}
+
+pause_wait() { # [pause-dir]
+	local d=${1:-$PAUSE_DIR} what
+	fifo_line "$d/reached"
+	read -r what PAUSED_STATUS <<< "$REPLY"
+	wait "$(cat "$d/subshell")"
+	# ended and reaped: nothing for pause_cleanup to stop
+	rm -f "$d/pid" "$d/subshell"
+	[ "$what" = exited ] || fail "unexpected report from $d: $what"
+	PAUSED_STDERR=$(cat "$d/stderr")
+}
+
+# For a test's teardown: end whatever a failed test left stopped.
+pause_cleanup() {
+	local d
+	for d in "$BATS_TEST_TMPDIR"/pause.*; do
+		[ -f "$d/subshell" ] || continue
+		kill -KILL "$(cat "$d/pid" 2>/dev/null)" "$(cat "$d/subshell")" 2>/dev/null
+	done
+	return 0
+}
+
+# --- FIFOs that no tool may open (it would block).  So that a regression
+# ends in a failed assertion rather than a hung suite, with no timeout:
+# fifo_for_reading PATH makes a FIFO with a writer waiting to hand one
+# byte to whoever opens it, fifo_for_writing PATH one with a reader
+# waiting to drain whoever writes to it.  fifo_release PATH ends the
+# guard (each must be released, before the test ends), and fails if a
+# FIFO for reading was opened (its byte gone) or is
+# no longer a FIFO.
+declare -gA FIFO_GUARD
+
+# Run a command in the background without bats' descriptors.
+background_bare() { # cmd...
+	(
+		close_extra_fds
+		exec "$@"
+	) &
+}
+
+fifo_for_reading() { # path (an existing FIFO gets a new guard)
+	[ -p "$1" ] || mkfifo "$1"
+	background_bare sh -c 'printf x > "$1"' sh "$1"
+	FIFO_GUARD[$1]="$! reading"
+}
+
+fifo_for_writing() { # path
+	mkfifo "$1"
+	background_bare sh -c 'cat "$1" > /dev/null' sh "$1"
+	FIFO_GUARD[$1]="$! writing"
+}
+
+fifo_release() { # path
+	local fd pid kind rc=0 unread=0
+	read -r pid kind <<< "${FIFO_GUARD[$1]}"
+	unset "FIFO_GUARD[$1]"
+	if [ ! -p "$1" ]; then
+		kill "$pid"
+		wait "$pid" || :
+		fail "$1 is no longer a FIFO"
+	fi
+	# Opened read-write, the FIFO has a reader and a writer: the
+	# guard's open completes, whichever side it waits on (Linux wakes
+	# it even if this end is closed again first).
+	exec {fd}<>"$1"
+	if [ "$kind" = writing ]; then
+		exec {fd}>&-	# no writer left: the reader guard ends
+		wait "$pid"
+		return 0
+	fi
+	# The writer guard writes its byte and ends; the byte is still
+	# there unless a tool opened the FIFO before (then the guard got
+	# it, or died of SIGPIPE when the tool closed first).
+	wait "$pid" || rc=$?
+	if read -r -t 0 -u "$fd"; then
+		unread=1
+	fi
+	exec {fd}>&-
+	[ "$rc" -eq 0 ] && [ "$unread" -eq 1 ] ||
+		fail "$1 was opened (guard exit $rc, byte unread: $unread)"
 }

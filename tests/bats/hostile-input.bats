@@ -8,6 +8,7 @@ load helpers
 @test "every fuzz regression input gets a table exit code from extract-sig" {
 	local f rc
 	for f in "$TOP"/tests/fuzz/regressions/*; do
+		[ -f "$f" ] || fail "no inputs in tests/fuzz/regressions"
 		for opt in "" --json --modinfo -d; do
 			rc=0
 			"$EXTRACT_SIG" $opt "$f" >/dev/null 2>&1 || rc=$?
@@ -36,21 +37,22 @@ open(sys.argv[1],"ab").write(struct.pack(">BBBBB3xI",0,0,2,0,0,int(sys.argv[2]))
 	: > empty.ko
 	run "$EXTRACT_SIG" empty.ko
 	assert_failure 3
-	mkfifo fifo.ko
-	run timeout 10 "$EXTRACT_SIG" fifo.ko
+	fifo_for_reading fifo.ko
+	run "$EXTRACT_SIG" fifo.ko
 	assert_failure 7
 	assert_output "extract-sig: fifo.ko: not a regular file"
-	run timeout 10 "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" fifo.ko
+	run "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" fifo.ko
 	assert_failure 7
 	assert_output "sign-file: fifo.ko: not a regular file"
-	run timeout 10 "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" /dev/null
+	run "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" /dev/null
 	assert_failure 7
 	assert_output "sign-file: /dev/null: not a regular file"
+	fifo_release fifo.ko
 }
 
 @test "a FIFO or device module is refused without being opened" {
-	command -v strace > /dev/null || skip "strace missing"
-	mkfifo fifo.ko
+	require_cmd strace strace
+	fifo_for_reading fifo.ko
 	mknod dev.ko c 1 3 2>/dev/null || ln -s /dev/null dev.ko
 	for m in fifo.ko dev.ko; do
 		# LeakSanitizer cannot run under ptrace: off for an ASan build
@@ -62,39 +64,42 @@ open(sys.argv[1],"ab").write(struct.pack(">BBBBB3xI",0,0,2,0,0,int(sys.argv[2]))
 		! grep -F "\"$m\"" trace || fail "$m was opened"
 		grep -qF "$KEYS/rsa2048.crt" trace || fail "strace saw no open at all"
 	done
+	fifo_release fifo.ko
 }
 
 @test "a FIFO or device as the destination is refused, never replaced by a file" {
 	make_module m.ko 100
 	cp m.ko orig.ko
-	mkfifo fifo.ko
-	run timeout 10 "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko fifo.ko
+	fifo_for_writing fifo.ko
+	run "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko fifo.ko
 	assert_failure 7
 	assert_output "sign-file: fifo.ko: not a regular file"
 	[ -p fifo.ko ]
 	# through a symbolic link, and for the .p7s of -p too
 	ln -s fifo.ko link.ko
-	run timeout 10 "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko link.ko
+	run "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko link.ko
 	assert_failure 7
 	[ -p fifo.ko ] && [ -L link.ko ]
-	mkfifo m.ko.p7s
-	run timeout 10 "$SIGN_FILE" -p sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko out.ko
+	fifo_for_writing m.ko.p7s
+	run "$SIGN_FILE" -p sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko out.ko
 	assert_failure 7
 	assert_output "sign-file: m.ko.p7s: not a regular file"
 	[ -p m.ko.p7s ] && [ ! -e out.ko ]
-	# as root, a dest of /dev/null would have replaced /dev/null
-	if mknod null.ko c 1 3 2>/dev/null; then
-		run timeout 10 "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko null.ko
-		assert_failure 7
-		assert_output "sign-file: null.ko: not a regular file"
-		[ -c null.ko ]
-		cp m.ko signed.ko
-		"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" signed.ko
-		run "$EXTRACT_SIG" --body null.ko signed.ko
-		assert_failure 7
-		assert_output --partial "null.ko: cannot write: not a regular file"
-		[ -c null.ko ]
-	fi
+	# as root, a dest of /dev/null would have replaced /dev/null (a
+	# device node of our own as root, a link to /dev/null otherwise)
+	mknod null.ko c 1 3 2>/dev/null || ln -s /dev/null null.ko
+	run "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko null.ko
+	assert_failure 7
+	assert_output "sign-file: null.ko: not a regular file"
+	[ -c null.ko ]
+	cp m.ko signed.ko
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" signed.ko
+	run "$EXTRACT_SIG" --body null.ko signed.ko
+	assert_failure 7
+	assert_output --partial "null.ko: cannot write: not a regular file"
+	[ -c null.ko ]
+	fifo_release fifo.ko
+	fifo_release m.ko.p7s
 	cmp m.ko orig.ko
 }
 
@@ -121,4 +126,103 @@ open(sys.argv[1],"ab").write(struct.pack(">BBBBB3xI",0,0,2,0,0,int(sys.argv[2]))
 	assert_success
 	run "$EXTRACT_SIG" -q "$long/$long/$long/$long/$long/m.ko"
 	assert_success
+}
+
+# ---- Inputs that change or cannot be backed while they are read: a
+# mapped input is never the death of a tool (SIGBUS), only an I/O error.
+
+teardown() {
+	pause_cleanup
+	release_scratch
+}
+
+CHANGED="changed while it was read (it shrank, or its storage failed)"
+
+# Each tool stopped with the module mapped (the test hook), the module cut
+# to SIZE bytes by "another process", then let go: exit 7 and the message,
+# no verdict, no output file.  0 and 1 MiB leave mapped pages the file can
+# no longer back (each read of them is a SIGBUS); 3 MB - 1000 shrinks the
+# file within its last page, which still reads (as zeros) without a fault.
+@test "a module truncated while it is read: exit 7 and a message from every tool, never a signal" {
+	local size
+	make_large_module orig.ko 3000000
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" orig.ko signed.ko
+	for size in 0 $((1 << 20)) $((3000000 - 1000)); do
+		mkdir -p d
+		cp orig.ko d/m.ko
+		pause_start input-mapped "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" \
+			"$KEYS/rsa2048.crt" d/m.ko
+		truncate -s "$size" d/m.ko
+		pause_resume
+		pause_wait
+		assert_equal "$PAUSED_STATUS" 7
+		assert_equal "$PAUSED_STDERR" "sign-file: d/m.ko: $CHANGED"
+		# nothing was written: the module is as the truncation left it
+		assert_equal "$(dir_listing d)" m.ko
+		[ "$(file_size d/m.ko)" -eq "$size" ]
+
+		for opt in "" --json "--body out.bin" --modinfo; do
+			cp signed.ko d/m.ko
+			# shellcheck disable=SC2086
+			pause_start input-mapped "$EXTRACT_SIG" $opt d/m.ko
+			truncate -s "$size" d/m.ko
+			pause_resume
+			pause_wait
+			assert_equal "$PAUSED_STATUS" 7
+			assert_equal "$PAUSED_STDERR" "extract-sig: d/m.ko: $CHANGED"
+			[ ! -e out.bin ]
+		done
+
+		cp signed.ko d/m.ko
+		pause_start input-mapped "$VERIFY_FILE" -c "$KEYS/rsa2048.crt" d/m.ko
+		truncate -s "$size" d/m.ko
+		pause_resume
+		pause_wait
+		assert_equal "$PAUSED_STATUS" 7
+		assert_equal "$PAUSED_STDERR" "verify-file: d/m.ko: cannot read: $CHANGED"
+		assert_equal "$(cat "$PAUSE_DIR/stdout")" ""
+	done
+}
+
+@test "a SIGBUS that is no read of a mapped input keeps its default action" {
+	make_large_module m.ko 3000000
+	pause_start input-mapped "$EXTRACT_SIG" m.ko
+	kill -BUS "$PAUSED_PID"
+	pause_wait
+	assert_equal "$PAUSED_STATUS" 135
+}
+
+# A read fault on a hole of a tmpfs file allocates a page; on a full
+# tmpfs it fails, and a read through the mapping is a SIGBUS (read() of
+# the same hole gives zeros and allocates nothing).  The tools read such
+# a module as from any other file system.
+@test "a sparse module on a full tmpfs is read as from any other file system" {
+	need_root "mounts a small tmpfs"
+	truncate -s 64M m.ko
+	printf 'ELF' | dd of=m.ko bs=1 seek=1000 conv=notrunc status=none
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko want.ko
+	mkdir full
+	mount -t tmpfs -o size=1m tmpfs full
+	cp --sparse=always m.ko full/m.ko
+	cp --sparse=always want.ko full/signed.ko
+	# fill it: no page is left for the modules' holes
+	run dd if=/dev/zero of=full/fill bs=4k
+	assert_failure
+	assert_output --partial "No space left on device"
+	run "$EXTRACT_SIG" full/m.ko
+	assert_failure 3
+	assert_output "extract-sig: full/m.ko: not signed (no signature magic at the end)"
+	run "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" full/m.ko out.ko
+	assert_success
+	cmp want.ko out.ko
+	run "$VERIFY_FILE" -c "$KEYS/rsa2048.crt" full/m.ko
+	assert_failure 3
+	assert_output --partial "full/m.ko: UNSIGNED -ENODATA"
+	run "$VERIFY_FILE" -c "$KEYS/rsa2048.crt" full/signed.ko
+	assert_success
+	assert_output --partial "full/signed.ko: OK (sha256, RSA-2048"
+	run "$EXTRACT_SIG" --body body.bin full/signed.ko
+	assert_success
+	cmp -n $((64 << 20)) body.bin m.ko
+	[ "$(file_size body.bin)" -eq $((64 << 20)) ]
 }

@@ -65,7 +65,7 @@ cms_verify() { # sig body cert
 	for k in mp8.pem mp1.pem; do
 		run "$SIGN_FILE" sha256 "$k" mp.crt m.ko "out-$k"
 		assert_success
-		run "$MODSIGN_BIN/verify-file" -c mp.crt "out-$k"
+		run "$VERIFY_FILE" -c mp.crt "out-$k"
 		assert_success
 		assert_output --partial "out-$k: OK (sha256, RSA-2048"
 	done

@@ -5,8 +5,7 @@
 # line, must get the errno expected.tsv names.  expected.tsv is our reading
 # of the spec until a real-kernel stage overwrites it.
 
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load helpers
 
 setup_file() {
 	export CONF="$BATS_TEST_DIRNAME/../fixtures/conformance"
@@ -19,7 +18,7 @@ setup_file() {
 case_errno() { # line file kind usage sig
 	local sig=() out
 	[ "$3" = detached ] && sig=(--sig "$CASES/$5")
-	out=$("$MODSIGN_BIN/verify-file" --kernel "$1" -c "$CONF/trusted.pem" \
+	out=$("$VERIFY_FILE" --kernel "$1" -c "$CONF/trusted.pem" \
 		--blacklist "$CONF/blacklist-hashes.txt" \
 		--revoked "$CONF/revoked.pem" --usage "$4" "${sig[@]}" \
 		"$CASES/$2" 2>&1)
@@ -96,12 +95,12 @@ compare() { # line expected-file col
 	sh "$CONF/gen-cases.sh" --payload "$BATS_TEST_TMPDIR/zero.ko" \
 		--out "$BATS_TEST_TMPDIR/p" >/dev/null 2>&1
 	cmp -n 777 "$BATS_TEST_TMPDIR/zero.ko" "$BATS_TEST_TMPDIR/p/c00-valid-rsa-sha256.ko"
-	run "$MODSIGN_BIN/verify-file" -c "$CONF/trusted.pem" "$BATS_TEST_TMPDIR/p/c00-valid-rsa-sha256.ko"
+	run "$VERIFY_FILE" -c "$CONF/trusted.pem" "$BATS_TEST_TMPDIR/p/c00-valid-rsa-sha256.ko"
 	assert_success
 }
 
 @test "randomly corrupted signatures get a verdict, never a crash" {
-	run python3 - "$CASES" "$MODSIGN_BIN/verify-file" "$CONF/trusted.pem" <<'PY'
+	run python3 - "$CASES" "$VERIFY_FILE" "$CONF/trusted.pem" <<'PY'
 import os, random, subprocess, sys
 cases, vf, trusted = sys.argv[1:4]
 random.seed(20261203)

@@ -7,8 +7,7 @@
 # cached under build/debian; without the archive the tests skip, saying
 # why.
 
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load helpers
 
 setup_file() {
 	local rc=0
@@ -21,7 +20,7 @@ setup() {
 	if [ "$DEB_RC" -ne 0 ]; then
 		skip "Debian kernel unavailable: $(cat "$BATS_FILE_TMPDIR/why")"
 	fi
-	VF="$MODSIGN_BIN/verify-file"
+	VF="$VERIFY_FILE"
 	CERT="$DEB/signing-cert.der"
 	MODS="$DEB/root/lib/modules"
 	ONE=$(find "$MODS" -name '*.ko' | sort | head -n 1)
@@ -43,7 +42,7 @@ setup() {
 @test "a module with one flipped body byte is rejected" {
 	cp "$ONE" "$BATS_TEST_TMPDIR/m.ko"
 	printf '\377' | dd of="$BATS_TEST_TMPDIR/m.ko" bs=1 seek=200 conv=notrunc status=none
-	cmp -s "$ONE" "$BATS_TEST_TMPDIR/m.ko" && false
+	refute cmp -s "$ONE" "$BATS_TEST_TMPDIR/m.ko"
 	run "$VF" --kernel 6.1 -c "$CERT" "$BATS_TEST_TMPDIR/m.ko"
 	assert_failure 1
 	assert_output --partial "REJECTED -EKEYREJECTED"
@@ -58,7 +57,7 @@ setup() {
 	b=$(od -An -tu1 -j "$off" -N1 "$ONE" | tr -d ' ')
 	printf "\\$(printf '%03o' $((b ^ 1)))" |
 		dd of="$BATS_TEST_TMPDIR/m.ko" bs=1 seek="$off" conv=notrunc status=none
-	cmp -s "$ONE" "$BATS_TEST_TMPDIR/m.ko" && false
+	refute cmp -s "$ONE" "$BATS_TEST_TMPDIR/m.ko"
 	run "$VF" --kernel 6.1 -c "$CERT" "$BATS_TEST_TMPDIR/m.ko"
 	assert_failure 1
 	assert_output --partial "REJECTED -EKEYREJECTED"

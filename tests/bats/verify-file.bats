@@ -5,16 +5,12 @@
 # Modules are signed with the real sign-file and openssl; verdicts expected
 # are the kernel's (kernel-rules.md), not whatever the code prints.
 
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
-load '/usr/lib/bats/bats-file/load'
+load helpers
 bats_require_minimum_version 1.5.0
-
-KEYS="$BATS_TEST_DIRNAME/../fixtures/keys"
 
 setup() {
 	T="$BATS_TEST_TMPDIR"
-	VF="$MODSIGN_BIN/verify-file"
+	VF="$VERIFY_FILE"
 	head -c 3000 /dev/urandom >"$T/body"
 	mkdir "$T/certs"
 	cp "$KEYS/rsa2048.crt" "$KEYS/ec256.der" "$T/certs/"
@@ -23,7 +19,7 @@ setup() {
 # sign NAME KEY [HASH]: NAME.ko signed by the kernel's recipe (sign-file)
 sign() {
 	cp "$T/body" "$T/$1.ko"
-	"$MODSIGN_BIN/sign-file" "${3:-sha256}" "$KEYS/$2.key" "$KEYS/$2.crt" "$T/$1.ko"
+	"$SIGN_FILE" "${3:-sha256}" "$KEYS/$2.key" "$KEYS/$2.crt" "$T/$1.ko"
 }
 
 # flip FILE OFFSET: invert one byte.  The body is random, so writing a
@@ -113,6 +109,7 @@ PY
 }
 
 @test "--json prints one object per file with signers" {
+	require_cmd jq jq
 	sign m rsa2048
 	sign o other
 	run "$VF" --json -k "$T/certs" "$T/m.ko" "$T/o.ko"
@@ -133,6 +130,7 @@ PY
 }
 
 @test "--json escapes odd file names" {
+	require_cmd jq jq
 	sign m rsa2048
 	mv "$T/m.ko" "$T/a\"b\\c.ko"
 	run sh -c "'$VF' --json -k '$T/certs' '$T/a\"b\\c.ko' | jq -r .file"
@@ -157,7 +155,7 @@ PY
 
 @test "--detached uses FILE.p7s; --sig names it; default usage is unspecified" {
 	cp "$T/body" "$T/fw.bin"
-	"$MODSIGN_BIN/sign-file" -d sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$T/fw.bin"
+	"$SIGN_FILE" -d sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$T/fw.bin"
 	assert_file_exists "$T/fw.bin.p7s"
 	run "$VF" --detached -k "$T/certs" "$T/fw.bin"
 	assert_success
@@ -212,7 +210,7 @@ PY
 	chmod 000 "$T/tree/locked"
 	local run_as=()
 	if [ "$(id -u)" -eq 0 ]; then
-		command -v setpriv >/dev/null || skip "root without setpriv"
+		require_cmd setpriv util-linux
 		run_as=(setpriv --bounding-set -dac_override,-dac_read_search --)
 		"${run_as[@]}" ls "$T/tree/locked" >/dev/null 2>&1 &&
 			skip "cannot drop CAP_DAC_OVERRIDE here"

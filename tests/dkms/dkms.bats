@@ -36,11 +36,11 @@ setup() {
 	cd "$W" || return 1
 	need_root "dkms builds and installs as root"
 	command -v dkms > /dev/null ||
-		skip "dkms not installed (scripts/install-deps.sh dkms)"
+		fail "dkms not found: install the Debian package dkms (scripts/install-deps.sh dkms)"
 	[ -n "$DKMS_KVER" ] ||
-		skip "no kernel headers with a .config under /lib/modules (scripts/install-deps.sh dkms)"
+		fail "no kernel headers with a .config under /lib/modules: install linux-headers-$(dpkg --print-architecture) (scripts/install-deps.sh dkms)"
 	[ -d /etc/dkms/framework.conf.d ] ||
-		skip "dkms has no /etc/dkms/framework.conf.d"
+		fail "dkms has no /etc/dkms/framework.conf.d (dkms 3.0 has it)"
 	unshare -m true 2> /dev/null ||
 		skip "cannot make a mount namespace (unshare -m) to give dkms its own framework.conf.d"
 	make_source
@@ -127,8 +127,8 @@ EOF
 }
 
 @test "dkms with a quoted pkcs11: URI as mok_signing_key (dkms#240): the installed module verifies" {
-	[ -r "$SOFTHSM_MODULE" ] || skip "softhsm2 not installed"
-	command -v pkcs11-tool > /dev/null || skip "opensc not installed"
+	require_file "$SOFTHSM_MODULE" softhsm2
+	require_cmd pkcs11-tool opensc
 	mkdir tokens
 	export SOFTHSM2_CONF="$W/softhsm2.conf"
 	printf 'directories.tokendir = %s/tokens\nobjectstore.backend = file\n' \

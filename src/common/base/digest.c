@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
-#include <unistd.h>
 
 #include "base/digest.h"
 #include "base/fileio.h"
@@ -10,18 +9,30 @@ const EVP_MD *ms_digest_by_name(const char *name)
 	return EVP_get_digestbyname(name);
 }
 
+/*
+ * Chunks of a mapped input are read into a small buffer that stays hot,
+ * and hashed there.  Hashing through the mapping instead touches every
+ * page of it for the first time, which here costs more than the hash
+ * itself (on a hypervisor with shadow page tables: 13 ms against 6 ms of
+ * SHA-256 for 10 MB), and keeps nothing in cache for the next chunk.
+ * On the stack, so that no worker shares it and no allocation is made.
+ */
+#define HASH_CHUNK ((size_t)16 << 10)
+
 int ms_digest_update_mapped(EVP_MD_CTX *c, const uint8_t *data, size_t len)
 {
+	uint8_t chunk[HASH_CHUNK];
 	int ok = 1;
 
-	/* Straight from the caller's bytes, in steps, each step of a
-	 * mapped file given back once hashed (fileio.h), so that a huge
-	 * file keeps a small resident set. */
+	if (!ms_is_mapped(data, len))
+		return len == 0 || EVP_DigestUpdate(c, data, len);
+	/* A mapped file's bytes come through its descriptor (fileio.h):
+	 * one that shrank meanwhile fails here, and is marked. */
 	while (ok && len) {
-		size_t step = len < MS_HASH_STEP ? len : MS_HASH_STEP;
+		size_t step = len < HASH_CHUNK ? len : HASH_CHUNK;
 
-		ok = EVP_DigestUpdate(c, data, step);
-		ms_map_release(data, step);
+		ok = ms_map_read(chunk, data, step) == 0 &&
+		     EVP_DigestUpdate(c, chunk, step);
 		data += step;
 		len -= step;
 	}
@@ -43,16 +54,6 @@ int ms_digest(const EVP_MD *md, const uint8_t *data, size_t len,
 	return ok ? 0 : -EINVAL;
 }
 
-/*
- * Chunks of a mapped input are read into a small buffer that stays hot,
- * and hashed there.  Hashing through the mapping instead touches every
- * page of it for the first time, which here costs more than the hash
- * itself (on a hypervisor with shadow page tables: 13 ms against 6 ms of
- * SHA-256 for 10 MB), and keeps nothing in cache for the next chunk.
- * On the stack, so that no worker shares it and no allocation is made.
- */
-#define HASH_CHUNK ((size_t)16 << 10)
-
 int ms_digest_input(const EVP_MD *md, const struct ms_file *f, size_t len,
 		    uint8_t *digest, unsigned int *digest_len)
 {
@@ -69,17 +70,15 @@ int ms_digest_input(const EVP_MD *md, const struct ms_file *f, size_t len,
 	ok = EVP_DigestInit_ex(c, md, NULL);
 	while (ok && off < len) {
 		size_t want = len - off < HASH_CHUNK ? len - off : HASH_CHUNK;
-		ssize_t n = pread(f->fd, chunk, want, (off_t)off);
+		int rd = ms_file_read_at(f, chunk, want, off);
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : -EIO;
+		if (rd) {
+			err = rd;
 			ok = 0;
 			break;
 		}
-		ok = EVP_DigestUpdate(c, chunk, (size_t)n);
-		off += (size_t)n;
+		ok = EVP_DigestUpdate(c, chunk, want);
+		off += want;
 	}
 	if (ok && EVP_DigestFinal_ex(c, digest, digest_len))
 		err = 0;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -12,78 +14,295 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "base/fileio.h"
 
 /*
- * The read-only file mappings this process holds, so that code hashing a
- * buffer can give pages back once they are hashed (ms_map_release)
- * without knowing where the buffer came from: only ranges found here are
- * ever dropped, never heap memory.
+ * The read-only file mappings this process holds.  Code that hashes or
+ * copies a buffer reads a mapped file's bytes through its descriptor
+ * instead (ms_map_read), without knowing where the buffer came from; and
+ * the SIGBUS handler below must find the mapping a faulting address
+ * belongs to.  A signal handler can take no lock, so the table is a
+ * fixed array of slots claimed and freed with atomic operations.  A file
+ * that finds no free slot is read into memory, not mapped: no mapping is
+ * ever made that the handler does not know.
  */
-static struct map_reg {
-	const uint8_t *p;
-	size_t len;
-} *maps;
-static size_t nmaps, maps_cap;
-static pthread_mutex_t maps_lock = PTHREAD_MUTEX_INITIALIZER;
+#define MAP_SLOTS 256
+#define SLOT_BUSY ((uintptr_t)1)	/* claimed, being filled */
 
-static void map_register(const uint8_t *p, size_t len)
+static struct map_slot {
+	_Atomic uintptr_t start;	/* 0 free, SLOT_BUSY, or the mapping */
+	_Atomic size_t len;
+	atomic_int fd;
+	atomic_int damaged;	/* some of its bytes could not be read */
+} slots[MAP_SLOTS];
+static atomic_int slots_hi;	/* no slot from here on was ever used */
+static size_t page_size;
+
+/*
+ * The slot whose mapping holds [p, p + len), len > 0, counting its last
+ * page whole when whole_pages; or NULL.  Safe in a signal handler.  The
+ * caller reads its own mapping, whose slot cannot change meanwhile; any
+ * other slot may be freed and claimed again while it is looked at, so its
+ * start is read again after its length: a length from another mapping
+ * than the start could otherwise make a range that holds p.
+ */
+static struct map_slot *slot_find(const void *p, size_t len, int whole_pages)
 {
-	pthread_mutex_lock(&maps_lock);
-	if (nmaps == maps_cap) {
-		size_t cap = maps_cap ? 2 * maps_cap : 16;
-		struct map_reg *m = realloc(maps, cap * sizeof(*m));
+	uintptr_t a = (uintptr_t)p;
+	int hi = atomic_load(&slots_hi);
 
-		if (!m)
-			goto out;	/* the pages just stay resident */
-		maps = m;
-		maps_cap = cap;
+	for (int i = 0; i < hi; i++) {
+		uintptr_t s = atomic_load_explicit(&slots[i].start,
+						   memory_order_acquire);
+		size_t l;
+
+		if (s <= SLOT_BUSY || a < s)
+			continue;
+		l = atomic_load_explicit(&slots[i].len, memory_order_relaxed);
+		atomic_thread_fence(memory_order_acquire);
+		if (atomic_load_explicit(&slots[i].start,
+					 memory_order_relaxed) != s)
+			continue;
+		if (whole_pages)
+			l = (l + page_size - 1) & ~(page_size - 1);
+		if (len <= l && a - s <= l - len)
+			return &slots[i];
 	}
-	maps[nmaps++] = (struct map_reg){ p, len };
-out:
-	pthread_mutex_unlock(&maps_lock);
+	return NULL;
 }
 
-static void map_unregister(const uint8_t *p)
+static struct map_slot *slot_of(const void *p, size_t len)
 {
-	pthread_mutex_lock(&maps_lock);
-	for (size_t i = 0; i < nmaps; i++) {
-		if (maps[i].p == p) {
-			maps[i] = maps[--nmaps];
+	return slot_find(p, len, 0);
+}
+
+/* 1 + the slot now holding the mapping, or 0 when all are taken. */
+static unsigned int slot_claim(const uint8_t *p, size_t len, int fd)
+{
+	for (int i = 0; i < MAP_SLOTS; i++) {
+		uintptr_t none = 0;
+		int hi;
+
+		if (!atomic_compare_exchange_strong(&slots[i].start, &none,
+						    SLOT_BUSY))
+			continue;
+		atomic_store(&slots[i].len, len);
+		atomic_store(&slots[i].fd, fd);
+		atomic_store(&slots[i].damaged, 0);
+		hi = atomic_load(&slots_hi);
+		while (hi < i + 1 &&
+		       !atomic_compare_exchange_weak(&slots_hi, &hi, i + 1))
+			;
+		atomic_store_explicit(&slots[i].start, (uintptr_t)p,
+				      memory_order_release);
+		return (unsigned int)i + 1;
+	}
+	return 0;
+}
+
+/*
+ * SIGBUS: a page of a mapped input that the file cannot back, because
+ * the file shrank since it was mapped (another process truncated it),
+ * its storage failed, or a tmpfs is full (a read fault on a hole of a
+ * tmpfs file allocates a page; read() of the same hole does not).  The
+ * handler puts a page in its place, filled from the file with pread():
+ * a hole then reads as the zeros it is, and bytes the file no longer has
+ * as zeros with the mapping marked damaged, which every tool checks
+ * (ms_file_check) before it acts on what it read.  So a read never kills
+ * the process and never has to be undone.
+ *
+ * Why not siglongjmp out of the read, the other usual answer: the reads
+ * happen deep in OpenSSL, zlib, liblzma and libzstd, whose state (and any
+ * lock or allocation they hold) a jump would abandon, and every reader in
+ * every worker thread would need its own recovery point.  Here nothing
+ * unwinds: a fault is delivered to the thread that made it, the handler
+ * needs no per-thread state, and the new page is complete before one
+ * mremap() puts it in place, so another thread reading the same page
+ * sees the old mapping (and faults itself, to the same effect) or the
+ * finished page, never a half-filled one.
+ *
+ * A SIGBUS anywhere else (or one sent by kill) keeps its default action.
+ */
+static void on_sigbus(int sig, siginfo_t *si, void *uctx)
+{
+	int saved = errno;
+	uintptr_t a = (uintptr_t)si->si_addr, page = a & ~(page_size - 1);
+	struct map_slot *s = NULL;
+	struct sigaction dfl;
+	size_t off, len, want, got = 0;
+	long fresh;
+
+	(void)uctx;
+	/* whole pages: a fault can come from the last page's tail, past
+	 * the file's end as it was mapped */
+	if (si->si_code > 0)
+		s = slot_find(si->si_addr, 1, 1);
+	if (!s)
+		goto fatal;
+	off = page - atomic_load(&s->start);
+	len = atomic_load(&s->len);
+	want = len - off < page_size ? len - off : page_size;
+	/* Raw system calls: async-signal-safe, and unseen by sanitizers'
+	 * interceptors. */
+	fresh = syscall(SYS_mmap, NULL, page_size, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (fresh == -1)
+		goto fatal;
+	while (got < want) {
+		long n = syscall(SYS_pread64, atomic_load(&s->fd),
+				 (char *)fresh + got,
+				 want - got, (off_t)(off + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
 			break;
-		}
+		got += (size_t)n;
 	}
-	if (!nmaps) {
-		free(maps);
-		maps = NULL;
-		maps_cap = 0;
+	if (got < want)
+		atomic_store(&s->damaged, 1);
+	if (syscall(SYS_mprotect, fresh, page_size, PROT_READ) == -1 ||
+	    syscall(SYS_mremap, fresh, page_size, page_size,
+		    MREMAP_MAYMOVE | MREMAP_FIXED, page) == -1) {
+		syscall(SYS_munmap, fresh, page_size);
+		goto fatal;
 	}
-	pthread_mutex_unlock(&maps_lock);
+	errno = saved;
+	return;
+fatal:
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(sig, &dfl, NULL);
+	raise(sig);	/* delivered, and fatal, when the handler returns */
+	errno = saved;
 }
 
-void ms_map_release(const void *p, size_t len)
+static void sigbus_install(void)
 {
-	const uint8_t *b = p;
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi;
-	int found = 0;
+	struct sigaction sa;
 
-	pthread_mutex_lock(&maps_lock);
-	for (size_t i = 0; i < nmaps && !found; i++)
-		found = b >= maps[i].p && len <= maps[i].len &&
-			(size_t)(b - maps[i].p) <= maps[i].len - len;
-	pthread_mutex_unlock(&maps_lock);
-	if (!found)
+	page_size = (size_t)sysconf(_SC_PAGESIZE);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO;
+	sigfillset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+static pthread_once_t sigbus_once = PTHREAD_ONCE_INIT;
+
+int ms_file_check(const struct ms_file *f)
+{
+	struct map_slot *s;
+	struct stat now;
+
+	if (!f->map_slot)
+		return 0;
+	s = &slots[f->map_slot - 1];
+	/* Shrunk within the last page, it gave zeros without a fault. */
+	if (fstat(f->fd, &now) == 0 && (uint64_t)now.st_size < f->len)
+		atomic_store(&s->damaged, 1);
+	return atomic_load(&s->damaged) ? MS_ECHANGED : 0;
+}
+
+int ms_map_read(void *dst, const void *src, size_t n)
+{
+	struct map_slot *s = n ? slot_of(src, n) : NULL;
+	size_t got = 0;
+	off_t off;
+
+	if (!s) {
+		if (n)
+			memcpy(dst, src, n);
+		return 0;
+	}
+	off = (off_t)((uintptr_t)src - atomic_load(&s->start));
+	while (got < n) {
+		ssize_t r = pread(atomic_load(&s->fd), (uint8_t *)dst + got,
+				  n - got, off + (off_t)got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			atomic_store(&s->damaged, 1);
+			memset((uint8_t *)dst + got, 0, n - got);
+			return MS_ECHANGED;
+		}
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+int ms_is_mapped(const void *p, size_t len)
+{
+	return len && slot_of(p, len) != NULL;
+}
+
+int ms_file_read_at(const struct ms_file *f, void *dst, size_t n,
+		    uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = pread(f->fd, (uint8_t *)dst + got, n - got,
+				  (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			int err = r < 0 ? -errno : MS_ECHANGED;
+
+			if (f->map_slot)
+				atomic_store(&slots[f->map_slot - 1].damaged,
+					     1);
+			return err;
+		}
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+/*
+ * The test hook (fileio.h): stop at a named point, once per process,
+ * until the test says go.  Read from the environment once.
+ */
+static const char *pause_at, *pause_dir;
+static pthread_once_t pause_once = PTHREAD_ONCE_INIT;
+static atomic_int paused;
+
+static void pause_init(void)
+{
+	pause_at = getenv("MODSIGN_TEST_PAUSE_AT");
+	pause_dir = getenv("MODSIGN_TEST_PAUSE_DIR");
+}
+
+static void test_pause(const char *point)
+{
+	char path[PATH_MAX], c;
+	int fd;
+
+	pthread_once(&pause_once, pause_init);
+	if (!pause_at || !pause_dir || strcmp(pause_at, point) != 0 ||
+	    atomic_exchange(&paused, 1))
 		return;
-	/* Whole pages inside the range only: a page shared with bytes not
-	 * yet read stays.  Dropping a clean private file page only unmaps
-	 * it; touching it again reads it back from the page cache. */
-	lo = ((uintptr_t)b + page - 1) & ~(page - 1);
-	hi = ((uintptr_t)b + len) & ~(page - 1);
-	if (hi > lo)
-		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+	snprintf(path, sizeof(path), "%s/reached", pause_dir);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		dprintf(fd, "%s %ld\n", point, (long)getpid());
+		close(fd);
+	}
+	snprintf(path, sizeof(path), "%s/resume", pause_dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		while (read(fd, &c, 1) > 0)
+			;
+		close(fd);
+	}
 }
 
 /*
@@ -183,40 +402,50 @@ void ms_file_set_threaded(int on)
 	atomic_store(&threaded, on);
 }
 
+static int read_into_buffer(struct ms_file *f)
+{
+	size_t got;
+	int err;
+
+	f->buf = buf_take(f->len, &f->buf_cap);
+	if (!f->buf)
+		return -ENOMEM;
+	err = read_at_most(f->fd, f->buf, f->len, &got);
+	if (err || !got) {
+		buf_give(f->buf, f->buf_cap);
+		f->buf = NULL;
+		f->len = 0;
+		return err;
+	}
+	f->len = got;
+	f->data = f->buf;
+	return 0;
+}
+
 static int load_data(struct ms_file *f)
 {
 	/* Files this thread has loaded: from the second on, its spare
 	 * buffer is worth having (see ms_file_set_threaded). */
 	static __thread unsigned long loads;
-	size_t got;
 	void *map;
-	int err;
 
-	if (f->len < MS_READ_MAX && (atomic_load(&threaded) || loads++)) {
-		f->buf = buf_take(f->len, &f->buf_cap);
-		if (!f->buf)
-			return -ENOMEM;
-		err = read_at_most(f->fd, f->buf, f->len, &got);
-		if (err || !got) {
-			buf_give(f->buf, f->buf_cap);
-			f->buf = NULL;
-			f->len = 0;
-			return err;
-		}
-		f->len = got;
-		f->data = f->buf;
-		return 0;
-	}
+	if (f->len < MS_READ_MAX && (atomic_load(&threaded) || loads++))
+		return read_into_buffer(f);
+	pthread_once(&sigbus_once, sigbus_install);
 	map = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, f->fd, 0);
 	if (map == MAP_FAILED)
 		return -errno;
-	f->data = map;
-	/* A big file is read front to back once: read ahead, and let the
-	 * pages go as they are hashed. */
-	if (f->len >= MS_MAP_MIN) {
-		madvise(map, f->len, MADV_SEQUENTIAL);
-		map_register(f->data, f->len);
+	f->map_slot = slot_claim(map, f->len, f->fd);
+	if (!f->map_slot) {
+		munmap(map, f->len);
+		return read_into_buffer(f);
 	}
+	f->data = map;
+	/* A big file's mapping is read front to back, if at all (bulk
+	 * reads go through the descriptor: ms_map_read). */
+	if (f->len >= MS_MAP_MIN)
+		madvise(map, f->len, MADV_SEQUENTIAL);
+	test_pause("input-mapped");
 	return 0;
 }
 
@@ -260,6 +489,7 @@ again:
 				err = -errno;
 				goto fail;
 			}
+			test_pause("lock-busy");
 			while (flock(f->fd, LOCK_EX) < 0) {
 				if (errno != EINTR) {
 					err = -errno;
@@ -326,9 +556,12 @@ void ms_file_unmap(struct ms_file *f)
 	if (f->buf) {
 		buf_give(f->buf, f->buf_cap);
 	} else if (f->data) {
-		map_unregister(f->data);
+		/* Out of the table first: a slot never names an address
+		 * that another mapping may take. */
+		atomic_store(&slots[f->map_slot - 1].start, 0);
 		munmap((void *)f->data, f->len);
 	}
+	f->map_slot = 0;
 	f->buf = NULL;
 	f->buf_cap = 0;
 	f->data = NULL;
@@ -380,6 +613,9 @@ const char *ms_io_strerror(int err)
 		return "not a regular file";
 	case EFBIG:
 		return "file too large";
+	case ESTALE:	/* MS_ECHANGED; NFS's stale handle is the same */
+		return "changed while it was read (it shrank, or its storage "
+		       "failed)";
 	default:
 		return strerror(-err);
 	}
@@ -486,6 +722,139 @@ static char *resolve_target(const char *target, struct stat *st,
 	return real;
 }
 
+/*
+ * Temporary names: ".<target>.<pid>.tmp-XXXXXX" in the target's
+ * directory.  Dot-prefixed so that globs like *.ko never pick up a half
+ * file; the pid so that a later run can tell a file left by a killed run
+ * (its pid is gone) from one still being written.
+ */
+#define TMP_TAG ".tmp-"
+#define TMP_RAND 6
+
+/* The pid a name of that form encodes; 0 for any other name. */
+static pid_t tmp_name_pid(const char *name)
+{
+	size_t n = strlen(name), i;
+	const char *tag, *p;
+	long pid = 0;
+
+	if (name[0] != '.' || n < 4 + strlen(TMP_TAG) + TMP_RAND)
+		return 0;
+	for (i = n - TMP_RAND; i < n; i++)
+		if (!isalnum((unsigned char)name[i]))
+			return 0;
+	tag = name + n - TMP_RAND - strlen(TMP_TAG);
+	if (memcmp(tag, TMP_TAG, strlen(TMP_TAG)) != 0)
+		return 0;
+	for (p = tag; p > name + 2 && isdigit((unsigned char)p[-1]); p--)
+		;
+	/* ".", at least one character of the target's name, ".", pid */
+	if (p == tag || tag - p > 9 || p - 1 < name + 2 || p[-1] != '.')
+		return 0;
+	for (; p < tag; p++)
+		pid = pid * 10 + (*p - '0');
+	return (pid_t)pid;
+}
+
+/*
+ * Remove what killed runs left in dir: names of our form whose pid is
+ * gone, regular files of this user.  Once per directory per process (a
+ * batch signs many modules in one directory).  A pid taken again by
+ * another process keeps its file until that one ends too.  (A run in
+ * another pid namespace or on another host sharing the directory could
+ * look dead; it then loses its temporary file and fails, it does not
+ * corrupt anything.)
+ */
+static void remove_stale(const char *dir)
+{
+	static struct dir_id {
+		dev_t dev;
+		ino_t ino;
+	} *seen;
+	static size_t nseen, cap;
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	struct dirent *e;
+	struct stat st;
+	size_t i;
+	int done;
+	DIR *d;
+
+	if (stat(dir, &st) < 0)
+		return;
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < nseen; i++)
+		if (seen[i].dev == st.st_dev && seen[i].ino == st.st_ino)
+			break;
+	done = i < nseen;
+	if (!done && nseen == cap) {
+		size_t c = cap ? 2 * cap : 16;
+		struct dir_id *n = realloc(seen, c * sizeof(*n));
+
+		if (n) {
+			seen = n;
+			cap = c;
+		}
+	}
+	if (!done && nseen < cap)
+		seen[nseen++] = (struct dir_id){ st.st_dev, st.st_ino };
+	pthread_mutex_unlock(&lock);
+	if (done)
+		return;
+
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		pid_t pid = tmp_name_pid(e->d_name);
+		struct stat fs;
+
+		if (pid <= 0 || pid == getpid() ||
+		    kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &fs, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(fs.st_mode) || fs.st_uid != geteuid())
+			continue;
+		unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+}
+
+/* Replace the name's last TMP_RAND characters with random ones. */
+static void tmp_name_randomize(char *name)
+{
+	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				  "abcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char r[TMP_RAND];
+	char *x = name + strlen(name) - TMP_RAND;
+	static atomic_uint counter;
+
+	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+		unsigned int c = atomic_fetch_add(&counter, 1) ^
+				 (unsigned int)(uintptr_t)name;
+
+		for (int i = 0; i < TMP_RAND; i++, c = c * 1103515245u + 12345u)
+			r[i] = (unsigned char)(c >> 16);
+	}
+	for (int i = 0; i < TMP_RAND; i++)
+		x[i] = set[r[i] % (sizeof(set) - 1)];
+}
+
+/*
+ * An unnamed temporary file (O_TMPFILE): a run killed before the rename
+ * leaves nothing behind; the file gets its name (linkat through
+ * /proc/self/fd, which needs no privilege) only when it is complete.  Off
+ * where the file system lacks it or /proc is not mounted, and with
+ * MODSIGN_TEST_NO_TMPFILE set (to test the named fallback).
+ */
+static int tmpfile_wanted;
+static pthread_once_t tmpfile_once = PTHREAD_ONCE_INIT;
+
+static void tmpfile_init(void)
+{
+	tmpfile_wanted = !getenv("MODSIGN_TEST_NO_TMPFILE") &&
+			 access("/proc/self/fd", X_OK) == 0;
+}
+
 int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 {
 	char *dircopy = NULL, *base = NULL, *dir;
@@ -514,11 +883,28 @@ int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 		goto fail;
 	}
 	dir = dirname(dircopy);
-	/* Dot-prefixed so that globs like *.ko never pick up a half file. */
-	if (asprintf(&o->tmp, "%s/.%s.XXXXXX", dir, basename(base)) < 0) {
+	if (asprintf(&o->tmp, "%s/.%s.%ld" TMP_TAG "XXXXXX", dir,
+		     basename(base), (long)getpid()) < 0) {
 		o->tmp = NULL;
 		err = -ENOMEM;
 		goto fail;
+	}
+	remove_stale(dir);
+	pthread_once(&tmpfile_once, tmpfile_init);
+	if (tmpfile_wanted) {
+		o->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+		if (o->fd >= 0) {
+			o->anon = 1;
+			tmp_name_randomize(o->tmp);
+			goto begun;
+		}
+		/* Any other error is the directory's, and the named file
+		 * would meet it too. */
+		if (errno != EOPNOTSUPP && errno != EISDIR &&
+		    errno != EINVAL) {
+			err = -errno;
+			goto fail;
+		}
 	}
 	o->fd = mkostemp(o->tmp, O_CLOEXEC);
 	if (o->fd < 0) {
@@ -526,8 +912,10 @@ int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 		goto fail;
 	}
 	pending_add(o->tmp);
+begun:
 	free(dircopy);
 	free(base);
+	test_pause("output-begun");
 	return 0;
 fail:
 	free(dircopy);
@@ -538,12 +926,10 @@ fail:
 	return err;
 }
 
-int ms_out_write(struct ms_out *o, const void *buf, size_t len)
+static int write_all(int fd, const uint8_t *p, size_t len)
 {
-	const uint8_t *p = buf;
-
 	while (len) {
-		ssize_t n = write(o->fd, p, len);
+		ssize_t n = write(fd, p, len);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -554,6 +940,37 @@ int ms_out_write(struct ms_out *o, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+/* Bytes of a mapped input go out through a small buffer read with
+ * pread (ms_map_read), never through the mapping. */
+#define COPY_CHUNK ((size_t)64 << 10)
+
+int ms_write_fd(int fd, const void *buf, size_t len)
+{
+	uint8_t chunk[COPY_CHUNK];
+	const uint8_t *p = buf;
+	int err;
+
+	if (!ms_is_mapped(buf, len))
+		return write_all(fd, p, len);
+	while (len) {
+		size_t n = len < COPY_CHUNK ? len : COPY_CHUNK;
+
+		err = ms_map_read(chunk, p, n);
+		if (!err)
+			err = write_all(fd, chunk, n);
+		if (err)
+			return err;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int ms_out_write(struct ms_out *o, const void *buf, size_t len)
+{
+	return ms_write_fd(o->fd, buf, len);
 }
 
 int ms_out_writev(struct ms_out *o, const struct iovec *iov, int iovcnt)
@@ -588,27 +1005,88 @@ int ms_out_writev(struct ms_out *o, const struct iovec *iov, int iovcnt)
 	return 0;
 }
 
-int ms_out_copy(struct ms_out *o, int fd, const uint8_t *map, size_t len)
+/* Append [off, off + len) of fd: copy_file_range shares extents
+ * (reflink) on btrfs/xfs and avoids a trip through user space elsewhere;
+ * else pread and write. */
+static int copy_range(struct ms_out *o, int fd, off_t off, size_t len)
 {
-	loff_t in_off = 0;
+	uint8_t chunk[COPY_CHUNK];
+	loff_t in_off = off;
 	size_t done = 0;
+	int err;
 
-	/* copy_file_range shares extents (reflink) on btrfs/xfs and avoids
-	 * a trip through user space elsewhere; fall back to write(). */
 	while (done < len) {
 		ssize_t n = copy_file_range(fd, &in_off, o->fd, NULL,
 					    len - done, 0);
-		if (n <= 0) {
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0 && errno != EXDEV && errno != ENOSYS &&
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0)	/* the input ended early: it shrank */
+			return MS_ECHANGED;
+		if (n < 0) {
+			if (errno != EXDEV && errno != ENOSYS &&
 			    errno != EOPNOTSUPP && errno != EINVAL)
 				return -errno;
 			break;
 		}
 		done += (size_t)n;
 	}
-	return ms_out_write(o, map + done, len - done);
+	while (done < len) {
+		size_t want = len - done < COPY_CHUNK ? len - done : COPY_CHUNK;
+		ssize_t n = pread(fd, chunk, want, off + (off_t)done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : MS_ECHANGED;
+		err = write_all(o->fd, chunk, (size_t)n);
+		if (err)
+			return err;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+int ms_out_copy(struct ms_out *o, int fd, size_t len)
+{
+	off_t pos = 0, end = (off_t)len, data, hole;
+	int err, tail_hole = 0;
+
+	/*
+	 * A hole in the input stays a hole in the output (SEEK_DATA,
+	 * SEEK_HOLE): a sparse module is copied without writing its
+	 * zeros, as cp does.  Where the file system cannot say, all of it
+	 * is data.
+	 */
+	while (pos < end) {
+		data = lseek(fd, pos, SEEK_DATA);
+		if (data < 0)
+			data = errno == ENXIO ? end : pos;
+		if (data > end)
+			data = end;
+		if (data > pos) {
+			if (lseek(o->fd, data - pos, SEEK_CUR) < 0)
+				return -errno;
+			pos = data;
+			tail_hole = 1;
+			continue;
+		}
+		hole = lseek(fd, pos, SEEK_HOLE);
+		if (hole <= pos || hole > end)
+			hole = end;
+		err = copy_range(o, fd, pos, (size_t)(hole - pos));
+		if (err)
+			return err;
+		pos = hole;
+		tail_hole = 0;
+	}
+	/* Skipped, the last hole would leave the file short. */
+	if (tail_hole) {
+		off_t at = lseek(o->fd, 0, SEEK_CUR);
+
+		if (at < 0 || ftruncate(o->fd, at) < 0)
+			return -errno;
+	}
+	return 0;
 }
 
 int ms_fsync_dir_of(const char *path)
@@ -629,6 +1107,33 @@ int ms_fsync_dir_of(const char *path)
 	return err;
 }
 
+/*
+ * Give an unnamed temporary file its name: linkat through /proc (no
+ * privilege needed, unlike AT_EMPTY_PATH).  Registered for the signal
+ * handler first, so that a SIGTERM in between leaves nothing either.
+ */
+static int link_anon(struct ms_out *o)
+{
+	char proc[32];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
+	for (int tries = 0;; tries++) {
+		int e;
+
+		pending_add(o->tmp);
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp,
+			   AT_SYMLINK_FOLLOW) == 0) {
+			o->anon = 0;
+			return 0;
+		}
+		e = errno;
+		pending_del(o->tmp);
+		if (e != EEXIST || tries == 100)
+			return -e;
+		tmp_name_randomize(o->tmp);
+	}
+}
+
 int ms_out_commit_flags(struct ms_out *o, unsigned int flags)
 {
 	int err = 0;
@@ -636,6 +1141,12 @@ int ms_out_commit_flags(struct ms_out *o, unsigned int flags)
 	if (fchmod(o->fd, o->mode) < 0 ||
 	    ((flags & MS_SYNC_FILE) && fsync(o->fd) < 0))
 		return -errno;
+	test_pause("output-ready");
+	if (o->anon) {
+		err = link_anon(o);
+		if (err)
+			return err;
+	}
 	if (close(o->fd) < 0) {
 		o->fd = -1;
 		return -errno;
@@ -646,6 +1157,7 @@ int ms_out_commit_flags(struct ms_out *o, unsigned int flags)
 	pending_del(o->tmp);
 	free(o->tmp);
 	o->tmp = NULL;
+	test_pause("output-renamed");
 	if (flags & MS_SYNC_DIR)
 		err = ms_fsync_dir_of(o->target);
 	free(o->target);
@@ -663,10 +1175,12 @@ void ms_out_abort(struct ms_out *o)
 	if (o->fd >= 0)
 		close(o->fd);
 	o->fd = -1;
-	if (o->tmp) {
+	/* An unnamed file went with its descriptor. */
+	if (o->tmp && !o->anon) {
 		unlink(o->tmp);
 		pending_del(o->tmp);
 	}
+	o->anon = 0;
 	free(o->tmp);
 	free(o->target);
 	o->tmp = o->target = NULL;

@@ -5,10 +5,24 @@
  * outputs are written to a temporary file in the target's directory, then
  * fsynced and renamed over the target, so a reader (or a crash) sees either
  * the old file or the complete new one, never a partial one.
+ *
+ * Test hooks, read from the environment (tests/bats/helpers.bash):
+ *   MODSIGN_TEST_PAUSE_AT=POINT, MODSIGN_TEST_PAUSE_DIR=DIR: the first
+ *     time the process reaches POINT it writes "POINT PID" to the FIFO
+ *     DIR/reached, then waits until the FIFO DIR/resume is opened and
+ *     closed by a writer.  Points: lock-busy (another process holds the
+ *     lock ms_file_open_locked waits for), input-mapped (an input is
+ *     mapped, none of its bytes read yet), output-begun (a temporary
+ *     output file exists), output-ready (it is complete, before it gets
+ *     its name or replaces the target), output-renamed (it replaced the
+ *     target).
+ *   MODSIGN_TEST_NO_TMPFILE: write outputs through named temporary files
+ *     even where O_TMPFILE works.
  */
 #ifndef MODSIGN_BASE_FILEIO_H
 #define MODSIGN_BASE_FILEIO_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -21,7 +35,17 @@ struct ms_file {
 	struct stat st;
 	uint8_t *buf;		/* data when read, not mapped (owned) */
 	size_t buf_cap;
+	unsigned int map_slot;	/* data is mapped: its slot, from 1 */
 };
+
+/*
+ * What reading a mapped input returns when the file could not give all
+ * of its bytes: it shrank while it was read (another process truncated
+ * it) or its storage failed.  Reading never ends in SIGBUS: the bytes
+ * missing read as zeros and the file is marked, so whatever was computed
+ * from it must be thrown away: ms_file_check says so.
+ */
+#define MS_ECHANGED (-ESTALE)
 
 /*
  * Open a regular file and make its bytes available in data: mapped, or,
@@ -58,20 +82,33 @@ void ms_file_set_threaded(int on);
 void ms_file_unmap(struct ms_file *f);
 
 /*
- * Bytes [p, p+len) of a mapped input have been consumed (hashed): when
- * they lie in a mapping made by ms_file_open, give their whole pages back
- * so that resident memory stays bounded however large the file.  Any
- * other memory is left alone.  Safe from any thread.
+ * MS_ECHANGED when some bytes of f's mapping could not be read (above),
+ * else 0.  Call before acting on what was read, and before
+ * ms_file_unmap.
  */
-void ms_map_release(const void *p, size_t len);
-/* Hash in steps of this size, releasing each step (see above). */
-#define MS_HASH_STEP (1u << 20)
+int ms_file_check(const struct ms_file *f);
+/*
+ * Copy n bytes from src to dst.  When they lie in an input's mapping
+ * they are read from the file (pread) instead, so that bulk reads
+ * (hashing, copying) never touch the mapping: no page fault per 4 KiB,
+ * no tmpfs page allocated for a hole, and a file that shrank gives
+ * MS_ECHANGED (and is marked, see ms_file_check) rather than a signal.
+ * Safe from any thread.
+ */
+int ms_map_read(void *dst, const void *src, size_t n);
+/* 1 if [p, p + len) lies in an input's mapping (len > 0). */
+int ms_is_mapped(const void *p, size_t len);
+/* pread n bytes at off of an open input; MS_ECHANGED (and f marked) if
+ * the file ends first, -errno on an error. */
+int ms_file_read_at(const struct ms_file *f, void *dst, size_t n,
+		    uint64_t off);
+/* Write all of buf to fd, through ms_map_read when it is mapped. */
+int ms_write_fd(int fd, const void *buf, size_t len);
 /*
  * Files under MS_READ_MAX may be read into a buffer (see
  * ms_file_set_threaded), so a worker's buffer stays under this bound;
  * larger ones are mapped, read through a small chunk when hashed, and
- * copied file to file.  A mapping from MS_MAP_MIN on is also released
- * as it is hashed through (ms_map_release).
+ * copied file to file.  A mapping from MS_MAP_MIN on is read ahead.
  */
 #define MS_READ_MAX (1u << 20)
 #define MS_MAP_MIN (4u << 20)
@@ -87,6 +124,8 @@ struct ms_out {
 	char *tmp;	/* temporary path, registered for signal cleanup */
 	char *target;	/* final path (symlinks resolved) */
 	mode_t mode;
+	int anon;	/* fd is unnamed (O_TMPFILE): tmp is the name it
+			 * will be linked under at commit */
 };
 
 /*
@@ -94,7 +133,11 @@ struct ms_out {
  * tool creates files with umask permissions and loses the original's mode;
  * we keep it).  When target is a symlink, the file it points to is replaced
  * and the link kept.  An existing target that is not a regular file is
- * refused (-EISDIR, -ENOTSUP), never replaced.
+ * refused (-EISDIR, -ENOTSUP), never replaced.  The temporary file is
+ * unnamed (O_TMPFILE) where the file system allows, so that even SIGKILL
+ * leaves nothing behind; else it is named ".<target>.<pid>.tmp-XXXXXX",
+ * and such files that a killed run left in the directory (their pid is
+ * gone) are removed.
  */
 int ms_out_begin(const char *target, mode_t mode, struct ms_out *o);
 int ms_out_write(struct ms_out *o, const void *buf, size_t len);
@@ -103,8 +146,9 @@ int ms_out_write(struct ms_out *o, const void *buf, size_t len);
 #define MS_OUT_IOV_MAX 8
 struct iovec;
 int ms_out_writev(struct ms_out *o, const struct iovec *iov, int iovcnt);
-/* Append len bytes of fd from offset 0, reflinking where the fs can. */
-int ms_out_copy(struct ms_out *o, int fd, const uint8_t *map, size_t len);
+/* Append len bytes of fd from offset 0, reflinking where the fs can and
+ * keeping holes; MS_ECHANGED if fd ends first. */
+int ms_out_copy(struct ms_out *o, int fd, size_t len);
 /* fsync, rename over the target, fsync the directory. */
 int ms_out_commit(struct ms_out *o);
 /*

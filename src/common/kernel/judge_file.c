@@ -5,6 +5,19 @@
 #include "base/fileio.h"
 #include "kernel/judge_file.h"
 
+/* No verdict on bytes a file no longer has: it shrank, or its storage
+ * failed, while it was read (base/fileio.h, MS_ECHANGED). */
+static int unchanged(struct kv_judgement *j)
+{
+	if (ms_file_check(&j->file.file))
+		return MS_ECHANGED;
+	if (ms_file_check(&j->sig)) {
+		j->sig_unreadable = 1;
+		return MS_ECHANGED;
+	}
+	return 0;
+}
+
 int kv_judge_file(const struct kv_ctx *kv, const char *file,
 		  const char *sigpath, int usage, struct kv_judgement *j)
 {
@@ -31,7 +44,7 @@ int kv_judge_file(const struct kv_ctx *kv, const char *file,
 		}
 		kv_verify_pkcs7(kv, m->data, m->len, j->sig.data, j->sig.len,
 				j->usage, &j->r);
-		return 0;
+		return unchanged(j);
 	}
 	j->usage = usage >= 0 ? (enum kv_usage)usage : KV_USAGE_MODULE;
 	err = ms_modfile_open(file, m, &why);
@@ -47,7 +60,7 @@ int kv_judge_file(const struct kv_ctx *kv, const char *file,
 	} else {
 		kv_verify_module(kv, m->data, m->len, j->usage, &j->r);
 	}
-	return 0;
+	return unchanged(j);
 }
 
 void kv_judgement_free(struct kv_judgement *j)

@@ -29,8 +29,9 @@ struct kv_judgement {
  * appended one; usage < 0 takes the default of the form (module for
  * appended, unspecified for detached).  Returns 0 when judged (the
  * verdict is j->r.err), else the -errno that kept the file (or with
- * j->sig_unreadable, its signature) from being read; j->why then says
- * when decompression failed.  kv_judgement_free in every case.
+ * j->sig_unreadable, its signature) from being read, MS_ECHANGED when
+ * it changed while it was read; j->why then says when decompression
+ * failed.  kv_judgement_free in every case.
  */
 int kv_judge_file(const struct kv_ctx *kv, const char *file,
 		  const char *sigpath, int usage, struct kv_judgement *j);

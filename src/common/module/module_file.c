@@ -48,6 +48,12 @@ static int modfile_open(const char *path, struct ms_modfile *m,
 	}
 	return 0;
 fail:
+	/* Garbage read from a file that changed meanwhile is not its
+	 * content's fault. */
+	if (ms_file_check(&m->file)) {
+		*why = NULL;
+		err = MS_ECHANGED;
+	}
 	ms_modfile_close(m);
 	return err;
 }

@@ -21,7 +21,6 @@
 struct span {
 	const uint8_t *p;
 	size_t left;
-	const uint8_t *kept;	/* read but not yet released */
 };
 
 static int span_read(BIO *b, char *out, size_t want, size_t *got)
@@ -29,20 +28,17 @@ static int span_read(BIO *b, char *out, size_t want, size_t *got)
 	struct span *s = BIO_get_data(b);
 	size_t n = want < s->left ? want : s->left;
 
+	*got = 0;
 	/* An empty module has no mapping (p is NULL): neither memcpy nor
-	 * pointer arithmetic may see it, even for 0 bytes (UBSan). */
+	 * pointer arithmetic may see it, even for 0 bytes (UBSan).  A
+	 * mapped file's bytes come through its descriptor (fileio.h). */
 	if (n) {
-		memcpy(out, s->p, n);
+		if (ms_map_read(out, s->p, n))
+			return 0;
 		s->p += n;
 		s->left -= n;
 	}
 	*got = n;
-	/* Hashed bytes of a mapped file are not needed again: keep the
-	 * resident set bounded (fileio.h) for any file size. */
-	if ((size_t)(s->p - s->kept) >= MS_HASH_STEP || !s->left) {
-		ms_map_release(s->kept, (size_t)(s->p - s->kept));
-		s->kept = s->p;
-	}
 	return n > 0 || want == 0;
 }
 
@@ -102,7 +98,6 @@ static BIO *bio_new_span(const uint8_t *p, size_t len)
 	}
 	s->p = p;
 	s->left = len;
-	s->kept = p;
 	BIO_set_data(b, s);
 	BIO_set_init(b, 1);
 	return b;

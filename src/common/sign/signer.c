@@ -245,7 +245,7 @@ static int write_plain(struct ms_out *out, const struct ms_file *in,
 	int err;
 
 	if (!in->buf) {
-		err = ms_out_copy(out, in->fd, in->data, body_len);
+		err = ms_out_copy(out, in->fd, body_len);
 		return err ? err : write_trailer(out, sig, sig_len);
 	}
 	ms_trailer_encode((uint32_t)sig_len, trailer);
@@ -307,7 +307,7 @@ static void *copy_body(void *arg)
 
 	c->err = ms_out_begin(c->target, c->mode, c->out);
 	if (!c->err)
-		c->err = ms_out_copy(c->out, c->in->fd, c->in->data, c->len);
+		c->err = ms_out_copy(c->out, c->in->fd, c->len);
 	return NULL;
 }
 
@@ -484,6 +484,11 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 done:
 	if (copying)		/* signing failed while the body was copied */
 		pthread_join(copy.tid, NULL);
+	/* Whatever went wrong, a module that changed while it was read is
+	 * the reason (and nothing computed from it may be written). */
+	if (err == MS_ECHANGED || ms_file_check(&in.file))
+		err = fail_at(fail, MS_STAGE_INPUT, r->module, NULL,
+			      MS_ECHANGED);
 	free(der);
 	/* Keep only what the commit needs: the descriptor holding the lock
 	 * (no mapping, no decompressed copy), so many jobs can wait for a
@@ -603,6 +608,11 @@ int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
 		goto done;
 	err = ms_digest_info(s->md, in.data, body_len, digest, digest_len,
 			     &tbs, &tbs_len);
+	if (ms_file_check(&in.file)) {
+		err = fail_at(fail, MS_STAGE_INPUT, r->module, NULL,
+			      MS_ECHANGED);
+		goto done;
+	}
 	if (err) {
 		fail_at(fail, MS_STAGE_SIGN, r->module, "cannot digest", err);
 		goto done;

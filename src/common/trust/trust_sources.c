@@ -76,6 +76,8 @@ int ts_add_vmlinux(const struct ts_stores *st, const char *path,
 			break;
 	}
 out:
+	if (ms_file_check(&f))
+		ret = MS_ECHANGED;
 	vm_free(&img);
 	ms_file_close(&f);
 	return ret;
