@@ -851,5 +851,7 @@ int main(int argc, char **argv)
 			usage(stderr);
 		code = MS_EXIT_USAGE;
 	}
+	/* Providers and their PKCS#11 modules go before exit() (issue 19). */
+	ms_openssl_done();
 	return code;
 }

@@ -22,3 +22,32 @@ void ms_openssl_init(int verbose)
 	 */
 	RAND_set_DRBG_type(NULL, "HASH-DRBG", NULL, NULL, "SHA256");
 }
+
+/*
+ * Why a main tears OpenSSL down itself rather than leaving it to exit():
+ * libcrypto registers OPENSSL_cleanup() with atexit() when it starts, and
+ * only OPENSSL_cleanup() frees a provider (OSSL_PROVIDER_unload() drops
+ * our reference; the library context keeps its own).  PKCS#11 modules
+ * are dlopen()ed later, and a C++ one registers its static destructors
+ * with __cxa_atexit() as it loads.  exit() runs handlers in reverse
+ * order, so SoftHSM's destructor of its static std::unique_ptr<SoftHSM>
+ * deletes the SoftHSM object first; then OPENSSL_cleanup() frees
+ * pkcs11-provider, whose teardown calls C_CloseSession on its sessions
+ * and SoftHSM reaches them through the deleted object (issue 19: SIGSEGV
+ * after a good signature; SoftHSMv2 issues 729 and 780).  A module
+ * named directly hid it: our session's C_Finalize ended SoftHSM for the
+ * provider too.  Through p11-kit's proxy, the default module, it does
+ * not: the proxy counts C_Initialize calls, so SoftHSM stays initialised
+ * for the provider until OpenSSL's teardown.
+ *
+ * So the order is: the keys and certificates (signer.c), then each token
+ * (pkcs11/load.c: engine finished, provider unloaded, our session logged
+ * out, closed and finalised), then here every provider, which closes its
+ * sessions and finalises its module while each module is whole, and only
+ * then exit() with the modules' own destructors.  Nothing may use OpenSSL
+ * after this; OPENSSL_atexit() handlers run inside it.
+ */
+void ms_openssl_done(void)
+{
+	OPENSSL_cleanup();
+}

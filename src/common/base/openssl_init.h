@@ -9,5 +9,10 @@
 #define MODSIGN_BASE_OPENSSL_INIT_H
 
 void ms_openssl_init(int verbose);
+/*
+ * Tear libcrypto down now, with its providers: for a tool's main, after
+ * the last OpenSSL use and before it returns (openssl_init.c says why).
+ */
+void ms_openssl_done(void);
 
 #endif

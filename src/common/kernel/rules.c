@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/objects.h>
 
@@ -253,7 +254,8 @@ static pthread_once_t fetch_once = PTHREAD_ONCE_INIT;
 
 static void release_fetched(void)
 {
-	/* registered after OpenSSL's own exit handler, so it runs first */
+	/* an OPENSSL_atexit() handler: OPENSSL_cleanup() runs it first,
+	 * at exit or when a main calls it (ms_openssl_done) */
 	for (size_t i = 0; i < N(hashes); i++) {
 		EVP_MD_free(fetched[i].md);
 		fetched[i].md = NULL;
@@ -276,7 +278,7 @@ static void fetch_all(void)
 						     NULL);
 	}
 	ERR_clear_error();	/* md4 without the legacy provider */
-	atexit(release_fetched);
+	OPENSSL_atexit(release_fetched);
 }
 
 static ptrdiff_t hash_index(const struct kr_hash *h)

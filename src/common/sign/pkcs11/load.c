@@ -111,6 +111,29 @@ static int prepare(const char *uri, const struct ms_key_opts *o,
 			    u->module_path[0] || o->p11_module, pin, why);
 }
 
+/*
+ * A certificate as the store gives it keeps the store's property query
+ * ("provider=pkcs11"), and X509_get0_pubkey() decodes its public key
+ * with that query: pkcs11-provider has no decoder for a certificate's
+ * SubjectPublicKeyInfo (1.0, Debian 13), so the key does not decode and
+ * the certificate never matches the key.  A certificate is public data:
+ * take it again from its DER, under no provider in particular.
+ */
+static X509 *plain_cert(const X509 *x)
+{
+	unsigned char *der = NULL;
+	const unsigned char *p;
+	X509 *plain = NULL;
+	int len = x ? i2d_X509(x, &der) : 0;
+
+	if (len > 0) {
+		p = der;
+		plain = d2i_X509(NULL, &p, len);
+	}
+	OPENSSL_free(der);
+	return plain;
+}
+
 /* The first object of the wanted type from an OSSL_STORE URI. */
 static void *store_load(const struct ms_token *t, const char *uri,
 			const char *pin, int type)
@@ -143,7 +166,8 @@ static void *store_load(const struct ms_token *t, const char *uri,
 		if (OSSL_STORE_INFO_get_type(info) == type)
 			obj = type == OSSL_STORE_INFO_PKEY ?
 				(void *)OSSL_STORE_INFO_get1_PKEY(info) :
-				(void *)OSSL_STORE_INFO_get1_CERT(info);
+				(void *)plain_cert(
+					OSSL_STORE_INFO_get0_CERT(info));
 		OSSL_STORE_INFO_free(info);
 	}
 	OSSL_STORE_close(ctx);
