@@ -391,7 +391,7 @@ static int parse_sinfo(struct ctx *c, struct ber_it *p,
 		return fail(c, -EBADMSG, "malformed digestEncryptionAlgorithm");
 	si->algo = kr_sinfo_algo(c->kr, o);
 	if (!si->algo)
-		return fail(c, -ENOPKG, "unsupported signature algorithm");
+		return fail(c, -ENOPKG, kr_sinfo_algo_absent(o));
 	si->sig.pkey_algo = si->algo->pkey_algo;
 	si->sig.encoding = si->algo->encoding;
 	si->sig.takes_data = si->algo->takes_data;

@@ -88,45 +88,51 @@ static const struct kr_hash hashes[] = {
  * work.  GOST (ecrdsa) is left out: OpenSSL 3 cannot check it, so such
  * signers stay -ENOPKG here.
  */
+#define WHY_SHA3_SIG "unsupported signature algorithm: the SHA-3 signature " \
+	"OIDs arrived in v6.7"
+#define WHY_MLDSA_SIG "unsupported signature algorithm: ML-DSA arrived in " \
+	"v7.0 (pkcs7_sig_note_pkey_algo, x509_note_sig_algo)"
+#define WHY_MD45_SIG "unsupported signature algorithm: md4 and md5 left " \
+	"the kernel's X.509 parser in v6.7"
 static const struct kr_sinfo_algo sinfo_algos[] = {
-	{ "1.2.840.113549.1.1.1", "rsaEncryption", "rsa", "pkcs1", KR_ALL, false },
-	{ "1.2.840.10045.4.1", "ecdsa-with-SHA1", "ecdsa", "x962", KR_ALL, false },
-	{ "1.2.840.10045.4.3.1", "ecdsa-with-SHA224", "ecdsa", "x962", KR_ALL, false },
-	{ "1.2.840.10045.4.3.2", "ecdsa-with-SHA256", "ecdsa", "x962", KR_ALL, false },
-	{ "1.2.840.10045.4.3.3", "ecdsa-with-SHA384", "ecdsa", "x962", KR_ALL, false },
-	{ "1.2.840.10045.4.3.4", "ecdsa-with-SHA512", "ecdsa", "x962", KR_ALL, false },
-	{ "2.16.840.1.101.3.4.3.10", "ecdsa-with-SHA3-256", "ecdsa", "x962", SINCE612, false },
-	{ "2.16.840.1.101.3.4.3.11", "ecdsa-with-SHA3-384", "ecdsa", "x962", SINCE612, false },
-	{ "2.16.840.1.101.3.4.3.12", "ecdsa-with-SHA3-512", "ecdsa", "x962", SINCE612, false },
-	{ "2.16.840.1.101.3.4.3.17", "ML-DSA-44", "mldsa44", "raw", L73, true },
-	{ "2.16.840.1.101.3.4.3.18", "ML-DSA-65", "mldsa65", "raw", L73, true },
-	{ "2.16.840.1.101.3.4.3.19", "ML-DSA-87", "mldsa87", "raw", L73, true },
+	{ "1.2.840.113549.1.1.1", "rsaEncryption", "rsa", "pkcs1", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.1", "ecdsa-with-SHA1", "ecdsa", "x962", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.3.1", "ecdsa-with-SHA224", "ecdsa", "x962", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.3.2", "ecdsa-with-SHA256", "ecdsa", "x962", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.3.3", "ecdsa-with-SHA384", "ecdsa", "x962", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.3.4", "ecdsa-with-SHA512", "ecdsa", "x962", KR_ALL, false, NULL },
+	{ "2.16.840.1.101.3.4.3.10", "ecdsa-with-SHA3-256", "ecdsa", "x962", SINCE612, false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.11", "ecdsa-with-SHA3-384", "ecdsa", "x962", SINCE612, false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.12", "ecdsa-with-SHA3-512", "ecdsa", "x962", SINCE612, false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.17", "ML-DSA-44", "mldsa44", "raw", L73, true, WHY_MLDSA_SIG },
+	{ "2.16.840.1.101.3.4.3.18", "ML-DSA-65", "mldsa65", "raw", L73, true, WHY_MLDSA_SIG },
+	{ "2.16.840.1.101.3.4.3.19", "ML-DSA-87", "mldsa87", "raw", L73, true, WHY_MLDSA_SIG },
 };
 
 /* X.509 signature algorithms (x509_note_sig_algo); ML-DSA certificates
  * get hash_algo "none" and are verified over the TBS itself (v7.0). */
 static const struct kr_x509_algo x509_algos[] = {
-	{ "1.2.840.113549.1.1.3", "rsa", "pkcs1", "md4", L61, false },
-	{ "1.2.840.113549.1.1.4", "rsa", "pkcs1", "md5", L61, false },
-	{ "1.2.840.113549.1.1.5", "rsa", "pkcs1", "sha1", KR_ALL, false },
-	{ "1.2.840.113549.1.1.14", "rsa", "pkcs1", "sha224", KR_ALL, false },
-	{ "1.2.840.113549.1.1.11", "rsa", "pkcs1", "sha256", KR_ALL, false },
-	{ "1.2.840.113549.1.1.12", "rsa", "pkcs1", "sha384", KR_ALL, false },
-	{ "1.2.840.113549.1.1.13", "rsa", "pkcs1", "sha512", KR_ALL, false },
-	{ "2.16.840.1.101.3.4.3.14", "rsa", "pkcs1", "sha3-256", SINCE612, false },
-	{ "2.16.840.1.101.3.4.3.15", "rsa", "pkcs1", "sha3-384", SINCE612, false },
-	{ "2.16.840.1.101.3.4.3.16", "rsa", "pkcs1", "sha3-512", SINCE612, false },
-	{ "1.2.840.10045.4.1", "ecdsa", "x962", "sha1", KR_ALL, false },
-	{ "1.2.840.10045.4.3.1", "ecdsa", "x962", "sha224", KR_ALL, false },
-	{ "1.2.840.10045.4.3.2", "ecdsa", "x962", "sha256", KR_ALL, false },
-	{ "1.2.840.10045.4.3.3", "ecdsa", "x962", "sha384", KR_ALL, false },
-	{ "1.2.840.10045.4.3.4", "ecdsa", "x962", "sha512", KR_ALL, false },
-	{ "2.16.840.1.101.3.4.3.10", "ecdsa", "x962", "sha3-256", SINCE612, false },
-	{ "2.16.840.1.101.3.4.3.11", "ecdsa", "x962", "sha3-384", SINCE612, false },
-	{ "2.16.840.1.101.3.4.3.12", "ecdsa", "x962", "sha3-512", SINCE612, false },
-	{ "2.16.840.1.101.3.4.3.17", "mldsa44", "raw", "none", L73, true },
-	{ "2.16.840.1.101.3.4.3.18", "mldsa65", "raw", "none", L73, true },
-	{ "2.16.840.1.101.3.4.3.19", "mldsa87", "raw", "none", L73, true },
+	{ "1.2.840.113549.1.1.3", "rsa", "pkcs1", "md4", L61, false, WHY_MD45_SIG },
+	{ "1.2.840.113549.1.1.4", "rsa", "pkcs1", "md5", L61, false, WHY_MD45_SIG },
+	{ "1.2.840.113549.1.1.5", "rsa", "pkcs1", "sha1", KR_ALL, false, NULL },
+	{ "1.2.840.113549.1.1.14", "rsa", "pkcs1", "sha224", KR_ALL, false, NULL },
+	{ "1.2.840.113549.1.1.11", "rsa", "pkcs1", "sha256", KR_ALL, false, NULL },
+	{ "1.2.840.113549.1.1.12", "rsa", "pkcs1", "sha384", KR_ALL, false, NULL },
+	{ "1.2.840.113549.1.1.13", "rsa", "pkcs1", "sha512", KR_ALL, false, NULL },
+	{ "2.16.840.1.101.3.4.3.14", "rsa", "pkcs1", "sha3-256", SINCE612, false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.15", "rsa", "pkcs1", "sha3-384", SINCE612, false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.16", "rsa", "pkcs1", "sha3-512", SINCE612, false, WHY_SHA3_SIG },
+	{ "1.2.840.10045.4.1", "ecdsa", "x962", "sha1", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.3.1", "ecdsa", "x962", "sha224", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.3.2", "ecdsa", "x962", "sha256", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.3.3", "ecdsa", "x962", "sha384", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.3.4", "ecdsa", "x962", "sha512", KR_ALL, false, NULL },
+	{ "2.16.840.1.101.3.4.3.10", "ecdsa", "x962", "sha3-256", SINCE612, false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.11", "ecdsa", "x962", "sha3-384", SINCE612, false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.12", "ecdsa", "x962", "sha3-512", SINCE612, false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.17", "mldsa44", "raw", "none", L73, true, WHY_MLDSA_SIG },
+	{ "2.16.840.1.101.3.4.3.18", "mldsa65", "raw", "none", L73, true, WHY_MLDSA_SIG },
+	{ "2.16.840.1.101.3.4.3.19", "mldsa87", "raw", "none", L73, true, WHY_MLDSA_SIG },
 };
 
 /*
@@ -335,6 +341,26 @@ const struct kr_x509_algo *kr_x509_algo(const struct kr_rules *kr,
 		    strcmp(x509_algos[i].oid, oid) == 0)
 			return &x509_algos[i];
 	return NULL;
+}
+
+const char *kr_sinfo_algo_absent(const char *oid)
+{
+	size_t i;
+
+	for (i = 0; i < N(sinfo_algos); i++)
+		if (strcmp(sinfo_algos[i].oid, oid) == 0 && sinfo_algos[i].absent)
+			return sinfo_algos[i].absent;
+	return "unsupported signature algorithm";
+}
+
+const char *kr_x509_algo_absent(const char *oid)
+{
+	size_t i;
+
+	for (i = 0; i < N(x509_algos); i++)
+		if (strcmp(x509_algos[i].oid, oid) == 0 && x509_algos[i].absent)
+			return x509_algos[i].absent;
+	return "unsupported certificate signature algorithm";
 }
 
 const struct kr_key_algo *kr_key_algo(const char *oid)

@@ -47,6 +47,7 @@ struct kr_sinfo_algo {
 	const char *encoding;	/* "pkcs1", "x962", "raw" */
 	unsigned lines;
 	bool takes_data;	/* ML-DSA: signs the message, not a digest */
+	const char *absent;	/* why a line refuses it */
 };
 
 /* An X.509 signature algorithm (x509_note_sig_algo). */
@@ -57,6 +58,7 @@ struct kr_x509_algo {
 	const char *hash;	/* kernel hash name; "none" for ML-DSA */
 	unsigned lines;
 	bool takes_data;
+	const char *absent;	/* why a line refuses it */
 };
 
 /* A SubjectPublicKeyInfo algorithm (x509_extract_key_data). */
@@ -147,6 +149,10 @@ const struct kr_sinfo_algo *kr_sinfo_algo(const struct kr_rules *kr,
 					  const char *oid);
 const struct kr_x509_algo *kr_x509_algo(const struct kr_rules *kr,
 					const char *oid);
+/* Why a line has no such SignerInfo or certificate signature algorithm
+ * (the row another line has), or a generic reason. */
+const char *kr_sinfo_algo_absent(const char *oid);
+const char *kr_x509_algo_absent(const char *oid);
 /* Key algorithms and curves: the row whatever the line, so that the
  * caller can say why a line refuses it (row->lines). */
 const struct kr_key_algo *kr_key_algo(const char *oid);

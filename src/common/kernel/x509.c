@@ -443,7 +443,7 @@ static int parse_cert(struct x509k_cert *c, const struct kr_rules *kr,
 		return -EBADMSG;
 	sa = kr_x509_algo(kr, tbs_oid);
 	if (!sa) {
-		*why = "unsupported certificate signature algorithm";
+		*why = kr_x509_algo_absent(tbs_oid);
 		return -ENOPKG;
 	}
 
