@@ -88,8 +88,8 @@ tables() { # var-name tool [options to reach its help]
 	# what completes an argument named w (zsh action)
 	function zact(w) {
 		if (w == "DIR") return "_files -/"
-		if (w == "LINE") return "(6.1 6.12)"
-		if (w == "USAGE") return "(module firmware unspecified kexec)"
+		if (w == "VERSION") return "(6.1 6.12 7.3)"
+		if (w == "USAGE") return "(module firmware unspecified kexec bpf)"
 		if (w == "FIELD") return "(sig_id signer sig_key sig_hashalgo signature)"
 		if (w == "N" || w == "NAME") return " "
 		return "_files"

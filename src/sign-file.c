@@ -15,8 +15,9 @@
 #include "base/log.h"
 #include "base/openssl_init.h"
 #include "base/workpool.h"
-#include "kernel/algcheck.h"
 #include "kernel/kernel_config.h"
+#include "kernel/public_key.h"
+#include "kernel/rules.h"
 #include "sign/batch_sign.h"
 #include "sign/pin.h"
 #include "sign/pkcs11/load.h"
@@ -191,13 +192,13 @@ static void help(void)
 "                      then libp11's pkcs11 engine if no provider answers)\n"
 "      --pkcs11-module PATH  PKCS#11 module when the URI has no\n"
 "                      module-path (default: p11-kit's proxy)\n"
-"      --kernel LINE   warn when kernel LINE (6.1, 6.12) would reject the\n"
-"                      key type or digest\n"
+"      --kernel VERSION  warn when that kernel would reject the key type,\n"
+"                      key size or digest (the lines: 6.1, 6.12, 7.3)\n"
 "      --kernel-config FILE  the same for the kernel built from this\n"
-"                      .config (its version picks LINE); also warn when\n"
-"                      <hash> is not CONFIG_MODULE_SIG_HASH or the key is\n"
-"                      not MODULE_SIG_KEY_TYPE_*; <hash> \"-\" takes\n"
-"                      CONFIG_MODULE_SIG_HASH\n"
+"                      .config (its version stands for --kernel); also\n"
+"                      warn when <hash> is not CONFIG_MODULE_SIG_HASH or\n"
+"                      the key is not MODULE_SIG_KEY_TYPE_*; <hash> \"-\"\n"
+"                      takes CONFIG_MODULE_SIG_HASH\n"
 "      --replace       strip every existing signature, then sign (also one\n"
 "                      appended after compression)\n"
 "      --skip-signed   leave already-signed files alone and succeed\n"
@@ -309,17 +310,26 @@ static int report(const struct ms_fail *f, int err)
 }
 
 /* Warnings before anything is signed: the key types and digest the
- * kernel (or the line named by --kernel) would reject. */
+ * kernel (or the line named by --kernel) would reject, from the table
+ * verify-file judges with, in its words. */
 static void warn_algorithms(const struct ms_signer *s, const char *hash,
 			    const char *kernel,
 			    const char *const *names)
 {
-	const char *w[MS_ALG_MAX_WARN];
-	int n;
+	const struct kr_rules *kr = kernel ? kr_for_version(kernel, NULL)
+					   : NULL;
+	const char *why, *advice;
+	char who[32];
+	int err;
 
-	n = ms_alg_check_digest(s->md, kernel, w);
-	for (int i = 0; i < n; i++)
-		ms_warn(hash, "%s", w[i]);
+	snprintf(who, sizeof(who), kr ? "kernel %s" : "every kernel line",
+		 kr ? kr->name : "");
+	err = kr_digest_check(kr, s->md, &why, &advice);
+	if (advice)
+		ms_warn(hash, "%s", advice);
+	if (err)
+		ms_warn(hash, "%s rejects it (-%s): %s", who,
+			ms_errno_name(err), why);
 	for (int k = 0; k < s->n || (k == 0 && s->certs[0]); k++) {
 		EVP_PKEY *key = k < s->n ? s->keys[k]
 					 : X509_get0_pubkey(s->certs[0]);
@@ -328,9 +338,10 @@ static void warn_algorithms(const struct ms_signer *s, const char *hash,
 		if (!key)
 			continue;
 		ms_pkey_describe(key, desc, sizeof(desc));
-		n = ms_alg_check_key(key, kernel, w);
-		for (int i = 0; i < n; i++)
-			ms_warn(names[k], "%s key: %s", desc, w[i]);
+		err = pk_check_pkey(kr, key, &why);
+		if (err)
+			ms_warn(names[k], "%s key: %s rejects it (-%s): %s",
+				desc, who, ms_errno_name(err), why);
 		if (k < s->n)
 			ms_info("signer %d: %s key from %s (%s)", k + 1, desc,
 				names[k], ms_token_via(s->toks[k]));
@@ -483,6 +494,23 @@ static int take_policy(struct opts *o, int opt)
  * is the long option's index, -1 for a short one: kmodsign's -D and
  * --digest-only share a value.
  */
+/* --kernel VERSION: the line whose rules that version has (rules.c) */
+static int take_kernel(struct opts *o)
+{
+	const char *note;
+	const struct kr_rules *kr = kr_for_version(optarg, &note);
+
+	if (!kr) {
+		ms_error(NULL, "not a kernel version '%s' (use MAJOR.MINOR: "
+			 "the lines are %s)", optarg, kr_line_names());
+		return MS_EXIT_USAGE;
+	}
+	if (note)
+		ms_warn(NULL, "--kernel %s: %s", optarg, note);
+	o->kernel = kr->name;
+	return 0;
+}
+
 static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 {
 	switch (opt) {
@@ -517,13 +545,7 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 	case 'S':
 		return take_policy(o, opt);
 	case 'K':
-		if (ms_alg_line_known(optarg)) {
-			ms_error(NULL, "unknown kernel line '%s' (use %s)",
-				 optarg, ms_alg_lines());
-			return MS_EXIT_USAGE;
-		}
-		o->kernel = optarg;
-		return 0;
+		return take_kernel(o);
 	case 'j':
 		if (ms_jobs_parse(optarg, &o->batch.jobs)) {
 			ms_error(NULL, "-j needs a number of workers from 1 to "

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+
 #include "base/batch_run.h"
 #include "base/exitcode.h"
 #include "base/fileio.h"
@@ -24,6 +26,7 @@
 #include "base/workpool.h"
 #include "kernel/judge_file.h"
 #include "kernel/kernel_config.h"
+#include "kernel/public_key.h"
 #include "kernel/rules.h"
 #include "report/verdict.h"
 #include "trust/keyring_load.h"
@@ -89,9 +92,12 @@ static void help(void)
 "  -r, --recursive DIR   check every *.ko under DIR and print a summary\n"
 "      --sig FILE.p7s    detached signature of the single FILE\n"
 "      --detached        use FILE.p7s beside each FILE\n"
-"      --usage USAGE     module, firmware, unspecified or kexec (default:\n"
-"                        module for appended, unspecified for detached)\n"
-"      --kernel LINE     6.1 or 6.12 (default 6.12)\n"
+"      --usage USAGE     module, firmware, unspecified, kexec or bpf\n"
+"                        (default: module for appended, unspecified for\n"
+"                        detached)\n"
+"      --kernel VERSION  judge by the rules of that kernel (MAJOR.MINOR):\n"
+"                        the lines are 6.1, 6.12 and 7.3 (the default);\n"
+"                        another version gets the line whose rules it has\n"
 "      --blacklist FILE  CONFIG_SYSTEM_BLACKLIST_HASH_LIST file\n"
 "      --revoked CERT    revocation certificate (CONFIG_SYSTEM_REVOCATION_KEYS)\n"
 "      --enforce         as module.sig_enforce=1: unsigned, unknown-key and\n"
@@ -107,11 +113,13 @@ static void help(void)
 "                        for modules after -ENOKEY as Debian, Fedora and\n"
 "                        Ubuntu kernels do (mainline does not)\n"
 "      --dbx FILE        a dbx-style list: SHA-256 entries become bin:\n"
-"                        hashes (no effect on modules), X509_SHA256 tbs:\n"
-"                        hashes, X.509 entries revocation certificates\n"
+"                        hashes (modules: Debian's 6.1 and 6.12 only),\n"
+"                        X509_SHA256 tbs: hashes, X.509 entries\n"
+"                        revocation certificates\n"
 "      --efi-dbx         the same from UEFI dbx in efivarfs\n"
 "      --kernel-config FILE  rules from a kernel .config: its version picks\n"
-"                        --kernel, its crypto decides -ENOPKG,\n"
+"                        --kernel, its crypto decides -ENOPKG (ML-DSA:\n"
+"                        CRYPTO_MLDSA), the ML-DSA authattrs waiver,\n"
 "                        MODULE_SIG_FORCE enforces, and the blacklist and\n"
 "                        revocation files it names are loaded\n"
 "      --kernel-tree DIR where those files are (default: the .config's\n"
@@ -124,7 +132,12 @@ static void help(void)
 "  -q, --quiet           print no verdicts; only the exit code tells\n"
 "  -v, --verbose         say which certificates were left out and why\n"
 "  -h, --help            show this help and exit\n"
-"  -V, --version         show the version and exit\n");
+"  -V, --version         show the version, the OpenSSL and whether it\n"
+"                        checks ML-DSA, and exit\n"
+"\n"
+"Without --kernel or --kernel-config, --vmlinux takes the rules from the\n"
+"image's own version.  A verdict that depends on an ML-DSA signature,\n"
+"which this build's OpenSSL cannot check before 3.5, is CANNOT-CHECK.\n");
 	ms_exit_help(stdout);
 }
 
@@ -239,12 +252,13 @@ static void say_image(const char *path, const struct ts_note *n)
 			"certificate after it", n->stop_off);
 }
 
-/* What each trust source gave (trust/keyring_load's reports). */
+/* What each trust source gave (trust/keyring_load's reports); ctx is
+ * the rules judged by. */
 static void say_loaded(void *ctx, const struct tl_report *r)
 {
 	const struct ts_note *n = r->note;
+	const struct kr_rules *kr = ctx;
 
-	(void)ctx;
 	switch (r->event) {
 	case TL_SKIPPED:
 		if (ms_verbose())
@@ -266,9 +280,14 @@ static void say_loaded(void *ctx, const struct tl_report *r)
 		ms_info("%s: %u X.509, %u tbs: and %u bin: hashes, %u entries "
 			"ignored", r->path, n->x509, n->tbs_hashes,
 			n->bin_hashes, n->other);
-		if (n->bin_hashes)
+		if (n->bin_hashes && kr->module_bin_blacklist)
+			ms_info("%s: bin: hashes: the %s line (Debian's) "
+				"rejects a module whose whole-file SHA-256 is "
+				"one", r->path, kr->name);
+		else if (n->bin_hashes)
 			ms_info("%s: bin: hashes are for IMA and kexec; module "
-				"verification never consults them", r->path);
+				"verification on the %s line never consults "
+				"them", r->path, kr->name);
 		break;
 	}
 }
@@ -382,7 +401,7 @@ static int load_kconfig(struct opts *o, struct keyrings *k)
 			 "--kernel-config)", ms_io_strerror(ret));
 		return MS_EXIT_IO;
 	}
-	if (o->kline && strcmp(o->kline, kc->rules.name) != 0) {
+	if (o->kline && o->kr->line != kc->rules.line) {
 		ms_error(path, "kernel %s is the %s line, not --kernel %s",
 			 kc->version[0] ? kc->version : "(no version)",
 			 kc->rules.name, o->kline);
@@ -392,9 +411,12 @@ static int load_kconfig(struct opts *o, struct keyrings *k)
 		ms_warn(path, "no \"# Linux/<arch> <version> Kernel "
 			"Configuration\" line: using the %s rules",
 			kc->rules.name);
-	else if (!kc->line_exact)
-		ms_warn(path, "kernel %s: using the rules of the nearest line "
-			"this tool knows, %s", kc->version, kc->rules.name);
+	else if (kc->line_note && !o->kline)
+		ms_warn(path, "kernel %s: %s", kc->version, kc->line_note);
+	if (kc->rules.mldsa_authattr_waiver)
+		ms_info("%s: CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA: "
+			"ML-DSA module signatures may carry signed attributes",
+			path);
 	if (!kc->module_sig)
 		ms_warn(path, "CONFIG_MODULE_SIG is not set: this kernel loads "
 			"modules without checking any signature");
@@ -427,6 +449,58 @@ static int load_kconfig(struct opts *o, struct keyrings *k)
 	return 0;
 }
 
+/*
+ * --vmlinux without --kernel or --kernel-config: the rules are those of
+ * the image's own version (the first image's; another image of a
+ * different line is a usage error).  With them, an image of another
+ * line is only said.  Returns an exit code, 0 when settled.
+ */
+static int vmlinux_line(struct opts *o)
+{
+	const struct kr_rules *first = NULL, *kr;
+	const char *note, *from = NULL;
+	bool chosen = o->kline || o->kcpath;
+	char rel[128];
+	int ret;
+
+	for (size_t i = 0; i < o->nsrc; i++) {
+		const char *path = o->srcs[i].path;
+
+		if (o->srcs[i].kind != TL_VMLINUX)
+			continue;
+		ret = ts_vmlinux_version(path, rel, sizeof(rel));
+		if (ret == -ENOENT) {
+			ms_warn(path, "no kernel version in the image: using "
+				"the %s rules (give --kernel)", o->kr->name);
+			continue;
+		}
+		kr = ret ? NULL : kr_for_version(rel, &note);
+		if (!kr)
+			continue;	/* loading it says why, later */
+		if (chosen) {
+			if (kr->line != o->kr->line)
+				ms_warn(path, "kernel %s has the %s rules; "
+					"judging by the %s rules as asked",
+					rel, kr->name, o->kr->name);
+			continue;
+		}
+		if (first && kr->line != first->line) {
+			ms_error(path, "kernel %s is the %s line, not %s's %s "
+				 "(give --kernel)", rel, kr->name, from,
+				 first->name);
+			return MS_EXIT_USAGE;
+		}
+		if (!first) {
+			first = o->kr = kr;
+			from = path;
+			ms_info("%s: kernel %s, %s rules", from, rel, kr->name);
+			if (note)
+				ms_warn(from, "kernel %s: %s", rel, note);
+		}
+	}
+	return 0;
+}
+
 /* Fill the keyrings from every source given; an exit code, 0 when done. */
 static int load_keyrings(struct opts *o, struct keyrings *k,
 			 struct ts_stores *st)
@@ -436,11 +510,14 @@ static int load_keyrings(struct opts *o, struct keyrings *k,
 
 	if (o->kcpath && (err = load_kconfig(o, k)))
 		return err;
+	if ((err = vmlinux_line(o)))
+		return err;
 	if (o->blpath && (err = load_blacklist(o->blpath, &k->bl)))
 		return err;
 	*st = (struct ts_stores){ o->kr, &k->trusted, &k->revoked,
 				  &k->platform, &k->bl };
-	err = tl_load(o->srcs, o->nsrc, st, say_loaded, NULL, &fail);
+	err = tl_load(o->srcs, o->nsrc, st, say_loaded, (void *)o->kr,
+		      &fail);
 	return err ? load_failed(&fail, err) : 0;
 }
 
@@ -616,6 +693,8 @@ static void add_source(struct opts *o, enum tl_kind kind, const char *path)
 /* One option into o: 0 to go on, STOP_OK, or -1 for a usage error. */
 static int take_option(struct opts *o, int c)
 {
+	const char *note;
+
 	switch (c) {
 	case 'k': add_source(o, TL_DIR, optarg); break;
 	case 'c': add_source(o, TL_CERT, optarg); break;
@@ -647,18 +726,22 @@ static int take_option(struct opts *o, int c)
 		o->usage = kv_usage_by_name(optarg);
 		if (o->usage < 0) {
 			ms_error(NULL, "unknown usage '%s' (use module, "
-				 "firmware, unspecified or kexec)", optarg);
+				 "firmware, unspecified, kexec or bpf)",
+				 optarg);
 			return -1;
 		}
 		break;
 	case 'K':
-		o->kr = kr_by_name(optarg);
+		o->kr = kr_for_version(optarg, &note);
 		o->kline = optarg;
 		if (!o->kr) {
-			ms_error(NULL, "unknown kernel line '%s' (use 6.1 or "
-				 "6.12)", optarg);
+			ms_error(NULL, "not a kernel version '%s' (use "
+				 "MAJOR.MINOR: the lines are %s)", optarg,
+				 kr_line_names());
 			return -1;
 		}
+		if (note)
+			ms_warn(NULL, "--kernel %s: %s", optarg, note);
 		break;
 	case 'j':
 		if (ms_jobs_parse(optarg, &o->jobs)) {
@@ -672,6 +755,11 @@ static int take_option(struct opts *o, int c)
 		return STOP_OK;
 	case 'V':
 		printf("%s %s\n", ms_prog(), MODSIGN_VERSION);
+		/* what the tests (and users) condition ML-DSA on */
+		printf("OpenSSL %s (built with %s); ML-DSA signatures: %s\n",
+		       OpenSSL_version(OPENSSL_VERSION_STRING),
+		       OPENSSL_VERSION_STR, pk_mldsa_checkable() ? "checked" :
+		       "not checkable (needs OpenSSL 3.5)");
 		return STOP_OK;
 	case '?':
 	default:

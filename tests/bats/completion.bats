@@ -102,7 +102,9 @@ complete_words() { # command words... (the last one is being completed)
 
 @test "bash: values for --kernel, --usage, --modinfo= and directories for -k" {
 	run -0 complete_words sign-file --kernel ''
-	assert_output "$(printf '%s\n' 6.1 6.12)"
+	assert_output "$(printf '%s\n' 6.1 6.12 7.3)"
+	run -0 complete_words verify-file --kernel 7
+	assert_output 7.3
 	run -0 complete_words verify-file --usage m
 	assert_output module
 	run -0 complete_words extract-sig --modinfo=sig_h

@@ -179,7 +179,7 @@ cms_verify() { # sig body cert
 	done
 	run "$SIGN_FILE" -d sha256 "$KEYS/rsa8192.key" "$KEYS/rsa8192.crt" m.ko
 	assert_success
-	assert_output --partial "warning: $KEYS/rsa8192.key: RSA-8192 key: the kernel's RSA takes only 2048, 3072 and 4096-bit keys"
+	assert_output --partial "warning: $KEYS/rsa8192.key: RSA-8192 key: every kernel line rejects it (-EINVAL): the kernel's RSA takes only 512, 1024, 1536 (not with fips=1), 2048, 3072 and 4096-bit keys"
 	run cms_verify m.ko.p7s m.ko "$KEYS/rsa8192.crt"
 	assert_success
 }
@@ -199,8 +199,14 @@ cms_verify() { # sig body cert
 	run "$SIGN_FILE" -d --kernel 6.1 sha3-256 "$KEYS/rsa2048.key" \
 		"$KEYS/rsa2048.crt" m.ko
 	assert_success
-	assert_output --partial "warning: sha3-256: the kernel line named by --kernel rejects this digest"
-	run "$SIGN_FILE" --kernel 5.4 sha256 "$KEYS/rsa2048.key" \
+	assert_output --partial "warning: sha3-256: kernel 6.1 rejects it (-ENOPKG): unsupported digest algorithm: SHA-3 digests arrived"
+	# a version between or beyond the lines is judged by the nearest
+	run "$SIGN_FILE" -d --kernel 5.4 sha3-256 "$KEYS/rsa2048.key" \
+		"$KEYS/rsa2048.crt" m.ko
+	assert_success
+	assert_output --partial "warning: --kernel 5.4: older than 6.1"
+	assert_output --partial "warning: sha3-256: kernel 6.1 rejects it"
+	run "$SIGN_FILE" --kernel bogus sha256 "$KEYS/rsa2048.key" \
 		"$KEYS/rsa2048.crt" m.ko
 	assert_failure 2
 }

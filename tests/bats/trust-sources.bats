@@ -270,17 +270,22 @@ PY
 	assert_output --partial "TBS hash is blacklisted"
 }
 
-@test "dbx: SHA-256 entries become bin: hashes, which modules never consult" {
+@test "dbx: SHA-256 entries become bin: hashes, which only Debian's 6.1 and 6.12 check on modules" {
 	need_tool hash-to-efi-sig-list efitools
 	signed_module rsa2048
 	hash-to-efi-sig-list "$W/rsa2048.ko" "$W/h.esl" > /dev/null
 	sha256sum "$W/rsa2048.ko" > "$W/h.hex"
 	"$MK" esl "$W/h2.esl" sha256:"$W/h.hex"
 	cat "$W/h.esl" "$W/h2.esl" > "$W/dbx.esl"
-	run "$VERIFY_FILE" -v --dbx "$W/dbx.esl" -c "$KEYS/rsa2048.crt" "$W/rsa2048.ko"
+	run "$VERIFY_FILE" -v --kernel 7.3 --dbx "$W/dbx.esl" -c "$KEYS/rsa2048.crt" "$W/rsa2048.ko"
 	assert_success
 	assert_output --partial "0 tbs: and 2 bin: hashes"
 	assert_output --partial "never consults them"
+	for l in 6.1 6.12; do
+		run "$VERIFY_FILE" --kernel "$l" --dbx "$W/dbx.esl" -c "$KEYS/rsa2048.crt" "$W/rsa2048.ko"
+		assert_failure 1
+		assert_output --partial "REJECTED -EKEYREJECTED: the module's whole-file SHA-256 is blacklisted (Debian's mod_is_hash_blacklisted)"
+	done
 }
 
 @test "dbx: an X.509 entry is a revocation certificate (6.12)" {

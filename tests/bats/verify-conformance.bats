@@ -85,7 +85,8 @@ compare() { # line expected-file col
 @test "the generator is deterministic except for ECDSA signatures" {
 	sh "$CONF/gen-cases.sh" --out "$BATS_TEST_TMPDIR/again" >/dev/null 2>&1
 	for f in "$CASES"/*; do
-		case $f in *ecdsa*|*ec-key*|*mixed-authattrs*|*valid-then-bad*) continue ;; esac
+		case $f in *ecdsa*|*ec-key*|*mixed-authattrs*|*valid-then-bad*|\
+			*/ks-p*|*/ks-secp*|*/ks-brainpool*) continue ;; esac
 		cmp "$f" "$BATS_TEST_TMPDIR/again/${f##*/}"
 	done
 }

@@ -332,7 +332,12 @@ PY
 	assert_failure 2
 	run "$VF" -k "$T/certs" --usage bogus "$T/body"
 	assert_failure 2
-	run "$VF" -k "$T/certs" --kernel 5.4 "$T/body"
+	run "$VF" -k "$T/certs" --kernel bogus "$T/body"
+	assert_failure 2
+	assert_output --partial "not a kernel version 'bogus'"
+	run "$VF" -k "$T/certs" --kernel 7 "$T/body"
+	assert_failure 2
+	run "$VF" -k "$T/certs" --usage kexec --usage nope "$T/body"
 	assert_failure 2
 	run "$VF" -k "$T/certs"
 	assert_failure 2
@@ -344,5 +349,7 @@ PY
 	assert_line --index 0 --partial "Usage: verify-file -k DIR"
 	run "$VF" --version
 	assert_success
-	assert_output --regexp '^verify-file [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_line --index 0 --regexp '^verify-file [0-9]+\.[0-9]+\.[0-9]+$'
+	# the OpenSSL it runs with, and whether it can check ML-DSA
+	assert_line --index 1 --regexp '^OpenSSL [0-9.]+[a-z-]* \(built with [0-9.]+\); ML-DSA signatures: (checked|not checkable \(needs OpenSSL 3\.5\))$'
 }

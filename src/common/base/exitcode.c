@@ -21,6 +21,8 @@ int ms_exit_for_errno(int err)
 	case -EINVAL:
 	case -EMSGSIZE:
 		return MS_EXIT_MALFORMED;
+	case -MS_ENOALG:
+		return MS_EXIT_UNCHECKABLE;
 	default:
 		return MS_EXIT_IO;
 	}
@@ -107,6 +109,7 @@ const char *ms_errno_name(int err)
 	case EFBIG: return "EFBIG";
 	case EOVERFLOW: return "EOVERFLOW";
 	case ENOTSUP: return "EOPNOTSUPP";
+	case ENOSYS: return "ENOSYS";
 	}
 	snprintf(unknown, sizeof(unknown), "E%d", -err);
 	return unknown;

@@ -6,6 +6,7 @@
 #ifndef MODSIGN_BASE_EXITCODE_H
 #define MODSIGN_BASE_EXITCODE_H
 
+#include <errno.h>
 #include <stdio.h>
 
 enum ms_exit {
@@ -21,6 +22,14 @@ enum ms_exit {
 	MS_EXIT_KEY = 9,	/* key, certificate or trust source unusable */
 	MS_EXIT_UNCHECKABLE = 10, /* this build's OpenSSL lacks the algorithm */
 };
+
+/*
+ * The negative errno src/common returns for MS_EXIT_UNCHECKABLE: a
+ * verdict this build cannot reach because its OpenSSL cannot do the
+ * arithmetic (ML-DSA before OpenSSL 3.5).  No kernel verdict is ENOSYS,
+ * so it never passes for one.
+ */
+#define MS_ENOALG ENOSYS
 
 /*
  * Exit code for a verdict errno (negative, as returned by src/common).

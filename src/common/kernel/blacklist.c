@@ -97,17 +97,28 @@ int bl_add(struct blacklist *bl, bool tbs, const uint8_t *h, size_t len)
 	return 0;
 }
 
-bool bl_has_tbs(const struct blacklist *bl, const uint8_t *h, size_t len)
+static bool has(const struct blacklist *bl, bool tbs, const uint8_t *h,
+		size_t len)
 {
 	size_t i;
 
 	if (!bl)
 		return false;
 	for (i = 0; i < bl->n; i++)
-		if (bl->e[i].tbs && bl->e[i].len == len &&
+		if (bl->e[i].tbs == tbs && bl->e[i].len == len &&
 		    memcmp(bl->e[i].hash, h, len) == 0)
 			return true;
 	return false;
+}
+
+bool bl_has_tbs(const struct blacklist *bl, const uint8_t *h, size_t len)
+{
+	return has(bl, true, h, len);
+}
+
+bool bl_has_bin(const struct blacklist *bl, const uint8_t *h, size_t len)
+{
+	return has(bl, false, h, len);
 }
 
 void bl_free(struct blacklist *bl)

@@ -33,6 +33,8 @@ int bl_load(struct blacklist *bl, const char *text, size_t len, int *line);
 int bl_add(struct blacklist *bl, bool tbs, const uint8_t *h, size_t len);
 /* is_hash_blacklisted(hash, BLACKLIST_HASH_X509_TBS) */
 bool bl_has_tbs(const struct blacklist *bl, const uint8_t *h, size_t len);
+/* is_hash_blacklisted(hash, BLACKLIST_HASH_BINARY) */
+bool bl_has_bin(const struct blacklist *bl, const uint8_t *h, size_t len);
 void bl_free(struct blacklist *bl);
 
 #endif

@@ -37,6 +37,7 @@ static const struct {
 	{ "CRYPTO_STREEBOG", KR_C_STREEBOG },
 	{ "CRYPTO_RSA", KR_C_RSA },
 	{ "CRYPTO_ECDSA", KR_C_ECDSA },
+	{ "CRYPTO_MLDSA", KR_C_MLDSA },
 };
 
 /* the option named in messages, one per bit */
@@ -50,6 +51,7 @@ static const char *const bit_option[KR_C_N] = {
 	[KR_C_STREEBOG] = "CONFIG_CRYPTO_STREEBOG",
 	[KR_C_RSA] = "CONFIG_CRYPTO_RSA",
 	[KR_C_ECDSA] = "CONFIG_CRYPTO_ECDSA",
+	[KR_C_MLDSA] = "CONFIG_CRYPTO_MLDSA",
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -108,17 +110,15 @@ static int resolve(const char *cfg, const char *tree, const char *name,
 	return ret;
 }
 
-/* The nearest kernel line: the rules changed in v6.4-v6.10 (see
- * kernel_rules.c), so up to 6.6 the 6.1 rules are closer, after it 6.12's. */
+/* The line whose rules the .config's version gets (rules.c's table);
+ * without a version line, the newest. */
 static void pick_line(struct kconfig *kc)
 {
-	enum kr_line l = KR_6_12;
-
-	if (kc->major && (kc->major < 6 || (kc->major == 6 && kc->minor <= 6)))
-		l = KR_6_1;
-	kc->rules = *kr_get(l);
-	kc->line_exact = (l == KR_6_1 && kc->major == 6 && kc->minor == 1) ||
-			 (l == KR_6_12 && kc->major == 6 && kc->minor == 12);
+	if (kc->major)
+		kc->rules = *kr_for_major_minor(kc->major, kc->minor,
+						&kc->line_note);
+	else
+		kc->rules = *kr_get(KR_DEFAULT);
 }
 
 static void header(struct kconfig *kc, const char *s)
@@ -145,7 +145,7 @@ static void header(struct kconfig *kc, const char *s)
 
 /* One "CONFIG_X=value" line. */
 static int assign(struct kconfig *kc, const char *name, const char *val,
-		  char **bl, char **rev, bool *revlist)
+		  char **bl, char **rev, bool *revlist, bool *waiver)
 {
 	bool y = strcmp(val, "y") == 0, m = strcmp(val, "m") == 0;
 	size_t i;
@@ -171,6 +171,15 @@ static int assign(struct kconfig *kc, const char *name, const char *val,
 		kc->key_type = "rsa";
 	else if (strcmp(name, "MODULE_SIG_KEY_TYPE_ECDSA") == 0 && y)
 		kc->key_type = "ecdsa";
+	else if (strcmp(name, "MODULE_SIG_KEY_TYPE_MLDSA_44") == 0 && y)
+		kc->key_type = "mldsa44";
+	else if (strcmp(name, "MODULE_SIG_KEY_TYPE_MLDSA_65") == 0 && y)
+		kc->key_type = "mldsa65";
+	else if (strcmp(name, "MODULE_SIG_KEY_TYPE_MLDSA_87") == 0 && y)
+		kc->key_type = "mldsa87";
+	else if (strcmp(name,
+			"PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA") == 0)
+		*waiver = y;
 	else if (strcmp(name, "SYSTEM_REVOCATION_LIST") == 0)
 		*revlist = y;
 	else if (strcmp(name, "MODULE_SIG_HASH") == 0 ||
@@ -198,7 +207,7 @@ int kc_load(const char *path, const char *tree, struct kconfig *kc,
 	    int *line)
 {
 	char *text, *p, *end, *bl = NULL, *rev = NULL;
-	bool revlist = false, any = false;
+	bool revlist = false, any = false, waiver = false;
 	uint8_t *buf;
 	size_t len;
 	int ret;
@@ -239,7 +248,8 @@ int kc_load(const char *path, const char *tree, struct kconfig *kc,
 		}
 		*eq = '\0';
 		any = true;
-		ret = assign(kc, p + 7, eq + 1, &bl, &rev, &revlist);
+		ret = assign(kc, p + 7, eq + 1, &bl, &rev, &revlist,
+			     &waiver);
 		if (ret)
 			goto out;
 	}
@@ -254,6 +264,11 @@ int kc_load(const char *path, const char *tree, struct kconfig *kc,
 		pick_line(kc);
 		kc->rules.crypto = crypto;
 		kc->rules.from_config = true;
+		/* the option exists only on lines with ML-DSA (Kconfig:
+		 * depends on CRYPTO_MLDSA) */
+		kc->rules.mldsa_authattr_waiver =
+			waiver && kr_pkey_available(&kc->rules, "mldsa44") &&
+			kc->rules.line == KR_7_3;
 	}
 	kc->blacklist = bl;
 	bl = NULL;
@@ -308,6 +323,16 @@ int kc_digest_warnings(const struct kconfig *kc, const char *hash,
 	return n;
 }
 
+static const char *key_type_option(const char *kt)
+{
+	if (strcmp(kt, "rsa") == 0)
+		return "RSA";
+	if (strcmp(kt, "ecdsa") == 0)
+		return "ECDSA";
+	return strcmp(kt, "mldsa44") == 0 ? "MLDSA_44" :
+	       strcmp(kt, "mldsa65") == 0 ? "MLDSA_65" : "MLDSA_87";
+}
+
 int kc_key_warnings(const struct kconfig *kc, EVP_PKEY *key,
 		    char warn[KC_MAX_WARN][200])
 {
@@ -318,12 +343,18 @@ int kc_key_warnings(const struct kconfig *kc, EVP_PKEY *key,
 		kt = "rsa";
 	else if (EVP_PKEY_is_a(key, "EC"))
 		kt = "ecdsa";
+	else if (EVP_PKEY_is_a(key, "ML-DSA-44"))
+		kt = "mldsa44";
+	else if (EVP_PKEY_is_a(key, "ML-DSA-65"))
+		kt = "mldsa65";
+	else if (EVP_PKEY_is_a(key, "ML-DSA-87"))
+		kt = "mldsa87";
 	if (!kt)
 		return 0;
 	if (kc->key_type && strcmp(kt, kc->key_type) != 0)
 		snprintf(warn[n++], 200, "an %s key, but the kernel expects "
 			 "%s (CONFIG_MODULE_SIG_KEY_TYPE_%s)", kt, kc->key_type,
-			 strcmp(kc->key_type, "rsa") == 0 ? "RSA" : "ECDSA");
+			 key_type_option(kc->key_type));
 	if (!has(kc, kt))
 		snprintf(warn[n++], 200, "this kernel has no %s (%s is not "
 			 "set): it cannot load the certificate", kt,

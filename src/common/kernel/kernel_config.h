@@ -22,12 +22,13 @@
 struct kconfig {
 	char version[32];	/* "6.1.192"; "" when the header is missing */
 	int major, minor;
-	struct kr_rules rules;	/* the nearest line, with the crypto bits */
-	bool line_exact;	/* major.minor is that line's */
+	struct kr_rules rules;	/* the version's line, with the crypto bits
+				 * and the ML-DSA authattrs waiver */
+	const char *line_note;	/* kr_for_major_minor()'s note, or NULL */
 	unsigned modular;	/* crypto bits present only as =m */
 	bool module_sig, sig_force;
 	char sig_hash[32];	/* CONFIG_MODULE_SIG_HASH */
-	const char *key_type;	/* "rsa", "ecdsa" or NULL */
+	const char *key_type;	/* "rsa", "ecdsa", "mldsa65"... or NULL */
 	/* CONFIG_SYSTEM_BLACKLIST_HASH_LIST and CONFIG_SYSTEM_REVOCATION_KEYS
 	 * (only with SYSTEM_REVOCATION_LIST=y) as written, and resolved
 	 * against the kernel tree; NULL when unset or "" */

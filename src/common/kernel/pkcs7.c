@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/exitcode.h"
 #include "kernel/ber.h"
 #include "kernel/pkcs7.h"
 
@@ -144,6 +145,9 @@ static int of_crl_cert(struct ctx *c, struct ber_it *it,
 	if (e->tag != BER_SEQ)
 		return fail(c, -EBADMSG, "CRL element is not a certificate");
 	ret = x509k_parse(e->start, e->total, c->kr, c->bl, &x, c->why);
+	if (!ret && x->selfsig_unchecked)
+		ret = fail(c, -MS_ENOALG, "the ML-DSA self-signature of a "
+			   "certificate in the crls field");
 	x509k_free(x);
 	return ret;
 }
@@ -179,6 +183,13 @@ static int note_certs(struct ctx *c, struct ber_it *parent,
 		ret = x509k_parse(e.start, e.total, c->kr, c->bl, &x, c->why);
 		if (ret)
 			return ret;
+		/* the kernel checks it here and fails the whole message
+		 * when it is bad: what follows depends on it */
+		if (x->selfsig_unchecked) {
+			x509k_free(x);
+			return fail(c, -MS_ENOALG, "the ML-DSA self-signature "
+				    "of an embedded certificate");
+		}
 		nc = realloc(c->m->certs, (c->m->n_certs + 1) * sizeof(*nc));
 		if (!nc) {
 			x509k_free(x);
@@ -358,8 +369,12 @@ static int parse_sinfo(struct ctx *c, struct ber_it *p,
 	if (alg_oid(&it, o, sizeof(o)))
 		return fail(c, -EBADMSG, "malformed digestAlgorithm");
 	si->hash = kr_pkcs7_hash(c->kr, o);
-	if (!si->hash)
-		return fail(c, -ENOPKG, "unsupported digest algorithm");
+	if (!si->hash) {
+		const struct kr_hash *h = kr_hash_by_oid(o);
+
+		return fail(c, -ENOPKG, h && h->unparsed ? h->unparsed :
+			    "unsupported digest algorithm");
+	}
 	si->sig.hash = si->hash;
 
 	if (ber_peek(&it) == BER_CTXC(0) || ber_peek(&it) == BER_CTXC(2)) {
@@ -376,9 +391,10 @@ static int parse_sinfo(struct ctx *c, struct ber_it *p,
 		return fail(c, -EBADMSG, "malformed digestEncryptionAlgorithm");
 	si->algo = kr_sinfo_algo(c->kr, o);
 	if (!si->algo)
-		return fail(c, -ENOPKG, "unsupported signature algorithm");
+		return fail(c, -ENOPKG, kr_sinfo_algo_absent(o));
 	si->sig.pkey_algo = si->algo->pkey_algo;
 	si->sig.encoding = si->algo->encoding;
+	si->sig.takes_data = si->algo->takes_data;
 
 	if (ber_expect(&it, BER_OCTSTR, &e))
 		return fail(c, -EBADMSG, "malformed encryptedDigest");
@@ -503,6 +519,7 @@ static int parse(struct ctx *c, const uint8_t *der, size_t len)
 {
 	struct ber_tlv top, e;
 	struct ber_it it, ex;
+	struct p7_sinfo *si0;
 	char oid[64];
 	size_t i;
 	int ret;
@@ -529,13 +546,27 @@ static int parse(struct ctx *c, const uint8_t *der, size_t len)
 		return fail(c, -EBADMSG, "malformed ContentInfo");
 	}
 
-	/* pkcs7_check_authattrs(): all or none, and at least one signer */
+	/*
+	 * pkcs7_check_authattrs(): all or none, and at least one signer.
+	 * Since v7.0 an ML-DSA signer without authattrs signs the content
+	 * itself (hash_algo "none": its digestAlgorithm only had to parse),
+	 * and only an ML-DSA first signer leaves the authattrs rejection of
+	 * module signatures waivable.
+	 */
 	if (c->m->n_sinfos == 0)
 		return fail(c, -EINVAL, "no SignerInfo (inconsistently supplied authAttrs)");
-	for (i = 1; i < c->m->n_sinfos; i++)
-		if (!c->m->sinfos[i].authattrs != !c->m->sinfos[0].authattrs)
+	si0 = &c->m->sinfos[0];
+	c->m->have_authattrs = si0->authattrs != NULL;
+	c->m->authattrs_rej_waivable = !si0->authattrs ||
+		strncmp(si0->algo->pkey_algo, "mldsa", 5) == 0;
+	for (i = 0; i < c->m->n_sinfos; i++) {
+		struct p7_sinfo *si = &c->m->sinfos[i];
+
+		if (!si->authattrs != !si0->authattrs)
 			return fail(c, -EINVAL, "inconsistently supplied authAttrs");
-	c->m->have_authattrs = c->m->sinfos[0].authattrs != NULL;
+		if (!si->authattrs && si->sig.takes_data)
+			si->sig.hash_none = true;
+	}
 	return 0;
 }
 
@@ -570,8 +601,10 @@ void p7_free(struct p7_msg *m)
 		return;
 	for (i = 0; i < m->n_certs; i++)
 		x509k_free(m->certs[i]);
-	for (i = 0; i < m->n_sinfos; i++)
+	for (i = 0; i < m->n_sinfos; i++) {
 		kid_free(&m->sinfos[i].auth_id);
+		free(m->sinfos[i].signed_attrs);
+	}
 	free(m->certs);
 	free(m->sinfos);
 	free(m);

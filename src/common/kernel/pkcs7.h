@@ -32,6 +32,8 @@ struct p7_sinfo {
 	struct pk_sig sig;
 	const uint8_t *authattrs;	/* [0] set from its second byte */
 	size_t authattrs_len;
+	uint8_t *signed_attrs;		/* ML-DSA: 0x31 || authattrs, the
+					 * message its signature covers */
 	const uint8_t *msgdigest;
 	size_t msgdigest_len;
 	bool has_signing_time;
@@ -53,6 +55,10 @@ struct p7_msg {
 	struct p7_sinfo *sinfos;
 	size_t n_sinfos;
 	bool have_authattrs;
+	/* pkcs7_check_authattrs() (v7.0): the first signer has no authattrs
+	 * or is ML-DSA, so CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA
+	 * lets a module signature keep them */
+	bool authattrs_rej_waivable;
 };
 
 /*

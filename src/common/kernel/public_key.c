@@ -1,15 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <openssl/ecdsa.h>
 #include <openssl/err.h>
 #include <openssl/objects.h>
+#include <openssl/opensslv.h>
 #include <openssl/rsa.h>
+#include <openssl/x509.h>
 
 #include "base/digest.h"
+#include "base/exitcode.h"
 #include "base/fileio.h"
+#include "kernel/ber.h"
 #include "kernel/public_key.h"
+
+/* ML-DSA's arithmetic: EVP_PKEY_verify_message_init() and the ML-DSA
+ * keys and signatures arrived in OpenSSL 3.5. */
+#if OPENSSL_VERSION_NUMBER >= 0x30500000L
+#define PK_HAVE_MLDSA 1
+#endif
 
 int pk_digest2(const struct kr_hash *h, uint8_t first, const uint8_t *data,
 	       size_t len, uint8_t *out, size_t *out_len)
@@ -41,6 +53,208 @@ int pk_digest(const struct kr_hash *h, const uint8_t *data, size_t len,
 	return pk_digest2(h, 0, data, len, out, out_len);
 }
 
+/*
+ * The FIPS 204 parameter sets, as far as the shape of a signature goes:
+ * c~ (lambda/4 bytes), then l polynomials z of 256 coefficients packed in
+ * zbits bits each, then the hint (omega + k bytes).
+ */
+static const struct mldsa_set {
+	const char *algo, *ossl;
+	size_t sig_len;
+	unsigned ctilde, l, k, zbits, omega;
+	int32_t gamma1, beta;
+} mldsa_sets[] = {
+	{ "mldsa44", "ML-DSA-44", 2420, 32, 4, 4, 18, 80, 1 << 17, 78 },
+	{ "mldsa65", "ML-DSA-65", 3309, 48, 5, 6, 20, 55, 1 << 19, 196 },
+	{ "mldsa87", "ML-DSA-87", 4627, 64, 7, 8, 20, 75, 1 << 19, 120 },
+};
+
+static const struct mldsa_set *mldsa_set(const char *algo)
+{
+	for (size_t i = 0; i < sizeof(mldsa_sets) / sizeof(mldsa_sets[0]); i++)
+		if (strcmp(mldsa_sets[i].algo, algo) == 0)
+			return &mldsa_sets[i];
+	return NULL;
+}
+
+#ifdef PK_HAVE_MLDSA
+static EVP_SIGNATURE *mldsa_alg[3];
+static pthread_once_t mldsa_once = PTHREAD_ONCE_INIT;
+
+static void mldsa_release(void)
+{
+	for (size_t i = 0; i < 3; i++) {
+		EVP_SIGNATURE_free(mldsa_alg[i]);
+		mldsa_alg[i] = NULL;
+	}
+}
+
+/* Fetched once: a provider configuration (a FIPS provider without it,
+ * say) can leave ML-DSA out even of an OpenSSL 3.5 build. */
+static void mldsa_fetch(void)
+{
+	for (size_t i = 0; i < 3; i++)
+		mldsa_alg[i] = EVP_SIGNATURE_fetch(NULL, mldsa_sets[i].ossl,
+						   NULL);
+	ERR_clear_error();
+	atexit(mldsa_release);
+}
+
+static EVP_SIGNATURE *mldsa_signature(const struct mldsa_set *set)
+{
+	pthread_once(&mldsa_once, mldsa_fetch);
+	return mldsa_alg[set - mldsa_sets];
+}
+#endif
+
+bool pk_mldsa_checkable(void)
+{
+#ifdef PK_HAVE_MLDSA
+	for (size_t i = 0; i < 3; i++)
+		if (!mldsa_signature(&mldsa_sets[i]))
+			return false;
+	return true;
+#else
+	return false;
+#endif
+}
+
+/* The ML-DSA key for the raw public key bytes (length already checked). */
+static EVP_PKEY *mldsa_pkey(const char *algo, const uint8_t *raw, size_t len)
+{
+#ifdef PK_HAVE_MLDSA
+	const struct mldsa_set *set = mldsa_set(algo);
+	EVP_PKEY *k;
+
+	if (!set)
+		return NULL;
+	k = EVP_PKEY_new_raw_public_key_ex(NULL, set->ossl, NULL, raw, len);
+	ERR_clear_error();
+	return k;
+#else
+	(void)algo;
+	(void)raw;
+	(void)len;
+	return NULL;
+#endif
+}
+
+int pk_parse_spki(const struct kr_rules *kr, const struct ber_it *parent,
+		  const struct ber_tlv *spki, struct pk_key *k,
+		  const char **why)
+{
+	const struct kr_key_algo *ka;
+	const struct kr_curve *cv = NULL;
+	struct ber_tlv a, oid, params, key;
+	struct ber_it it, alg;
+	char o[64], po[64];
+	const unsigned char *p;
+
+	memset(k, 0, sizeof(*k));
+	*why = "malformed SubjectPublicKeyInfo";
+	if (ber_it_enter(parent, spki, &it) || ber_expect(&it, BER_SEQ, &a) ||
+	    ber_it_enter(&it, &a, &alg) || ber_expect(&alg, BER_OID, &oid) ||
+	    ber_oid_str(oid.val, oid.len, o, sizeof(o)))
+		return -EBADMSG;
+	if (ber_next(&alg, &params) != 0)
+		params.len = 0, params.tag = 0;
+	if (ber_expect(&it, BER_BITSTR, &key))
+		return -EBADMSG;
+
+	/* x509_extract_key_data(), at the BIT STRING */
+	ka = kr_key_algo(o);
+	if (!ka || !(ka->lines & KR_LINE(kr->line))) {
+		*why = ka ? ka->absent : kr_why_key_algo;
+		return -ENOPKG;
+	}
+	if (ka->pkey_algo) {
+		k->algo = ka->pkey_algo;
+		k->mldsa_len = ka->raw_len;
+	} else {
+		/* id-ecPublicKey: the parameters name the curve */
+		if (params.tag != BER_OID ||
+		    ber_oid_str(params.val, params.len, po, sizeof(po))) {
+			*why = "unparsable EC parameters";
+			return -EBADMSG;
+		}
+		cv = kr_curve(po);
+		if (!cv || !(cv->lines & KR_LINE(kr->line))) {
+			*why = cv ? cv->absent : kr_why_curve;
+			return -ENOPKG;
+		}
+		k->algo = cv->pkey_algo;
+		k->ec_bytes = cv->bytes;
+	}
+	if (key.len < 1 || key.val[0] != 0) {
+		*why = "public key BIT STRING has unused bits";
+		return -EBADMSG;
+	}
+	k->raw = key.val + 1;
+	k->raw_len = key.len - 1;
+	if (k->mldsa_len) {
+		if (k->raw_len == k->mldsa_len)
+			k->pkey = mldsa_pkey(k->algo, k->raw, k->raw_len);
+	} else {
+		p = spki->start;
+		k->pkey = d2i_PUBKEY(NULL, &p, (long)spki->total);
+		ERR_clear_error();
+	}
+	*why = NULL;
+	return 0;
+}
+
+/*
+ * The set_pub_key() step: what the kernel refuses of a key before it
+ * looks at any signature.  *key_size gets the RSA key size the signature
+ * must match.
+ */
+static int key_usable(const struct pk_key *k, size_t *key_size,
+		      const char **why)
+{
+	size_t half;
+
+	*key_size = 0;
+	if (strcmp(k->algo, "rsa") == 0) {
+		/* rsa_parse_pub_key(): the RSAPublicKey must decode */
+		if (!k->pkey) {
+			*why = "undecodable RSA public key";
+			return -EBADMSG;
+		}
+		return kr_rsa_modulus(((size_t)EVP_PKEY_get_bits(k->pkey) + 7) /
+				      8, key_size, why);
+	}
+	if (strncmp(k->algo, "ecdsa-", 6) == 0) {
+		/* crypto/ecdsa.c ecdsa_set_pub_key(): an uncompressed point
+		 * (04 x y) of the curve's digits, and on the curve
+		 * (ecc_is_pubkey_valid_full), else -EINVAL */
+		half = k->raw_len >= 1 ? (k->raw_len - 1) / 2 : 0;
+		if (k->raw_len < 1 || ((k->raw_len - 1) & 1) ||
+		    k->raw[0] != 0x04 ||
+		    (half + 7) / 8 != (k->ec_bytes + 7) / 8) {
+			*why = "the kernel's ECDSA takes only uncompressed "
+			       "points of the key's curve (ecdsa_set_pub_key)";
+			return -EINVAL;
+		}
+		if (!k->pkey) {
+			*why = "the ECDSA public key is not a point of its "
+			       "curve (ecc_is_pubkey_valid_full)";
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (k->mldsa_len) {
+		/* crypto/mldsa.c crypto_mldsa_set_pub_key() */
+		if (k->raw_len != k->mldsa_len) {
+			*why = "ML-DSA public key of the wrong length for its "
+			       "parameter set (crypto_mldsa_set_pub_key)";
+			return -EINVAL;
+		}
+		return 0;
+	}
+	*why = kr_why_key_algo;
+	return -ENOPKG;
+}
+
 /* The DER DigestInfo prefix for a hash: SEQ { SEQ { OID, NULL }, OCTET STRING } */
 static size_t digest_info(const struct kr_hash *h, size_t dlen, uint8_t *out)
 {
@@ -62,36 +276,53 @@ static size_t digest_info(const struct kr_hash *h, size_t dlen, uint8_t *out)
 }
 
 /*
- * pkcs1pad(rsa,<hash>) verification, step by step, so that a signature
- * fails with the kernel's errno: -EINVAL for a wrong length or a value
- * that does not decrypt to key_size-1 bytes, -EBADMSG for broken padding
- * or DigestInfo, -EKEYREJECTED for a digest that differs.
+ * pkcs1pad(rsa,<hash>) (6.x) and pkcs1(rsa,<hash>) (7.x) verification,
+ * step by step, so that a signature fails with the kernel's errno:
+ * -EINVAL for a length other than the key size (the modulus in whole
+ * 64-bit limbs) or a value that is not below the modulus or does not
+ * decrypt to a leading zero byte, -EBADMSG for broken padding or
+ * DigestInfo, -EKEYREJECTED for a digest that differs.
  */
-static int rsa_pkcs1_verify(EVP_PKEY *key, const struct pk_sig *sig)
+static int rsa_pkcs1_verify(EVP_PKEY *key, size_t ksize,
+			    const struct pk_sig *sig, const char **why)
 {
-	size_t ksize = (size_t)EVP_PKEY_get_size(key), n = ksize, pos, il;
-	uint8_t m[1024], info[40], *b = m;
+	size_t nbytes = (size_t)EVP_PKEY_get_size(key), n, pos, il, skip;
+	uint8_t m[512], in[512], info[40], *b;
 	EVP_PKEY_CTX *ctx;
 	int ok;
 
-	if (sig->slen != ksize || ksize > sizeof(m))
+	*why = "RSA signature of the wrong length for the key";
+	if (sig->slen != ksize || ksize > sizeof(m) || nbytes > ksize)
 		return -EINVAL;
+	/* the value, as an integer, must fit the modulus' bytes */
+	skip = ksize - nbytes;
+	for (pos = 0; pos < skip; pos++)
+		if (sig->s[pos])
+			break;
+	*why = "RSA signature value not below the modulus";
+	if (pos < skip)
+		return -EINVAL;
+	memcpy(in, sig->s + skip, nbytes);
+	n = nbytes;
 	ctx = EVP_PKEY_CTX_new(key, NULL);
 	if (!ctx)
 		return -ENOMEM;
 	ok = EVP_PKEY_verify_recover_init(ctx) > 0 &&
 	     EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_NO_PADDING) > 0 &&
-	     EVP_PKEY_verify_recover(ctx, m, &n, sig->s, sig->slen) > 0;
+	     EVP_PKEY_verify_recover(ctx, m + skip, &n, in, nbytes) > 0;
 	EVP_PKEY_CTX_free(ctx);
 	ERR_clear_error();
-	if (!ok)
-		return -EINVAL;		/* s >= n: rsa_verify() refuses */
-	/* pkcs1pad_verify_complete(): the value fills key_size bytes and
-	 * must start with a zero byte, else -EINVAL */
-	if (n != ksize || m[0] != 0x00)
+	if (!ok || n != nbytes)
+		return -EINVAL;		/* s >= n: rsa_enc() refuses */
+	memset(m, 0, skip);
+	/* the value fills key_size bytes and must start with a zero byte,
+	 * else -EINVAL */
+	*why = "RSA signature does not decrypt to a padded block";
+	if (m[0] != 0x00)
 		return -EINVAL;
-	b++;
-	n--;
+	b = m + 1;
+	n = ksize - 1;
+	*why = "RSA signature with broken PKCS#1 padding";
 	if (b[0] != 0x01)
 		return -EBADMSG;
 	for (pos = 1; pos < n && b[pos] == 0xff; pos++)
@@ -100,67 +331,273 @@ static int rsa_pkcs1_verify(EVP_PKEY *key, const struct pk_sig *sig)
 		return -EBADMSG;
 	pos++;
 	il = digest_info(sig->hash, sig->dlen, info);
+	*why = "no DigestInfo for this hash in the kernel";
 	if (!il)
 		return -ENOPKG;
+	*why = "RSA signature over another digest algorithm";
 	if (n - pos < il || memcmp(b + pos, info, il) != 0)
 		return -EBADMSG;
 	pos += il;
+	*why = "RSA signature over other data (digest mismatch)";
 	if (n - pos != sig->dlen ||
 	    memcmp(b + pos, sig->digest, sig->dlen) != 0)
 		return -EKEYREJECTED;
 	return 0;
 }
 
-int pk_verify(EVP_PKEY *key, const char *key_algo, const struct pk_sig *sig)
+static int ecdsa_verify(EVP_PKEY *key, const struct pk_sig *sig,
+			const char **why)
 {
-	EVP_PKEY_CTX *ctx = NULL;
-	const unsigned char *p;
+	const unsigned char *p = sig->s;
+	EVP_PKEY_CTX *ctx;
 	ECDSA_SIG *es;
 	int ret;
 
-	/* §4.3.1: the signature's algorithm must be the key's; "ecdsa"
-	 * matches any "ecdsa-nist-*" key (public_key.c; both checks here
-	 * since v5.18, 2abc9c246e05 and 590bfb57b232, so in 6.1 and 6.12) */
-	if (sig->pkey_algo && strcmp(sig->pkey_algo, key_algo) != 0 &&
-	    (strncmp(key_algo, "ecdsa-", 6) != 0 ||
-	     strcmp(sig->pkey_algo, "ecdsa") != 0))
-		return -EKEYREJECTED;
-
-	/* §4.3.2: software_key_determine_akcipher() */
-	if (!sig->encoding)
-		return -EINVAL;
-	if (strcmp(key_algo, "rsa") == 0) {
-		if (strcmp(sig->encoding, "pkcs1") != 0)
-			return -EINVAL;
-		if (!key)
-			return -EBADMSG;	/* rsa_set_pub_key() failed */
-		return rsa_pkcs1_verify(key, sig);
-	}
-	if (strncmp(key_algo, "ecdsa-", 6) != 0)
-		return -ENOPKG;
-	if (strcmp(sig->encoding, "x962") != 0)
-		return -EINVAL;
-	if (!sig->hash || !sig->hash->ecdsa_ok)
-		return -EINVAL;
-	if (!key)
-		return -EBADMSG;
-
 	/* x962: a DER Ecdsa-Sig-Value, else -EBADMSG */
-	p = sig->s;
 	es = d2i_ECDSA_SIG(NULL, &p, (long)sig->slen);
-	if (!es)
+	if (!es) {
+		*why = "undecodable ECDSA signature";
 		return -EBADMSG;
+	}
 	ECDSA_SIG_free(es);
-
 	ctx = EVP_PKEY_CTX_new(key, NULL);
 	if (!ctx)
 		return -ENOMEM;
 	ret = -EKEYREJECTED;
+	*why = "ECDSA signature does not verify";
 	if (EVP_PKEY_verify_init(ctx) > 0 &&
 	    EVP_PKEY_verify(ctx, sig->s, sig->slen, sig->digest,
 			    sig->dlen) == 1)
 		ret = 0;
 	EVP_PKEY_CTX_free(ctx);
 	ERR_clear_error();
+	return ret;
+}
+
+/* Little-endian bit unpacking of FIPS 204's BitUnpack. */
+static uint32_t bits_at(const uint8_t *p, size_t bit, unsigned n)
+{
+	uint32_t v = 0;
+
+	for (unsigned i = 0; i < n; i++, bit++)
+		v |= (uint32_t)((p[bit / 8] >> (bit % 8)) & 1) << i;
+	return v;
+}
+
+/*
+ * What lib/crypto/mldsa.c mldsa_verify() refuses as -EBADMSG before any
+ * arithmetic: a z coefficient with |z| >= gamma1 - beta (decode_z), and a
+ * hint that is not in FIPS 204's HintBitUnpack form (decode_hint_vector:
+ * per polynomial, increasing indices up to a running count that never
+ * falls and stays within omega; zero padding after the last).
+ */
+static bool mldsa_shape_ok(const struct mldsa_set *set, const uint8_t *s)
+{
+	const uint8_t *z = s + set->ctilde;
+	const uint8_t *h = z + (size_t)set->l * 256 * set->zbits / 8;
+	size_t i, n = (size_t)set->l * 256;
+	unsigned idx = 0, first;
+
+	for (i = 0; i < n; i++) {
+		int32_t c = set->gamma1 -
+			    (int32_t)bits_at(z, i * set->zbits, set->zbits);
+
+		if (c >= set->gamma1 - set->beta ||
+		    c <= -(set->gamma1 - set->beta))
+			return false;
+	}
+	for (i = 0; i < set->k; i++) {
+		unsigned end = h[set->omega + i];
+
+		if (end < idx || end > set->omega)
+			return false;
+		first = idx;
+		for (; idx < end; idx++)
+			if (idx > first && h[idx - 1] >= h[idx])
+				return false;
+	}
+	for (; idx < set->omega; idx++)
+		if (h[idx])
+			return false;
+	return true;
+}
+
+/* crypto/mldsa.c over lib/crypto/mldsa.c: pure ML-DSA, empty context. */
+static int mldsa_verify(const struct pk_key *k, const struct pk_sig *sig,
+			const char **why)
+{
+	const struct mldsa_set *set = mldsa_set(k->algo);
+	int ret = -EKEYREJECTED;
+
+	if (!set) {
+		*why = kr_why_key_algo;
+		return -ENOPKG;
+	}
+	if (sig->slen != set->sig_len) {
+		*why = "ML-DSA signature of the wrong length for its "
+		       "parameter set (mldsa_verify)";
+		return -EBADMSG;
+	}
+	if (!mldsa_shape_ok(set, sig->s)) {
+		*why = "ML-DSA signature with a z coefficient out of range "
+		       "or a malformed hint (mldsa_verify)";
+		return -EBADMSG;
+	}
+	*why = "ML-DSA signature";
+	if (!pk_mldsa_checkable() || !k->pkey)
+		return -MS_ENOALG;
+#ifdef PK_HAVE_MLDSA
+	{
+		EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(NULL, k->pkey,
+							       NULL);
+
+		if (!ctx)
+			return -ENOMEM;
+		*why = "ML-DSA signature does not verify";
+		if (EVP_PKEY_verify_message_init(ctx, mldsa_signature(set),
+						 NULL) == 1 &&
+		    EVP_PKEY_verify(ctx, sig->s, sig->slen, sig->m,
+				    sig->mlen) == 1)
+			ret = 0;
+		EVP_PKEY_CTX_free(ctx);
+		ERR_clear_error();
+	}
+#endif
+	return ret;
+}
+
+/*
+ * software_key_determine_akcipher(): the encoding and hash each
+ * algorithm takes, else -EINVAL; an algorithm it does not know is
+ * -ENOPKG.
+ */
+static int determine_akcipher(const struct pk_key *k, const struct pk_sig *sig,
+			      const char **why)
+{
+	*why = "signature encoding or hash the key's algorithm cannot take "
+	       "(software_key_determine_akcipher)";
+	if (!sig->encoding)
+		return -EINVAL;
+	if (strcmp(k->algo, "rsa") == 0)
+		return strcmp(sig->encoding, "pkcs1") == 0 ? 0 : -EINVAL;
+	if (strncmp(k->algo, "ecdsa-", 6) == 0) {
+		if (strcmp(sig->encoding, "x962") != 0 || !sig->hash ||
+		    !sig->hash->ecdsa_ok)
+			return -EINVAL;
+		return 0;
+	}
+	if (k->mldsa_len) {
+		/* v7.0: "raw", and a hash of "none" (no signed attributes)
+		 * or sha512 (signed attributes) */
+		if (strcmp(sig->encoding, "raw") != 0)
+			return -EINVAL;
+		if (!sig->hash_none &&
+		    !(sig->hash && strcmp(sig->hash->name, "sha512") == 0)) {
+			*why = "ML-DSA with signed attributes takes only "
+			       "sha512 as the digest algorithm "
+			       "(software_key_determine_akcipher)";
+			return -EINVAL;
+		}
+		return 0;
+	}
+	*why = kr_why_key_algo;
+	return -ENOPKG;
+}
+
+int pk_verify(const struct kr_rules *kr, const struct pk_key *k,
+	      const struct pk_sig *sig, const char **why)
+{
+	size_t ksize;
+	int ret;
+
+	/* the signature's algorithm must be the key's; "ecdsa" matches any
+	 * "ecdsa-nist-*" key (public_key.c; both checks since v5.18,
+	 * 2abc9c246e05 and 590bfb57b232, so on every line) */
+	if (sig->pkey_algo && strcmp(sig->pkey_algo, k->algo) != 0 &&
+	    (strncmp(k->algo, "ecdsa-", 6) != 0 ||
+	     strcmp(sig->pkey_algo, "ecdsa") != 0)) {
+		*why = "the signature's algorithm is not the key's";
+		return -EKEYREJECTED;
+	}
+	ret = determine_akcipher(k, sig, why);
+	if (ret)
+		return ret;
+	/* crypto_alloc_sig() on a kernel built without the algorithm (a
+	 * .config without CRYPTO_ECDSA, say) fails with -ENOENT, which no
+	 * caller turns into -ENOPKG */
+	if (!kr_pkey_available(kr, k->algo)) {
+		*why = "the kernel lacks this key type (see its .config)";
+		return -ENOENT;
+	}
+	ret = key_usable(k, &ksize, why);
+	if (ret)
+		return ret;
+	if (strcmp(k->algo, "rsa") == 0)
+		ret = rsa_pkcs1_verify(k->pkey, ksize, sig, why);
+	else if (k->mldsa_len)
+		ret = mldsa_verify(k, sig, why);
+	else
+		ret = ecdsa_verify(k->pkey, sig, why);
+	if (!ret)
+		*why = NULL;
+	return ret;
+}
+
+static int check_on(const struct kr_rules *kr, const uint8_t *der,
+		    size_t len, const char **why)
+{
+	struct ber_tlv top;
+	struct pk_key k;
+	size_t ksize;
+	int ret;
+
+	*why = "malformed SubjectPublicKeyInfo";
+	if (ber_top(der, len, &top))
+		return -EBADMSG;
+	ret = pk_parse_spki(kr, NULL, &top, &k, why);
+	if (ret)
+		return ret;
+	ret = key_usable(&k, &ksize, why);
+	if (!ret && !kr_pkey_available(kr, k.algo)) {
+		*why = "the kernel lacks this key type (see its .config)";
+		ret = -ENOENT;
+	}
+	EVP_PKEY_free(k.pkey);
+	return ret;
+}
+
+int pk_check_pkey(const struct kr_rules *kr, EVP_PKEY *key, const char **why)
+{
+	unsigned char *der = NULL;
+	int len, ret = 0;
+
+	*why = NULL;
+	len = i2d_PUBKEY(key, &der);
+	if (len <= 0) {
+		ERR_clear_error();
+		*why = kr_why_key_algo;
+		return -ENOPKG;
+	}
+	if (kr) {
+		ret = check_on(kr, der, (size_t)len, why);
+	} else {
+		/* no line named: only what every line refuses, in the
+		 * newest line's words */
+		for (int l = KR_NLINES - 1; l >= 0; l--) {
+			const char *w;
+			int r = check_on(kr_get(l), der, (size_t)len, &w);
+
+			if (!r) {
+				ret = 0;
+				*why = NULL;
+				break;
+			}
+			if (!ret) {
+				ret = r;
+				*why = w;
+			}
+		}
+	}
+	OPENSSL_free(der);
 	return ret;
 }

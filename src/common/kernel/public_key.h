@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * public_key_verify_signature() (kernel-rules.md §4.3) on top of OpenSSL
- * primitives: the algorithm checks are the kernel's, the arithmetic is
- * EVP_PKEY_verify().
+ * The kernel's public keys (x509_extract_key_data) and
+ * public_key_verify_signature() on top of OpenSSL primitives: the
+ * algorithm, key and size checks are the kernel's, with its errnos; the
+ * arithmetic is OpenSSL's.
  */
 #ifndef MODSIGN_KERNEL_PUBLIC_KEY_H
 #define MODSIGN_KERNEL_PUBLIC_KEY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,25 +16,71 @@
 
 #include "kernel/rules.h"
 
+struct ber_it;
+struct ber_tlv;
+
+/* struct public_key: what the kernel keeps of a SubjectPublicKeyInfo. */
+struct pk_key {
+	EVP_PKEY *pkey;		/* NULL when OpenSSL cannot decode it (or,
+				 * for ML-DSA, this build cannot) */
+	const char *algo;	/* "rsa", "ecdsa-nist-p256", "mldsa65" */
+	const uint8_t *raw;	/* the BIT STRING's content (pub->key) */
+	size_t raw_len;
+	unsigned ec_bytes;	/* ECDSA: one coordinate of the curve */
+	size_t mldsa_len;	/* ML-DSA: the key length of the set */
+};
+
+/* struct public_key_signature */
 struct pk_sig {
-	const char *pkey_algo;		/* "rsa", "ecdsa" */
-	const char *encoding;		/* "pkcs1", "x962" */
-	const struct kr_hash *hash;
+	const char *pkey_algo;		/* "rsa", "ecdsa", "mldsa65" */
+	const char *encoding;		/* "pkcs1", "x962", "raw" */
+	const struct kr_hash *hash;	/* NULL with hash_none */
+	bool hash_none;			/* hash_algo "none" (ML-DSA) */
+	bool takes_data;		/* algo_takes_data: m is the message */
 	const uint8_t *s;		/* signature bytes */
 	size_t slen;
-	uint8_t digest[64];
+	uint8_t digest[64];		/* m for digest-signing algorithms */
 	size_t dlen;
+	const uint8_t *m;		/* m for ML-DSA: the message itself */
+	size_t mlen;
 };
 
 /*
- * Verify sig with a key of kernel algorithm key_algo ("rsa",
- * "ecdsa-nist-p256").  0, or -EKEYREJECTED (algorithm mismatch, bad
- * signature), -EINVAL (encoding/hash the akcipher cannot take), -ENOPKG
- * (unknown key algorithm), -EBADMSG (undecodable signature or key).
+ * x509_extract_key_data() at a SubjectPublicKeyInfo (parent NULL: spki
+ * is a top-level element): 0 and *k (pointing into the input, which must
+ * outlive it; free k->pkey), -ENOPKG for an algorithm or curve the line
+ * does not know, -EBADMSG when malformed.  *why on failure.
  */
-int pk_verify(EVP_PKEY *key, const char *key_algo, const struct pk_sig *sig);
+int pk_parse_spki(const struct kr_rules *kr, const struct ber_it *parent,
+		  const struct ber_tlv *spki, struct pk_key *k,
+		  const char **why);
 
-/* digest = H(data); -ENOPKG when the hash is missing (§4.2 step 1). */
+/*
+ * public_key_verify_signature(key, sig): 0, or -EKEYREJECTED (algorithm
+ * mismatch, bad signature), -EINVAL (encoding or hash the algorithm
+ * cannot take, a key of a size or form the kernel refuses, a signature of
+ * the wrong length), -EBADMSG (undecodable signature or key), -ENOPKG
+ * (unknown key algorithm), -ENOENT (a .config leaves the algorithm out),
+ * or -MS_ENOALG when this build's OpenSSL cannot do the arithmetic
+ * (ML-DSA before OpenSSL 3.5).  *why on failure.
+ */
+int pk_verify(const struct kr_rules *kr, const struct pk_key *k,
+	      const struct pk_sig *sig, const char **why);
+
+/*
+ * sign-file's question about a key (kr NULL: at least one line): 0 when
+ * the kernel would take it, else the error it gives (-ENOPKG: no such
+ * algorithm or curve; -EINVAL: a size or form it refuses) and *why, the
+ * reason verify-file gives for the same key.
+ */
+int pk_check_pkey(const struct kr_rules *kr, EVP_PKEY *key,
+		  const char **why);
+
+/* This build can check ML-DSA signatures (OpenSSL >= 3.5, with the
+ * algorithm available at run time). */
+bool pk_mldsa_checkable(void);
+
+/* digest = H(data); -ENOPKG when the hash is missing (pkcs7_digest). */
 int pk_digest(const struct kr_hash *h, const uint8_t *data, size_t len,
 	      uint8_t *out, size_t *out_len);
 /* The same over a prefix byte followed by data (the authattrs re-tag). */

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,87 +13,178 @@
 
 #define L61 KR_LINE(KR_6_1)
 #define L612 KR_LINE(KR_6_12)
+#define L73 KR_LINE(KR_7_3)
+#define SINCE612 (L612 | L73)
 
 /*
- * §3.4 digest table.  Kernel history behind the columns:
+ * Digests: pkcs7_sig_note_digest_algo() (crypto/asymmetric_keys/
+ * pkcs7_parser.c) names what a SignerInfo may use, and
+ * crypto_alloc_shash() whether the kernel can compute it.  History behind
+ * the columns:
  *  - md4/md5 left the PKCS#7 and X.509 parsers in v6.7 (8468516f9f93
  *    "crypto: pkcs7 - remove md4 md5 x.509 support"), so 6.1 still parses
- *    them;
+ *    them; md4 has no pkcs1pad digest-info template, so it counts as
+ *    absent everywhere;
  *  - sha1 was removed in v6.7 (16ab7cb5825f) and restored in v6.9-rc1
- *    (203a6763ab69, "Revert ... remove sha1 support"), so both lines
- *    accept it;
+ *    (203a6763ab69, "Revert ... remove sha1 support"), so every line
+ *    accepts it; v7.0 only dropped MODULE_SIG_SHA1, the choice to sign
+ *    the kernel's own modules with it;
  *  - sha3-* arrived in v6.7 ("crypto: x509 pkcs7 - allow FIPS 202 SHA-3
  *    signatures", Oct 2023: pkcs7_sig_note_digest_algo, the ecdsa-with-
  *    SHA3 SignerInfo OIDs, the RSA/ECDSA SHA-3 X.509 OIDs and the ECDSA
- *    hash list of software_key_determine_akcipher), so only 6.12 has them;
- *  - sm3 and streebog are parsed by both, but the test kernel builds
- *    neither (kernel-needs.txt), so crypto_alloc_shash() fails: -ENOPKG.
- *  - md4 has no pkcs1pad digest-info template, so it counts as absent.
+ *    hash list of software_key_determine_akcipher);
+ *  - sm3 and streebog are parsed by every line, but the test kernel (like
+ *    Debian's) builds neither, so crypto_alloc_shash() fails: -ENOPKG.
  */
+#define WHY_MD45 "unsupported digest algorithm: md4 and md5 left the " \
+	"kernel's PKCS#7 parser in v6.7 (pkcs7_sig_note_digest_algo)"
+#define WHY_SHA3 "unsupported digest algorithm: SHA-3 digests arrived in " \
+	"the kernel's PKCS#7 parser in v6.7 (pkcs7_sig_note_digest_algo)"
+#define NOT_BUILT(name, opt) "digest algorithm not available in the " \
+	"kernel: it has no " name " (" opt " is not set)"
 static const struct kr_hash hashes[] = {
-	{ "1.2.840.113549.2.4", "md4", "md4", L61, 0, false },
-	{ "1.2.840.113549.2.5", "md5", "md5", L61, L61, false },
-	{ "1.3.14.3.2.26", "sha1", "sha1", KR_ALL, KR_ALL, true },
-	{ "2.16.840.1.101.3.4.2.4", "sha224", "sha224", KR_ALL, KR_ALL, true },
-	{ "2.16.840.1.101.3.4.2.1", "sha256", "sha256", KR_ALL, KR_ALL, true },
-	{ "2.16.840.1.101.3.4.2.2", "sha384", "sha384", KR_ALL, KR_ALL, true },
-	{ "2.16.840.1.101.3.4.2.3", "sha512", "sha512", KR_ALL, KR_ALL, true },
-	{ "2.16.840.1.101.3.4.2.8", "sha3-256", "sha3-256", L612, L612, true },
-	{ "2.16.840.1.101.3.4.2.9", "sha3-384", "sha3-384", L612, L612, true },
-	{ "2.16.840.1.101.3.4.2.10", "sha3-512", "sha3-512", L612, L612, true },
-	{ "1.2.156.10197.1.401", "sm3", "sm3", KR_ALL, 0, false },
-	{ "1.2.643.7.1.1.2.2", "streebog256", NULL, KR_ALL, 0, false },
-	{ "1.2.643.7.1.1.2.3", "streebog512", NULL, KR_ALL, 0, false },
+	{ "1.2.840.113549.2.4", "md4", "md4", L61, 0, false, WHY_MD45,
+	  "digest algorithm not available in the kernel: no kernel has "
+	  "md4's pkcs1pad DigestInfo",
+	  "MD4 is broken for signatures; use sha256 or better" },
+	{ "1.2.840.113549.2.5", "md5", "md5", L61, L61, false, WHY_MD45,
+	  NOT_BUILT("md5", "CONFIG_CRYPTO_MD5"),
+	  "MD5 is broken for signatures and gone from the kernel's parsers "
+	  "since v6.7; use sha256 or better" },
+	{ "1.3.14.3.2.26", "sha1", "sha1", KR_ALL, KR_ALL, true, NULL,
+	  NOT_BUILT("sha1", "CONFIG_CRYPTO_SHA1"),
+	  "SHA-1 is broken for signatures and gone from the kernel's hash "
+	  "choices; use sha256 or better" },
+	{ "2.16.840.1.101.3.4.2.4", "sha224", "sha224", KR_ALL, KR_ALL, true,
+	  NULL, NOT_BUILT("sha224", "CONFIG_CRYPTO_SHA256"), NULL },
+	{ "2.16.840.1.101.3.4.2.1", "sha256", "sha256", KR_ALL, KR_ALL, true,
+	  NULL, NOT_BUILT("sha256", "CONFIG_CRYPTO_SHA256"), NULL },
+	{ "2.16.840.1.101.3.4.2.2", "sha384", "sha384", KR_ALL, KR_ALL, true,
+	  NULL, NOT_BUILT("sha384", "CONFIG_CRYPTO_SHA512"), NULL },
+	{ "2.16.840.1.101.3.4.2.3", "sha512", "sha512", KR_ALL, KR_ALL, true,
+	  NULL, NOT_BUILT("sha512", "CONFIG_CRYPTO_SHA512"), NULL },
+	{ "2.16.840.1.101.3.4.2.8", "sha3-256", "sha3-256", SINCE612,
+	  SINCE612, true, WHY_SHA3,
+	  NOT_BUILT("sha3-256", "CONFIG_CRYPTO_SHA3"), NULL },
+	{ "2.16.840.1.101.3.4.2.9", "sha3-384", "sha3-384", SINCE612,
+	  SINCE612, true, WHY_SHA3,
+	  NOT_BUILT("sha3-384", "CONFIG_CRYPTO_SHA3"), NULL },
+	{ "2.16.840.1.101.3.4.2.10", "sha3-512", "sha3-512", SINCE612,
+	  SINCE612, true, WHY_SHA3,
+	  NOT_BUILT("sha3-512", "CONFIG_CRYPTO_SHA3"), NULL },
+	{ "1.2.156.10197.1.401", "sm3", "sm3", KR_ALL, 0, false, NULL,
+	  NOT_BUILT("sm3", "CONFIG_CRYPTO_SM3_GENERIC"), NULL },
+	{ "1.2.643.7.1.1.2.2", "streebog256", NULL, KR_ALL, 0, false, NULL,
+	  NOT_BUILT("streebog256", "CONFIG_CRYPTO_STREEBOG"), NULL },
+	{ "1.2.643.7.1.1.2.3", "streebog512", NULL, KR_ALL, 0, false, NULL,
+	  NOT_BUILT("streebog512", "CONFIG_CRYPTO_STREEBOG"), NULL },
 };
 
 /*
- * §3.4 SignerInfo signature algorithms: rsaEncryption only for RSA (no
- * sha256WithRSAEncryption), ecdsa-with-* whose hash is ignored.  The SHA-3
- * ECDSA OIDs came with the v6.7 SHA-3 work.  GOST (ecrdsa) is left out:
- * OpenSSL 3 cannot check it, so such signers stay -ENOPKG here.
+ * SignerInfo signature algorithms: rsaEncryption only for RSA (no
+ * sha256WithRSAEncryption), ecdsa-with-* whose hash is ignored, and since
+ * v7.0 pure ML-DSA (b63c90720348, "pkcs7, x509: Add ML-DSA support":
+ * pkcs7_sig_note_pkey_algo sets pkey_algo "mldsa44/65/87", encoding
+ * "raw", algo_takes_data).  The SHA-3 ECDSA OIDs came with the v6.7 SHA-3
+ * work.  GOST (ecrdsa) is left out: OpenSSL 3 cannot check it, so such
+ * signers stay -ENOPKG here.
  */
+#define WHY_SHA3_SIG "unsupported signature algorithm: the SHA-3 signature " \
+	"OIDs arrived in v6.7"
+#define WHY_MLDSA_SIG "unsupported signature algorithm: ML-DSA arrived in " \
+	"v7.0 (pkcs7_sig_note_pkey_algo, x509_note_sig_algo)"
+#define WHY_MD45_SIG "unsupported signature algorithm: md4 and md5 left " \
+	"the kernel's X.509 parser in v6.7"
 static const struct kr_sinfo_algo sinfo_algos[] = {
-	{ "1.2.840.113549.1.1.1", "rsaEncryption", "rsa", "pkcs1", KR_ALL },
-	{ "1.2.840.10045.4.1", "ecdsa-with-SHA1", "ecdsa", "x962", KR_ALL },
-	{ "1.2.840.10045.4.3.1", "ecdsa-with-SHA224", "ecdsa", "x962", KR_ALL },
-	{ "1.2.840.10045.4.3.2", "ecdsa-with-SHA256", "ecdsa", "x962", KR_ALL },
-	{ "1.2.840.10045.4.3.3", "ecdsa-with-SHA384", "ecdsa", "x962", KR_ALL },
-	{ "1.2.840.10045.4.3.4", "ecdsa-with-SHA512", "ecdsa", "x962", KR_ALL },
-	{ "2.16.840.1.101.3.4.3.10", "ecdsa-with-SHA3-256", "ecdsa", "x962", L612 },
-	{ "2.16.840.1.101.3.4.3.11", "ecdsa-with-SHA3-384", "ecdsa", "x962", L612 },
-	{ "2.16.840.1.101.3.4.3.12", "ecdsa-with-SHA3-512", "ecdsa", "x962", L612 },
+	{ "1.2.840.113549.1.1.1", "rsaEncryption", "rsa", "pkcs1", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.1", "ecdsa-with-SHA1", "ecdsa", "x962", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.3.1", "ecdsa-with-SHA224", "ecdsa", "x962", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.3.2", "ecdsa-with-SHA256", "ecdsa", "x962", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.3.3", "ecdsa-with-SHA384", "ecdsa", "x962", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.3.4", "ecdsa-with-SHA512", "ecdsa", "x962", KR_ALL, false, NULL },
+	{ "2.16.840.1.101.3.4.3.10", "ecdsa-with-SHA3-256", "ecdsa", "x962", SINCE612, false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.11", "ecdsa-with-SHA3-384", "ecdsa", "x962", SINCE612, false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.12", "ecdsa-with-SHA3-512", "ecdsa", "x962", SINCE612, false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.17", "ML-DSA-44", "mldsa44", "raw", L73, true, WHY_MLDSA_SIG },
+	{ "2.16.840.1.101.3.4.3.18", "ML-DSA-65", "mldsa65", "raw", L73, true, WHY_MLDSA_SIG },
+	{ "2.16.840.1.101.3.4.3.19", "ML-DSA-87", "mldsa87", "raw", L73, true, WHY_MLDSA_SIG },
 };
 
-/* §5.2 X.509 signature algorithms (x509_note_sig_algo). */
+/* X.509 signature algorithms (x509_note_sig_algo); ML-DSA certificates
+ * get hash_algo "none" and are verified over the TBS itself (v7.0). */
 static const struct kr_x509_algo x509_algos[] = {
-	{ "1.2.840.113549.1.1.3", "rsa", "pkcs1", "md4", L61 },
-	{ "1.2.840.113549.1.1.4", "rsa", "pkcs1", "md5", L61 },
-	{ "1.2.840.113549.1.1.5", "rsa", "pkcs1", "sha1", KR_ALL },
-	{ "1.2.840.113549.1.1.14", "rsa", "pkcs1", "sha224", KR_ALL },
-	{ "1.2.840.113549.1.1.11", "rsa", "pkcs1", "sha256", KR_ALL },
-	{ "1.2.840.113549.1.1.12", "rsa", "pkcs1", "sha384", KR_ALL },
-	{ "1.2.840.113549.1.1.13", "rsa", "pkcs1", "sha512", KR_ALL },
-	{ "2.16.840.1.101.3.4.3.14", "rsa", "pkcs1", "sha3-256", L612 },
-	{ "2.16.840.1.101.3.4.3.15", "rsa", "pkcs1", "sha3-384", L612 },
-	{ "2.16.840.1.101.3.4.3.16", "rsa", "pkcs1", "sha3-512", L612 },
-	{ "1.2.840.10045.4.1", "ecdsa", "x962", "sha1", KR_ALL },
-	{ "1.2.840.10045.4.3.1", "ecdsa", "x962", "sha224", KR_ALL },
-	{ "1.2.840.10045.4.3.2", "ecdsa", "x962", "sha256", KR_ALL },
-	{ "1.2.840.10045.4.3.3", "ecdsa", "x962", "sha384", KR_ALL },
-	{ "1.2.840.10045.4.3.4", "ecdsa", "x962", "sha512", KR_ALL },
-	{ "2.16.840.1.101.3.4.3.10", "ecdsa", "x962", "sha3-256", L612 },
-	{ "2.16.840.1.101.3.4.3.11", "ecdsa", "x962", "sha3-384", L612 },
-	{ "2.16.840.1.101.3.4.3.12", "ecdsa", "x962", "sha3-512", L612 },
+	{ "1.2.840.113549.1.1.3", "rsa", "pkcs1", "md4", L61, false, WHY_MD45_SIG },
+	{ "1.2.840.113549.1.1.4", "rsa", "pkcs1", "md5", L61, false, WHY_MD45_SIG },
+	{ "1.2.840.113549.1.1.5", "rsa", "pkcs1", "sha1", KR_ALL, false, NULL },
+	{ "1.2.840.113549.1.1.14", "rsa", "pkcs1", "sha224", KR_ALL, false, NULL },
+	{ "1.2.840.113549.1.1.11", "rsa", "pkcs1", "sha256", KR_ALL, false, NULL },
+	{ "1.2.840.113549.1.1.12", "rsa", "pkcs1", "sha384", KR_ALL, false, NULL },
+	{ "1.2.840.113549.1.1.13", "rsa", "pkcs1", "sha512", KR_ALL, false, NULL },
+	{ "2.16.840.1.101.3.4.3.14", "rsa", "pkcs1", "sha3-256", SINCE612, false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.15", "rsa", "pkcs1", "sha3-384", SINCE612, false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.16", "rsa", "pkcs1", "sha3-512", SINCE612, false, WHY_SHA3_SIG },
+	{ "1.2.840.10045.4.1", "ecdsa", "x962", "sha1", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.3.1", "ecdsa", "x962", "sha224", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.3.2", "ecdsa", "x962", "sha256", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.3.3", "ecdsa", "x962", "sha384", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.3.4", "ecdsa", "x962", "sha512", KR_ALL, false, NULL },
+	{ "2.16.840.1.101.3.4.3.10", "ecdsa", "x962", "sha3-256", SINCE612, false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.11", "ecdsa", "x962", "sha3-384", SINCE612, false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.12", "ecdsa", "x962", "sha3-512", SINCE612, false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.17", "mldsa44", "raw", "none", L73, true, WHY_MLDSA_SIG },
+	{ "2.16.840.1.101.3.4.3.18", "mldsa65", "raw", "none", L73, true, WHY_MLDSA_SIG },
+	{ "2.16.840.1.101.3.4.3.19", "mldsa87", "raw", "none", L73, true, WHY_MLDSA_SIG },
 };
 
-/* §5.2 named curves; P-521 arrived in v6.10 ("crypto: ecdsa - ... NIST
- * P521"). */
-static const struct kr_curve curves[] = {
-	{ "1.2.840.10045.3.1.1", "ecdsa-nist-p192", KR_ALL },
-	{ "1.2.840.10045.3.1.7", "ecdsa-nist-p256", KR_ALL },
-	{ "1.3.132.0.34", "ecdsa-nist-p384", KR_ALL },
-	{ "1.3.132.0.35", "ecdsa-nist-p521", L612 },
+/*
+ * Public keys (x509_extract_key_data): RSA, id-ecPublicKey (the curve
+ * names the algorithm) and, since v7.0, ML-DSA, whose key is the BIT
+ * STRING's content and must have its parameter set's length
+ * (crypto/mldsa.c crypto_mldsa_set_pub_key: 1312, 1952, 2592 bytes).
+ */
+const char kr_why_key_algo[] = "the kernel takes RSA, ECDSA and (since "
+	"v7.0) ML-DSA keys only (x509_extract_key_data)";
+#define WHY_MLDSA "ML-DSA keys arrived in v7.0 (x509_extract_key_data)"
+static const struct kr_key_algo key_algos[] = {
+	{ "1.2.840.113549.1.1.1", "rsa", KR_ALL, 0, NULL },
+	{ "1.2.840.10045.2.1", NULL, KR_ALL, 0, NULL },
+	{ "2.16.840.1.101.3.4.3.17", "mldsa44", L73, 1312, WHY_MLDSA },
+	{ "2.16.840.1.101.3.4.3.18", "mldsa65", L73, 1952, WHY_MLDSA },
+	{ "2.16.840.1.101.3.4.3.19", "mldsa87", L73, 2592, WHY_MLDSA },
 };
+
+/*
+ * Named curves; P-521 arrived in v6.10 ("crypto: ecdsa - Register NIST
+ * P521 and extend test suite").  crypto/ecdsa.c registers P-192 too (not
+ * in FIPS mode, which Debian's kernels do not boot in).  Anything else
+ * (secp256k1, brainpool) is -ENOPKG at the parse.
+ */
+const char kr_why_curve[] = "the kernel's ECDSA takes the NIST curves "
+	"P-192, P-256, P-384 and (since v6.10) P-521 only "
+	"(x509_extract_key_data)";
+static const struct kr_curve curves[] = {
+	{ "1.2.840.10045.3.1.1", "ecdsa-nist-p192", KR_ALL, 24, NULL },
+	{ "1.2.840.10045.3.1.7", "ecdsa-nist-p256", KR_ALL, 32, NULL },
+	{ "1.3.132.0.34", "ecdsa-nist-p384", KR_ALL, 48, NULL },
+	{ "1.3.132.0.35", "ecdsa-nist-p521", SINCE612, 66,
+	  "NIST P-521 keys arrived in v6.10 (x509_extract_key_data)" },
+};
+
+/*
+ * RSA key sizes: crypto/rsa.c rsa_set_pub_key() reads the modulus with
+ * mpi_read_raw_data(), which drops leading zero bytes and counts 64-bit
+ * limbs (BITS_PER_LONG on the 64-bit kernels this models), and
+ * rsa_check_key_length(mpi_get_size(n) << 3) takes the sizes below; the
+ * three smallest only without fips=1 (not Debian's default boot).  The
+ * same code in 6.1, 6.12 and 7.3.  mpi_get_size() is also the key size
+ * pkcs1pad (6.x) and rsassa-pkcs1 (7.x) make a signature's length match.
+ * Over 16384 bits mpi_read_raw_data() gives up and the kernel returns
+ * -ENOMEM; that is counted as a wrong size (-EINVAL) here.
+ */
+const char kr_why_rsa_size[] = "the kernel's RSA takes only 512, 1024, "
+	"1536 (not with fips=1), 2048, 3072 and 4096-bit keys "
+	"(rsa_check_key_length)";
+static const unsigned rsa_bits[] = { 512, 1024, 1536, 2048, 3072, 4096 };
 
 /*
  * Per-line switches (commits found with the source search):
@@ -104,11 +197,54 @@ static const struct kr_curve curves[] = {
  *  - is_key_on_revocation_list() ran only for the platform keyring until
  *    v6.6 (218a2680624c "certs: Reference revocation list for all
  *    keyrings", tpmdd-v6.6), so module verification on 6.1 skips it;
- *  - the ML-DSA authattrs waiver is in neither line.
+ *  - v7.0 looks certificates up in the blacklist by SHA-256(TBS) only
+ *    (2c62068ac86b "x509: Separately calculate sha256 for blacklist");
+ *  - Debian's module whole-file hash check is in its 6.1 and 6.12
+ *    (kernel/module/signing.c mod_is_hash_blacklisted), gone from its
+ *    6.17 on ("Don't longer use UEFI DBX for module denylisting");
+ *  - the ML-DSA authattrs waiver (v7.0) is a Kconfig default-n option:
+ *    only a .config turns it on.
  */
 static const struct kr_rules lines[KR_NLINES] = {
-	[KR_6_1] = { KR_6_1, "6.1", false, false, false },
-	[KR_6_12] = { KR_6_12, "6.12", true, true, false },
+	[KR_6_1] = { .line = KR_6_1, .name = "6.1",
+		     .module_bin_blacklist = true },
+	[KR_6_12] = { .line = KR_6_12, .name = "6.12",
+		      .x509_constraints = true,
+		      .revocation_all_keyrings = true,
+		      .module_bin_blacklist = true },
+	[KR_7_3] = { .line = KR_7_3, .name = "7.3",
+		     .x509_constraints = true,
+		     .revocation_all_keyrings = true,
+		     .tbs_blacklist_sha256 = true },
+};
+
+/*
+ * Which line's rules a kernel version gets, by the first version of each
+ * range.  A note says where the line's rules are not quite that kernel's
+ * (the rules change with the versions named in the comments above), and
+ * outside the known lines which line is assumed.
+ */
+static const struct {
+	int major, minor;
+	enum kr_line line;
+	const char *note;
+} versions[] = {
+	{ 0, 0, KR_6_1, "older than 6.1, the oldest line this tool knows: "
+	  "judged by 6.1's rules" },
+	{ 6, 1, KR_6_1, NULL },
+	{ 6, 4, KR_6_1, "judged by 6.1's rules, which parse no keyUsage or "
+	  "basicConstraints (v6.4) and consult the revocation list for the "
+	  "platform keyring only (until v6.6)" },
+	{ 6, 7, KR_6_12, "judged by 6.12's rules, but 6.7 and 6.8 parse no "
+	  "SHA-1 (back in v6.9) and no P-521 keys (v6.10)" },
+	{ 6, 9, KR_6_12, "judged by 6.12's rules, but P-521 keys arrived in "
+	  "v6.10" },
+	{ 6, 10, KR_6_12, NULL },
+	{ 6, 17, KR_6_12, "judged by 6.12's rules, with Debian's module "
+	  "whole-file hash check, which Debian dropped in 6.17" },
+	{ 7, 0, KR_7_3, NULL },
+	{ 7, 4, KR_7_3, "newer than 7.3, the newest line this tool knows: "
+	  "judged by 7.3's rules" },
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -118,24 +254,58 @@ const struct kr_rules *kr_get(enum kr_line line)
 	return line < KR_NLINES ? &lines[line] : NULL;
 }
 
-const struct kr_rules *kr_by_name(const char *name)
+const char *kr_line_names(void)
 {
-	size_t i;
+	return "6.1, 6.12, 7.3";
+}
 
-	for (i = 0; i < KR_NLINES; i++)
-		if (strcmp(lines[i].name, name) == 0)
-			return &lines[i];
-	return NULL;
+const struct kr_rules *kr_for_major_minor(int major, int minor,
+					  const char **note)
+{
+	size_t i, at = 0;
+
+	for (i = 0; i < N(versions); i++)
+		if (major > versions[i].major ||
+		    (major == versions[i].major && minor >= versions[i].minor))
+			at = i;
+	if (note)
+		*note = versions[at].note;
+	return &lines[versions[at].line];
+}
+
+const struct kr_rules *kr_for_version(const char *name, const char **note)
+{
+	unsigned long major, minor;
+	char *end;
+
+	if (!name || name[0] < '0' || name[0] > '9')
+		return NULL;
+	major = strtoul(name, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9')
+		return NULL;
+	minor = strtoul(end + 1, &end, 10);
+	/* 6.1.192, 6.12.0-12-amd64, 7.3.4+deb13, or nothing more */
+	if (*end && *end != '.' && *end != '-' && *end != '+')
+		return NULL;
+	if (major > 1000 || minor > 1000)
+		return NULL;
+	return kr_for_major_minor((int)major, (int)minor, note);
 }
 
 const struct kr_hash *kr_pkcs7_hash(const struct kr_rules *kr,
 				    const char *oid)
 {
+	const struct kr_hash *h = kr_hash_by_oid(oid);
+
+	return h && (h->pkcs7_lines & KR_LINE(kr->line)) ? h : NULL;
+}
+
+const struct kr_hash *kr_hash_by_oid(const char *oid)
+{
 	size_t i;
 
 	for (i = 0; i < N(hashes); i++)
-		if ((hashes[i].pkcs7_lines & KR_LINE(kr->line)) &&
-		    strcmp(hashes[i].oid, oid) == 0)
+		if (strcmp(hashes[i].oid, oid) == 0)
 			return &hashes[i];
 	return NULL;
 }
@@ -144,7 +314,7 @@ const struct kr_hash *kr_hash_by_name(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < N(hashes); i++)
+	for (i = 0; name && i < N(hashes); i++)
 		if (strcmp(hashes[i].name, name) == 0)
 			return &hashes[i];
 	return NULL;
@@ -174,15 +344,56 @@ const struct kr_x509_algo *kr_x509_algo(const struct kr_rules *kr,
 	return NULL;
 }
 
-const struct kr_curve *kr_curve(const struct kr_rules *kr, const char *oid)
+const char *kr_sinfo_algo_absent(const char *oid)
+{
+	size_t i;
+
+	for (i = 0; i < N(sinfo_algos); i++)
+		if (strcmp(sinfo_algos[i].oid, oid) == 0 && sinfo_algos[i].absent)
+			return sinfo_algos[i].absent;
+	return "unsupported signature algorithm";
+}
+
+const char *kr_x509_algo_absent(const char *oid)
+{
+	size_t i;
+
+	for (i = 0; i < N(x509_algos); i++)
+		if (strcmp(x509_algos[i].oid, oid) == 0 && x509_algos[i].absent)
+			return x509_algos[i].absent;
+	return "unsupported certificate signature algorithm";
+}
+
+const struct kr_key_algo *kr_key_algo(const char *oid)
+{
+	size_t i;
+
+	for (i = 0; i < N(key_algos); i++)
+		if (strcmp(key_algos[i].oid, oid) == 0)
+			return &key_algos[i];
+	return NULL;
+}
+
+const struct kr_curve *kr_curve(const char *oid)
 {
 	size_t i;
 
 	for (i = 0; i < N(curves); i++)
-		if ((curves[i].lines & KR_LINE(kr->line)) &&
-		    strcmp(curves[i].oid, oid) == 0)
+		if (strcmp(curves[i].oid, oid) == 0)
 			return &curves[i];
 	return NULL;
+}
+
+int kr_rsa_modulus(size_t n_bytes, size_t *key_size, const char **why)
+{
+	size_t limbs = (n_bytes + 7) / 8, i;
+
+	*key_size = limbs * 8;
+	for (i = 0; i < N(rsa_bits); i++)
+		if (limbs * 64 == rsa_bits[i])
+			return 0;
+	*why = kr_why_rsa_size;
+	return -EINVAL;
 }
 
 static const struct {
@@ -201,6 +412,7 @@ static const struct {
 	{ "streebog", 8, KR_C_STREEBOG },
 	{ "rsa", 0, KR_C_RSA },
 	{ "ecdsa", 5, KR_C_ECDSA },
+	{ "mldsa", 5, KR_C_MLDSA },
 };
 
 enum kr_crypto kr_crypto_of(const char *name)
@@ -235,6 +447,7 @@ bool kr_hash_available(const struct kr_rules *kr, const struct kr_hash *h)
 
 bool kr_pkey_available(const struct kr_rules *kr, const char *pkey_algo)
 {
+	/* the line's own tables already refused what it has no parser for */
 	return !kr->from_config || config_has(kr, pkey_algo);
 }
 
@@ -243,7 +456,7 @@ bool kr_pkey_available(const struct kr_rules *kr, const char *pkey_algo)
  * (EVP_get_digestbyname) is fetched again from the provider at every
  * EVP_DigestInit, under the method store's lock: per module of a tree
  * that is a name lookup and a lock round trip on every CPU.  Also each
- * hash's OID in DER, for the pkcs1pad DigestInfo (pubkey.c).
+ * hash's OID in DER, for the pkcs1pad DigestInfo (public_key.c).
  */
 static struct {
 	EVP_MD *md;
@@ -302,4 +515,64 @@ const uint8_t *kr_hash_oid_der(const struct kr_hash *h, size_t *len)
 
 	*len = i < 0 ? 0 : fetched[i].oid_len;
 	return *len ? fetched[i].oid : NULL;
+}
+
+/* The row of an OpenSSL digest, by its OID. */
+static const struct kr_hash *hash_of_md(const EVP_MD *md)
+{
+	const ASN1_OBJECT *o = OBJ_nid2obj(EVP_MD_get_type(md));
+	char oid[64];
+
+	if (!o || OBJ_obj2txt(oid, sizeof(oid), o, 1) <= 0) {
+		ERR_clear_error();
+		return NULL;
+	}
+	return kr_hash_by_oid(oid);
+}
+
+/* pkcs7_sig_note_digest_algo(), then pkcs7_digest()'s allocation. */
+static int digest_on(const struct kr_rules *kr, const struct kr_hash *h,
+		     const char **why)
+{
+	if (!h) {
+		*why = "unsupported digest algorithm: no kernel's PKCS#7 "
+		       "parser knows it (use sha256, sha384, sha512 or "
+		       "sha3-*)";
+		return -ENOPKG;
+	}
+	if (!(h->pkcs7_lines & KR_LINE(kr->line))) {
+		*why = h->unparsed;
+		return -ENOPKG;
+	}
+	if (!kr_hash_available(kr, h)) {
+		*why = h->unavailable;
+		return -ENOPKG;
+	}
+	return 0;
+}
+
+int kr_digest_check(const struct kr_rules *kr, const EVP_MD *md,
+		    const char **why, const char **advice)
+{
+	const struct kr_hash *h = hash_of_md(md);
+	int ret = 0;
+
+	*why = NULL;
+	*advice = h ? h->advice : NULL;
+	if (kr)
+		return digest_on(kr, h, why);
+	/* no line named: only what every line refuses, in the newest
+	 * line's words */
+	for (int l = KR_NLINES - 1; l >= 0; l--) {
+		const char *w;
+		int r = digest_on(&lines[l], h, &w);
+
+		if (!r)
+			return 0;
+		if (!ret) {
+			ret = r;
+			*why = w;
+		}
+	}
+	return ret;
 }

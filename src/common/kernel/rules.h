@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What differs between the kernel lines verify-file can imitate.  Every
- * difference is a column of one table (kernel_rules.c), never an if on a
- * version number somewhere else.
+ * What differs between the kernel lines verify-file can imitate, and the
+ * one table sign-file asks before signing.  Every difference is a column
+ * of the tables in rules.c, never an if on a version number somewhere
+ * else: a digest, a signature algorithm, a key type, a curve or a key size
+ * the kernel refuses is refused by verify-file and warned about by
+ * sign-file from the same row, with the same reason.
  */
 #ifndef MODSIGN_KERNEL_RULES_H
 #define MODSIGN_KERNEL_RULES_H
@@ -16,11 +19,12 @@
 enum kr_line {
 	KR_6_1,
 	KR_6_12,
+	KR_7_3,
 	KR_NLINES,
 };
 #define KR_LINE(l) (1u << (l))
-#define KR_ALL (KR_LINE(KR_6_1) | KR_LINE(KR_6_12))
-#define KR_DEFAULT KR_6_12
+#define KR_ALL (KR_LINE(KR_6_1) | KR_LINE(KR_6_12) | KR_LINE(KR_7_3))
+#define KR_DEFAULT KR_7_3
 
 /* A digest the kernel's parsers name (struct public_key_signature.hash_algo). */
 struct kr_hash {
@@ -30,15 +34,20 @@ struct kr_hash {
 	unsigned pkcs7_lines;	/* lines whose PKCS#7 parser accepts the OID */
 	unsigned avail_lines;	/* lines where crypto_alloc_shash() succeeds */
 	bool ecdsa_ok;		/* software_key_determine_akcipher() list */
+	const char *unparsed;	/* why a line's parser refuses it */
+	const char *unavailable; /* why a line cannot compute it */
+	const char *advice;	/* sign-file's warning on every line, or NULL */
 };
 
 /* A SignerInfo digestEncryptionAlgorithm (pkcs7_sig_note_pkey_algo). */
 struct kr_sinfo_algo {
 	const char *oid;
 	const char *name;	/* for messages */
-	const char *pkey_algo;	/* "rsa", "ecdsa" */
-	const char *encoding;	/* "pkcs1", "x962" */
+	const char *pkey_algo;	/* "rsa", "ecdsa", "mldsa65" */
+	const char *encoding;	/* "pkcs1", "x962", "raw" */
 	unsigned lines;
+	bool takes_data;	/* ML-DSA: signs the message, not a digest */
+	const char *absent;	/* why a line refuses it */
 };
 
 /* An X.509 signature algorithm (x509_note_sig_algo). */
@@ -46,8 +55,19 @@ struct kr_x509_algo {
 	const char *oid;
 	const char *pkey_algo;
 	const char *encoding;
-	const char *hash;	/* kernel hash name */
+	const char *hash;	/* kernel hash name; "none" for ML-DSA */
 	unsigned lines;
+	bool takes_data;
+	const char *absent;	/* why a line refuses it */
+};
+
+/* A SubjectPublicKeyInfo algorithm (x509_extract_key_data). */
+struct kr_key_algo {
+	const char *oid;
+	const char *pkey_algo;	/* "rsa", "mldsa65"; NULL: the curve names it */
+	unsigned lines;
+	size_t raw_len;		/* ML-DSA: the one key length of the set */
+	const char *absent;	/* why a line refuses it */
 };
 
 /* An EC named curve for id-ecPublicKey keys (x509_extract_key_data). */
@@ -55,12 +75,14 @@ struct kr_curve {
 	const char *oid;
 	const char *pkey_algo;	/* "ecdsa-nist-p256" */
 	unsigned lines;
+	unsigned bytes;		/* one coordinate */
+	const char *absent;	/* why a line refuses it */
 };
 
 /*
  * Crypto a kernel build may leave out, one bit each.  Without a .config
  * the line's table columns decide (the conformance test kernel); with one
- * (kconfig.c), these bits do.
+ * (kernel_config.c), these bits do.
  */
 enum kr_crypto {
 	KR_C_MD5,
@@ -72,6 +94,7 @@ enum kr_crypto {
 	KR_C_STREEBOG,
 	KR_C_RSA,
 	KR_C_ECDSA,
+	KR_C_MLDSA,
 	KR_C_N,
 	KR_C_NONE = -1,		/* nothing provides it (md4) */
 };
@@ -84,7 +107,16 @@ struct kr_rules {
 	/* the revocation list is consulted for every keyring, not only the
 	 * platform keyring (verify_pkcs7_message_sig) */
 	bool revocation_all_keyrings;
-	/* ML-DSA module signatures may carry authattrs (neither line) */
+	/* x509_get_sig_params() looks certificates up in the blacklist by
+	 * SHA-256(TBS) whatever their signature hash (v7.0); before, by the
+	 * digest of their own signature hash */
+	bool tbs_blacklist_sha256;
+	/* Debian's "MODSIGN: checking the blacklisted hash before loading a
+	 * kernel module": a verified module whose whole-file SHA-256 is a
+	 * bin: entry is rejected (Debian 6.1 and 6.12; dropped in 6.17) */
+	bool module_bin_blacklist;
+	/* CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA: from a .config
+	 * only, the "7.3" line leaves it at its default, n */
 	bool mldsa_authattr_waiver;
 	/* from a kernel .config: bit (1 << enum kr_crypto) set when the
 	 * kernel has that crypto, built in or as a module */
@@ -93,29 +125,73 @@ struct kr_rules {
 };
 
 const struct kr_rules *kr_get(enum kr_line line);
-/* "6.1" or "6.12"; NULL when unknown. */
-const struct kr_rules *kr_by_name(const char *name);
+/* The lines, oldest first, for messages: "6.1, 6.12, 7.3". */
+const char *kr_line_names(void);
+
+/*
+ * The line whose rules a kernel version gets (the table in rules.c).
+ * name: "7.3", "6.1.192", "6.12.0-12-amd64" (uname -r), "7.3.4+deb13";
+ * NULL when it starts with no MAJOR.MINOR.  *note (may be NULL) gets the
+ * assumption made when the version is outside the line's own range or
+ * between lines whose rules differ from it; NULL when none.
+ */
+const struct kr_rules *kr_for_version(const char *name, const char **note);
+const struct kr_rules *kr_for_major_minor(int major, int minor,
+					  const char **note);
 
 /* Lookups by dotted OID for a line; NULL when that line does not know it. */
 const struct kr_hash *kr_pkcs7_hash(const struct kr_rules *kr,
 				    const char *oid);
+/* The row of a digest whatever the line (for its reasons), or NULL. */
+const struct kr_hash *kr_hash_by_oid(const char *oid);
 const struct kr_hash *kr_hash_by_name(const char *name);
 const struct kr_sinfo_algo *kr_sinfo_algo(const struct kr_rules *kr,
 					  const char *oid);
 const struct kr_x509_algo *kr_x509_algo(const struct kr_rules *kr,
 					const char *oid);
-const struct kr_curve *kr_curve(const struct kr_rules *kr, const char *oid);
+/* Why a line has no such SignerInfo or certificate signature algorithm
+ * (the row another line has), or a generic reason. */
+const char *kr_sinfo_algo_absent(const char *oid);
+const char *kr_x509_algo_absent(const char *oid);
+/* Key algorithms and curves: the row whatever the line, so that the
+ * caller can say why a line refuses it (row->lines). */
+const struct kr_key_algo *kr_key_algo(const char *oid);
+const struct kr_curve *kr_curve(const char *oid);
+/* Why no line takes a key algorithm or curve this table lacks. */
+extern const char kr_why_key_algo[], kr_why_curve[];
+
+/*
+ * rsa_set_pub_key(): the modulus, its leading zero bytes dropped, is read
+ * into 64-bit limbs, and rsa_check_key_length() takes 512, 1024, 1536,
+ * 2048, 3072 or 4096 bits of limbs (the first three not with fips=1).
+ * 0, or -EINVAL and *why.  *key_size gets what the kernel then calls the
+ * key size in bytes, the length a signature must have.
+ */
+int kr_rsa_modulus(size_t n_bytes, size_t *key_size, const char **why);
+extern const char kr_why_rsa_size[];
+
 /* crypto_alloc_shash(name) would succeed on this line. */
 bool kr_hash_available(const struct kr_rules *kr, const struct kr_hash *h);
 /* The crypto bit behind a kernel algorithm name ("sha384", "rsa",
- * "ecdsa-nist-p256"); KR_C_NONE when none. */
+ * "ecdsa-nist-p256", "mldsa65"); KR_C_NONE when none. */
 enum kr_crypto kr_crypto_of(const char *name);
-/* The akcipher for a key ("rsa", "ecdsa-nist-p256") can be allocated:
- * false only when a .config leaves it out. */
+/* The signature algorithm for a key ("rsa", "ecdsa-nist-p256",
+ * "mldsa65") can be allocated: false only when a .config leaves it out
+ * or the line has no such algorithm. */
 bool kr_pkey_available(const struct kr_rules *kr, const char *pkey_algo);
 /* The OpenSSL digest for a kernel hash (fetched once), or NULL. */
 const EVP_MD *kr_md(const struct kr_hash *h);
 /* The hash's OID in DER (tag and length included), or NULL. */
 const uint8_t *kr_hash_oid_der(const struct kr_hash *h, size_t *len);
+
+/*
+ * sign-file's question before it signs with md: 0 when the line (kr
+ * NULL: at least one line) accepts it in a module signature; else the
+ * error that kernel returns (-ENOPKG) and *why, the reason verify-file
+ * gives for the same signature.  *advice gets a warning that holds on
+ * every line (SHA-1, MD5), or NULL.
+ */
+int kr_digest_check(const struct kr_rules *kr, const EVP_MD *md,
+		    const char **why, const char **advice);
 
 #endif

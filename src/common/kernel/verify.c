@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/exitcode.h"
 #include "module/trailer.h"
 #include "kernel/public_key.h"
 #include "kernel/verify.h"
@@ -44,28 +46,33 @@ static struct x509k_cert *find_key(const struct certstore *ring,
 	return NULL;
 }
 
-/*
- * public_key_verify_signature() on a kernel built without the key's
- * akcipher (a .config without CRYPTO_ECDSA, say): crypto_alloc_akcipher()
- * fails with -ENOENT, which no caller turns into -ENOPKG (derived from
- * public_key.c, not verified on a kernel).
- */
-static int kpk_verify(const struct kr_rules *kr, EVP_PKEY *key,
-		      const char *key_algo, const struct pk_sig *sig)
+/* public_key_verify_signature() with a certificate's key */
+static int kpk_verify(const struct kr_rules *kr, const struct x509k_cert *key,
+		      const struct pk_sig *sig, const char **why)
 {
-	if (!kr_pkey_available(kr, key_algo))
-		return -ENOENT;
-	return pk_verify(key, key_algo, sig);
+	return pk_verify(kr, &key->pub, sig, why);
 }
 
-/* pkcs7_digest() (§4.2 step 1) */
+/*
+ * pkcs7_digest(): what the signature covers.  Since v7.0 an ML-DSA signer
+ * without authattrs signs the content itself, checked before anything
+ * else, so its digestAlgorithm is never computed; with authattrs every
+ * algorithm first has the content's digest checked against
+ * messageDigest, then ML-DSA signs the attributes re-tagged as a SET and
+ * the others their digest.
+ */
 static int sinfo_digest(const struct kr_rules *kr, struct p7_sinfo *si,
 			const uint8_t *data, size_t len, const char **why)
 {
 	int ret;
 
+	if (!si->authattrs && si->sig.takes_data) {
+		si->sig.m = data;
+		si->sig.mlen = len;
+		return 0;
+	}
 	if (!kr_hash_available(kr, si->hash)) {
-		*why = "digest algorithm not available in the kernel";
+		*why = si->hash->unavailable;
 		return -ENOPKG;
 	}
 	ret = pk_digest(si->hash, data, len, si->sig.digest, &si->sig.dlen);
@@ -84,6 +91,18 @@ static int sinfo_digest(const struct kr_rules *kr, struct p7_sinfo *si,
 	if (memcmp(si->msgdigest, si->sig.digest, si->sig.dlen) != 0) {
 		*why = "messageDigest does not match the data";
 		return -EKEYREJECTED;
+	}
+	if (si->sig.takes_data) {
+		free(si->signed_attrs);
+		si->signed_attrs = malloc(si->authattrs_len + 1);
+		if (!si->signed_attrs)
+			return -ENOMEM;
+		si->signed_attrs[0] = 0x31;
+		memcpy(si->signed_attrs + 1, si->authattrs,
+		       si->authattrs_len);
+		si->sig.m = si->signed_attrs;
+		si->sig.mlen = si->authattrs_len + 1;
+		return 0;
 	}
 	/* the [0] IMPLICIT set is digested re-tagged as a SET */
 	return pk_digest2(si->hash, 0x31, si->authattrs, si->authattrs_len,
@@ -134,11 +153,13 @@ static int verify_chain(const struct kr_rules *kr, struct p7_msg *m,
 			return 0;	/* top of the in-message chain */
 		if (p->seen)
 			return 0;	/* "X.509 chain contains loop" */
-		ret = kpk_verify(kr, p->pkey, p->pub_algo, &x->sig);
-		if (ret) {
+		ret = kpk_verify(kr, p, &x->sig, why);
+		if (ret == -MS_ENOALG)
+			*why = "the ML-DSA signature of an embedded certificate";
+		else if (ret && ret != -ENOENT)
 			*why = "embedded certificate chain signature does not verify";
+		if (ret)
 			return ret;
-		}
 		x->signer = p;
 		if (x == p)
 			return 0;
@@ -173,12 +194,14 @@ static int verify_one(const struct kr_rules *kr, struct p7_msg *m,
 		*why = "message signed outside of X.509 validity window";
 		return -EKEYREJECTED;
 	}
-	ret = kpk_verify(kr, si->signer->pkey, si->signer->pub_algo,
-			 &si->sig);
-	if (ret) {
-		*why = "signature does not verify with the embedded signer certificate";
+	/* the error comes back raw: its reason is the key's or the
+	 * signature's own */
+	ret = kpk_verify(kr, si->signer, &si->sig, why);
+	if (ret == -MS_ENOALG)
+		*why = "the signer's ML-DSA signature, checked with the "
+		       "embedded signer certificate";
+	if (ret)
 		return ret;
-	}
 	return verify_chain(kr, m, si, why);
 }
 
@@ -197,7 +220,11 @@ static int pkcs7_verify(const struct kr_rules *kr, struct p7_msg *m,
 			*why = "module signature has the wrong content type";
 			return -EKEYREJECTED;
 		}
-		if (m->have_authattrs && !kr->mldsa_authattr_waiver) {
+		/* v7.0's CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA:
+		 * let them be when the first signer is ML-DSA (OpenSSL
+		 * before 4.0 cannot sign ML-DSA without them) */
+		if (m->have_authattrs &&
+		    !(kr->mldsa_authattr_waiver && m->authattrs_rej_waivable)) {
 			*why = "module signature has authenticated attributes";
 			return -EKEYREJECTED;
 		}
@@ -219,6 +246,7 @@ static int pkcs7_verify(const struct kr_rules *kr, struct p7_msg *m,
 		}
 		break;
 	case KV_USAGE_UNSPECIFIED:
+	case KV_USAGE_BPF:
 		if (m->data_type != P7_DATA) {
 			*why = "signature has the wrong content type";
 			return -EKEYREJECTED;
@@ -312,10 +340,23 @@ static int trust_one(const struct kr_rules *kr, const struct certstore *ring,
 	return -ENOKEY;
 
 matched:
-	ret = kpk_verify(kr, key->pkey, key->pub_algo, sig);
+	if (key->selfsig_unchecked) {
+		/* whether the kernel holds this key at all */
+		*why = "the ML-DSA self-signature of the trusted certificate "
+		       "that names the signer";
+		return -MS_ENOALG;
+	}
+	ret = kpk_verify(kr, key, sig, why);
+	if (ret == -MS_ENOALG) {
+		*why = sig == &si->sig ? "the signer's ML-DSA signature, "
+		       "checked with the trusted key" : "the ML-DSA signature "
+		       "of an embedded certificate, checked with the trusted "
+		       "key";
+		return ret;
+	}
 	if (ret) {
-		/* §4.4: every failure but -ENOMEM becomes -EKEYREJECTED */
-		*why = "signature does not verify with the trusted key";
+		/* pkcs7_validate_trust_one(): every failure but -ENOMEM
+		 * becomes -EKEYREJECTED */
 		return ret == -ENOMEM ? ret : -EKEYREJECTED;
 	}
 	si->trusted_by = key;
@@ -394,6 +435,8 @@ int kv_verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
 			m->sinfos[i].trusted_by = NULL;
 		if (ret == 0)
 			return fail(res, -EKEYREJECTED, "signing key is on the revocation list");
+		if (ret == -MS_ENOALG)
+			return fail(res, ret, why);
 	}
 	ret = validate_trust(kv->kr, kv->trusted, m, &why);
 	if (ret)
@@ -433,6 +476,26 @@ int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 		ret = kv_verify_pkcs7(&pk, buf, t.body_len, buf + t.sig_off,
 				      t.sig_len, usage, res);
 	}
+	/*
+	 * Debian's "MODSIGN: checking the blacklisted hash before loading a
+	 * kernel module" (kernel/module/signing.c mod_is_hash_blacklisted):
+	 * after a successful verification, SHA-256 over the whole module as
+	 * loaded (decompressed, signature and marker included) must not be
+	 * a bin: entry of the blacklist.  Debian 6.1 and 6.12 only.
+	 */
+	if (ret == 0 && usage == KV_USAGE_MODULE &&
+	    kv->kr->module_bin_blacklist && kv->bl && kv->bl->n) {
+		uint8_t d[64];
+		size_t dlen;
+
+		ret = pk_digest(kr_hash_by_name("sha256"), buf, len, d, &dlen);
+		if (!ret && bl_has_bin(kv->bl, d, dlen))
+			ret = fail(res, -EKEYREJECTED, "the module's whole-file "
+				   "SHA-256 is blacklisted (Debian's "
+				   "mod_is_hash_blacklisted)");
+		else if (ret)
+			ret = fail(res, ret, "cannot hash the module");
+	}
 	return ret;
 }
 
@@ -449,6 +512,7 @@ const char *kv_usage_name(enum kv_usage u)
 	case KV_USAGE_FIRMWARE: return "firmware";
 	case KV_USAGE_KEXEC: return "kexec";
 	case KV_USAGE_UNSPECIFIED: return "unspecified";
+	case KV_USAGE_BPF: return "bpf";
 	}
 	return "?";
 }
@@ -457,7 +521,8 @@ int kv_usage_by_name(const char *name)
 {
 	static const enum kv_usage all[] = { KV_USAGE_MODULE, KV_USAGE_FIRMWARE,
 					     KV_USAGE_KEXEC,
-					     KV_USAGE_UNSPECIFIED };
+					     KV_USAGE_UNSPECIFIED,
+					     KV_USAGE_BPF };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (strcmp(name, kv_usage_name(all[i])) == 0)

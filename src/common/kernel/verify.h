@@ -22,10 +22,14 @@ enum kv_usage {
 	KV_USAGE_FIRMWARE = 1,
 	KV_USAGE_KEXEC = 2,
 	KV_USAGE_UNSPECIFIED = 5,
+	/* v7.0's bpf_verify_pkcs7_signature() and signed BPF_PROG_LOAD:
+	 * pkcs7_verify() treats it as UNSPECIFIED, which the kfunc passed
+	 * before, so every line judges it alike */
+	KV_USAGE_BPF = 6,
 };
 
-/* "module", "firmware", "kexec", "unspecified"; kv_usage_by_name gives
- * -1 for any other name. */
+/* "module", "firmware", "kexec", "unspecified", "bpf"; kv_usage_by_name
+ * gives -1 for any other name. */
 const char *kv_usage_name(enum kv_usage u);
 int kv_usage_by_name(const char *name);
 
@@ -40,7 +44,8 @@ struct kv_ctx {
 };
 
 struct kv_result {
-	int err;			/* 0 or the kernel's -errno */
+	int err;			/* 0 or the kernel's -errno; -MS_ENOALG
+					 * when this build cannot decide */
 	const char *reason;		/* static; NULL when accepted */
 	struct p7_msg *msg;		/* parsed message, or NULL */
 	size_t sig_len;
@@ -50,7 +55,11 @@ struct kv_result {
 int kv_verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
 		    size_t len, const uint8_t *sig, size_t sig_len,
 		    enum kv_usage usage, struct kv_result *res);
-/* module_sig_check() without the enforce policy: trailer, then the above */
+/*
+ * module_sig_check() without the enforce policy: trailer, then the above,
+ * then (lines with module_bin_blacklist, module usage) Debian's
+ * whole-file hash check.
+ */
 int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 		     size_t len, enum kv_usage usage, struct kv_result *res);
 void kv_result_free(struct kv_result *res);

@@ -6,6 +6,7 @@
 
 #include <openssl/x509.h>
 
+#include "base/exitcode.h"
 #include "base/format.h"
 #include "kernel/ber.h"
 #include "kernel/x509.h"
@@ -13,8 +14,6 @@
 #define OID_CN "2.5.4.3"
 #define OID_O "2.5.4.10"
 #define OID_EMAIL "1.2.840.113549.1.9.1"
-#define OID_EC_PUBKEY "1.2.840.10045.2.1"
-#define OID_RSA "1.2.840.113549.1.1.1"
 #define OID_SKID "2.5.29.14"
 #define OID_KEYUSAGE "2.5.29.15"
 #define OID_BASICCONS "2.5.29.19"
@@ -316,50 +315,92 @@ static int parse_akid(struct x509k_cert *c, const uint8_t *v, size_t len)
 	return ret < 0 ? ret : 0;
 }
 
-static int parse_spki(struct x509k_cert *c, const struct kr_rules *kr,
-		      const struct ber_it *parent, const struct ber_tlv *spki,
-		      const char **why)
+/*
+ * x509_get_sig_params() (x509_public_key.c).  Until v7.0 the certificate
+ * is looked up in the blacklist by the digest of its own signature hash,
+ * and not at all when that hash is missing (the signature is then only
+ * marked unsupported); since v7.0 always by SHA-256(TBS), first.  An
+ * ML-DSA signature covers the TBS itself (hash "none").
+ */
+static int sig_params(struct x509k_cert *c, const struct kr_rules *kr,
+		      const struct blacklist *bl, const struct ber_tlv *tbs)
 {
-	struct ber_it it, alg;
-	struct ber_tlv a, oid, params, key;
-	const struct kr_curve *cv;
-	char o[64], po[64];
-	const unsigned char *p;
+	const struct kr_hash *h;
+	uint8_t d[64];
+	size_t dlen;
+	int ret;
 
-	if (ber_it_enter(parent, spki, &it) ||
-	    ber_expect(&it, BER_SEQ, &a) || ber_it_enter(&it, &a, &alg) ||
-	    ber_expect(&alg, BER_OID, &oid) || oid_of(&oid, o, sizeof(o)))
-		return -EBADMSG;
-	if (ber_next(&alg, &params) != 0)
-		params.len = 0, params.tag = 0;
-	if (ber_expect(&it, BER_BITSTR, &key))
-		return -EBADMSG;
+	if (kr->tbs_blacklist_sha256) {
+		ret = pk_digest(kr_hash_by_name("sha256"), tbs->start,
+				tbs->total, d, &dlen);
+		if (ret)
+			return ret;
+		if (bl_has_tbs(bl, d, dlen))
+			c->blacklisted = true;
+	}
+	if (c->sig.takes_data) {
+		c->sig.hash_none = true;
+		c->sig.m = tbs->start;
+		c->sig.mlen = tbs->total;
+		return 0;
+	}
+	h = c->sig.hash;
+	if (!kr_hash_available(kr, h)) {
+		c->unsupported_sig = true;
+		return 0;
+	}
+	ret = pk_digest(h, tbs->start, tbs->total, c->sig.digest,
+			&c->sig.dlen);
+	if (ret)
+		return ret;
+	if (!kr->tbs_blacklist_sha256 &&
+	    bl_has_tbs(bl, c->sig.digest, c->sig.dlen))
+		c->blacklisted = true;
+	return 0;
+}
 
-	/* x509_extract_key_data(), at the BIT STRING */
-	if (strcmp(o, OID_RSA) == 0) {
-		c->pub_algo = "rsa";
-	} else if (strcmp(o, OID_EC_PUBKEY) == 0) {
-		if (params.tag != BER_OID ||
-		    ber_oid_str(params.val, params.len, po, sizeof(po))) {
-			*why = "unparsable EC parameters";
-			return -EBADMSG;
+/* x509_check_for_self_signed() */
+static int check_self_signed(struct x509k_cert *c, const struct kr_rules *kr,
+			     const char **why)
+{
+	const char *w = NULL;
+	int ret;
+
+	if (c->subject_len != c->issuer_len ||
+	    memcmp(c->subject, c->issuer, c->issuer_len) != 0)
+		return 0;
+	if (c->akid_id.data || c->akid_keyid.data) {
+		bool a = kid_same(&c->skid, &c->akid_keyid);
+		bool b = kid_same(&c->id, &c->akid_id);
+
+		if (!a && !b)
+			return 0;
+		if (a != b && c->akid_id.data && c->akid_keyid.data) {
+			*why = "self-signed certificate's AKID half matches";
+			return -EKEYREJECTED;
 		}
-		cv = kr_curve(kr, po);
-		if (!cv) {
-			*why = "unsupported elliptic curve";
-			return -ENOPKG;
-		}
-		c->pub_algo = cv->pkey_algo;
-	} else {
-		*why = "unsupported public key algorithm";
-		return -ENOPKG;
 	}
-	if (key.len < 1 || key.val[0] != 0) {
-		*why = "public key BIT STRING has unused bits";
-		return -EBADMSG;
+	if (c->unsupported_sig)
+		return 0;
+	ret = pk_verify(kr, &c->pub, &c->sig, &w);
+	if (ret == -ENOPKG) {
+		c->unsupported_sig = true;
+		return 0;
 	}
-	p = spki->start;
-	c->pkey = d2i_PUBKEY(NULL, &p, (long)spki->total);
+	if (ret == -MS_ENOALG) {
+		/* the kernel would know; the verdicts that depend on it
+		 * will say this build does not */
+		c->selfsig_unchecked = true;
+		c->self_signed = true;
+		return 0;
+	}
+	if (ret) {
+		/* a key the kernel refuses fails its own self-signature
+		 * check: say why, rather than "bad self-signature" */
+		*why = ret == -EKEYREJECTED || !w ? "bad self-signature" : w;
+		return ret;
+	}
+	c->self_signed = true;
 	return 0;
 }
 
@@ -369,7 +410,6 @@ static int parse_cert(struct x509k_cert *c, const struct kr_rules *kr,
 	struct ber_tlv top, tbs, e, alg, oid, sig, t1, t2;
 	struct ber_it it, ti, ai, vi, xi, ext, ei;
 	const struct kr_x509_algo *sa;
-	const struct kr_hash *h;
 	struct name_parts np = { 0 };
 	const uint8_t *akid = NULL;
 	size_t akid_len = 0;
@@ -403,7 +443,7 @@ static int parse_cert(struct x509k_cert *c, const struct kr_rules *kr,
 		return -EBADMSG;
 	sa = kr_x509_algo(kr, tbs_oid);
 	if (!sa) {
-		*why = "unsupported certificate signature algorithm";
+		*why = kr_x509_algo_absent(tbs_oid);
 		return -ENOPKG;
 	}
 
@@ -428,7 +468,7 @@ static int parse_cert(struct x509k_cert *c, const struct kr_rules *kr,
 
 	if (ber_expect(&ti, BER_SEQ, &e))
 		return -EBADMSG;
-	if ((ret = parse_spki(c, kr, &ti, &e, why)))
+	if ((ret = pk_parse_spki(kr, &ti, &e, &c->pub, why)))
 		return ret;
 
 	while ((ret = ber_next(&ti, &e)) == 0) {
@@ -478,6 +518,8 @@ static int parse_cert(struct x509k_cert *c, const struct kr_rules *kr,
 	c->sig.slen = sig.len - 1;
 	c->sig.pkey_algo = sa->pkey_algo;
 	c->sig.encoding = sa->encoding;
+	c->sig.takes_data = sa->takes_data;
+	c->sig.hash = kr_hash_by_name(sa->hash);
 
 	if (akid && parse_akid(c, akid, akid_len)) {
 		*why = "malformed authorityKeyIdentifier";
@@ -488,55 +530,10 @@ static int parse_cert(struct x509k_cert *c, const struct kr_rules *kr,
 		return ret;
 	fabricate_name(&np, c->name, sizeof(c->name));
 
-	/* x509_get_sig_params(): a missing hash only marks the signature
-	 * unsupported; then the TBS blacklist check */
-	h = kr_hash_by_name(sa->hash);
-	c->sig.hash = h;
-	if (!kr_hash_available(kr, h)) {
-		c->unsupported_sig = true;
-	} else {
-		ret = pk_digest(h, tbs.start, tbs.total, c->sig.digest,
-				&c->sig.dlen);
-		if (ret)
-			return ret;
-		if (bl_has_tbs(bl, c->sig.digest, c->sig.dlen))
-			c->blacklisted = true;
-	}
-
-	/* x509_check_for_self_signed() */
-	if (c->subject_len != c->issuer_len ||
-	    memcmp(c->subject, c->issuer, c->issuer_len) != 0)
-		return 0;
-	if (c->akid_id.data || c->akid_keyid.data) {
-		bool a = kid_same(&c->skid, &c->akid_keyid);
-		bool b = kid_same(&c->id, &c->akid_id);
-
-		if (!a && !b)
-			return 0;
-		if (a != b && c->akid_id.data && c->akid_keyid.data) {
-			*why = "self-signed certificate's AKID half matches";
-			return -EKEYREJECTED;
-		}
-	}
-	if (c->unsupported_sig)
-		return 0;
-	/* a kernel built without the key's akcipher: crypto_alloc fails
-	 * with -ENOENT, which only -ENOPKG would have excused */
-	if (!kr_pkey_available(kr, c->pub_algo)) {
-		*why = "the kernel lacks this key type (see its .config)";
-		return -ENOENT;
-	}
-	ret = pk_verify(c->pkey, c->pub_algo, &c->sig);
-	if (ret == -ENOPKG) {
-		c->unsupported_sig = true;
-		return 0;
-	}
-	if (ret) {
-		*why = "bad self-signature";
+	ret = sig_params(c, kr, bl, &tbs);
+	if (ret)
 		return ret;
-	}
-	c->self_signed = true;
-	return 0;
+	return check_self_signed(c, kr, why);
 }
 
 int x509k_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
@@ -574,7 +571,7 @@ void x509k_free(struct x509k_cert *c)
 	kid_free(&c->skid);
 	kid_free(&c->akid_id);
 	kid_free(&c->akid_keyid);
-	EVP_PKEY_free(c->pkey);
+	EVP_PKEY_free(c->pub.pkey);
 	free(c->path);
 	free(c->der);
 	free(c);

@@ -38,11 +38,13 @@ struct x509k_cert {
 	struct kid skid;
 	struct kid akid_id;	/* auth_ids[0]: AKID serial ‖ directoryName */
 	struct kid akid_keyid;	/* auth_ids[1] */
-	const char *pub_algo;	/* "rsa", "ecdsa-nist-p256" */
-	EVP_PKEY *pkey;
+	struct pk_key pub;	/* pub.algo: "rsa", "ecdsa-nist-p256", ... */
 	struct pk_sig sig;	/* the certificate's own signature */
 	int64_t valid_from, valid_to;
 	bool self_signed, unsupported_sig, blacklisted;
+	/* an ML-DSA self-signature this build cannot check: taken as good,
+	 * so that a verdict depending on it can say so (-MS_ENOALG) */
+	bool selfsig_unchecked;
 	bool ca, digsig, keycertsign;
 	char name[256];		/* x509_fabricate_name() */
 
@@ -57,8 +59,11 @@ struct x509k_cert {
  * Parse one DER certificate.  The kernel's errors: -EMSGSIZE over 64 KiB,
  * -EBADMSG (malformed, bad time, bad extension form), -ENOPKG (unknown
  * signature, key or curve), -EINVAL (inner and outer algorithms differ),
- * -EKEYREJECTED (self-signed AKID half-match, bad self-signature).
- * bl may be NULL.  *why gets a static explanation on failure.
+ * -EKEYREJECTED (self-signed AKID half-match, bad self-signature), and
+ * what public_key_verify_signature() gives a self-signed certificate
+ * whose key the kernel refuses (-EINVAL for an RSA-8192 key, -ENOENT for
+ * a key type its .config leaves out).  bl may be NULL.  *why gets a
+ * static explanation on failure.
  */
 int x509k_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
 		const struct blacklist *bl, struct x509k_cert **out,

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include <json-c/json.h>
+#include <openssl/crypto.h>
 
 #include "base/exitcode.h"
 #include "base/format.h"
@@ -28,8 +29,17 @@ const char *rp_verdict_word(int err)
 	case -ENOKEY: return "UNKNOWN-KEY";
 	case -ENOPKG: return "UNSUPPORTED";
 	case -EKEYREJECTED: return "REJECTED";
+	case -MS_ENOALG: return "CANNOT-CHECK";
 	default: return "MALFORMED";
 	}
+}
+
+/* What this build lacks, for a verdict it cannot reach (-MS_ENOALG). */
+static void cannot_check(char *buf, size_t size)
+{
+	snprintf(buf, size, "this build's OpenSSL %s cannot check ML-DSA "
+		 "signatures (needs 3.5)",
+		 OpenSSL_version(OPENSSL_VERSION_STRING));
 }
 
 /* module_sig_check()'s words for the enforced soft outcomes */
@@ -50,6 +60,7 @@ void rp_count(struct rp_summary *s, int err)
 	case -ENOKEY: s->nokey++; break;
 	case -ENOPKG: s->nopkg++; break;
 	case -EKEYREJECTED: s->rejected++; break;
+	case -MS_ENOALG: s->nocheck++; break;
 	default: s->malformed++; break;
 	}
 }
@@ -91,9 +102,9 @@ static json_object *signer_json(const struct p7_sinfo *si)
 		ms_hex_to(f.skid, sizeof(f.skid), si->skid, si->skid_len);
 	}
 	if (c) {
-		f.has_key = c->pkey != NULL;
-		if (c->pkey)
-			ms_pkey_describe(c->pkey, f.key_type,
+		f.has_key = c->pub.pkey != NULL;
+		if (c->pub.pkey)
+			ms_pkey_describe(c->pub.pkey, f.key_type,
 					 sizeof(f.key_type));
 		x509k_describe(c, f.key_description,
 			       sizeof(f.key_description));
@@ -109,16 +120,24 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 {
 	int shown = rp_shown(c, r->err);
 	json_object *j = json_object_new_object(), *sg = json_object_new_array();
+	char lacks[160];
 	size_t i;
 
 	json_object_object_add(j, "file", json_object_new_string(file));
 	json_object_object_add(j, "verdict",
 			       json_object_new_string(rp_verdict_word(shown)));
-	json_object_object_add(j, "errno", shown ?
+	/* a verdict this build cannot reach has no kernel errno */
+	json_object_object_add(j, "errno", shown && shown != -MS_ENOALG ?
 			       json_object_new_string(ms_errno_name(shown)) : NULL);
-	json_object_object_add(j, "underlying_errno", r->err ?
+	json_object_object_add(j, "underlying_errno",
+			       r->err && r->err != -MS_ENOALG ?
 			       json_object_new_string(ms_errno_name(r->err)) : NULL);
-	json_object_object_add(j, "reason", jstr_or_null(r->reason));
+	cannot_check(lacks, sizeof(lacks));
+	json_object_object_add(j, "reason", r->err == -MS_ENOALG ?
+			       json_object_new_string(lacks) :
+			       jstr_or_null(r->reason));
+	if (r->err == -MS_ENOALG)
+		json_object_object_add(j, "depends_on", jstr_or_null(r->reason));
 	json_object_object_add(j, "loads_unsigned",
 			       json_object_new_boolean(!c->enforce && rp_is_soft(r->err)));
 	json_object_object_add(j, "kernel", json_object_new_string(c->kernel));
@@ -151,8 +170,9 @@ void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 			return;
 		}
 		key[0] = '\0';
-		if (si->trusted_by->pkey)
-			ms_pkey_describe(si->trusted_by->pkey, key, sizeof(key));
+		if (si->trusted_by->pub.pkey)
+			ms_pkey_describe(si->trusted_by->pub.pkey, key,
+					 sizeof(key));
 		if (si->trusted_by->skid.data)
 			ms_hex_to(id, sizeof(id), si->trusted_by->skid.data,
 				  si->trusted_by->skid.len);
@@ -163,6 +183,12 @@ void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 		fprintf(out, "%s: OK (%s, %s, signer \"%s\", key %s, cert %s)\n",
 			file, si->hash->name, key, si->trusted_by->name, id,
 			si->trusted_by->path);
+		return;
+	}
+	if (shown == -MS_ENOALG) {
+		cannot_check(id, sizeof(id));
+		fprintf(out, "%s: CANNOT-CHECK: %s; the verdict depends on %s\n",
+			file, id, r->reason ? r->reason : "an ML-DSA signature");
 		return;
 	}
 	if (c->enforce && rp_is_soft(r->err)) {
@@ -186,14 +212,20 @@ void rp_summary_add(struct rp_summary *to, const struct rp_summary *from)
 	to->rejected += from->rejected;
 	to->malformed += from->malformed;
 	to->errors += from->errors;
+	to->nocheck += from->nocheck;
 }
 
 void rp_print_summary(FILE *out, size_t files, const struct rp_summary *s)
 {
 	fprintf(out, "summary: %zu files: %u ok, %u unsigned, %u unknown key, "
 		"%u unsupported, %u bad signature, %u malformed, %u "
-		"unreadable\n", files, s->ok, s->unsigned_, s->nokey, s->nopkg,
+		"unreadable", files, s->ok, s->unsigned_, s->nokey, s->nopkg,
 		s->rejected, s->malformed, s->errors);
+	/* only when there are: the line scripts read stays as it was */
+	if (s->nocheck)
+		fprintf(out, ", %u not checkable by this build (ML-DSA)",
+			s->nocheck);
+	fputc('\n', out);
 }
 
 void rp_print_error_json(FILE *out, const char *file, int err,
@@ -229,6 +261,9 @@ void rp_print_summary_json(FILE *out, size_t files,
 			       json_object_new_int((int)s->malformed));
 	json_object_object_add(n, "unreadable",
 			       json_object_new_int((int)s->errors));
+	if (s->nocheck)
+		json_object_object_add(n, "not_checkable",
+				       json_object_new_int((int)s->nocheck));
 	json_object_object_add(j, "summary", n);
 	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
 	json_object_put(j);

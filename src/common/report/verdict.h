@@ -26,7 +26,8 @@ bool rp_is_soft(int err);
 /* The errno the user sees: under enforcement the soft outcomes become
  * -EKEYREJECTED, as module_sig_check() returns them. */
 int rp_shown(const struct rp_context *c, int err);
-/* "OK", "UNSIGNED", "UNKNOWN-KEY", "UNSUPPORTED", "REJECTED", "MALFORMED" */
+/* "OK", "UNSIGNED", "UNKNOWN-KEY", "UNSUPPORTED", "REJECTED", "MALFORMED",
+ * and "CANNOT-CHECK" for a verdict this build cannot reach (-MS_ENOALG) */
 const char *rp_verdict_word(int err);
 
 void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
@@ -41,6 +42,7 @@ void rp_print_error_json(FILE *out, const char *file, int err,
 /* A run's verdicts, counted by their underlying errno. */
 struct rp_summary {
 	unsigned ok, unsigned_, nokey, nopkg, rejected, malformed, errors;
+	unsigned nocheck;	/* -MS_ENOALG: this build could not judge */
 };
 void rp_count(struct rp_summary *s, int err);
 void rp_summary_add(struct rp_summary *to, const struct rp_summary *from);

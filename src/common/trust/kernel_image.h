@@ -81,6 +81,15 @@ int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
 		  struct vm_image *img, const char **why);
 void vm_free(struct vm_image *img);
 
+/*
+ * The kernel release an image was built as ("6.1.0-57-amd64",
+ * "7.3.4+deb13-amd64"): the x86 boot header's kernel_version string, else
+ * the "Linux version " banner (init/version.c linux_banner) in the image
+ * or its decompressed payload.  0 and out filled, or -ENOENT when none is
+ * found, -EBADMSG, -ENOMEM.
+ */
+int vm_find_version(const uint8_t *buf, size_t len, char *out, size_t size);
+
 /* "symbol system_certificate_list", "scan of .init.data/.init.rodata"... */
 const char *vm_how_name(enum vm_how how);
 

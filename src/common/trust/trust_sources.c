@@ -83,6 +83,20 @@ out:
 	return ret;
 }
 
+int ts_vmlinux_version(const char *path, char *out, size_t size)
+{
+	struct ms_file f = { .fd = -1 };
+	int ret;
+
+	ret = ms_file_open(path, &f);
+	if (ret)
+		return ret;
+	ret = f.len > TS_MAX_IMAGE ? -EFBIG :
+	      vm_find_version(f.data, f.len, out, size);
+	ms_file_close(&f);
+	return ret;
+}
+
 struct esl_ctx {
 	const struct ts_stores *st;
 	const char *path;
@@ -186,10 +200,10 @@ void ts_print_key(FILE *f, const struct x509k_cert *c, const char *keyring)
 	else
 		snprintf(buf, sizeof(buf), "(none)");
 	fprintf(f, "    skid:    %s\n", buf);
-	if (c->pkey)
-		ms_pkey_describe(c->pkey, buf, sizeof(buf));
+	if (c->pub.pkey)
+		ms_pkey_describe(c->pub.pkey, buf, sizeof(buf));
 	else
-		snprintf(buf, sizeof(buf), "%s", c->pub_algo);
+		snprintf(buf, sizeof(buf), "%s", c->pub.algo);
 	fprintf(f, "    key:     %s\n", buf);
 	fprintf(f, "    sha256:  ");
 	if (EVP_Digest(c->der, c->der_len, fp, &fplen, EVP_sha256(), NULL))

@@ -58,6 +58,10 @@ struct ts_note {
 int ts_add_vmlinux(const struct ts_stores *st, const char *path,
 		   struct ts_note *note);
 
+/* The release of a kernel image (vm_find_version()); -errno when the
+ * file cannot be read or holds none (-ENOENT). */
+int ts_vmlinux_version(const char *path, char *out, size_t size);
+
 enum ts_esl_role {
 	TS_ESL_TRUSTED,		/* --esl FILE, --mok */
 	TS_ESL_PLATFORM,	/* --efi-db */
