@@ -17,6 +17,7 @@
 #include "base/workpool.h"
 #include "kernel/algcheck.h"
 #include "kernel/kernel_config.h"
+#include "kernel/rules.h"
 #include "sign/batch_sign.h"
 #include "sign/pin.h"
 #include "sign/pkcs11/load.h"
@@ -174,17 +175,16 @@ static void help(void)
 "  -p, --save-sig      also keep the detached signature <module>.p7s\n"
 "  -k, --keyid         identify the signer by subjectKeyIdentifier\n"
 "                      (CMS v3) instead of issuer and serial number\n"
-"  -s, --raw-sig       append the CMS in <raw-cms> (made elsewhere) after\n"
-"                      checking it is a detached signature of <module> by\n"
-"                      the certificate <x509>\n"
+"  -s, --raw-sig       append the CMS in <raw-cms> (made elsewhere) if the\n"
+"                      kernel (--kernel) would accept it on <module> with\n"
+"                      <x509> as its only trusted key\n"
 "      --signer KEY X509  one more signer (repeatable): one CMS with a\n"
 "                      SignerInfo per key, for key rollover\n"
 "      --digest-only   write <module>.digest (raw digest) and <module>.tbs\n"
 "                      (DER DigestInfo) for a remote signer; no key needed\n"
 "      --attach SIG    append SIG: a CMS, or a bare signature value (RSA\n"
 "                      PKCS#1 v1.5 or ECDSA over the digest) wrapped here\n"
-"                      as sign-file would; checked against <x509> and the\n"
-"                      module first\n"
+"                      as sign-file would; checked first as for -s\n"
 "      --pin-file FILE read the passphrase or token PIN from FILE\n"
 "      --pin-fd N      read it from file descriptor N\n"
 "      --provider NAME OpenSSL provider for pkcs11: keys (default pkcs11,\n"
@@ -299,6 +299,10 @@ static int report(const struct ms_fail *f, int err)
 	case MS_STAGE_SIGN:
 		ms_error(f->path, "%s", f->reason);
 		return err == -ENOPKG ? MS_EXIT_NOPKG : MS_EXIT_KEY;
+	case MS_STAGE_KERNEL:
+		/* the kernel's errno, as verify-file would exit with it */
+		ms_error(f->path, "%s", f->reason);
+		return ms_exit_for_errno(err);
 	case MS_STAGE_INPUT:
 	case MS_STAGE_OUTPUT:
 	case MS_STAGE_NONE:
@@ -523,6 +527,7 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 			return MS_EXIT_USAGE;
 		}
 		o->kernel = optarg;
+		o->req.kernel = kr_by_name(optarg);
 		return 0;
 	case 'j':
 		if (ms_jobs_parse(optarg, &o->batch.jobs)) {
@@ -792,6 +797,7 @@ static int run_one(struct opts *o)
 		err = load_kconfig(o->kcpath, &kc, &o->kernel, &hash);
 		if (err)
 			return err;
+		req->kernel = &kc.rules;
 	}
 	cert = o->verb == ATTACH ? o->words[1] : o->words[2];
 	req->module = o->words[npos - 1];

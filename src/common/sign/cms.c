@@ -1,112 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <openssl/cms.h>
 #include <openssl/err.h>
 #include <openssl/x509.h>
 
 #include "base/digest.h"
-#include "base/fileio.h"
 #include "sign/cms.h"
-
-/*
- * A read-only BIO over a byte span of any size.  BIO_new_mem_buf takes an
- * int length, which stops at 2 GiB; modules and firmware can be larger.
- */
-struct span {
-	const uint8_t *p;
-	size_t left;
-	const uint8_t *kept;	/* read but not yet released */
-};
-
-static int span_read(BIO *b, char *out, size_t want, size_t *got)
-{
-	struct span *s = BIO_get_data(b);
-	size_t n = want < s->left ? want : s->left;
-
-	/* An empty module has no mapping (p is NULL): neither memcpy nor
-	 * pointer arithmetic may see it, even for 0 bytes (UBSan). */
-	if (n) {
-		memcpy(out, s->p, n);
-		s->p += n;
-		s->left -= n;
-	}
-	*got = n;
-	/* Hashed bytes of a mapped file are not needed again: keep the
-	 * resident set bounded (fileio.h) for any file size. */
-	if ((size_t)(s->p - s->kept) >= MS_HASH_STEP || !s->left) {
-		ms_map_release(s->kept, (size_t)(s->p - s->kept));
-		s->kept = s->p;
-	}
-	return n > 0 || want == 0;
-}
-
-static long span_ctrl(BIO *b, int cmd, long num, void *ptr)
-{
-	struct span *s = BIO_get_data(b);
-
-	(void)num;
-	(void)ptr;
-	switch (cmd) {
-	case BIO_CTRL_EOF:
-		return s->left == 0;
-	case BIO_CTRL_FLUSH:
-		return 1;
-	}
-	return 0;
-}
-
-static int span_destroy(BIO *b)
-{
-	free(BIO_get_data(b));
-	BIO_set_data(b, NULL);
-	return 1;
-}
-
-static BIO_METHOD *span_meth;
-
-/* Once per process: batch workers create span BIOs concurrently. */
-static void span_meth_init(void)
-{
-	BIO_METHOD *m = BIO_meth_new(BIO_get_new_index() |
-				     BIO_TYPE_SOURCE_SINK, "modsign span");
-
-	if (m && BIO_meth_set_read_ex(m, span_read) &&
-	    BIO_meth_set_ctrl(m, span_ctrl) &&
-	    BIO_meth_set_destroy(m, span_destroy)) {
-		span_meth = m;
-		return;
-	}
-	BIO_meth_free(m);
-}
-
-static BIO *bio_new_span(const uint8_t *p, size_t len)
-{
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	struct span *s;
-	BIO *b;
-
-	pthread_once(&once, span_meth_init);
-	if (!span_meth)
-		return NULL;
-	s = malloc(sizeof(*s));
-	b = s ? BIO_new(span_meth) : NULL;
-	if (!b) {
-		free(s);
-		return NULL;
-	}
-	s->p = p;
-	s->left = len;
-	s->kept = p;
-	BIO_set_data(b, s);
-	BIO_set_init(b, 1);
-	return b;
-}
 
 /*
  * The flag sets below are the kernel's sign-file's, call by call: the
@@ -507,71 +410,6 @@ int ms_cms_from_value(X509 *cert, const EVP_MD *md, int use_keyid,
 	err = 0;
 out:
 	OPENSSL_free(p);
-	CMS_ContentInfo_free(cms);
-	return err;
-}
-
-int ms_cms_check_attachable(const uint8_t *der, size_t der_len, X509 *cert,
-			    const uint8_t *data, size_t len,
-			    const char **reason)
-{
-	const unsigned char *p = der;
-	STACK_OF(CMS_SignerInfo) *sis;
-	STACK_OF(X509) *certs = NULL;
-	CMS_ContentInfo *cms;
-	ASN1_OCTET_STRING **content;
-	BIO *dcont = NULL;
-	int found = 0, err;
-
-	cms = d2i_CMS_ContentInfo(NULL, &p, (long)der_len);
-	if (!cms) {
-		*reason = "not a DER-encoded CMS/PKCS#7 message";
-		return -EBADMSG;
-	}
-	err = -EINVAL;
-	if (OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed) {
-		*reason = "not a CMS SignedData message";
-		goto out;
-	}
-	content = CMS_get0_content(cms);
-	if (content && *content) {
-		*reason = "the CMS embeds its content; the kernel needs a "
-			  "detached signature";
-		goto out;
-	}
-	sis = CMS_get0_SignerInfos(cms);
-	if (!sis || sk_CMS_SignerInfo_num(sis) == 0) {
-		*reason = "the CMS has no signer";
-		goto out;
-	}
-	for (int i = 0; i < sk_CMS_SignerInfo_num(sis); i++)
-		if (CMS_SignerInfo_cert_cmp(sk_CMS_SignerInfo_value(sis, i),
-					    cert) == 0)
-			found = 1;
-	if (!found) {
-		*reason = "no signer of the CMS is the given certificate";
-		err = -ENOKEY;
-		goto out;
-	}
-	/* Check the signature really covers this file: the kernel tool
-	 * appends any bytes, and a wrong blob is only found at load time. */
-	certs = sk_X509_new_null();
-	dcont = bio_new_span(data, len);
-	if (!certs || !dcont || !sk_X509_push(certs, cert)) {
-		err = -ENOMEM;
-		goto out;
-	}
-	if (CMS_verify(cms, certs, NULL, dcont, NULL,
-		       CMS_BINARY | CMS_NOINTERN | CMS_NO_SIGNER_CERT_VERIFY) != 1) {
-		*reason = "the signature does not verify over this file";
-		err = -EKEYREJECTED;
-		goto out;
-	}
-	*reason = NULL;
-	err = 0;
-out:
-	sk_X509_free(certs);
-	BIO_free(dcont);
 	CMS_ContentInfo_free(cms);
 	return err;
 }

@@ -8,11 +8,14 @@
 #include <openssl/err.h>
 
 #include "base/digest.h"
+#include "base/exitcode.h"
 #include "base/fileio.h"
+#include "kernel/rules.h"
 #include "module/compress.h"
 #include "module/module_file.h"
 #include "module/trailer.h"
 #include "sign/cms.h"
+#include "sign/kernel_check.h"
 #include "sign/signer.h"
 
 /* The kernel's ASN.1 decoder stops at 64 KiB (§3.1); leave room above it
@@ -311,6 +314,53 @@ static void *copy_body(void *arg)
 	return NULL;
 }
 
+/*
+ * A CMS made elsewhere (-s, --attach) goes through the kernel model
+ * verify-file judges with, for the kernel of r->kernel, with the given
+ * certificate as the only trusted key: what that kernel would refuse is
+ * refused here, with its errno and its reason, before anything is
+ * written.
+ */
+static int check_attach(const struct ms_signer *s,
+			const struct ms_sign_req *r, struct ms_fail *fail,
+			const uint8_t *sig, size_t sig_len,
+			const uint8_t *data, size_t len)
+{
+	const struct kr_rules *kr = r->kernel ? r->kernel
+					      : kr_get(KR_DEFAULT);
+	struct ms_kernel_verdict v;
+	int err;
+
+	err = ms_kernel_check_cms(kr, s->certs[0], data, len, sig, sig_len,
+				  &v);
+	if (!err)
+		return 0;
+	if (err != v.err)	/* -ENOMEM: no verdict */
+		return fail_at(fail, MS_STAGE_RAWSIG, s->raw_path, NULL, err);
+	if (v.cert_refused)
+		snprintf(fail->text, sizeof(fail->text), "the %s kernel would "
+			 "not load the certificate as a key: -%s: %s",
+			 kr->name, ms_errno_name(err), v.why);
+	else if (err == -ENOKEY)
+		snprintf(fail->text, sizeof(fail->text), "no signer of the "
+			 "CMS is the given certificate (-ENOKEY from the %s "
+			 "kernel trusting only it)", kr->name);
+	else if (s->raw_is_value && err == -EKEYREJECTED)
+		/* the CMS around it is ours: the value is what is wrong */
+		snprintf(fail->text, sizeof(fail->text), "the signature "
+			 "value does not verify over this file with the "
+			 "certificate (-%s from the %s kernel: %s)",
+			 ms_errno_name(err), kr->name, v.why);
+	else
+		snprintf(fail->text, sizeof(fail->text), "the %s kernel "
+			 "would refuse this signature: -%s: %s%s", kr->name,
+			 ms_errno_name(err), v.why ? v.why : "rejected",
+			 s->raw_is_value ? "" : " (openssl cms -sign makes "
+			 "one it accepts with -binary -noattr -nosmimecap "
+			 "-nocerts)");
+	return fail_at(fail, MS_STAGE_KERNEL, s->raw_path, fail->text, err);
+}
+
 int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 		    struct ms_signed *job, int *skipped, struct ms_fail *fail)
 {
@@ -389,15 +439,10 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 			}
 			sig = der;
 		}
-		err = ms_cms_check_attachable(sig, sig_len, s->certs[0],
-					      in.data, body_len, &why);
-		if (err) {
-			if (s->raw_is_value && err == -EKEYREJECTED)
-				why = "the signature value does not verify "
-				      "over this file with the certificate";
-			fail_at(fail, MS_STAGE_RAWSIG, s->raw_path, why, err);
+		err = check_attach(s, r, fail, sig, sig_len, in.data,
+				   body_len);
+		if (err)
 			goto done;
-		}
 	} else {
 		uint8_t digest[EVP_MAX_MD_SIZE];
 		unsigned int dlen = 0;

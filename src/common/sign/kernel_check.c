@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <string.h>
+
+#include <openssl/x509.h>
+
+#include "kernel/keyring.h"
+#include "kernel/verify.h"
+#include "sign/kernel_check.h"
+
+int ms_kernel_check_cms(const struct kr_rules *kr, X509 *cert,
+			const uint8_t *data, size_t len, const uint8_t *cms,
+			size_t cms_len, struct ms_kernel_verdict *v)
+{
+	struct certstore ring = { 0 };
+	struct kv_result res = { 0 };
+	struct kv_ctx kv = { .kr = kr, .trusted = &ring };
+	unsigned char *der = NULL;
+	int der_len, err;
+
+	memset(v, 0, sizeof(*v));
+	der_len = i2d_X509(cert, &der);
+	if (der_len <= 0)
+		return -ENOMEM;
+	/* The keyring as x509_load_certificate_list() would fill it from
+	 * this one certificate: one the kernel refuses as a key is the
+	 * answer itself (every signature by it would be -ENOKEY). */
+	err = cs_add_der(&ring, "certificate", 1, der, (size_t)der_len, kr,
+			 NULL);
+	OPENSSL_free(der);
+	if (err)
+		goto out;
+	if (ring.n_skipped) {
+		v->err = ring.skipped[0].err;
+		v->why = ring.skipped[0].why;
+		v->cert_refused = 1;
+	} else {
+		v->err = kv_verify_pkcs7(&kv, data, len, cms, cms_len,
+					 KV_USAGE_MODULE, &res);
+		v->why = res.reason;
+		kv_result_free(&res);
+		if (v->err == -ENOMEM)
+			err = -ENOMEM;
+	}
+out:
+	cs_free(&ring);
+	return err ? err : v->err;
+}
