@@ -22,6 +22,30 @@
 #define SIGNER_FLAGS (CMS_NOCERTS | CMS_BINARY | CMS_NOSMIMECAP | CMS_NOATTR)
 
 /*
+ * 7.3's sign-file (main) clears NOATTR for an ML-DSA key while OpenSSL is
+ * older than 4.0, which cannot make an ML-DSA SignerInfo without signed
+ * attributes; its flags also carry CMS_NO_SIGNING_TIME where OpenSSL has
+ * it (3.5), so the attributes are contentType and messageDigest only.
+ */
+#ifdef CMS_NO_SIGNING_TIME
+#define ATTR_FLAGS ((SIGNER_FLAGS & ~CMS_NOATTR) | CMS_NO_SIGNING_TIME)
+#else
+#define ATTR_FLAGS (SIGNER_FLAGS & ~CMS_NOATTR)
+#endif
+
+int ms_cms_signed_attrs(EVP_PKEY *key)
+{
+#if OPENSSL_VERSION_NUMBER < 0x40000000L
+	return EVP_PKEY_is_a(key, "ML-DSA-44") ||
+	       EVP_PKEY_is_a(key, "ML-DSA-65") ||
+	       EVP_PKEY_is_a(key, "ML-DSA-87");
+#else
+	(void)key;
+	return 0;
+#endif
+}
+
+/*
  * Sign a digest as CMS_final does for a SignerInfo without signed
  * attributes (cms_SignerInfo_content_sign -> EVP_SignFinal_ex): a
  * context on the key, the signature digest set, EVP_PKEY_sign over the
@@ -51,7 +75,7 @@ static int sign_digest(EVP_PKEY *key, const EVP_MD *md,
 }
 
 /* What goes into SignerInfo i's signature field. */
-typedef int (*fill_fn)(void *ctx, int i, ASN1_OCTET_STRING *sig);
+typedef int (*fill_fn)(void *ctx, int i, CMS_SignerInfo *si);
 
 struct real_sig {
 	EVP_PKEY *const *keys;
@@ -60,16 +84,42 @@ struct real_sig {
 	unsigned int digest_len;
 };
 
-static int fill_signature(void *ctx, int i, ASN1_OCTET_STRING *os)
+/*
+ * A SignerInfo with signed attributes, signed as CMS_final's
+ * cms_SignerInfo_content_sign does it, with the content's digest made
+ * here: messageDigest and contentType (id-data, the SignedData's
+ * eContentType) added, then CMS_SignerInfo_sign signs their DER SET OF.
+ * The attributes are a DER SET OF, sorted when encoded: the order they
+ * are added in does not show.
+ */
+static int sign_attrs(CMS_SignerInfo *si, const uint8_t *digest,
+		      unsigned int digest_len)
+{
+	if (CMS_signed_add1_attr_by_NID(si, NID_pkcs9_messageDigest,
+					V_ASN1_OCTET_STRING, digest,
+					(int)digest_len) <= 0 ||
+	    CMS_signed_add1_attr_by_NID(si, NID_pkcs9_contentType,
+					V_ASN1_OBJECT,
+					OBJ_nid2obj(NID_pkcs7_data), -1) <= 0 ||
+	    CMS_SignerInfo_sign(si) <= 0)
+		return -EINVAL;
+	return 0;
+}
+
+static int fill_signature(void *ctx, int i, CMS_SignerInfo *si)
 {
 	struct real_sig *r = ctx;
 	unsigned char *sig;
 	size_t len;
-	int err = sign_digest(r->keys[i], r->md, r->digest, r->digest_len,
-			      &sig, &len);
+	int err;
 
+	if (CMS_signed_get_attr_count(si) >= 0)
+		return sign_attrs(si, r->digest, r->digest_len);
+	err = sign_digest(r->keys[i], r->md, r->digest, r->digest_len, &sig,
+			  &len);
 	if (!err)
-		ASN1_STRING_set0(os, sig, (int)len);
+		ASN1_STRING_set0(CMS_SignerInfo_get0_signature(si), sig,
+				 (int)len);
 	return err;
 }
 
@@ -78,10 +128,8 @@ static int build_cms(X509 *const *certs, EVP_PKEY *const *keys, int n,
 		     const EVP_MD *md, int use_keyid, fill_fn fill, void *ctx,
 		     uint8_t **der, size_t *der_len, int *failed_signer)
 {
-	const unsigned int signer_flags = SIGNER_FLAGS |
-					  (use_keyid ? CMS_USE_KEYID : 0);
+	const unsigned int keyid = use_keyid ? CMS_USE_KEYID : 0;
 	STACK_OF(CMS_SignerInfo) *sis;
-	ASN1_OCTET_STRING *os;
 	CMS_ContentInfo *cms;
 	unsigned char *p = NULL;
 	int len, err = -EINVAL;
@@ -95,8 +143,10 @@ static int build_cms(X509 *const *certs, EVP_PKEY *const *keys, int n,
 	/* Every SignerInfo first, as CMS_add1_signer would have them
 	 * before CMS_final; then each is signed in turn. */
 	for (int i = 0; i < n; i++) {
-		if (!CMS_add1_signer(cms, certs[i], keys[i], md,
-				     signer_flags)) {
+		unsigned int flags = (ms_cms_signed_attrs(keys[i]) ?
+				      ATTR_FLAGS : SIGNER_FLAGS) | keyid;
+
+		if (!CMS_add1_signer(cms, certs[i], keys[i], md, flags)) {
 			*failed_signer = i;
 			/* e.g. ECDSA with SHA-3 on OpenSSL 3.0: no such CMS
 			 * signature algorithm */
@@ -110,10 +160,10 @@ static int build_cms(X509 *const *certs, EVP_PKEY *const *keys, int n,
 	 * The stack holds them in the order they were added. */
 	sis = CMS_get0_SignerInfos(cms);
 	for (int i = 0; i < n; i++) {
-		os = sk_CMS_SignerInfo_num(sis) == n ?
-		     CMS_SignerInfo_get0_signature(
-			     sk_CMS_SignerInfo_value(sis, i)) : NULL;
-		if (!os || fill(ctx, i, os)) {
+		CMS_SignerInfo *si = sk_CMS_SignerInfo_num(sis) == n ?
+				     sk_CMS_SignerInfo_value(sis, i) : NULL;
+
+		if (!si || fill(ctx, i, si)) {
 			*failed_signer = i;
 			goto out;
 		}
@@ -180,7 +230,7 @@ static void placeholder(int i, uint8_t *p, size_t len)
 	}
 }
 
-static int fill_placeholder(void *ctx, int i, ASN1_OCTET_STRING *os)
+static int fill_placeholder(void *ctx, int i, CMS_SignerInfo *si)
 {
 	struct ms_cms_template *t = ctx;
 	uint8_t *p = OPENSSL_malloc(t->sig_len[i]);
@@ -188,7 +238,8 @@ static int fill_placeholder(void *ctx, int i, ASN1_OCTET_STRING *os)
 	if (!p)
 		return -ENOMEM;
 	placeholder(i, p, t->sig_len[i]);
-	ASN1_STRING_set0(os, p, (int)t->sig_len[i]);
+	ASN1_STRING_set0(CMS_SignerInfo_get0_signature(si), p,
+			 (int)t->sig_len[i]);
 	return 0;
 }
 

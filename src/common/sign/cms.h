@@ -13,7 +13,14 @@
 #include <openssl/x509.h>
 
 /*
- * Sign data: detached SignedData, no certificates, no signed attributes,
+ * The SignerInfo for key gets signed attributes: an ML-DSA key while
+ * OpenSSL is older than 4.0, as in the 7.3 kernel's sign-file.
+ */
+int ms_cms_signed_attrs(EVP_PKEY *key);
+
+/*
+ * Sign data: detached SignedData, no certificates, no signed attributes
+ * (but for ms_cms_signed_attrs keys: contentType and messageDigest),
  * signers identified by issuer+serial (or by SKID when use_keyid).  One
  * SignerInfo per key/certificate pair, in order: with n == 1 the bytes
  * are the kernel tool's; with more, a kernel trusting any one of the
