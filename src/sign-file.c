@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "base/exitcode.h"
 #include "base/fileio.h"
 #include "base/format.h"
@@ -300,7 +302,9 @@ static int report(const struct ms_fail *f, int err)
 		ms_error(f->path, "%s", f->reason);
 		return err == -ENOPKG ? MS_EXIT_NOPKG : MS_EXIT_KEY;
 	case MS_STAGE_KERNEL:
-		/* the kernel's errno, as verify-file would exit with it */
+	case MS_STAGE_NOALG:
+		/* the kernel's errno, as verify-file would exit with it;
+		 * or what this build lacks */
 		ms_error(f->path, "%s", f->reason);
 		return ms_exit_for_errno(err);
 	case MS_STAGE_INPUT:
@@ -552,6 +556,11 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 	case 'V':
 		printf("%s (modsign) %s\n", o->kmod ? "kmodsign" : "sign-file",
 		       MODSIGN_VERSION);
+		/* what the tests key ML-DSA expectations on */
+		printf("OpenSSL %s, built with %s; ML-DSA signing: %s\n",
+		       OpenSSL_version(OPENSSL_VERSION_STRING),
+		       OPENSSL_VERSION_STR, ms_mldsa_signing() ? "yes" :
+		       "no (needs OpenSSL 3.5 or later)");
 		return STOP_OK;
 	case '?':
 	default:

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <openssl/err.h>
+#include <openssl/opensslv.h>
 
 #include "base/digest.h"
 #include "base/exitcode.h"
@@ -54,6 +55,29 @@ int ms_signer_init(struct ms_signer *s, const char *hash, int use_keyid,
 	return 0;
 }
 
+/*
+ * A key this OpenSSL could not load may be an ML-DSA key that a build
+ * against OpenSSL 3.5 signs with: say so (MS_STAGE_NOALG, -ENOSYS)
+ * rather than "no private key found".
+ */
+static int no_mldsa(struct ms_fail *f, const char *key, const char *cert)
+{
+	int set;
+
+	if (f->key == MS_KEY_UNREADABLE || f->key == MS_KEY_PIN_UNREADABLE ||
+	    ms_mldsa_signing())
+		return 0;
+	set = ms_mldsa_named(key, cert);
+	if (!set)
+		return 0;
+	snprintf(f->text, sizeof(f->text), "ML-DSA-%d key: this sign-file "
+		 "is built with OpenSSL %s, which cannot sign with ML-DSA "
+		 "(a build against OpenSSL 3.5 or later can)", set,
+		 OPENSSL_VERSION_STR);
+	fail_at(f, MS_STAGE_NOALG, key, f->text, -ENOSYS);
+	return 1;
+}
+
 int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
 		  const struct ms_key_opts *o, struct ms_fail *fail)
 {
@@ -71,7 +95,8 @@ int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
 	fail->token = *tok != NULL;
 	if (err) {
 		X509_free(bundled);
-		return fail_at(fail, MS_STAGE_KEY, key, NULL, err);
+		return no_mldsa(fail, key, cert) ? -ENOSYS :
+		       fail_at(fail, MS_STAGE_KEY, key, NULL, err);
 	}
 	if (bundled && strcmp(key, cert) == 0) {
 		s->certs[i] = bundled;

@@ -36,6 +36,8 @@ enum ms_stage {
 	MS_STAGE_KERNEL,	/* the target kernel would refuse the result:
 				 * the error is its -errno, the reason says
 				 * which kernel and why */
+	MS_STAGE_NOALG,		/* this build's OpenSSL lacks the algorithm
+				 * (ML-DSA before OpenSSL 3.5): -ENOSYS */
 	MS_STAGE_OUTPUT,	/* writing the result */
 };
 
