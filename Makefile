@@ -102,6 +102,7 @@ deps-build:
 deps-test: deps-build
 	scripts/install-deps.sh test
 	tests/fixtures/get-reference.sh
+	tests/fixtures/get-reference-7.3.sh
 
 # The whole bats suite, then again against an ASan+UBSan build.
 check: deps-test
