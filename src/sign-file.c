@@ -21,6 +21,7 @@
 #include "kernel/kernel_config.h"
 #include "kernel/rules.h"
 #include "sign/batch_sign.h"
+#include "sign/kernel_check.h"
 #include "sign/pin.h"
 #include "sign/pkcs11/load.h"
 #include "sign/signer.h"
@@ -342,6 +343,18 @@ static void warn_algorithms(const struct ms_signer *s, const char *hash,
 		if (k < s->n)
 			ms_info("signer %d: %s key from %s (%s)", k + 1, desc,
 				names[k], ms_token_via(s->toks[k]));
+	}
+}
+
+/* ML-DSA's signed attributes need a kernel option no line implies. */
+static void warn_mldsa(const struct ms_signer *s, const struct kr_rules *kr,
+		       const char *const *names)
+{
+	for (int k = 0; k < s->n; k++) {
+		const char *w = ms_kernel_mldsa_note(kr, s->keys[k]);
+
+		if (w)
+			ms_warn(names[k], "%s", w);
 	}
 }
 
@@ -720,6 +733,7 @@ static int run_batch(struct opts *o)
 		goto out;
 	}
 	warn_algorithms(&signer, o->words[0], o->kernel, names);
+	warn_mldsa(&signer, o->req.kernel, names);
 	code = ms_batch_sign(&signer, &o->req, &list, o->batch.jobs ?
 			     o->batch.jobs : ms_pool_default_workers(),
 			     o->quiet, report);
@@ -822,6 +836,7 @@ static int run_one(struct opts *o)
 	err = load_for_verb(o, &signer, hash, cert, names, &fail);
 	if (!err && o->verb != RAW) {
 		warn_algorithms(&signer, hash, o->kernel, names);
+		warn_mldsa(&signer, req->kernel, names);
 		if (o->kcpath)
 			warn_kconfig(&kc, o->kcpath, &signer, hash);
 	}

@@ -10,6 +10,7 @@
 
 #include "base/digest.h"
 #include "sign/cms.h"
+#include "sign/keys.h"
 
 /*
  * The flag sets below are the kernel's sign-file's, call by call: the
@@ -36,9 +37,7 @@
 int ms_cms_signed_attrs(EVP_PKEY *key)
 {
 #if OPENSSL_VERSION_NUMBER < 0x40000000L
-	return EVP_PKEY_is_a(key, "ML-DSA-44") ||
-	       EVP_PKEY_is_a(key, "ML-DSA-65") ||
-	       EVP_PKEY_is_a(key, "ML-DSA-87");
+	return ms_key_is_mldsa(key);
 #else
 	(void)key;
 	return 0;

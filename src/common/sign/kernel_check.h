@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <openssl/evp.h>
 #include <openssl/x509.h>
 
 struct kr_rules;
@@ -25,17 +26,29 @@ struct ms_kernel_verdict {
  * The kernel's verdict on a module whose body is data and whose appended
  * signature is the CMS cms (sign-file -s, --attach, split signing), as
  * verify_pkcs7_signature() with VERIFYING_MODULE_SIGNATURE gives it on
- * the line (or .config) kr, with cert as the only trusted key.  v->err
+ * the line (or .config) kr, with certs (n of them: the signer's, or
+ * each signer's) as the only trusted keys.  v->err
  * is 0 when that kernel loads the module; else its -errno with its
  * reason: -EKEYREJECTED for signed attributes or S/MIME capabilities
  * ("openssl cms -sign" without -noattr -nosmimecap), a signature that
  * does not cover data or a key its crypto refuses; -ENOKEY when no
- * SignerInfo names cert; -ENOPKG for crypto the line lacks; -EBADMSG,
+ * SignerInfo names a certificate; -ENOPKG for crypto the line lacks;
+ * -EBADMSG,
  * -EINVAL or -EMSGSIZE for what its parser refuses.  Returns v->err, or
  * -ENOMEM with no verdict.
  */
-int ms_kernel_check_cms(const struct kr_rules *kr, X509 *cert,
-			const uint8_t *data, size_t len, const uint8_t *cms,
-			size_t cms_len, struct ms_kernel_verdict *v);
+int ms_kernel_check_cms(const struct kr_rules *kr, X509 *const *certs,
+			int n, const uint8_t *data, size_t len,
+			const uint8_t *cms, size_t cms_len,
+			struct ms_kernel_verdict *v);
+
+/*
+ * sign-file's warning for a signer key when the kernel's .config is not
+ * known (kr NULL, or a line rather than a .config): ML-DSA signatures made
+ * with OpenSSL before 4.0 carry signed attributes, which a kernel accepts
+ * on modules only when built with the waiver.  NULL when there is nothing
+ * to say.
+ */
+const char *ms_kernel_mldsa_note(const struct kr_rules *kr, EVP_PKEY *key);
 
 #endif

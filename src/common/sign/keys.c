@@ -522,3 +522,10 @@ int ms_mldsa_signing(void)
 	return 0;
 #endif
 }
+
+int ms_key_is_mldsa(EVP_PKEY *key)
+{
+	return EVP_PKEY_is_a(key, "ML-DSA-44") ||
+	       EVP_PKEY_is_a(key, "ML-DSA-65") ||
+	       EVP_PKEY_is_a(key, "ML-DSA-87");
+}

@@ -94,6 +94,8 @@ int ms_key_matches_cert(EVP_PKEY *key, X509 *cert);
  */
 int ms_mldsa_signing(void);
 int ms_mldsa_named(const char *key, const char *cert);
+/* key is an ML-DSA-44, -65 or -87 key. */
+int ms_key_is_mldsa(EVP_PKEY *key);
 
 /* The passphrase callback used for keys: offers st->pin once. */
 struct ms_pin_state {

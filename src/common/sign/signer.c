@@ -356,7 +356,7 @@ static int check_attach(const struct ms_signer *s,
 	struct ms_kernel_verdict v;
 	int err;
 
-	err = ms_kernel_check_cms(kr, s->certs[0], data, len, sig, sig_len,
+	err = ms_kernel_check_cms(kr, s->certs, 1, data, len, sig, sig_len,
 				  &v);
 	if (!err)
 		return 0;
@@ -384,6 +384,50 @@ static int check_attach(const struct ms_signer *s,
 			 "one it accepts with -binary -noattr -nosmimecap "
 			 "-nocerts)");
 	return fail_at(fail, MS_STAGE_KERNEL, s->raw_path, fail->text, err);
+}
+
+/*
+ * Whether a kernel takes an ML-DSA signature depends on more than its
+ * key type and digest (signed attributes, the SHA-512 rule that comes
+ * with them, the waiver, mixed signers), so the signature made is judged
+ * as a whole by the kernel model, with the signers' certificates as the
+ * trusted keys, before it is written.  Without a .config the waiver
+ * (CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA) cannot be known:
+ * kbuild calls sign-file with none, for a kernel that may have it, so it
+ * is assumed (the tool warns, ms_kernel_mldsa_note).
+ */
+static int check_mldsa(const struct ms_signer *s,
+		       const struct ms_sign_req *r, struct ms_fail *fail,
+		       const uint8_t *sig, size_t sig_len,
+		       const uint8_t *data, size_t len)
+{
+	const struct kr_rules *kr = r->kernel ? r->kernel
+					      : kr_get(KR_DEFAULT);
+	struct kr_rules assumed = *kr;
+	struct ms_kernel_verdict v;
+	int err, mldsa = 0;
+
+	for (int i = 0; i < s->n; i++)
+		mldsa |= ms_key_is_mldsa(s->keys[i]);
+	if (!mldsa)
+		return 0;
+	if (!kr->from_config)
+		assumed.mldsa_authattr_waiver = true;
+	err = ms_kernel_check_cms(&assumed, s->certs, s->n, data, len, sig,
+				  sig_len, &v);
+	if (!err)
+		return 0;
+	if (err != v.err)	/* -ENOMEM: no verdict */
+		return fail_at(fail, MS_STAGE_SIGN, r->module, NULL, err);
+	snprintf(fail->text, sizeof(fail->text), "the %s kernel would %s: "
+		 "-%s: %s%s", kr->name, v.cert_refused ? "not load the "
+		 "signer's certificate as a key" : "refuse this ML-DSA "
+		 "signature", ms_errno_name(err), v.why ? v.why : "rejected",
+		 kr->from_config && !kr->mldsa_authattr_waiver &&
+		 err == -EKEYREJECTED ? " (ML-DSA signatures made with "
+		 "OpenSSL before 4.0 carry signed attributes, which need "
+		 "CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA=y)" : "");
+	return fail_at(fail, MS_STAGE_KERNEL, r->module, fail->text, err);
 }
 
 int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
@@ -508,6 +552,9 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 			goto done;
 		}
 		sig = der;
+		err = check_mldsa(s, r, fail, sig, sig_len, in.data, body_len);
+		if (err)
+			goto done;
 	}
 	if (copying) {
 		pthread_join(copy.tid, NULL);
