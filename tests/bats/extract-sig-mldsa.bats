@@ -5,7 +5,8 @@
 # on a module (the CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA
 # waiver).  Describing needs no ML-DSA arithmetic, so these run on every
 # build, on the committed modules of tests/fixtures/mldsa/
-# (make-mldsa-modules.sh).
+# (make-mldsa-modules.sh) and keys/mldsa65.ko (make-keys.sh), which has
+# no signed attributes.
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -37,7 +38,7 @@ print(json.dumps(json.load(sys.stdin)["signers"][0], sort_keys=True))'
 }
 
 @test "ML-DSA without signed attributes needs no waiver" {
-	run -0 "$EXTRACT_SIG" --kernel 7.3 "$M/m65-noattrs.ko"
+	run -0 "$EXTRACT_SIG" --kernel 7.3 "$KEYS/mldsa65.ko"
 	assert_line "  parameter set:  ML-DSA-65 (FIPS 204), signature of the set's size"
 	assert_line "  signed attrs:   none"
 	assert_line "  waiver on 7.3:  not-needed"
@@ -68,7 +69,7 @@ print(json.dumps(json.load(sys.stdin)["signers"][0], sort_keys=True))'
 	assert_output --partial '"signature_size": 3309'
 	assert_output --partial '"signed_attributes": true'
 	assert_output --partial '"signature_algorithm": "ML-DSA-65"'
-	run -0 signer_json "$M/m65-noattrs.ko" --kernel 7.3
+	run -0 signer_json "$KEYS/mldsa65.ko" --kernel 7.3
 	assert_output --partial '"waiver": "not-needed"'
 	assert_output --partial '"signed_attributes": false'
 	run -0 signer_json "$M/m44-keyid.ko" --kernel 6.12
