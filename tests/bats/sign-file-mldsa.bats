@@ -18,7 +18,7 @@ load helpers
 MID=100000
 
 # bytes of a signature, FIPS 204 table 2
-declare -A SIG_SIZE=([44]=2420 [65]=3309 [87]=4627)
+sig_size() { case $1 in 44) echo 2420 ;; 65) echo 3309 ;; 87) echo 4627 ;; esac; }
 
 setup_file() {
 	# the key forms the tests use besides PEM PKCS#8, made without
@@ -98,7 +98,7 @@ check_cms() { # cms set hash cert
 	run -0 "$CMS_MASK" tree "$1"
 	assert_output --partial "04 <signature value>"
 	run -0 openssl asn1parse -inform DER -in "$1"
-	assert_line --regexp "prim: OCTET STRING +\\[HEX DUMP\\]:[0-9A-F]{$((2 * SIG_SIZE[$2]))}\$"
+	assert_line --regexp "prim: OCTET STRING +\\[HEX DUMP\\]:[0-9A-F]{$((2 * $(sig_size "$2")))}\$"
 	run -0 openssl_verify_detached "$1" "$W/orig.ko" "$4"
 }
 
@@ -256,4 +256,126 @@ mldsa_like_73() { # set hash [options...]
 			"$KEYS/mldsa65.crt" "$W/ref/mod.ko"
 		cmp "$W/ref/mod.ko" "$W/orig.ko"
 	fi
+}
+
+# What the target kernel would reject is refused before anything is
+# written, with the kernel's errno (as verify-file's exit code) and reason.
+
+# A 7.3 kernel .config with ML-DSA, an ML-DSA-65 module key, and the
+# waiver when asked.
+config73() { # file [waiver]
+	{
+		printf '# Linux/x86 7.3.4 Kernel Configuration\n'
+		printf 'CONFIG_MODULE_SIG=y\nCONFIG_MODULE_SIG_HASH="sha512"\n'
+		printf 'CONFIG_MODULE_SIG_KEY_TYPE_MLDSA_65=y\n'
+		printf 'CONFIG_CRYPTO_MLDSA=y\nCONFIG_CRYPTO_SHA256=y\nCONFIG_CRYPTO_SHA512=y\n'
+		[ -z "${2:-}" ] ||
+			printf 'CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA=y\n'
+	} > "$1"
+}
+
+# sign-file ARGS refused with exit CODE, nothing written in $W/ours;
+# $stderr for the caller.
+refused() { # code args...
+	local code=$1 before
+	shift
+	before=$(listing "$W/ours")
+	cd "$W/ours" || return 1
+	run "-$code" --separate-stderr "$SIGN_FILE" "$@"
+	cd "$W" || return 1
+	assert_output ""
+	assert_equal "$(listing "$W/ours")" "$before"
+}
+
+@test "ML-DSA with sha256 (signed attributes) is refused as every 7.x kernel refuses it" {
+	prepare
+	if ! mldsa_build; then
+		refused_without_mldsa 65 sha256 "$KEYS/mldsa65.key" "$KEYS/mldsa65.crt" mod.ko
+		return
+	fi
+	refused 1 sha256 "$KEYS/mldsa65.key" "$KEYS/mldsa65.crt" mod.ko
+	[[ "$stderr" == *"sign-file: mod.ko: the 7.3 kernel would refuse this ML-DSA signature: -EKEYREJECTED: "*sha512* ]] ||
+		fail "$stderr"
+	# the kernel's own tool makes it, and verify-file says the same
+	need_reference73
+	(cd "$W/ref" && "$REF73_SIGN_FILE" sha256 "$KEYS/mldsa65.key" "$KEYS/mldsa65.crt" mod.ko)
+	config73 "$W/waiver.config" waiver
+	run -1 "$VERIFY_FILE" --kernel-config "$W/waiver.config" -c "$KEYS/mldsa65.crt" "$W/ref/mod.ko"
+	assert_output --partial "REJECTED -EKEYREJECTED"
+}
+
+@test "--kernel-config of a 7.3 kernel without the waiver refuses ML-DSA, naming the option" {
+	prepare
+	config73 "$W/plain.config"
+	if ! mldsa_build; then
+		refused_without_mldsa 65 --kernel-config "$W/plain.config" sha512 \
+			"$KEYS/mldsa65.key" "$KEYS/mldsa65.crt" mod.ko
+		return
+	fi
+	refused 1 --kernel-config "$W/plain.config" sha512 "$KEYS/mldsa65.key" \
+		"$KEYS/mldsa65.crt" mod.ko
+	[[ "$stderr" == *"the 7.3 kernel would refuse this ML-DSA signature: -EKEYREJECTED: module signature has authenticated attributes"*"CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA=y)" ]] ||
+		fail "$stderr"
+}
+
+@test "--kernel-config of a 7.3 kernel with the waiver: signed without a warning, and verify-file accepts it" {
+	prepare
+	config73 "$W/waiver.config" waiver
+	if ! mldsa_build; then
+		refused_without_mldsa 65 --kernel-config "$W/waiver.config" sha512 \
+			"$KEYS/mldsa65.key" "$KEYS/mldsa65.crt" mod.ko
+		return
+	fi
+	cd "$W/ours"
+	run -0 --separate-stderr "$SIGN_FILE" --kernel-config "$W/waiver.config" \
+		sha512 "$KEYS/mldsa65.key" "$KEYS/mldsa65.crt" mod.ko
+	assert_equal "$stderr" ""
+	run -0 "$VERIFY_FILE" --kernel-config "$W/waiver.config" \
+		-c "$KEYS/mldsa65.crt" mod.ko
+	assert_output --partial "mod.ko: OK"
+	config73 "$W/plain.config"
+	run -1 "$VERIFY_FILE" --kernel-config "$W/plain.config" \
+		-c "$KEYS/mldsa65.crt" mod.ko
+	assert_output --partial "REJECTED -EKEYREJECTED: module signature has authenticated attributes"
+}
+
+@test "--kernel 6.12 refuses ML-DSA: that line has none (ENOPKG, exit 5)" {
+	prepare
+	if ! mldsa_build; then
+		refused_without_mldsa 44 --kernel 6.12 sha512 "$KEYS/mldsa44.key" \
+			"$KEYS/mldsa44.crt" mod.ko
+		return
+	fi
+	refused 5 --kernel 6.12 sha512 "$KEYS/mldsa44.key" "$KEYS/mldsa44.crt" mod.ko
+	[[ "$stderr" == *"the 6.12 kernel would not load the signer's certificate as a key: -ENOPKG: "* ]] ||
+		fail "$stderr"
+}
+
+@test "an ML-DSA and an RSA signer in one CMS are refused: the kernel wants signed attributes on all or none" {
+	prepare
+	if ! mldsa_build; then
+		refused_without_mldsa 65 --signer "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" \
+			sha512 "$KEYS/mldsa65.key" "$KEYS/mldsa65.crt" mod.ko
+		return
+	fi
+	refused 6 --signer "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" sha512 \
+		"$KEYS/mldsa65.key" "$KEYS/mldsa65.crt" mod.ko
+	[[ "$stderr" == *"the 7.3 kernel would refuse this ML-DSA signature: -EINVAL: "* ]] ||
+		fail "$stderr"
+}
+
+@test "verify-file accepts what sign-file signs with each ML-DSA set, on a 7.3 kernel with the waiver" {
+	prepare
+	config73 "$W/waiver.config" waiver
+	if ! mldsa_build; then
+		refused_without_mldsa 87 sha512 "$KEYS/mldsa87.key" "$KEYS/mldsa87.crt" mod.ko
+		return
+	fi
+	for set in 44 65 87; do
+		cp "$W/orig.ko" "$W/ours/m$set.ko"
+		"$SIGN_FILE" --kernel-config "$W/waiver.config" sha512 \
+			"$KEYS/mldsa$set.key" "$KEYS/mldsa$set.crt" "$W/ours/m$set.ko"
+		run -0 "$VERIFY_FILE" --kernel-config "$W/waiver.config" \
+			-c "$KEYS/mldsa$set.crt" "$W/ours/m$set.ko"
+	done
 }
