@@ -102,6 +102,7 @@ deps-build:
 deps-test: deps-build
 	scripts/install-deps.sh test
 	tests/fixtures/get-reference.sh
+	tests/fixtures/get-reference-7.3.sh
 
 # The kernel's own sign-file, which the byte-identity tests compare with.
 REF_SIGN_FILE := build/reference/sign-file

@@ -19,10 +19,12 @@
 #include "module/module_file.h"
 #include "module/sig_describe.h"
 #include "module/trailer.h"
+#include "kernel/rules.h"
+#include "kernel/waiver.h"
 #include "sign/keys.h"
 
 static const char short_opts[] = "0sdc:jvqhV";
-enum { OPT_BODY = 256, OPT_SIG, OPT_MODINFO };
+enum { OPT_BODY = 256, OPT_SIG, OPT_MODINFO, OPT_KERNEL };
 static const struct option long_opts[] = {
 	{ "body", required_argument, NULL, OPT_BODY },
 	{ "sig", required_argument, NULL, OPT_SIG },
@@ -32,6 +34,7 @@ static const struct option long_opts[] = {
 	{ "cert", required_argument, NULL, 'c' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "modinfo", optional_argument, NULL, OPT_MODINFO },
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -47,6 +50,7 @@ struct args {
 	enum view view;
 	int view_set;
 	const char *body_out, *sig_out, *cert, *field, *file;
+	const struct kr_rules *kernel;	/* --kernel; NULL: the newest */
 };
 
 static void usage(FILE *f)
@@ -79,6 +83,9 @@ static void help(void)
 "Other options:\n"
 "  -c, --cert CERT     the signer's certificate (DER or PEM), to show the\n"
 "                      key type and size\n"
+"      --kernel LINE   the kernel line (default the newest) to say of an\n"
+"                      ML-DSA signer whether its signed attributes need\n"
+"                      CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA\n"
 "  -q, --quiet         print nothing on stdout (check and extract only)\n"
 "  -v, --verbose       show OpenSSL's error details\n"
 "  -h, --help          show this help and exit\n"
@@ -131,6 +138,20 @@ static int parse_args(int argc, char **argv, struct args *a)
 			bad = set_view(a, VIEW_MODINFO);
 			a->field = optarg;
 			break;
+		case OPT_KERNEL: {
+			const char *note;
+
+			a->kernel = kr_for_version(optarg, &note);
+			if (!a->kernel) {
+				ms_error(NULL, "not a kernel version '%s' (use "
+					 "MAJOR.MINOR: the lines are %s)",
+					 optarg, kr_line_names());
+				bad = 1;
+			} else if (note) {
+				ms_warn(NULL, "--kernel %s: %s", optarg, note);
+			}
+			break;
+		}
 		case OPT_BODY:
 			a->body_out = optarg;
 			break;
@@ -304,6 +325,9 @@ static int run(const struct args *a, const struct ms_modfile *f, X509 *cert)
 		input_changed(a);
 		return MS_EXIT_IO;
 	}
+	if (!err)
+		kr_describe_waivers(a->kernel ? a->kernel : kr_get(KR_DEFAULT),
+				    &d);
 	if (f->comp != MS_COMP_NONE) {
 		d.compression = ms_comp_name(f->comp);
 		d.compressed_len = f->file.len;

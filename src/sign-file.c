@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "base/exitcode.h"
 #include "base/fileio.h"
 #include "base/format.h"
@@ -19,6 +21,7 @@
 #include "kernel/public_key.h"
 #include "kernel/rules.h"
 #include "sign/batch_sign.h"
+#include "sign/kernel_check.h"
 #include "sign/pin.h"
 #include "sign/pkcs11/load.h"
 #include "sign/signer.h"
@@ -175,17 +178,16 @@ static void help(void)
 "  -p, --save-sig      also keep the detached signature <module>.p7s\n"
 "  -k, --keyid         identify the signer by subjectKeyIdentifier\n"
 "                      (CMS v3) instead of issuer and serial number\n"
-"  -s, --raw-sig       append the CMS in <raw-cms> (made elsewhere) after\n"
-"                      checking it is a detached signature of <module> by\n"
-"                      the certificate <x509>\n"
+"  -s, --raw-sig       append the CMS in <raw-cms> (made elsewhere) if the\n"
+"                      kernel (--kernel) would accept it on <module> with\n"
+"                      <x509> as its only trusted key\n"
 "      --signer KEY X509  one more signer (repeatable): one CMS with a\n"
 "                      SignerInfo per key, for key rollover\n"
 "      --digest-only   write <module>.digest (raw digest) and <module>.tbs\n"
 "                      (DER DigestInfo) for a remote signer; no key needed\n"
 "      --attach SIG    append SIG: a CMS, or a bare signature value (RSA\n"
 "                      PKCS#1 v1.5 or ECDSA over the digest) wrapped here\n"
-"                      as sign-file would; checked against <x509> and the\n"
-"                      module first\n"
+"                      as sign-file would; checked first as for -s\n"
 "      --pin-file FILE read the passphrase or token PIN from FILE\n"
 "      --pin-fd N      read it from file descriptor N\n"
 "      --provider NAME OpenSSL provider for pkcs11: keys (default pkcs11,\n"
@@ -300,6 +302,12 @@ static int report(const struct ms_fail *f, int err)
 	case MS_STAGE_SIGN:
 		ms_error(f->path, "%s", f->reason);
 		return err == -ENOPKG ? MS_EXIT_NOPKG : MS_EXIT_KEY;
+	case MS_STAGE_KERNEL:
+	case MS_STAGE_NOALG:
+		/* the kernel's errno, as verify-file would exit with it;
+		 * or what this build lacks */
+		ms_error(f->path, "%s", f->reason);
+		return ms_exit_for_errno(err);
 	case MS_STAGE_INPUT:
 	case MS_STAGE_OUTPUT:
 	case MS_STAGE_NONE:
@@ -345,6 +353,18 @@ static void warn_algorithms(const struct ms_signer *s, const char *hash,
 		if (k < s->n)
 			ms_info("signer %d: %s key from %s (%s)", k + 1, desc,
 				names[k], ms_token_via(s->toks[k]));
+	}
+}
+
+/* ML-DSA's signed attributes need a kernel option no line implies. */
+static void warn_mldsa(const struct ms_signer *s, const struct kr_rules *kr,
+		       const char *const *names)
+{
+	for (int k = 0; k < s->n; k++) {
+		const char *w = ms_kernel_mldsa_note(kr, s->keys[k]);
+
+		if (w)
+			ms_warn(names[k], "%s", w);
 	}
 }
 
@@ -508,6 +528,7 @@ static int take_kernel(struct opts *o)
 	if (note)
 		ms_warn(NULL, "--kernel %s: %s", optarg, note);
 	o->kernel = kr->name;
+	o->req.kernel = kr;
 	return 0;
 }
 
@@ -569,6 +590,11 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 	case 'V':
 		printf("%s (modsign) %s\n", o->kmod ? "kmodsign" : "sign-file",
 		       MODSIGN_VERSION);
+		/* what the tests key ML-DSA expectations on */
+		printf("OpenSSL %s, built with %s; ML-DSA signing: %s\n",
+		       OpenSSL_version(OPENSSL_VERSION_STRING),
+		       OPENSSL_VERSION_STR, ms_mldsa_signing() ? "yes" :
+		       "no (needs OpenSSL 3.5 or later)");
 		return STOP_OK;
 	case '?':
 	default:
@@ -728,6 +754,7 @@ static int run_batch(struct opts *o)
 		goto out;
 	}
 	warn_algorithms(&signer, o->words[0], o->kernel, names);
+	warn_mldsa(&signer, o->req.kernel, names);
 	code = ms_batch_sign(&signer, &o->req, &list, o->batch.jobs ?
 			     o->batch.jobs : ms_pool_default_workers(),
 			     o->quiet, report);
@@ -814,6 +841,7 @@ static int run_one(struct opts *o)
 		err = load_kconfig(o->kcpath, &kc, &o->kernel, &hash);
 		if (err)
 			return err;
+		req->kernel = &kc.rules;
 	}
 	cert = o->verb == ATTACH ? o->words[1] : o->words[2];
 	req->module = o->words[npos - 1];
@@ -829,6 +857,7 @@ static int run_one(struct opts *o)
 	err = load_for_verb(o, &signer, hash, cert, names, &fail);
 	if (!err && o->verb != RAW) {
 		warn_algorithms(&signer, hash, o->kernel, names);
+		warn_mldsa(&signer, req->kernel, names);
 		if (o->kcpath)
 			warn_kconfig(&kc, o->kcpath, &signer, hash);
 	}

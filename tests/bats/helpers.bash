@@ -58,6 +58,30 @@ require_cmd() { # command package
 		fail "$1 not found: install the Debian package $2 (scripts/install-deps.sh test)"
 }
 
+# The second reference, the 7.3 kernel's sign-file (tests/fixtures/
+# get-reference-7.3.sh): built from Debian's linux-source-7.3 against this
+# machine's OpenSSL, and Debian's own build from linux-kbuild-7.3, which
+# runs only with Debian 13's OpenSSL (3.5).
+OPENSSL_VERSION=$(openssl version | cut -d' ' -f2)
+REF73_SIGN_FILE="${MODSIGN_REF73_SIGN_FILE:-$TOP/build/reference/sign-file-7.3-openssl-$OPENSSL_VERSION}"
+REF73_DEBIAN_SIGN_FILE="$TOP/build/reference/sign-file-7.3-debian"
+
+need_reference73() {
+	[ -x "$REF73_SIGN_FILE" ] ||
+		skip "7.3 reference sign-file for OpenSSL $OPENSSL_VERSION missing: run tests/fixtures/get-reference-7.3.sh"
+}
+
+# sign-file's build signs with ML-DSA (its --version says so: built with
+# OpenSSL 3.5 or later).  The ML-DSA tests expect signatures then, and the
+# refusal otherwise.
+mldsa_build() {
+	"$SIGN_FILE" --version | grep -q '; ML-DSA signing: yes$'
+}
+
+# tests/fixtures/cms-mask.py: signature values zeroed (der) or left out
+# of a tag tree (tree), for comparing randomised signatures.
+CMS_MASK="$TOP/tests/fixtures/cms-mask.py"
+
 # The same bytes as make_module, built a whole array at a time: for the
 # multi-megabyte modules (64 MiB takes seconds instead of tens of seconds).
 make_large_module() { # path size

@@ -185,7 +185,7 @@ signed_in_place() { # out hash key cert [options...]
 
 @test "kmodsign --version and -V name kmodsign" {
 	run -0 "$KMODSIGN" --version
-	assert_output --regexp '^kmodsign \(modsign\) [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_line --index 0 --regexp '^kmodsign \(modsign\) [0-9]+\.[0-9]+\.[0-9]+$'
 	run -0 "$KMODSIGN" -V
 	assert_output --regexp '^kmodsign \(modsign\) '
 }

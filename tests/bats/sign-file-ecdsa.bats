@@ -157,3 +157,44 @@ check_cms() { # cms hash
 	[ $(( $(file_size "$W/sig.cms") - ref_size )) -le 4 ]
 	[ $(( ref_size - $(file_size "$W/sig.cms") )) -le 4 ]
 }
+
+# The kernel tools' ECDSA output, structure for structure: the same tags
+# and contents but for the signature value (randomised, and of varying
+# length), tests/fixtures/cms-mask.py tree.
+same_structure_as() { # reference-tool key hash [options...]
+	local ref=$1 key=$2 hash=$3
+	shift 3
+	copy_module "$W/orig.ko" "$MID"
+	mkdir -p "$W/r" "$W/o"
+	cp "$W/orig.ko" "$W/r/mod.ko"
+	cp "$W/orig.ko" "$W/o/mod.ko"
+	run -0 "$ref" "$@" "$hash" "$KEYS/$key.key" "$KEYS/$key.der" "$W/r/mod.ko"
+	run -0 "$SIGN_FILE" "$@" "$hash" "$KEYS/$key.key" "$KEYS/$key.der" "$W/o/mod.ko"
+	"$CMS_MASK" tree "$W/r/mod.ko" > "$W/r.tree"
+	"$CMS_MASK" tree "$W/o/mod.ko" > "$W/o.tree"
+	diff "$W/r.tree" "$W/o.tree"
+	grep -q '<signature value>' "$W/o.tree"
+	split_signed "$W/o/mod.ko" "$W/body" "$W/sig.cms"
+	cmp "$W/body" "$W/orig.ko"
+	run -0 openssl_verify_detached "$W/sig.cms" "$W/body" "$KEYS/$key.der"
+}
+
+@test "ECDSA P-256 sha256: the 6.1 kernel tool's structure" {
+	need_reference
+	same_structure_as "$REF_SIGN_FILE" ec256 sha256
+}
+
+@test "ECDSA P-256 sha256: the 7.3 kernel tool's structure" {
+	need_reference73
+	same_structure_as "$REF73_SIGN_FILE" ec256 sha256
+}
+
+@test "ECDSA P-384 sha384 -k: the 7.3 kernel tool's structure" {
+	need_reference73
+	same_structure_as "$REF73_SIGN_FILE" ec384 sha384 -k
+}
+
+@test "ECDSA P-384 sha512: the 7.3 kernel tool's structure" {
+	need_reference73
+	same_structure_as "$REF73_SIGN_FILE" ec384 sha512
+}

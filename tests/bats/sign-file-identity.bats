@@ -9,7 +9,12 @@
 #   B  every mode x sha256 x RSA-2048/RSA-4096              28 comparisons
 #   C  cert format / combined PEM / encrypted key, sha256    9 comparisons
 #   D  module size (0 B, 1 B, 64 MiB), sha256                7 comparisons
-#                                                    total: 60 comparisons
+#   E  the same against the 7.3 kernel's sign-file (built     24 comparisons
+#      from Debian's linux-source-7.3 against this machine's
+#      OpenSSL: tests/fixtures/get-reference-7.3.sh): every
+#      hash x RSA-2048, every mode x RSA-4096, PEM, combined
+#      and encrypted keys, the empty module
+#                                                    total: 84 comparisons
 # (the 100 KB size is the one A, B and C use).  Each comparison is one
 # `same_as_reference` call below.
 
@@ -290,4 +295,75 @@ mode_s_p() { # key
 	sign_both sha256 "$(k rsa4096.key)" "$(k rsa4096.der)" mod.ko out.ko
 	same_as_reference out.ko
 	unchanged mod.ko
+}
+
+# E: the 7.3 kernel's sign-file ------------------------------------------
+#
+# 7.3 passes one flag word (NOATTR, NOSMIMECAP and, with OpenSSL 3.5,
+# NO_SIGNING_TIME among them) to every CMS call where 6.1 passed three:
+# with NOATTR the bytes are the same, and so are ours.
+
+ref73() {
+	need_reference73
+	REF_SIGN_FILE=$REF73_SIGN_FILE
+}
+
+@test "7.3: in-place signing is byte-identical to the 7.3 kernel tool (sha1, RSA-2048)" { ref73; inplace sha1 rsa2048; }
+@test "7.3: in-place signing is byte-identical to the 7.3 kernel tool (sha224, RSA-2048)" { ref73; inplace sha224 rsa2048; }
+@test "7.3: in-place signing is byte-identical to the 7.3 kernel tool (sha256, RSA-2048)" { ref73; inplace sha256 rsa2048; }
+@test "7.3: in-place signing is byte-identical to the 7.3 kernel tool (sha384, RSA-2048)" { ref73; inplace sha384 rsa2048; }
+@test "7.3: in-place signing is byte-identical to the 7.3 kernel tool (sha512, RSA-2048)" { ref73; inplace sha512 rsa2048; }
+@test "7.3: in-place signing is byte-identical to the 7.3 kernel tool (sha3-256, RSA-2048)" { ref73; inplace sha3-256 rsa2048; }
+@test "7.3: in-place signing is byte-identical to the 7.3 kernel tool (sha3-384, RSA-2048)" { ref73; inplace sha3-384 rsa2048; }
+@test "7.3: in-place signing is byte-identical to the 7.3 kernel tool (sha3-512, RSA-2048)" { ref73; inplace sha3-512 rsa2048; }
+@test "7.3: a new dest is byte-identical to the 7.3 kernel tool's (RSA-4096)" { ref73; mode_dest rsa4096; }
+@test "7.3: -p is byte-identical to the 7.3 kernel tool's (RSA-4096)" { ref73; mode_p rsa4096; }
+@test "7.3: -p with a dest is byte-identical to the 7.3 kernel tool's (RSA-4096)" { ref73; mode_p_dest rsa4096; }
+@test "7.3: -d is byte-identical to the 7.3 kernel tool's (RSA-4096)" { ref73; mode_d rsa4096; }
+@test "7.3: -k is byte-identical to the 7.3 kernel tool's (RSA-4096)" { ref73; mode_k rsa4096; }
+@test "7.3: -k -p is byte-identical to the 7.3 kernel tool's (RSA-4096)" { ref73; mode_kp rsa4096; }
+@test "7.3: -s with the 7.3 tool's -d CMS is byte-identical (RSA-4096)" { ref73; mode_s rsa4096; }
+@test "7.3: -s with the 7.3 tool's -k CMS is byte-identical (RSA-2048)" { ref73; mode_s rsa2048 -k; }
+
+@test "7.3: a PEM certificate gives the 7.3 kernel tool's bytes" {
+	ref73
+	prepare "$MID"
+	sign_both sha256 "$(k rsa2048.key)" "$(k rsa2048.crt)" mod.ko
+	same_as_reference mod.ko
+}
+
+@test "7.3: a combined key+cert PEM gives the 7.3 kernel tool's bytes" {
+	ref73
+	prepare "$MID"
+	sign_both sha256 "$(k combined.pem)" "$(k combined.pem)" mod.ko
+	same_as_reference mod.ko
+}
+
+@test "7.3: an encrypted key with KBUILD_SIGN_PIN gives the 7.3 kernel tool's bytes" {
+	ref73
+	prepare "$MID"
+	export KBUILD_SIGN_PIN=modsign-pin
+	sign_both sha512 "$(k enc.key)" "$(k enc.der)" mod.ko
+	same_as_reference mod.ko
+}
+
+@test "7.3: an empty module is signed as the 7.3 kernel tool does" {
+	ref73
+	prepare 0
+	sign_both sha256 "$(k rsa2048.key)" "$(k rsa2048.der)" mod.ko
+	same_as_reference mod.ko
+}
+
+@test "7.3: Debian's own 7.3 sign-file (linux-kbuild-7.3) gives the same bytes too" {
+	mldsa_build || skip "Debian's 7.3 sign-file runs with OpenSSL 3.5 only (this build: $("$SIGN_FILE" --version | tail -n 1))"
+	[ -x "$REF73_DEBIAN_SIGN_FILE" ] ||
+		skip "Debian's 7.3 sign-file missing: run tests/fixtures/get-reference-7.3.sh"
+	REF_SIGN_FILE=$REF73_DEBIAN_SIGN_FILE
+	prepare "$MID"
+	sign_both -p sha256 "$(k rsa2048.key)" "$(k rsa2048.der)" mod.ko
+	same_as_reference mod.ko
+	same_as_reference mod.ko.p7s
+	prepare "$MID"
+	sign_both -k sha512 "$(k rsa4096.key)" "$(k rsa4096.der)" mod.ko
+	same_as_reference mod.ko
 }

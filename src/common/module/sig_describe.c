@@ -96,6 +96,24 @@ static void describe_cert(struct ms_signer_desc *sd, X509 *x, const char *from)
 	sd->subject = name_text(X509_get_subject_name(x));
 }
 
+/* FIPS 204 id-ml-dsa-44/65/87: NIST sigAlgs 17, 18, 19. */
+static int mldsa_set(const char *oid)
+{
+	static const char prefix[] = "2.16.840.1.101.3.4.3.";
+	static const int sets[] = { 44, 65, 87 };
+
+	if (strncmp(oid, prefix, sizeof(prefix) - 1) != 0)
+		return 0;
+	for (int i = 0; i < 3; i++) {
+		char n[4];
+
+		snprintf(n, sizeof(n), "%d", 17 + i);
+		if (strcmp(oid + sizeof(prefix) - 1, n) == 0)
+			return sets[i];
+	}
+	return 0;
+}
+
 static void fill_signer(struct ms_signer_desc *sd, CMS_SignerInfo *si,
 			STACK_OF(X509) *embedded, X509 *cert,
 			const char *cert_path)
@@ -121,6 +139,11 @@ static void fill_signer(struct ms_signer_desc *sd, CMS_SignerInfo *si,
 	CMS_SignerInfo_get0_algs(si, NULL, NULL, &dig, &sigalg);
 	OBJ_obj2txt(sd->hash, sizeof(sd->hash), dig->algorithm, 0);
 	OBJ_obj2txt(sd->sig_alg, sizeof(sd->sig_alg), sigalg->algorithm, 0);
+	OBJ_obj2txt(sd->sig_oid, sizeof(sd->sig_oid), sigalg->algorithm, 1);
+	sd->mldsa = mldsa_set(sd->sig_oid);
+	if (sd->mldsa)	/* the name, whether this OpenSSL knows it or not */
+		snprintf(sd->sig_alg, sizeof(sd->sig_alg), "ML-DSA-%d",
+			 sd->mldsa);
 	sd->signed_attrs = CMS_signed_get_attr_count(si) > 0;
 	sig = CMS_SignerInfo_get0_signature(si);
 	sd->sig_len = (size_t)ASN1_STRING_length(sig);
@@ -205,6 +228,50 @@ static void print_hex_line(const char *label, const uint8_t *p, size_t len)
 	free(h);
 }
 
+/* FIPS 204 table 2: bytes of a signature. */
+static size_t mldsa_sig_size(int set)
+{
+	return set == 44 ? 2420 : set == 65 ? 3309 : set == 87 ? 4627 : 0;
+}
+
+/* For JSON and the short line: what the waiver means for the signer. */
+static const char *waiver_word(enum ms_waiver w)
+{
+	switch (w) {
+	case MS_WAIVER_NOT_NEEDED:
+		return "not-needed";
+	case MS_WAIVER_NEEDED:
+		return "needed";
+	case MS_WAIVER_NOT_WAIVABLE:
+		return "not-waivable";
+	case MS_WAIVER_NO_MLDSA:
+		return "no-ml-dsa";
+	case MS_WAIVER_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}
+
+static const char *waiver_text(enum ms_waiver w)
+{
+	switch (w) {
+	case MS_WAIVER_NEEDED:
+		return "present: on modules only a kernel built with "
+		       "CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA=y "
+		       "accepts them";
+	case MS_WAIVER_NOT_WAIVABLE:
+		return "present: the kernel rejects them on modules even "
+		       "with the ML-DSA waiver (the first signer is not "
+		       "ML-DSA)";
+	case MS_WAIVER_NO_MLDSA:
+		return "present (this kernel line has no ML-DSA at all)";
+	case MS_WAIVER_NOT_NEEDED:
+	case MS_WAIVER_UNKNOWN:
+		break;
+	}
+	return "present";
+}
+
 void ms_sigdesc_print(const struct ms_sigdesc *d, const char *file)
 {
 	const struct ms_desc *ds = &d->t.desc;
@@ -251,8 +318,22 @@ void ms_sigdesc_print(const struct ms_sigdesc *d, const char *file)
 		printf("  %-16s%s\n", "hash:", s->hash);
 		printf("  %-16s%s\n", "signature alg:", s->sig_alg);
 		printf("  %-16s%zu bytes\n", "signature:", s->sig_len);
-		printf("  %-16s%s\n", "signed attrs:", s->signed_attrs ?
-		       "present (the kernel rejects them on modules)" : "none");
+		if (s->mldsa)
+			printf("  %-16sML-DSA-%d (FIPS 204), %s\n", "parameter set:",
+			       s->mldsa, s->sig_len == mldsa_sig_size(s->mldsa)
+			       ? "signature of the set's size" :
+			       "signature NOT of the set's size");
+		printf("  %-16s%s\n", "signed attrs:", !s->signed_attrs ?
+		       "none" : s->mldsa && d->kernel ?
+		       waiver_text(s->waiver) :
+		       "present (the kernel rejects them on modules)");
+		if (s->mldsa && d->kernel) {
+			char label[32];
+
+			snprintf(label, sizeof(label), "waiver on %s:",
+				 d->kernel);
+			printf("  %-16s%s\n", label, waiver_word(s->waiver));
+		}
 		if (s->cert_from) {
 			printf("  %-16s%s\n", "subject:", s->subject);
 			printf("  %-16s%s (certificate: %s)\n", "key:", s->key,
@@ -311,6 +392,26 @@ static json_object *signer_json(const struct ms_signer_desc *s, int index)
 	return ms_signer_facts_json(&f);
 }
 
+/* An ML-DSA signer: its set, whether its signature has the set's size,
+ * and what the kernel line makes of its signed attributes. */
+static json_object *json_mldsa(const struct ms_sigdesc *d,
+			       const struct ms_signer_desc *s)
+{
+	json_object *o = json_object_new_object();
+	char name[16];
+
+	snprintf(name, sizeof(name), "ML-DSA-%d", s->mldsa);
+	json_object_object_add(o, "parameter_set", json_object_new_string(name));
+	json_object_object_add(o, "signature_size_expected",
+			       json_object_new_int64(
+				       (int64_t)mldsa_sig_size(s->mldsa)));
+	json_object_object_add(o, "kernel", json_str(d->kernel));
+	json_object_object_add(o, "waiver", d->kernel ?
+			       json_object_new_string(waiver_word(s->waiver)) :
+			       NULL);
+	return o;
+}
+
 json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file)
 {
 	const struct ms_desc *ds = &d->t.desc;
@@ -353,7 +454,14 @@ json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file)
 			       json_object_new_int(d->n_signers));
 	arr = json_object_new_array();
 	for (int i = 0; i < d->n_signers && i < MS_MAX_SIGNERS; i++) {
-		json_object_array_add(arr, signer_json(&d->s[i], i + 1));
+		const struct ms_signer_desc *s = &d->s[i];
+		json_object *j = signer_json(s, i + 1);
+
+		/* extract-sig's own: what the kernel line makes of an
+		 * ML-DSA signer (null for any other) */
+		json_object_object_add(j, "ml_dsa", s->mldsa ?
+				       json_mldsa(d, s) : NULL);
+		json_object_array_add(arr, j);
 	}
 	json_object_object_add(o, "signers", arr);
 	return o;

@@ -16,6 +16,20 @@
 
 #define MS_MAX_SIGNERS 8
 
+/*
+ * What a kernel line makes of an ML-DSA signer's signed attributes on a
+ * module (pkcs7_verify(), CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA,
+ * v7.0), filled in by kr_describe_waivers (kernel/waiver.h).
+ */
+enum ms_waiver {
+	MS_WAIVER_UNKNOWN,	/* not an ML-DSA signer, or not asked */
+	MS_WAIVER_NOT_NEEDED,	/* no signed attributes */
+	MS_WAIVER_NEEDED,	/* signed attributes: accepted only with it */
+	MS_WAIVER_NOT_WAIVABLE,	/* signed attributes, and the first signer
+				 * is not ML-DSA: rejected even with it */
+	MS_WAIVER_NO_MLDSA,	/* the line has no ML-DSA at all */
+};
+
 struct ms_signer_desc {
 	int by_skid;		/* SignerInfo identifies by SKID (CMS v3) */
 	char *issuer;		/* base/format's spelling, or NULL */
@@ -26,6 +40,9 @@ struct ms_signer_desc {
 	size_t skid_len;
 	char hash[32];		/* digest long name, as kmod prints it */
 	char sig_alg[48];	/* signature algorithm name */
+	char sig_oid[48];	/* the same, dotted */
+	int mldsa;		/* ML-DSA parameter set (44, 65, 87), or 0 */
+	enum ms_waiver waiver;	/* for an ML-DSA signer, on d->kernel */
 	int signed_attrs;	/* signedAttrs present */
 	uint8_t *sig;		/* signature value */
 	size_t sig_len;
@@ -46,6 +63,7 @@ struct ms_sigdesc {
 	int n_certs;		/* embedded certificates */
 	int detached;		/* no embedded content */
 	struct ms_signer_desc s[MS_MAX_SIGNERS];
+	const char *kernel;	/* the line the waivers speak for, or NULL */
 };
 
 /*

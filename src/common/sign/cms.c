@@ -1,107 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <openssl/cms.h>
 #include <openssl/err.h>
 #include <openssl/x509.h>
 
 #include "base/digest.h"
-#include "base/fileio.h"
 #include "sign/cms.h"
-
-/*
- * A read-only BIO over a byte span of any size.  BIO_new_mem_buf takes an
- * int length, which stops at 2 GiB; modules and firmware can be larger.
- */
-struct span {
-	const uint8_t *p;
-	size_t left;
-};
-
-static int span_read(BIO *b, char *out, size_t want, size_t *got)
-{
-	struct span *s = BIO_get_data(b);
-	size_t n = want < s->left ? want : s->left;
-
-	*got = 0;
-	/* An empty module has no mapping (p is NULL): neither memcpy nor
-	 * pointer arithmetic may see it, even for 0 bytes (UBSan).  A
-	 * mapped file's bytes come through its descriptor (fileio.h). */
-	if (n) {
-		if (ms_map_read(out, s->p, n))
-			return 0;
-		s->p += n;
-		s->left -= n;
-	}
-	*got = n;
-	return n > 0 || want == 0;
-}
-
-static long span_ctrl(BIO *b, int cmd, long num, void *ptr)
-{
-	struct span *s = BIO_get_data(b);
-
-	(void)num;
-	(void)ptr;
-	switch (cmd) {
-	case BIO_CTRL_EOF:
-		return s->left == 0;
-	case BIO_CTRL_FLUSH:
-		return 1;
-	}
-	return 0;
-}
-
-static int span_destroy(BIO *b)
-{
-	free(BIO_get_data(b));
-	BIO_set_data(b, NULL);
-	return 1;
-}
-
-static BIO_METHOD *span_meth;
-
-/* Once per process: batch workers create span BIOs concurrently. */
-static void span_meth_init(void)
-{
-	BIO_METHOD *m = BIO_meth_new(BIO_get_new_index() |
-				     BIO_TYPE_SOURCE_SINK, "modsign span");
-
-	if (m && BIO_meth_set_read_ex(m, span_read) &&
-	    BIO_meth_set_ctrl(m, span_ctrl) &&
-	    BIO_meth_set_destroy(m, span_destroy)) {
-		span_meth = m;
-		return;
-	}
-	BIO_meth_free(m);
-}
-
-static BIO *bio_new_span(const uint8_t *p, size_t len)
-{
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	struct span *s;
-	BIO *b;
-
-	pthread_once(&once, span_meth_init);
-	if (!span_meth)
-		return NULL;
-	s = malloc(sizeof(*s));
-	b = s ? BIO_new(span_meth) : NULL;
-	if (!b) {
-		free(s);
-		return NULL;
-	}
-	s->p = p;
-	s->left = len;
-	BIO_set_data(b, s);
-	BIO_set_init(b, 1);
-	return b;
-}
+#include "sign/keys.h"
 
 /*
  * The flag sets below are the kernel's sign-file's, call by call: the
@@ -112,6 +21,28 @@ static BIO *bio_new_span(const uint8_t *p, size_t len)
 #define SIGN_FLAGS (CMS_NOCERTS | CMS_PARTIAL | CMS_BINARY | CMS_DETACHED | \
 		    CMS_STREAM)
 #define SIGNER_FLAGS (CMS_NOCERTS | CMS_BINARY | CMS_NOSMIMECAP | CMS_NOATTR)
+
+/*
+ * 7.3's sign-file (main) clears NOATTR for an ML-DSA key while OpenSSL is
+ * older than 4.0, which cannot make an ML-DSA SignerInfo without signed
+ * attributes; its flags also carry CMS_NO_SIGNING_TIME where OpenSSL has
+ * it (3.5), so the attributes are contentType and messageDigest only.
+ */
+#ifdef CMS_NO_SIGNING_TIME
+#define ATTR_FLAGS ((SIGNER_FLAGS & ~CMS_NOATTR) | CMS_NO_SIGNING_TIME)
+#else
+#define ATTR_FLAGS (SIGNER_FLAGS & ~CMS_NOATTR)
+#endif
+
+int ms_cms_signed_attrs(EVP_PKEY *key)
+{
+#if OPENSSL_VERSION_NUMBER < 0x40000000L
+	return ms_key_is_mldsa(key);
+#else
+	(void)key;
+	return 0;
+#endif
+}
 
 /*
  * Sign a digest as CMS_final does for a SignerInfo without signed
@@ -143,7 +74,7 @@ static int sign_digest(EVP_PKEY *key, const EVP_MD *md,
 }
 
 /* What goes into SignerInfo i's signature field. */
-typedef int (*fill_fn)(void *ctx, int i, ASN1_OCTET_STRING *sig);
+typedef int (*fill_fn)(void *ctx, int i, CMS_SignerInfo *si);
 
 struct real_sig {
 	EVP_PKEY *const *keys;
@@ -152,16 +83,42 @@ struct real_sig {
 	unsigned int digest_len;
 };
 
-static int fill_signature(void *ctx, int i, ASN1_OCTET_STRING *os)
+/*
+ * A SignerInfo with signed attributes, signed as CMS_final's
+ * cms_SignerInfo_content_sign does it, with the content's digest made
+ * here: messageDigest and contentType (id-data, the SignedData's
+ * eContentType) added, then CMS_SignerInfo_sign signs their DER SET OF.
+ * The attributes are a DER SET OF, sorted when encoded: the order they
+ * are added in does not show.
+ */
+static int sign_attrs(CMS_SignerInfo *si, const uint8_t *digest,
+		      unsigned int digest_len)
+{
+	if (CMS_signed_add1_attr_by_NID(si, NID_pkcs9_messageDigest,
+					V_ASN1_OCTET_STRING, digest,
+					(int)digest_len) <= 0 ||
+	    CMS_signed_add1_attr_by_NID(si, NID_pkcs9_contentType,
+					V_ASN1_OBJECT,
+					OBJ_nid2obj(NID_pkcs7_data), -1) <= 0 ||
+	    CMS_SignerInfo_sign(si) <= 0)
+		return -EINVAL;
+	return 0;
+}
+
+static int fill_signature(void *ctx, int i, CMS_SignerInfo *si)
 {
 	struct real_sig *r = ctx;
 	unsigned char *sig;
 	size_t len;
-	int err = sign_digest(r->keys[i], r->md, r->digest, r->digest_len,
-			      &sig, &len);
+	int err;
 
+	if (CMS_signed_get_attr_count(si) >= 0)
+		return sign_attrs(si, r->digest, r->digest_len);
+	err = sign_digest(r->keys[i], r->md, r->digest, r->digest_len, &sig,
+			  &len);
 	if (!err)
-		ASN1_STRING_set0(os, sig, (int)len);
+		ASN1_STRING_set0(CMS_SignerInfo_get0_signature(si), sig,
+				 (int)len);
 	return err;
 }
 
@@ -170,10 +127,8 @@ static int build_cms(X509 *const *certs, EVP_PKEY *const *keys, int n,
 		     const EVP_MD *md, int use_keyid, fill_fn fill, void *ctx,
 		     uint8_t **der, size_t *der_len, int *failed_signer)
 {
-	const unsigned int signer_flags = SIGNER_FLAGS |
-					  (use_keyid ? CMS_USE_KEYID : 0);
+	const unsigned int keyid = use_keyid ? CMS_USE_KEYID : 0;
 	STACK_OF(CMS_SignerInfo) *sis;
-	ASN1_OCTET_STRING *os;
 	CMS_ContentInfo *cms;
 	unsigned char *p = NULL;
 	int len, err = -EINVAL;
@@ -187,8 +142,10 @@ static int build_cms(X509 *const *certs, EVP_PKEY *const *keys, int n,
 	/* Every SignerInfo first, as CMS_add1_signer would have them
 	 * before CMS_final; then each is signed in turn. */
 	for (int i = 0; i < n; i++) {
-		if (!CMS_add1_signer(cms, certs[i], keys[i], md,
-				     signer_flags)) {
+		unsigned int flags = (ms_cms_signed_attrs(keys[i]) ?
+				      ATTR_FLAGS : SIGNER_FLAGS) | keyid;
+
+		if (!CMS_add1_signer(cms, certs[i], keys[i], md, flags)) {
 			*failed_signer = i;
 			/* e.g. ECDSA with SHA-3 on OpenSSL 3.0: no such CMS
 			 * signature algorithm */
@@ -202,10 +159,10 @@ static int build_cms(X509 *const *certs, EVP_PKEY *const *keys, int n,
 	 * The stack holds them in the order they were added. */
 	sis = CMS_get0_SignerInfos(cms);
 	for (int i = 0; i < n; i++) {
-		os = sk_CMS_SignerInfo_num(sis) == n ?
-		     CMS_SignerInfo_get0_signature(
-			     sk_CMS_SignerInfo_value(sis, i)) : NULL;
-		if (!os || fill(ctx, i, os)) {
+		CMS_SignerInfo *si = sk_CMS_SignerInfo_num(sis) == n ?
+				     sk_CMS_SignerInfo_value(sis, i) : NULL;
+
+		if (!si || fill(ctx, i, si)) {
 			*failed_signer = i;
 			goto out;
 		}
@@ -272,7 +229,7 @@ static void placeholder(int i, uint8_t *p, size_t len)
 	}
 }
 
-static int fill_placeholder(void *ctx, int i, ASN1_OCTET_STRING *os)
+static int fill_placeholder(void *ctx, int i, CMS_SignerInfo *si)
 {
 	struct ms_cms_template *t = ctx;
 	uint8_t *p = OPENSSL_malloc(t->sig_len[i]);
@@ -280,7 +237,8 @@ static int fill_placeholder(void *ctx, int i, ASN1_OCTET_STRING *os)
 	if (!p)
 		return -ENOMEM;
 	placeholder(i, p, t->sig_len[i]);
-	ASN1_STRING_set0(os, p, (int)t->sig_len[i]);
+	ASN1_STRING_set0(CMS_SignerInfo_get0_signature(si), p,
+			 (int)t->sig_len[i]);
 	return 0;
 }
 
@@ -502,71 +460,6 @@ int ms_cms_from_value(X509 *cert, const EVP_MD *md, int use_keyid,
 	err = 0;
 out:
 	OPENSSL_free(p);
-	CMS_ContentInfo_free(cms);
-	return err;
-}
-
-int ms_cms_check_attachable(const uint8_t *der, size_t der_len, X509 *cert,
-			    const uint8_t *data, size_t len,
-			    const char **reason)
-{
-	const unsigned char *p = der;
-	STACK_OF(CMS_SignerInfo) *sis;
-	STACK_OF(X509) *certs = NULL;
-	CMS_ContentInfo *cms;
-	ASN1_OCTET_STRING **content;
-	BIO *dcont = NULL;
-	int found = 0, err;
-
-	cms = d2i_CMS_ContentInfo(NULL, &p, (long)der_len);
-	if (!cms) {
-		*reason = "not a DER-encoded CMS/PKCS#7 message";
-		return -EBADMSG;
-	}
-	err = -EINVAL;
-	if (OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed) {
-		*reason = "not a CMS SignedData message";
-		goto out;
-	}
-	content = CMS_get0_content(cms);
-	if (content && *content) {
-		*reason = "the CMS embeds its content; the kernel needs a "
-			  "detached signature";
-		goto out;
-	}
-	sis = CMS_get0_SignerInfos(cms);
-	if (!sis || sk_CMS_SignerInfo_num(sis) == 0) {
-		*reason = "the CMS has no signer";
-		goto out;
-	}
-	for (int i = 0; i < sk_CMS_SignerInfo_num(sis); i++)
-		if (CMS_SignerInfo_cert_cmp(sk_CMS_SignerInfo_value(sis, i),
-					    cert) == 0)
-			found = 1;
-	if (!found) {
-		*reason = "no signer of the CMS is the given certificate";
-		err = -ENOKEY;
-		goto out;
-	}
-	/* Check the signature really covers this file: the kernel tool
-	 * appends any bytes, and a wrong blob is only found at load time. */
-	certs = sk_X509_new_null();
-	dcont = bio_new_span(data, len);
-	if (!certs || !dcont || !sk_X509_push(certs, cert)) {
-		err = -ENOMEM;
-		goto out;
-	}
-	if (CMS_verify(cms, certs, NULL, dcont, NULL,
-		       CMS_BINARY | CMS_NOINTERN | CMS_NO_SIGNER_CERT_VERIFY) != 1) {
-		*reason = "the signature does not verify over this file";
-		err = -EKEYREJECTED;
-		goto out;
-	}
-	*reason = NULL;
-	err = 0;
-out:
-	sk_X509_free(certs);
-	BIO_free(dcont);
 	CMS_ContentInfo_free(cms);
 	return err;
 }

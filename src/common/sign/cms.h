@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Building module signatures: CMS SignedData exactly as the kernel's
- * sign-file makes it (kernel-rules.md §2.3), and checking a CMS made
- * elsewhere before it is appended.
+ * sign-file makes it (kernel-rules.md §2.3).
  */
 #ifndef MODSIGN_SIGN_CMS_H
 #define MODSIGN_SIGN_CMS_H
@@ -14,7 +13,14 @@
 #include <openssl/x509.h>
 
 /*
- * Sign data: detached SignedData, no certificates, no signed attributes,
+ * The SignerInfo for key gets signed attributes: an ML-DSA key while
+ * OpenSSL is older than 4.0, as in the 7.3 kernel's sign-file.
+ */
+int ms_cms_signed_attrs(EVP_PKEY *key);
+
+/*
+ * Sign data: detached SignedData, no certificates, no signed attributes
+ * (but for ms_cms_signed_attrs keys: contentType and messageDigest),
  * signers identified by issuer+serial (or by SKID when use_keyid).  One
  * SignerInfo per key/certificate pair, in order: with n == 1 the bytes
  * are the kernel tool's; with more, a kernel trusting any one of the
@@ -74,23 +80,11 @@ int ms_is_cms(const uint8_t *buf, size_t len);
  * Wrap a bare signature value made elsewhere (RSA PKCS#1 v1.5 over the
  * DigestInfo, or an ECDSA-Sig-Value over the digest) in the SignedData
  * sign-file itself would make for cert and md: for RSA the result is
- * byte-identical to signing here.  The caller still checks it with
- * ms_cms_check_attachable, which verifies the value over the file.
+ * byte-identical to signing here.  The caller still has the kernel model
+ * check it (sign/kernel_check.h), which verifies the value over the file.
  */
 int ms_cms_from_value(X509 *cert, const EVP_MD *md, int use_keyid,
 		      const uint8_t *sig, size_t sig_len, uint8_t **der,
 		      size_t *der_len);
-
-/*
- * Check a CMS made elsewhere (sign-file -s) before it is appended:
- *  -EBADMSG  not DER CMS at all;
- *  -EINVAL   not a detached SignedData with at least one signer;
- *  -ENOKEY   no SignerInfo names cert (issuer+serial or SKID);
- *  -EKEYREJECTED  the signer's signature does not cover data.
- * *reason gets a static explanation.
- */
-int ms_cms_check_attachable(const uint8_t *der, size_t der_len, X509 *cert,
-			    const uint8_t *data, size_t len,
-			    const char **reason);
 
 #endif

@@ -435,3 +435,97 @@ int ms_key_matches_cert(EVP_PKEY *key, X509 *cert)
 	ERR_clear_error();
 	return -EKEYREJECTED;
 }
+
+/* FIPS 204 id-ml-dsa-44/65/87 (NIST CSOR sigAlgs 17, 18, 19). */
+static int mldsa_set_of(const ASN1_OBJECT *alg)
+{
+	static const char prefix[] = "2.16.840.1.101.3.4.3.";
+	char oid[80];
+
+	if (!alg || OBJ_obj2txt(oid, sizeof(oid), alg, 1) <= 0 ||
+	    strncmp(oid, prefix, sizeof(prefix) - 1) != 0)
+		return 0;
+	if (strcmp(oid + sizeof(prefix) - 1, "17") == 0)
+		return 44;
+	if (strcmp(oid + sizeof(prefix) - 1, "18") == 0)
+		return 65;
+	if (strcmp(oid + sizeof(prefix) - 1, "19") == 0)
+		return 87;
+	return 0;
+}
+
+/* An unencrypted PKCS#8 key (PEM "PRIVATE KEY" or DER): its OID. */
+static int mldsa_set_of_key(const uint8_t *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	PKCS8_PRIV_KEY_INFO *p8 = NULL;
+	const ASN1_OBJECT *alg = NULL;
+	int set = 0;
+	BIO *b;
+
+	if (is_pem(buf, len)) {
+		b = BIO_new_mem_buf(buf, (int)len);
+		if (b)
+			p8 = PEM_read_bio_PKCS8_PRIV_KEY_INFO(b, NULL, NULL,
+							      NULL);
+		BIO_free(b);
+	} else {
+		p8 = d2i_PKCS8_PRIV_KEY_INFO(NULL, &p, (long)len);
+	}
+	if (p8 && PKCS8_pkey_get0(&alg, NULL, NULL, NULL, p8))
+		set = mldsa_set_of(alg);
+	PKCS8_PRIV_KEY_INFO_free(p8);
+	return set;
+}
+
+int ms_mldsa_named(const char *key, const char *cert)
+{
+	ASN1_OBJECT *alg = NULL;
+	enum ms_key_problem why;
+	uint8_t *buf;
+	size_t len;
+	X509 *x;
+	int set = 0;
+
+	ERR_set_mark();
+	if (!ms_is_pkcs11_uri(key) &&
+	    ms_read_all(key, KEY_FILE_MAX, &buf, &len) == 0) {
+		set = mldsa_set_of_key(buf, len);
+		OPENSSL_cleanse(buf, len);
+		free(buf);
+	}
+	/* A certificate parses whatever its key's algorithm. */
+	if (!set && cert && !ms_is_pkcs11_uri(cert) &&
+	    ms_load_cert(cert, &x, &why) == 0) {
+		if (X509_PUBKEY_get0_param(&alg, NULL, NULL, NULL,
+					   X509_get_X509_PUBKEY(x)))
+			set = mldsa_set_of(alg);
+		X509_free(x);
+	}
+	ERR_pop_to_mark();
+	return set;
+}
+
+int ms_mldsa_signing(void)
+{
+#if OPENSSL_VERSION_NUMBER >= 0x30500000L
+	EVP_SIGNATURE *s;
+
+	/* Built for it; the library run with must have it too (a 3.5 build
+	 * run against an older libcrypto.so.3 would not). */
+	ERR_set_mark();
+	s = EVP_SIGNATURE_fetch(NULL, "ML-DSA-65", NULL);
+	ERR_pop_to_mark();
+	EVP_SIGNATURE_free(s);
+	return s != NULL;
+#else
+	return 0;
+#endif
+}
+
+int ms_key_is_mldsa(EVP_PKEY *key)
+{
+	return EVP_PKEY_is_a(key, "ML-DSA-44") ||
+	       EVP_PKEY_is_a(key, "ML-DSA-65") ||
+	       EVP_PKEY_is_a(key, "ML-DSA-87");
+}

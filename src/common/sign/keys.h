@@ -82,6 +82,21 @@ X509 *ms_cert_from_buf(const uint8_t *buf, size_t len);
 /* 0 when key is the private half of cert's public key. */
 int ms_key_matches_cert(EVP_PKEY *key, X509 *cert);
 
+/*
+ * ML-DSA (FIPS 204).  OpenSSL signs with it from 3.5 on.
+ * ms_mldsa_signing: this build can sign with ML-DSA (built against
+ * OpenSSL 3.5 or later, and the library it runs with has the algorithm).
+ * ms_mldsa_named: the parameter set (44, 65 or 87) an unencrypted PKCS#8
+ * key file or a certificate file (cert may be NULL) names by its
+ * algorithm OID, read without decoding the key, so that an OpenSSL
+ * without ML-DSA can still tell why it cannot load the key; 0 for
+ * anything else, and for pkcs11: URIs.
+ */
+int ms_mldsa_signing(void);
+int ms_mldsa_named(const char *key, const char *cert);
+/* key is an ML-DSA-44, -65 or -87 key. */
+int ms_key_is_mldsa(EVP_PKEY *key);
+
 /* The passphrase callback used for keys: offers st->pin once. */
 struct ms_pin_state {
 	const char *pin;

@@ -6,13 +6,17 @@
 #include <string.h>
 
 #include <openssl/err.h>
+#include <openssl/opensslv.h>
 
 #include "base/digest.h"
+#include "base/exitcode.h"
 #include "base/fileio.h"
+#include "kernel/rules.h"
 #include "module/compress.h"
 #include "module/module_file.h"
 #include "module/trailer.h"
 #include "sign/cms.h"
+#include "sign/kernel_check.h"
 #include "sign/signer.h"
 
 /* The kernel's ASN.1 decoder stops at 64 KiB (§3.1); leave room above it
@@ -51,6 +55,29 @@ int ms_signer_init(struct ms_signer *s, const char *hash, int use_keyid,
 	return 0;
 }
 
+/*
+ * A key this OpenSSL could not load may be an ML-DSA key that a build
+ * against OpenSSL 3.5 signs with: say so (MS_STAGE_NOALG, -ENOSYS)
+ * rather than "no private key found".
+ */
+static int no_mldsa(struct ms_fail *f, const char *key, const char *cert)
+{
+	int set;
+
+	if (f->key == MS_KEY_UNREADABLE || f->key == MS_KEY_PIN_UNREADABLE ||
+	    ms_mldsa_signing())
+		return 0;
+	set = ms_mldsa_named(key, cert);
+	if (!set)
+		return 0;
+	snprintf(f->text, sizeof(f->text), "ML-DSA-%d key: this sign-file "
+		 "is built with OpenSSL %s, which cannot sign with ML-DSA "
+		 "(a build against OpenSSL 3.5 or later can)", set,
+		 OPENSSL_VERSION_STR);
+	fail_at(f, MS_STAGE_NOALG, key, f->text, -ENOSYS);
+	return 1;
+}
+
 int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
 		  const struct ms_key_opts *o, struct ms_fail *fail)
 {
@@ -68,7 +95,8 @@ int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
 	fail->token = *tok != NULL;
 	if (err) {
 		X509_free(bundled);
-		return fail_at(fail, MS_STAGE_KEY, key, NULL, err);
+		return no_mldsa(fail, key, cert) ? -ENOSYS :
+		       fail_at(fail, MS_STAGE_KEY, key, NULL, err);
 	}
 	if (bundled && strcmp(key, cert) == 0) {
 		s->certs[i] = bundled;
@@ -311,6 +339,97 @@ static void *copy_body(void *arg)
 	return NULL;
 }
 
+/*
+ * A CMS made elsewhere (-s, --attach) goes through the kernel model
+ * verify-file judges with, for the kernel of r->kernel, with the given
+ * certificate as the only trusted key: what that kernel would refuse is
+ * refused here, with its errno and its reason, before anything is
+ * written.
+ */
+static int check_attach(const struct ms_signer *s,
+			const struct ms_sign_req *r, struct ms_fail *fail,
+			const uint8_t *sig, size_t sig_len,
+			const uint8_t *data, size_t len)
+{
+	const struct kr_rules *kr = r->kernel ? r->kernel
+					      : kr_get(KR_DEFAULT);
+	struct ms_kernel_verdict v;
+	int err;
+
+	err = ms_kernel_check_cms(kr, s->certs, 1, data, len, sig, sig_len,
+				  &v);
+	if (!err)
+		return 0;
+	if (err != v.err)	/* -ENOMEM: no verdict */
+		return fail_at(fail, MS_STAGE_RAWSIG, s->raw_path, NULL, err);
+	if (v.cert_refused)
+		snprintf(fail->text, sizeof(fail->text), "the %s kernel would "
+			 "not load the certificate as a key: -%s: %s",
+			 kr->name, ms_errno_name(err), v.why);
+	else if (err == -ENOKEY)
+		snprintf(fail->text, sizeof(fail->text), "no signer of the "
+			 "CMS is the given certificate (-ENOKEY from the %s "
+			 "kernel trusting only it)", kr->name);
+	else if (s->raw_is_value && err == -EKEYREJECTED)
+		/* the CMS around it is ours: the value is what is wrong */
+		snprintf(fail->text, sizeof(fail->text), "the signature "
+			 "value does not verify over this file with the "
+			 "certificate (-%s from the %s kernel: %s)",
+			 ms_errno_name(err), kr->name, v.why);
+	else
+		snprintf(fail->text, sizeof(fail->text), "the %s kernel "
+			 "would refuse this signature: -%s: %s%s", kr->name,
+			 ms_errno_name(err), v.why ? v.why : "rejected",
+			 s->raw_is_value ? "" : " (openssl cms -sign makes "
+			 "one it accepts with -binary -noattr -nosmimecap "
+			 "-nocerts)");
+	return fail_at(fail, MS_STAGE_KERNEL, s->raw_path, fail->text, err);
+}
+
+/*
+ * Whether a kernel takes an ML-DSA signature depends on more than its
+ * key type and digest (signed attributes, the SHA-512 rule that comes
+ * with them, the waiver, mixed signers), so the signature made is judged
+ * as a whole by the kernel model, with the signers' certificates as the
+ * trusted keys, before it is written.  Without a .config the waiver
+ * (CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA) cannot be known:
+ * kbuild calls sign-file with none, for a kernel that may have it, so it
+ * is assumed (the tool warns, ms_kernel_mldsa_note).
+ */
+static int check_mldsa(const struct ms_signer *s,
+		       const struct ms_sign_req *r, struct ms_fail *fail,
+		       const uint8_t *sig, size_t sig_len,
+		       const uint8_t *data, size_t len)
+{
+	const struct kr_rules *kr = r->kernel ? r->kernel
+					      : kr_get(KR_DEFAULT);
+	struct kr_rules assumed = *kr;
+	struct ms_kernel_verdict v;
+	int err, mldsa = 0;
+
+	for (int i = 0; i < s->n; i++)
+		mldsa |= ms_key_is_mldsa(s->keys[i]);
+	if (!mldsa)
+		return 0;
+	if (!kr->from_config)
+		assumed.mldsa_authattr_waiver = true;
+	err = ms_kernel_check_cms(&assumed, s->certs, s->n, data, len, sig,
+				  sig_len, &v);
+	if (!err)
+		return 0;
+	if (err != v.err)	/* -ENOMEM: no verdict */
+		return fail_at(fail, MS_STAGE_SIGN, r->module, NULL, err);
+	snprintf(fail->text, sizeof(fail->text), "the %s kernel would %s: "
+		 "-%s: %s%s", kr->name, v.cert_refused ? "not load the "
+		 "signer's certificate as a key" : "refuse this ML-DSA "
+		 "signature", ms_errno_name(err), v.why ? v.why : "rejected",
+		 kr->from_config && !kr->mldsa_authattr_waiver &&
+		 err == -EKEYREJECTED ? " (ML-DSA signatures made with "
+		 "OpenSSL before 4.0 carry signed attributes, which need "
+		 "CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA=y)" : "");
+	return fail_at(fail, MS_STAGE_KERNEL, r->module, fail->text, err);
+}
+
 int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 		    struct ms_signed *job, int *skipped, struct ms_fail *fail)
 {
@@ -389,15 +508,10 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 			}
 			sig = der;
 		}
-		err = ms_cms_check_attachable(sig, sig_len, s->certs[0],
-					      in.data, body_len, &why);
-		if (err) {
-			if (s->raw_is_value && err == -EKEYREJECTED)
-				why = "the signature value does not verify "
-				      "over this file with the certificate";
-			fail_at(fail, MS_STAGE_RAWSIG, s->raw_path, why, err);
+		err = check_attach(s, r, fail, sig, sig_len, in.data,
+				   body_len);
+		if (err)
 			goto done;
-		}
 	} else {
 		uint8_t digest[EVP_MAX_MD_SIZE];
 		unsigned int dlen = 0;
@@ -438,6 +552,9 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 			goto done;
 		}
 		sig = der;
+		err = check_mldsa(s, r, fail, sig, sig_len, in.data, body_len);
+		if (err)
+			goto done;
 	}
 	if (copying) {
 		pthread_join(copy.tid, NULL);

@@ -17,6 +17,8 @@
 #include "module/module_file.h"
 #include "sign/keys.h"
 
+struct kr_rules;
+
 /* Which step failed, so the tool can pick the exit code and the words. */
 enum ms_stage {
 	MS_STAGE_NONE,
@@ -31,6 +33,11 @@ enum ms_stage {
 	MS_STAGE_SIGNED,	/* the module is already signed */
 	MS_STAGE_TRAILER,	/* --replace met a malformed old trailer */
 	MS_STAGE_SIGN,		/* OpenSSL refused to sign */
+	MS_STAGE_KERNEL,	/* the target kernel would refuse the result:
+				 * the error is its -errno, the reason says
+				 * which kernel and why */
+	MS_STAGE_NOALG,		/* this build's OpenSSL lacks the algorithm
+				 * (ML-DSA before OpenSSL 3.5): -ENOSYS */
 	MS_STAGE_OUTPUT,	/* writing the result */
 };
 
@@ -38,8 +45,10 @@ struct ms_fail {
 	enum ms_stage stage;
 	int token;		/* the failing key is on a PKCS#11 token */
 	char path[4096];	/* the file the failure is about */
-	const char *reason;	/* static text, or NULL for strerror(-err) */
+	const char *reason;	/* static text or text[], or NULL for
+				 * strerror(-err) */
 	enum ms_key_problem key;
+	char text[512];		/* a reason made for this failure */
 };
 
 enum ms_signed_policy {
@@ -113,6 +122,10 @@ struct ms_sign_req {
 				 * into the output on a second thread while
 				 * this one hashes it (batch keeps every CPU
 				 * busy with whole files instead) */
+	/* The kernel the result is for (--kernel, --kernel-config): a CMS
+	 * made elsewhere is attached only if this kernel's model accepts
+	 * it.  NULL: the newest line (KR_DEFAULT). */
+	const struct kr_rules *kernel;
 };
 
 /*
