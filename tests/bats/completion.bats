@@ -13,7 +13,7 @@ setup() {
 	W="$BATS_TEST_TMPDIR"
 	cd "$W" || return 1
 	[ -r "$COMPLETIONS/modsign.bash" ] ||
-		skip "completions not built: run make"
+		fail "completions not built: run make"
 	: > shadow.ko
 	: > pin
 	mkdir keys.d
@@ -132,7 +132,7 @@ complete_words() { # command words... (the last one is being completed)
 
 @test "bash: with bash-completion loaded, files come from its _filedir" {
 	local bc=/usr/share/bash-completion/bash_completion
-	[ -r "$bc" ] || skip "bash-completion not installed"
+	need_file "$bc" bash-completion
 	BASH_COMPLETION=$bc run -0 complete_words verify-file -c sh
 	assert_output shadow.ko
 	BASH_COMPLETION=$bc run -0 complete_words sign-file sha
@@ -148,7 +148,7 @@ complete_words() { # command words... (the last one is being completed)
 }
 
 @test "zsh: the generated file has #compdef first, SPDX second, and parses" {
-	command -v zsh > /dev/null || skip "zsh not installed"
+	need_cmd zsh zsh
 	assert_equal "$(head -n1 "$COMPLETIONS/_modsign")" \
 		"#compdef sign-file extract-sig verify-file kmodsign"
 	assert_equal "$(sed -n 2p "$COMPLETIONS/_modsign")" \
@@ -157,7 +157,7 @@ complete_words() { # command words... (the last one is being completed)
 }
 
 @test "zsh: compinit binds _modsign to the tools; its specs come from --help" {
-	command -v zsh > /dev/null || skip "zsh not installed"
+	need_cmd zsh zsh
 	mkdir fp
 	cp "$COMPLETIONS/_modsign" fp/
 	run -0 zsh -f -c 'fpath=("$1" $fpath)

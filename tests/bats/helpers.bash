@@ -13,8 +13,9 @@ SIGN_FILE="$BIN/sign-file"
 EXTRACT_SIG="$BIN/extract-sig"
 VERIFY_FILE="$BIN/verify-file"
 
-# The kernel's own sign-file from Debian's linux-kbuild-6.1, fetched by
-# tests/fixtures/get-reference.sh (run by .ci/run and by make check).
+# The kernel's own sign-file from the platform's linux-kbuild package
+# (linux-kbuild-6.1 on Debian 12, linux-kbuild-6.12.* on Debian 13),
+# fetched by tests/fixtures/get-reference.sh (run by make check).
 REF_SIGN_FILE="${MODSIGN_REF_SIGN_FILE:-$TOP/build/reference/sign-file}"
 
 setup() {
@@ -33,9 +34,22 @@ while len(b)<n:
 open(sys.argv[1],"wb").write(bytes(b[:n]))' "$1" "$2"
 }
 
+# What the suite needs is installed by `make check` (scripts/install-deps.sh
+# test, tests/fixtures/get-reference.sh): a missing one is a failure that
+# names what to install, never a skip that would hide it.
 need_reference() {
 	[ -x "$REF_SIGN_FILE" ] ||
-		skip "reference sign-file missing: run tests/fixtures/get-reference.sh"
+		fail "reference sign-file missing: run tests/fixtures/get-reference.sh"
+}
+
+need_cmd() { # command debian-package
+	command -v "$1" > /dev/null ||
+		fail "$1 missing: install Debian package $2 (scripts/install-deps.sh test)"
+}
+
+need_file() { # path debian-package
+	[ -e "$1" ] ||
+		fail "$1 missing: install Debian package $2 (scripts/install-deps.sh test)"
 }
 
 # The same bytes as make_module, built a whole array at a time: for the

@@ -49,7 +49,7 @@ open(sys.argv[1],"ab").write(struct.pack(">BBBBB3xI",0,0,2,0,0,int(sys.argv[2]))
 }
 
 @test "a FIFO or device module is refused without being opened" {
-	command -v strace > /dev/null || skip "strace missing"
+	need_cmd strace strace
 	mkfifo fifo.ko
 	mknod dev.ko c 1 3 2>/dev/null || ln -s /dev/null dev.ko
 	for m in fifo.ko dev.ko; do

@@ -71,7 +71,7 @@ EOF
 }
 
 @test "each installed man page renders with man -l, with the exit status table" {
-	command -v man > /dev/null || skip "man-db not installed"
+	need_cmd man man-db
 	for t in sign-file extract-sig verify-file; do
 		run -0 --separate-stderr man -P cat -l "$R/usr/share/man/man1/$t.1"
 		assert_equal "$stderr" ""
@@ -86,7 +86,7 @@ EOF
 }
 
 @test "sign-file(1) has the KMODSIGN COMPATIBILITY section and --kmodsign" {
-	command -v man > /dev/null || skip "man-db not installed"
+	need_cmd man man-db
 	run -0 man -P cat -l "$R/usr/share/man/man1/sign-file.1"
 	assert_line "KMODSIGN COMPATIBILITY"
 	assert_output --partial "--kmodsign"
@@ -94,7 +94,7 @@ EOF
 }
 
 @test "sign-file(1) states the symlink and non-regular-file policy; verify-file(1) what -k loads" {
-	command -v man > /dev/null || skip "man-db not installed"
+	need_cmd man man-db
 	# wide enough that no sentence is broken or hyphenated
 	run -0 env MANWIDTH=1000 man -P cat -l "$R/usr/share/man/man1/sign-file.1"
 	assert_output --partial "a symlinked module is signed in place at its target (the end of the chain), and the link is kept"
@@ -109,7 +109,7 @@ EOF
 
 @test "bash-completion loads the installed completion for each tool by name" {
 	local bc=/usr/share/bash-completion/bash_completion
-	[ -r "$bc" ] || skip "bash-completion not installed"
+	need_file "$bc" bash-completion
 	# bash-completion searches $XDG_DATA_DIRS/bash-completion/completions.
 	run -0 env XDG_DATA_DIRS="$R/usr/share" bash --norc --noprofile -c '
 		. "$1"
@@ -121,7 +121,7 @@ EOF
 }
 
 @test "zsh finds the installed _modsign in vendor-completions" {
-	command -v zsh > /dev/null || skip "zsh not installed"
+	need_cmd zsh zsh
 	run -0 zsh -f -c 'fpath=("$1" $fpath)
 		autoload -Uz compinit && compinit -u -D -d "$2"
 		print -r -- $_comps[sign-file] $_comps[extract-sig] $_comps[verify-file]' \

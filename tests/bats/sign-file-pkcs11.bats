@@ -11,8 +11,8 @@ SOFTHSM_MODULE=${SOFTHSM_MODULE:-/usr/lib/softhsm/libsofthsm2.so}
 setup() {
 	W="$BATS_TEST_TMPDIR"
 	cd "$W" || return 1
-	[ -r "$SOFTHSM_MODULE" ] || skip "softhsm2 not installed"
-	command -v pkcs11-tool >/dev/null || skip "opensc not installed"
+	need_file "$SOFTHSM_MODULE" softhsm2
+	need_cmd pkcs11-tool opensc
 	mkdir -p tokens
 	export SOFTHSM2_CONF="$W/softhsm2.conf"
 	printf 'directories.tokendir = %s/tokens\nobjectstore.backend = file\n' \
@@ -176,7 +176,7 @@ pem_signed() { # out: the same key from its PEM file
 
 @test "one login per run: pkcs11-spy sees one C_Login for key and certificate" {
 	spy=$(ls /usr/lib/*/pkcs11/pkcs11-spy.so 2>/dev/null | head -1)
-	[ -n "$spy" ] || skip "pkcs11-spy (opensc) not installed"
+	need_file "${spy:-/usr/lib/ARCH/pkcs11/pkcs11-spy.so}" opensc-pkcs11
 	pem_signed pem.ko
 	# pkcs11-spy leaks 16 bytes of its own (calloc in the spy, never
 	# freed); under ASan that must not count as ours
@@ -195,7 +195,7 @@ pem_signed() { # out: the same key from its PEM file
 
 @test "batch: one login for many files, each signed as from PEM" {
 	spy=$(ls /usr/lib/*/pkcs11/pkcs11-spy.so 2>/dev/null | head -1)
-	[ -n "$spy" ] || skip "pkcs11-spy (opensc) not installed"
+	need_file "${spy:-/usr/lib/ARCH/pkcs11/pkcs11-spy.so}" opensc-pkcs11
 	for i in 1 2 3 4 5; do
 		make_module "b$i.ko" $((10000 * i))
 		"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" \

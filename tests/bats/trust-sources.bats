@@ -53,7 +53,7 @@ signed_module() { # key [hash]
 		"$W/$1.raw" "$W/$1.ko"
 }
 
-need_tool() { command -v "$1" > /dev/null || skip "$1 not installed"; }
+need_tool() { need_cmd "$1" "${2:-$1}"; } # command [debian-package]
 
 @test "an ELF vmlinux with symbols: exactly the listed certificates" {
 	need_tool gcc
@@ -147,7 +147,7 @@ print(hashlib.sha256(d[4:4 + n]).hexdigest())' "$KEYS/ec256.der")
 	signed_module rsa2048
 	for c in "gzip -9" "xz --check=crc32" "zstd -19 -q" "lz4 -l -q" \
 		 "xz --format=lzma" "bzip2 -9"; do
-		need_tool "${c%% *}"
+		need_tool "${c%% *}" "$([ "${c%% *}" = xz ] && echo xz-utils || echo "${c%% *}")"
 		$c -c < "$W/vmlinux" > "$W/payload"
 		"$MK" bzimage "$W/bzImage" "$W/payload"
 		run "$VERIFY_FILE" -v --vmlinux "$W/bzImage" "$W/rsa2048.ko"
@@ -207,7 +207,7 @@ print(hashlib.sha256(d[4:4 + n]).hexdigest())' "$KEYS/ec256.der")
 }
 
 @test "an ESL from cert-to-efi-sig-list is trusted" {
-	need_tool cert-to-efi-sig-list
+	need_tool cert-to-efi-sig-list efitools
 	openssl x509 -in "$KEYS/rsa2048.crt" -out "$W/c.pem"
 	cert-to-efi-sig-list "$W/c.pem" "$W/db.esl"
 	signed_module rsa2048
