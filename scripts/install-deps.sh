@@ -34,7 +34,7 @@ pkgs_kernel="linux-source-6.1 linux-source-6.12 build-essential bc bison flex
 # The metapackage pulls the headers of the current ABI (linux-headers-6.1.0-N)
 # with linux-kbuild-6.1 and gcc-12: about 20 s on a fresh Debian 12.
 pkgs_dkms="dkms linux-headers-$(dpkg --print-architecture)"
-pkgs_pristine="debootstrap debian-archive-keyring"
+pkgs_pristine="debootstrap debian-archive-keyring git"
 
 want=""
 for g in "$@"; do
