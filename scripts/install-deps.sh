@@ -14,14 +14,17 @@
 #           corpus under QEMU (make kernel-verdicts, tests/kernel)
 #   dkms    build, sign and install a module with Debian's dkms against
 #           the headers of the current Debian kernel (make check-dkms)
+#   pristine  make the fresh Debian roots of scripts/pristine-root.sh
 set -eu
 
 pkgs_build="build-essential pkg-config libssl-dev libjson-c-dev openssl help2man
 	zlib1g-dev liblzma-dev libzstd-dev liblz4-dev libbz2-dev libp11-kit-dev"
+# Every command a test calls: a missing one fails its test naming the
+# package (tests/bats/helpers.bash need_cmd), so add it here first.
 pkgs_test="bats bats-support bats-assert bats-file kmod python3 ca-certificates
 	xz-utils zstd gzip lz4 bzip2 binutils efitools p11-kit softhsm2 opensc
 	opensc-pkcs11 libengine-pkcs11-openssl bash-completion zsh man-db jq
-	strace"
+	strace e2fsprogs"
 pkgs_fuzz="clang libclang-rt-dev"
 pkgs_valgrind="valgrind"
 pkgs_kernel="linux-source-6.1 linux-source-6.12 build-essential bc bison flex
@@ -31,6 +34,7 @@ pkgs_kernel="linux-source-6.1 linux-source-6.12 build-essential bc bison flex
 # The metapackage pulls the headers of the current ABI (linux-headers-6.1.0-N)
 # with linux-kbuild-6.1 and gcc-12: about 20 s on a fresh Debian 12.
 pkgs_dkms="dkms linux-headers-$(dpkg --print-architecture)"
+pkgs_pristine="debootstrap debian-archive-keyring git"
 
 want=""
 for g in "$@"; do

@@ -58,6 +58,7 @@ sign_sample() { # name hash [key] [sign-file flags...]
 	"$SIGN_FILE" --replace sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
 	cat once.ko > twice-input
 	# the kernel tool would append a second trailer; build that by hand
+	need_reference
 	"$REF_SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" once.ko twice.ko
 	"$EXTRACT_SIG" -0 twice.ko > body
 	cmp body once.ko

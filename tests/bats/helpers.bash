@@ -15,8 +15,9 @@ SIGN_FILE="$BIN/sign-file"
 EXTRACT_SIG="$BIN/extract-sig"
 VERIFY_FILE="$BIN/verify-file"
 
-# The kernel's own sign-file from Debian's linux-kbuild-6.1, fetched by
-# tests/fixtures/get-reference.sh (run by .ci/run and by make check).
+# The kernel's own sign-file from the platform's linux-kbuild package
+# (linux-kbuild-6.1 on Debian 12, linux-kbuild-6.12.* on Debian 13),
+# fetched by tests/fixtures/get-reference.sh (run by make check).
 REF_SIGN_FILE="${MODSIGN_REF_SIGN_FILE:-$TOP/build/reference/sign-file}"
 
 setup() {
@@ -43,6 +44,10 @@ need_reference() {
 		fail "reference sign-file $REF_SIGN_FILE missing under make check (tests/fixtures/get-reference.sh fetches it)"
 	skip "reference sign-file missing: run tests/fixtures/get-reference.sh"
 }
+
+# Older names for require_cmd and require_file below.
+need_cmd() { require_cmd "$@"; }
+need_file() { require_file "$@"; }
 
 # A file from a package a test needs, likewise.
 require_file() { # path package

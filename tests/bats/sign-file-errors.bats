@@ -19,9 +19,11 @@ mod() {
 	MOD="$W/d/mod.ko"
 }
 
-# Modes, sizes, names and contents of everything in a directory.
+# Modes, sizes, names and contents of everything in a directory.  Not
+# the blocks in use (ls's "total"): on a tmpfs, merely reading a hole of a
+# sparse file through mmap allocates its page.
 snapshot() { # dir
-	(cd "$1" && LC_ALL=C ls -lAn --time-style=+ &&
+	(cd "$1" && LC_ALL=C ls -lAn --time-style=+ | sed '/^total /d' &&
 		find . -maxdepth 1 -type f -exec sha256sum {} + | LC_ALL=C sort)
 }
 

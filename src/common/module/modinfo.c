@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +27,7 @@ struct kmod_sig {
 	uint8_t *key_buf;
 	char *signer_buf;
 	uint8_t *sig_buf;
+	char *hash_buf;
 };
 
 /* libkmod-signature.c: enum pkey_hash_algo, in order */
@@ -34,12 +37,14 @@ static const char *const kmod_hash_names[] = {
 };
 
 /*
- * kmod 30 (Debian 12) maps the digest OID onto its own pkey_hash_algo
- * table and shows no signature fields at all for any other digest (SHA-3
- * included); newer kmod prints OpenSSL's name instead.  We follow the kmod
- * that scripts on Debian 12 actually run.
+ * kmod up to 31 (Debian 12 has 30) maps the digest OID onto its own
+ * pkey_hash_algo table (libkmod-signature.c, obj_to_hash_algo()) and
+ * shows no signature fields at all for any other digest, SHA-3 included.
+ * kmod 32 dropped the table: fill_pkcs7() prints OBJ_obj2txt()'s name of
+ * any digest ("sha3-256", "ripemd160"; a dotted OID when OpenSSL has no
+ * name), as Debian 13's kmod 34 does.
  */
-static const char *kmod_hash_name(int nid)
+static const char *kmod30_hash_name(int nid)
 {
 	switch (nid) {
 	case NID_md4: return kmod_hash_names[0];
@@ -53,6 +58,28 @@ static const char *kmod_hash_name(int nid)
 	case NID_sm3: return kmod_hash_names[8];
 	}
 	return NULL;
+}
+
+/*
+ * We print what the modinfo of the machine we run on prints, so ask its
+ * libkmod which kmod it is.  libkmod exports no version; the first
+ * symbol version after the change is LIBKMOD_33 (kmod 33's
+ * kmod_module_get_weakdeps), so kmod 32, the one release between, is
+ * taken for the older kind.  Without libkmod there is no modinfo to
+ * match: today's kmod it is.
+ */
+static bool kmod_names_any_digest(void)
+{
+	static int known = -1;
+	void *h;
+
+	if (known < 0) {
+		h = dlopen("libkmod.so.2", RTLD_LAZY | RTLD_LOCAL);
+		known = !h || dlsym(h, "kmod_module_get_weakdeps");
+		if (h)
+			dlclose(h);
+	}
+	return known;
 }
 
 /* The OpenSSL path of kmod's fill_pkcs7(): d2i_PKCS7, first SignerInfo,
@@ -78,7 +105,15 @@ static int fill_pkcs7(struct kmod_sig *k, const uint8_t *sig, size_t len)
 	if (!si || !si->issuer_and_serial || !si->enc_digest)
 		goto out;
 	PKCS7_SIGNER_INFO_get0_algs(si, NULL, &dig, NULL);
-	k->hash_algo = kmod_hash_name(OBJ_obj2nid(dig->algorithm));
+	if (kmod_names_any_digest()) {
+		n = OBJ_obj2txt(NULL, 0, dig->algorithm, 0);
+		if (n < 0 || !(k->hash_buf = malloc((size_t)n + 1)))
+			goto out;
+		OBJ_obj2txt(k->hash_buf, n + 1, dig->algorithm, 0);
+		k->hash_algo = k->hash_buf;
+	} else {
+		k->hash_algo = kmod30_hash_name(OBJ_obj2nid(dig->algorithm));
+	}
 	if (!k->hash_algo)
 		goto out;
 	k->sig = si->enc_digest->data;
@@ -220,5 +255,6 @@ int ms_modinfo_print(FILE *f, const uint8_t *buf, size_t len,
 	free(k.key_buf);
 	free(k.signer_buf);
 	free(k.sig_buf);
+	free(k.hash_buf);
 	return err;
 }

@@ -1,0 +1,187 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# pristine-root.sh [--cache-dir CACHE] SUITE DIR
+#
+# Prove the README's quick start on a Debian nobody has touched: make a
+# fresh root of SUITE in DIR with debootstrap, put a clean clone of this
+# repository's committed HEAD in DIR/root/modsign, and run there, as root
+# and with nothing installed beyond what debootstrap gives, exactly the
+# README's two commands:
+#
+#     make demo
+#     make check
+#
+# Their deps targets (scripts/install-deps.sh) must install everything
+# else; that is what this proves.  Exits non-zero if either fails.
+#
+#   SUITE  bookworm (Debian 12, the buildd variant: make is there) or
+#          trixie (Debian 13, minbase: the README's "apt-get install make"
+#          comes first)
+#   DIR    a new or empty directory (made anew if it exists and holds a
+#          previous root of this script)
+#   --cache-dir CACHE  keep debootstrap's and apt's downloaded .debs in
+#          CACHE/SUITE between runs (a rerun skips the downloads; the
+#          root itself is still made from scratch)
+#
+# The mirror is the host's own (its apt sources); /proc, /dev, /dev/pts
+# and /sys are mounted in the root and /tmp is a tmpfs.  Everything is
+# unmounted on every exit path.  Each stage prints its elapsed time.
+set -eu
+
+usage() {
+	echo "usage: $0 [--cache-dir CACHE] bookworm|trixie DIR" >&2
+	exit 2
+}
+
+cache=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--cache-dir) [ $# -ge 2 ] || usage; cache=$2; shift 2 ;;
+	--cache-dir=*) cache=${1#*=}; shift ;;
+	-h|--help) sed -n '3,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 2 ] || usage
+suite=$1
+case $suite in
+bookworm) variant=buildd ;;
+trixie) variant=minbase ;;
+*) usage ;;
+esac
+[ "$(id -u)" = 0 ] || { echo "$0: needs root (debootstrap, chroot, mount)" >&2; exit 1; }
+command -v debootstrap > /dev/null ||
+	{ echo "$0: debootstrap missing: scripts/install-deps.sh pristine" >&2; exit 1; }
+top=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$2"
+dir=$(cd "$2" && pwd)
+[ "$dir" != / ] || usage
+
+# The host's Debian mirror: the URI of the apt source that carries the
+# host's own release (deb822 .sources first, then sources.list); the
+# security archive likewise, from the source carrying CODENAME-security.
+host_uri() { # suite
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		awk -v s="$1" '
+			/^[ \t]*$/ { if (deb && hit && uri) { print uri; exit }
+				deb = hit = 0; uri = ""; next }
+			tolower($1) == "types:" { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
+			tolower($1) == "uris:" { uri = $2 }
+			tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == s) hit = 1 }
+			END { if (deb && hit && uri) print uri }' "$f"
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -r "$f" ] || continue
+		# deb [options] URI SUITE COMPONENT...
+		sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" |
+			awk -v s="$1" '$1 == "deb" && $3 == s { print $2 }'
+	done
+}
+. /etc/os-release
+mirror=$(host_uri "$VERSION_CODENAME" | head -n 1)
+security=$(host_uri "$VERSION_CODENAME-security" | head -n 1)
+[ -n "$mirror" ] || { echo "$0: no apt source for $VERSION_CODENAME on this host" >&2; exit 1; }
+
+# Timing: every stage says how long it took; the summary repeats them.
+t0=$(date +%s)
+summary=""
+stage() { # name command...
+	name=$1; shift
+	echo "== [$suite] $name"
+	s=$(date +%s)
+	rc=0
+	"$@" || rc=$?
+	e=$(($(date +%s) - s))
+	echo "== [$suite] $name: $e s (exit $rc)"
+	summary="$summary
+  $name: $e s (exit $rc)"
+	return $rc
+}
+
+# Unmount whatever is mounted at or below the root, deepest first: ours
+# and any a test left behind.
+unmount_all() {
+	awk -v d="$dir" '$2 == d || index($2, d "/") == 1 { print $2 }' /proc/mounts |
+		sort -r | while read -r m; do
+			umount "$m" 2>/dev/null || umount -l "$m"
+		done
+}
+finish() {
+	rc=$?
+	trap - EXIT INT TERM HUP
+	unmount_all || true
+	echo "== [$suite] summary ($mirror, debootstrap --variant=$variant):$summary"
+	echo "== [$suite] total: $(($(date +%s) - t0)) s, exit $rc"
+	exit $rc
+}
+trap finish EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+# A previous root of this script is removed (its mounts first); any
+# other non-empty directory is refused.
+unmount_all
+if [ -n "$(ls -A "$dir")" ]; then
+	[ -f "$dir/etc/debian_version" ] ||
+		{ echo "$0: $dir is not empty and holds no Debian root" >&2; exit 1; }
+	rm -rf --one-file-system "$dir"
+	mkdir -p "$dir"
+fi
+
+bootstrap() {
+	set -- --variant="$variant"
+	if [ -n "$cache" ]; then
+		mkdir -p "$cache/$suite/debootstrap"
+		set -- "$@" --cache-dir="$(cd "$cache/$suite/debootstrap" && pwd)"
+	fi
+	debootstrap "$@" "$suite" "$dir" "$mirror" > "$dir.debootstrap.log" 2>&1 ||
+		{ tail -n 30 "$dir.debootstrap.log"; return 1; }
+	# As the installer leaves a new system: the release, its updates and
+	# its security archive.
+	{
+		echo "deb $mirror $suite main"
+		echo "deb $mirror $suite-updates main"
+		[ -z "$security" ] || echo "deb $security $suite-security main"
+	} > "$dir/etc/apt/sources.list"
+	cp /etc/resolv.conf "$dir/etc/resolv.conf"
+}
+stage "debootstrap $suite" bootstrap
+
+mount -t proc proc "$dir/proc"
+mount -t sysfs sysfs "$dir/sys"
+mount --bind /dev "$dir/dev"
+mount -t devpts -o newinstance,ptmxmode=0666 devpts "$dir/dev/pts"
+mount -t tmpfs -o mode=1777 tmpfs "$dir/tmp"
+if [ -n "$cache" ]; then
+	mkdir -p "$cache/$suite/apt"
+	mount --bind "$cache/$suite/apt" "$dir/var/cache/apt/archives"
+fi
+
+# The committed HEAD, as `git clone` gives it to a new user: no build/,
+# nothing uncommitted.
+stage "clone $(git -C "$top" rev-parse --short HEAD)" \
+	git clone -q --no-hardlinks "$top" "$dir/root/modsign"
+
+# A login shell's environment, nothing of the host's; TMPDIR unset, so
+# /tmp (the tmpfs) it is.
+in_root() {
+	chroot "$dir" /usr/bin/env -i HOME=/root USER=root LOGNAME=root \
+		SHELL=/bin/bash TERM=dumb \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		/bin/sh -c "cd /root/modsign && $1"
+}
+# The README's prerequisite on a minimal system: make itself.
+command_make() {
+	in_root 'command -v make > /dev/null ||
+		{ apt-get update -q && apt-get install -y -q --no-install-recommends make; }'
+}
+stage "apt-get install make" command_make
+
+rc=0
+stage "make demo" in_root "make demo" || rc=1
+stage "make check" in_root "make check" || rc=1
+exit $rc
