@@ -3,7 +3,7 @@
 #
 # judge-cases.sh [-c CERTS.pem] LINE CASEDIR OUT.tsv
 #
-# Boot Debian's LINE kernel (6.1 or 6.12) under QEMU with the cases of CASEDIR
+# Boot Debian's LINE kernel (6.1, 6.12 or 7.3) under QEMU with the cases of CASEDIR
 # in its initramfs and write what the kernel decided to OUT.tsv:
 #
 #	case<TAB>finit_result<TAB>underlying_errno
