@@ -10,8 +10,12 @@
 #   test    run the bats suite (and fetch the reference sign-file)
 #   fuzz    build and run the libFuzzer targets
 #   valgrind  memcheck the main paths
-#   kernel  build Debian's 6.1 and 6.12 kernels and judge the conformance
-#           corpus under QEMU (make kernel-verdicts, tests/kernel)
+#   kernel  build Debian's 6.1, 6.12 and 7.3 kernels and judge the
+#           conformance corpus under QEMU (make kernel-verdicts,
+#           tests/kernel); 7.3's source is not in Debian 12: apt-get
+#           download fetches it from trixie-backports through a private
+#           apt configuration (tests/kernel/fetch-source.sh), which needs
+#           the archive keyring
 #   dkms    build, sign and install a module with Debian's dkms against
 #           the headers of the current Debian kernel (make check-dkms)
 #   pristine  make the fresh Debian roots of scripts/pristine-root.sh
@@ -30,7 +34,7 @@ pkgs_valgrind="valgrind"
 pkgs_kernel="linux-source-6.1 linux-source-6.12 build-essential bc bison flex
 	libelf-dev libssl-dev cpio kmod xz-utils qemu-system-x86 busybox-static
 	gawk
-	openssl python3"
+	openssl python3 debian-archive-keyring"
 # The metapackage pulls the headers of the current ABI (linux-headers-6.1.0-N)
 # with linux-kbuild-6.1 and gcc-12: about 20 s on a fresh Debian 12.
 pkgs_dkms="dkms linux-headers-$(dpkg --print-architecture)"

@@ -3,17 +3,19 @@
 #
 # build-kernel.sh LINE CERTS.pem
 #
-# Build a minimal x86-64 kernel of Debian's linux-source-LINE (6.1 or 6.12)
-# whose built-in keyring holds exactly the certificates of CERTS.pem plus the
-# harness's own judge certificate.  The tree is extracted once into
+# Build a minimal x86-64 kernel of Debian's linux-source-LINE (6.1, 6.12 or
+# 7.3) whose built-in keyring holds exactly the certificates of CERTS.pem
+# plus the harness's own judge certificate.  The tree is extracted once into
 # ${MODSIGN_KERNEL_CACHE:-build/kernel}/LINE/ and built in place, so a second
-# run with other certificates only relinks.
+# run with other certificates only relinks.  6.1 and 6.12 come from the
+# host's apt (/usr/src); 7.3 is fetched from trixie-backports by
+# fetch-source.sh.
 set -euo pipefail
 PROG=build-kernel.sh
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 2 ] || {
-	echo "usage: $PROG LINE CERTS.pem   (LINE: 6.1 or 6.12)" >&2
+	echo "usage: $PROG LINE CERTS.pem   (LINE: ${KH_LINES// / or })" >&2
 	exit 2
 }
 kh_paths "$1"
@@ -21,10 +23,16 @@ CERTS=$2
 [ -f "$CERTS" ] || die "$CERTS: no such file (the certificates to trust)"
 grep -q -- '-----BEGIN CERTIFICATE-----' "$CERTS" ||
 	die "$CERTS: no PEM certificate in it"
-[ -f "$KH_TARBALL" ] ||
-	die "$KH_TARBALL missing (apt-get install linux-source-$LINE)"
+if [ ! -f "$KH_TARBALL" ]; then
+	[ -n "$KH_SUITE" ] ||
+		die "$KH_TARBALL missing (apt-get install linux-source-$LINE)"
+	"$KH_DIR/fetch-source.sh" "$LINE" >/dev/null
+fi
 
 FRAG=$KH_DIR/config.fragment
+# what one line needs beyond the common fragment (7.3: ML-DSA)
+LFRAG=$KH_DIR/config-$LINE.fragment
+[ -f "$LFRAG" ] || LFRAG=
 mkdir -p "$KH_LINEDIR"
 : >"$KH_LINEDIR/build.log"
 
@@ -39,7 +47,7 @@ if [ ! -f "$KH_LINEDIR/.extracted" ]; then
 fi
 
 # 2. The judge key signs modsign_judge.ko only.  It lives in the cache, is
-# shared by both lines, and never appears in a case's certificates.
+# shared by all lines, and never appears in a case's certificates.
 if [ ! -f "$KH_JUDGE_CERT" ]; then
 	mkdir -p "${KH_JUDGE_KEY%/*}"
 	openssl req -new -x509 -newkey rsa:2048 -sha256 -nodes -days 36500 \
@@ -90,12 +98,12 @@ GEN=$KH_LINEDIR/generated.fragment
 	printf 'CONFIG_SYSTEM_BLACKLIST_HASH_LIST="%s"\n' "$CONF/blacklist-hashes.txt"
 	printf 'CONFIG_SYSTEM_REVOCATION_KEYS="%s"\n' "$CONF/revoked.pem"
 } >"$GEN"
-want=$(cat "$FRAG" "$GEN" | sha256sum | cut -d' ' -f1)
+want=$(cat "$FRAG" $LFRAG "$GEN" | sha256sum | cut -d' ' -f1)
 if [ ! -f "$KH_TREE/.config" ] ||
 	[ "$(cat "$KH_LINEDIR/.config-stamp" 2>/dev/null)" != "$want" ]; then
 	t=$(now)
 	kh_kmake tinyconfig
-	(cd "$KH_TREE" && ./scripts/kconfig/merge_config.sh -m .config "$FRAG" "$GEN") \
+	(cd "$KH_TREE" && ./scripts/kconfig/merge_config.sh -m .config "$FRAG" $LFRAG "$GEN") \
 		>>"$KH_LINEDIR/build.log" 2>&1 || die "merge_config.sh failed"
 	kh_kmake olddefconfig
 	echo "$want" >"$KH_LINEDIR/.config-stamp"
@@ -111,7 +119,7 @@ for sym in 64BIT PRINTK TTY SERIAL_8250 SERIAL_8250_CONSOLE BLK_DEV_INITRD \
 	CRYPTO_ECDSA ASYMMETRIC_KEY_TYPE ASYMMETRIC_PUBLIC_KEY_SUBTYPE \
 	X509_CERTIFICATE_PARSER PKCS7_MESSAGE_PARSER SYSTEM_TRUSTED_KEYRING \
 	SECONDARY_TRUSTED_KEYRING SYSTEM_BLACKLIST_KEYRING CRYPTO_MD5 \
-	SYSTEM_REVOCATION_LIST; do
+	SYSTEM_REVOCATION_LIST $(kh_line_syms); do
 	grep -qx "CONFIG_$sym=y" "$KH_TREE/.config" || missing="$missing $sym"
 done
 grep -qxF "CONFIG_SYSTEM_TRUSTED_KEYS=\"$BUNDLE\"" "$KH_TREE/.config" ||

@@ -3,7 +3,7 @@
 #
 # judge-cases.sh [-c CERTS.pem] LINE CASEDIR OUT.tsv
 #
-# Boot Debian's LINE kernel (6.1 or 6.12) under QEMU with the cases of CASEDIR
+# Boot Debian's LINE kernel (6.1, 6.12 or 7.3) under QEMU with the cases of CASEDIR
 # in its initramfs and write what the kernel decided to OUT.tsv:
 #
 #	case<TAB>finit_result<TAB>underlying_errno
@@ -121,7 +121,7 @@ timeout -k 10 "$TIMEOUT" qemu-system-x86_64 -nodefaults -display none \
 	-machine pc -cpu max -m 256M -smp 1 -no-reboot \
 	-serial "file:$LOG" -kernel "$KH_BZIMAGE" \
 	-initrd "$RUN/initramfs.cpio.gz" \
-	-append "console=ttyS0 panic=-1 loglevel=4 module.sig_enforce=1 log_buf_len=16M" \
+	-append "console=ttyS0 panic=-1 loglevel=1 module.sig_enforce=1 log_buf_len=16M" \
 	</dev/null >"$RUN/qemu.out" 2>&1 || rc=$?
 note "$LINE: boot and judge took $(elapsed "$t")s"
 [ $rc -ne 124 ] || die "$LINE: QEMU timed out after ${TIMEOUT}s (serial log: $LOG)"

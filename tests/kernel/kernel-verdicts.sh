@@ -4,30 +4,41 @@
 # kernel-verdicts.sh [--update] [LINE...]        (make kernel-verdicts)
 #
 # Let real kernels decide the conformance corpus, and hold verify-file to
-# what they decided.  For each LINE (default: 6.1 6.12):
+# what they decided.  For each LINE (default: 6.1 6.12 7.3):
 #
-#  1. build the LINE kernel trusting tests/fixtures/conformance/trusted.pem,
-#     with that corpus's blacklist hash and revocation certificate
-#     (kernel-needs.txt; build-kernel.sh adds them);
+#  1. build the LINE kernel trusting tests/fixtures/conformance/trusted.pem
+#     and trusted-mldsa.pem, with that corpus's blacklist hash and
+#     revocation certificate (kernel-needs.txt; build-kernel.sh adds them);
 #  2. generate the corpus signed over the payload module built for that
-#     kernel (vermagic must match), plus the cases modsign itself makes
+#     kernel (vermagic must match), its ML-DSA cases (gen-mldsa-cases.sh:
+#     the signatures need OpenSSL >= 3.5, and the k* cases the 7.3 kernel's
+#     own sign-file built against it; both run under the command prefix
+#     $MODSIGN_OSSL35_RUN, e.g. "chroot ROOT" for a Debian 13 root that sees
+#     this tree at the same path; unset: this system, which must then be
+#     Debian 13), plus the cases modsign itself makes
 #     (modsign-cases.sh: our sign-file's signing paths and kbuild's
 #     modules_install calling our sign-file);
 #  3. boot once and judge every case (judge-cases.sh);
 #  4. check the kernel against the committed expectations:
 #       - tests/fixtures/conformance/expected.tsv, column errno_LINE, for the
 #         corpus (the judge's underlying errno: what an unenforcing kernel
-#         decides); with --update that column is rewritten from the kernel
-#         instead, and the differences are listed;
+#         decides); with --update that column is rewritten (or added) from
+#         the kernel instead, and the differences are listed;
 #       - modsign-expected.tsv for the modsign cases (finit and judge);
 #       - finit_module under enforcement must agree with the judge (ENODATA,
 #         ENOPKG, ENOKEY fold into EKEYREJECTED), or the judge is wrong;
 #  5. check that verify-file --vmlinux --list-keys reads out of the bzImage
 #     exactly the keys the kernel logged loading at boot;
 #  6. hold verify-file to the kernel's verdict on every case, twice: with
-#     the corpus's files (-c trusted.pem --blacklist --revoked) and with
+#     the corpus's files (-c trusted*.pem --blacklist --revoked) and with
 #     nothing but the kernel image (--vmlinux bzImage), which must yield the
 #     same keys, blacklist and revocation list the kernel booted with.
+#     A line verify-file does not know yet (its --kernel refuses it) is
+#     held to the kernel with the newest line verify-file knows, as a
+#     stand-in; every disagreement is listed (verify.tsv, summary) and
+#     fails the stage like any other: it is what verify-file still lacks.
+#  7. list the cases on which consecutive lines decide differently
+#     (LINE-vs-NEXT.tsv).
 #
 # Results: build/kernel-verdicts/LINE/ (cases, kernel.tsv, verify.tsv) and
 # build/kernel-verdicts/summary.txt.  Exits non-zero on any disagreement.
@@ -41,14 +52,19 @@ for a in "$@"; do
 	case $a in
 	--update) update=1 ;;
 	-h | --help)
-		sed -n '4,32p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '4,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
 		exit 0
 		;;
-	6.1 | 6.12) lines+=("$a") ;;
-	*) die "unknown argument '$a' (usage: $PROG [--update] [6.1] [6.12])" ;;
+	*)
+		case " $KH_LINES " in
+		*" $a "*) lines+=("$a") ;;
+		*) die "unknown argument '$a' (usage: $PROG [--update] [LINE...], LINE: $KH_LINES)" ;;
+		esac
+		;;
 	esac
 done
-[ ${#lines[@]} -gt 0 ] || lines=(6.1 6.12)
+# shellcheck disable=SC2206
+[ ${#lines[@]} -gt 0 ] || lines=($KH_LINES)
 
 CONF=$KH_TOP/tests/fixtures/conformance
 EXPECTED=$CONF/expected.tsv
@@ -57,12 +73,55 @@ VERIFY=$BIN/verify-file
 [ -x "$VERIFY" ] && [ -x "$BIN/sign-file" ] || die "$BIN lacks the tools (run make first)"
 OUTROOT=$KH_TOP/build/kernel-verdicts
 mkdir -p "$OUTROOT"
+# what every line's kernel trusts: the corpus's certificates, ML-DSA ones
+# included (6.1 and 6.12 cannot load those: they log -ENOPKG and go on)
+TRUST=$OUTROOT/trusted.pem
+cat "$CONF/trusted.pem" "$CONF/trusted-mldsa.pem" >"$TRUST"
 SUMMARY=$OUTROOT/summary.txt
 : >"$SUMMARY"
 fail=0
 T0=$(now)
 
 say() { echo "$*" | tee -a "$SUMMARY"; }
+
+# Where the 7.3 kernel's scripts/sign-file.c is, for the k* cases: its tree
+# when extracted, else the three files it needs out of its tarball (every
+# line judges the same cases).
+sign_file_src() {
+	(
+		kh_paths 7.3
+		if [ -f "$KH_LINEDIR/.extracted" ]; then
+			echo "$KH_TREE"
+			exit 0
+		fi
+		"$KH_DIR/fetch-source.sh" 7.3 >/dev/null
+		d=$OUTROOT/sign-file-7.3
+		rm -rf "$d"
+		mkdir -p "$d"
+		tar -xJf "$KH_TARBALL" -C "$d" --strip-components=1 \
+			linux-source-7.3/scripts/sign-file.c \
+			linux-source-7.3/scripts/ssl-common.h \
+			linux-source-7.3/tools/include/uapi/linux/module_signature.h
+		echo "$d"
+	)
+}
+
+# The --kernel verify-file is given for LINE: LINE itself if verify-file
+# accepts it, else the newest line it accepts (printed with a "~" in front:
+# a stand-in, not verify-file's own model of LINE).
+vf_line() {
+	local l cand=
+	if "$VERIFY" --kernel "$1" -c "$TRUST" --list-keys >/dev/null 2>&1; then
+		echo "$1"
+		return
+	fi
+	for l in $KH_LINES; do
+		"$VERIFY" --kernel "$l" -c "$TRUST" --list-keys >/dev/null 2>&1 &&
+			cand=$l
+	done
+	[ -n "$cand" ] || die "verify-file accepts none of the lines $KH_LINES"
+	echo "~$cand"
+}
 
 # errno name verify-file prints for one case ("0" when it says OK)
 vf_errno() { # line dir file kind usage sig trust-args...
@@ -82,21 +141,38 @@ for line in "${lines[@]}"; do
 	dir=$OUTROOT/$line
 	cases=$dir/cases
 	t=$(now)
-	"$KH_DIR/build-kernel.sh" "$line" "$CONF/trusted.pem" >/dev/null
+	"$KH_DIR/build-kernel.sh" "$line" "$TRUST" >/dev/null
 	tb=$(elapsed "$t")
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	payload=$("$KH_DIR/payload-path.sh" "$line")
 	sh "$CONF/gen-cases.sh" --payload "$payload" --out "$cases" >"$dir/gen.log" 2>&1 ||
 		{ cat "$dir/gen.log" >&2; die "$line: gen-cases.sh failed"; }
+	[ -n "${SFSRC:-}" ] || SFSRC=$(sign_file_src)
+	sh "$CONF/gen-mldsa-cases.sh" --payload "$payload" \
+		--kernel-sign-file-src "$SFSRC" --out "$cases" >>"$dir/gen.log" 2>&1 ||
+		{ cat "$dir/gen.log" >&2; die "$line: gen-mldsa-cases.sh failed"; }
 	n_corpus=$(awk -F'\t' '!/^#/ && $1 != "case" && NF' "$cases/cases.tsv" | wc -l)
+	n_mldsa=$(grep -c '^[dk][0-9]' "$cases/cases.tsv" || true)
 	"$KH_DIR/modsign-cases.sh" "$line" "$cases"
 	t=$(now)
-	"$KH_DIR/judge-cases.sh" -c "$CONF/trusted.pem" "$line" "$cases" "$dir/kernel.tsv"
+	"$KH_DIR/judge-cases.sh" -c "$TRUST" "$line" "$cases" "$dir/kernel.tsv"
 	tj=$(elapsed "$t")
 	col=$(head -n 100 "$EXPECTED" | awk -F'\t' -v l="errno_$line" \
 		'$1 == "case" { for (i = 1; i <= NF; i++) if ($i == l) print i; exit }')
-	[ -n "$col" ] || die "$EXPECTED has no errno_$line column"
+	newcol=0
+	if [ -z "$col" ]; then
+		newcol=1
+		[ $update -eq 1 ] ||
+			die "$EXPECTED has no errno_$line column (make kernel-verdicts-update adds it)"
+		# a new line: an empty column at the end, filled below
+		awk -F'\t' -v l="errno_$line" 'BEGIN { OFS = "\t" }
+			$1 == "case" { $(NF + 1) = l } $1 !~ /^#/ && $1 != "case" { $(NF + 1) = "?" }
+			{ print }' "$EXPECTED" >"$EXPECTED.tmp"
+		mv "$EXPECTED.tmp" "$EXPECTED"
+		col=$(awk -F'\t' '$1 == "case" { print NF; exit }' "$EXPECTED")
+		say "$line: expected.tsv gained the column errno_$line"
+	fi
 
 	# kernel verdict per case: the judge's errno, or finit's for the
 	# compressed modules the judge cannot read
@@ -141,7 +217,8 @@ for line in "${lines[@]}"; do
 			$1 !~ /^#/ && $1 != "case" && ($1 in k) { $col = k[$1] }
 			{ print }' "$dir/kernel-errno.tsv" "$EXPECTED" >"$EXPECTED.tmp"
 		mv "$EXPECTED.tmp" "$EXPECTED"
-		[ -z "$diffs" ] || { say "$line: expected.tsv rewritten from the kernel:"; say "$diffs"; }
+		[ -z "$diffs" ] || [ $newcol -eq 1 ] ||
+			{ say "$line: expected.tsv rewritten from the kernel:"; say "$diffs"; }
 	elif [ -n "$diffs" ]; then
 		say "$line: the kernel decides differently from expected.tsv (make kernel-verdicts-update rewrites it):"
 		say "$diffs"
@@ -153,7 +230,12 @@ for line in "${lines[@]}"; do
 	# verify-file --vmlinux --list-keys reads out of the same bzImage
 	tr -d '\r' <"$dir/kernel.tsv.log" | awk -F'\t' '$1 == "MODSIGN-BOOT" &&
 		$2 ~ /^Loaded X.509 cert / { print $2 }' | sort >"$dir/keys-kernel.txt"
-	"$VERIFY" --kernel "$line" --vmlinux "$KH_BZIMAGE" --list-keys 2>/dev/null |
+	vline=$(vf_line "$line")
+	if [ "${vline#\~}" != "$vline" ]; then
+		say "$line: verify-file does not know --kernel $line yet: it is held to the $line kernel with --kernel ${vline#\~} (stand-in)"
+	fi
+	vline=${vline#\~}
+	"$VERIFY" --kernel "$vline" --vmlinux "$KH_BZIMAGE" --list-keys 2>/dev/null |
 		grep '^Loaded X.509 cert ' | sort >"$dir/keys-verify.txt" || true
 	n_keys=$(wc -l <"$dir/keys-kernel.txt")
 	if [ "$n_keys" -eq 0 ] || ! diff -u "$dir/keys-kernel.txt" "$dir/keys-verify.txt" >"$dir/keys.diff"; then
@@ -168,25 +250,33 @@ for line in "${lines[@]}"; do
 	while IFS=$'\t' read -r id file kind usage sig; do
 		case $id in '#'* | case | '') continue ;; esac
 		k=$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$dir/kernel-errno.tsv")
-		a=$(vf_errno "$line" "$cases" "$file" "$kind" "$usage" "$sig" \
-			-c "$CONF/trusted.pem" --blacklist "$CONF/blacklist-hashes.txt" \
+		a=$(vf_errno "$vline" "$cases" "$file" "$kind" "$usage" "$sig" \
+			-c "$TRUST" --blacklist "$CONF/blacklist-hashes.txt" \
 			--revoked "$CONF/revoked.pem")
-		b=$(vf_errno "$line" "$cases" "$file" "$kind" "$usage" "$sig" \
+		b=$(vf_errno "$vline" "$cases" "$file" "$kind" "$usage" "$sig" \
 			--vmlinux "$KH_BZIMAGE")
 		total=$((total + 1))
 		[ "$a" = "$k" ] && agree=$((agree + 1))
 		[ "$b" = "$k" ] && agree_img=$((agree_img + 1))
 		printf '%s\t%s\t%s\t%s\n' "$id" "$k" "${a:-?}" "${b:-?}" >>"$dir/verify.tsv"
-		[ "$a" = "$k" ] || { say "$line: $id: kernel ${k:-?}, verify-file -c ${a:-?}"; fail=1; }
-		[ "$b" = "$k" ] || { say "$line: $id: kernel ${k:-?}, verify-file --vmlinux ${b:-?}"; fail=1; }
+		[ "$a" = "$k" ] || { say "$line: $id: kernel ${k:-?}, verify-file --kernel $vline -c ${a:-?}"; fail=1; }
+		[ "$b" = "$k" ] || { say "$line: $id: kernel ${k:-?}, verify-file --kernel $vline --vmlinux ${b:-?}"; fail=1; }
 	done <"$cases/cases.tsv"
-	say "$line: $total cases judged by the kernel ($n_corpus corpus + $n_mod modsign-made); verify-file agrees on $agree/$total with the corpus's files, $agree_img/$total with --vmlinux alone; --vmlinux --list-keys names the $n_keys keys the kernel loaded; kernel build ${tb}s, boot and judge ${tj}s"
+	say "$line: $total cases judged by the kernel ($n_corpus corpus, $n_mldsa of them ML-DSA or 7.3 sign-file, + $n_mod modsign-made); verify-file --kernel $vline agrees on $agree/$total with the corpus's files, $agree_img/$total with --vmlinux alone; --vmlinux --list-keys names the $n_keys keys the kernel loaded; kernel build ${tb}s, boot and judge ${tj}s"
 done
 
-if [ ${#lines[@]} -eq 2 ]; then
-	ndiff=$(awk -F'\t' 'FNR == NR { a[$1] = $2; next } ($1 in a) && a[$1] != $2' \
-		"$OUTROOT/6.1/kernel-errno.tsv" "$OUTROOT/6.12/kernel-errno.tsv" | wc -l)
-	say "6.1 and 6.12 decide differently on $ndiff cases"
-fi
+# 7. consecutive lines judged in this run: where they differ
+prev=
+for line in $KH_LINES; do
+	[ -f "$OUTROOT/$line/kernel-errno.tsv" ] && [[ " ${lines[*]} " == *" $line "* ]] || continue
+	if [ -n "$prev" ]; then
+		awk -F'\t' 'BEGIN { OFS = "\t" } FNR == NR { a[$1] = $2; next }
+			($1 in a) && a[$1] != $2 { print $1, a[$1], $2 }' \
+			"$OUTROOT/$prev/kernel-errno.tsv" "$OUTROOT/$line/kernel-errno.tsv" \
+			>"$OUTROOT/$prev-vs-$line.tsv"
+		say "$prev and $line decide differently on $(wc -l <"$OUTROOT/$prev-vs-$line.tsv") cases ($OUTROOT/$prev-vs-$line.tsv: case, $prev, $line)"
+	fi
+	prev=$line
+done
 say "kernel stage took $(elapsed "$T0")s"
 [ $fail -eq 0 ] || die "disagreements above (details: $OUTROOT/LINE/)"

@@ -6,6 +6,8 @@
 KH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 KH_TOP=$(git -C "$KH_DIR" rev-parse --show-toplevel 2>/dev/null || (cd "$KH_DIR/../.." && pwd))
 KH_JOBS=${MODSIGN_JOBS:-$(nproc)}
+# Every kernel line the harness builds, oldest first.
+KH_LINES="6.1 6.12 7.3"
 
 die() {
 	echo "${PROG:-kernel-harness}: $*" >&2
@@ -29,12 +31,18 @@ elapsed() {
 #   KH_CACHE            cache root (MODSIGN_KERNEL_CACHE, relative to the repo top)
 #   KH_LINEDIR          per-line directory
 #   KH_TREE             extracted kernel source, built in place
-#   KH_TARBALL          Debian's linux-source tarball
+#   KH_TARBALL          Debian's linux-source tarball: /usr/src (apt-get
+#                       install), else, for a line this host's apt cannot
+#                       install, where fetch-source.sh puts it
+#   KH_SUITE            the Debian suite fetch-source.sh takes LINE from
+#                       ("" for lines the host installs with apt)
 #   KH_JUDGE_KEY/CERT   the judge's throwaway signing key, shared by all lines
 kh_paths() {
 	case "$1" in
-	6.1 | 6.12) ;;
-	*) die "unknown kernel line '$1' (expected 6.1 or 6.12)" ;;
+	6.1 | 6.12) KH_SUITE= ;;
+	# Debian 12 has no 7.x; trixie-backports has Debian's 7.3
+	7.3) KH_SUITE=trixie-backports ;;
+	*) die "unknown kernel line '$1' (expected one of: $KH_LINES)" ;;
 	esac
 	LINE=$1
 	KH_CACHE=${MODSIGN_KERNEL_CACHE:-build/kernel}
@@ -45,9 +53,31 @@ kh_paths() {
 	KH_LINEDIR=$KH_CACHE/$LINE
 	KH_TREE=$KH_LINEDIR/linux-source-$LINE
 	KH_TARBALL=/usr/src/linux-source-$LINE.tar.xz
+	if [ -n "$KH_SUITE" ] && [ ! -f "$KH_TARBALL" ]; then
+		KH_TARBALL=$KH_LINEDIR/linux-source-$LINE.tar.xz
+	fi
 	KH_JUDGE_KEY=$KH_CACHE/judge-key/judge-key.pem
 	KH_JUDGE_CERT=$KH_CACHE/judge-key/judge-cert.pem
 	KH_BZIMAGE=$KH_TREE/arch/x86/boot/bzImage
+}
+
+# Options one line needs =y beyond the common list of build-kernel.sh
+# (they come from config-LINE.fragment).
+kh_line_syms() {
+	case $LINE in
+	7.3) echo CRYPTO_MLDSA PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA ;;
+	esac
+}
+
+# The two in-tree modules (=m in the line's configuration, no dependencies)
+# that modsign-cases.sh has kbuild's modules_install sign.  7.x made the
+# CRC library options invisible (select-only), so 7.3 builds two of
+# crypto/'s stand-alone algorithm modules instead.
+kh_intree_modules() {
+	case $LINE in
+	6.1 | 6.12) echo crc7 crc-itu-t ;;
+	*) echo wp512 serpent_generic ;;
+	esac
 }
 
 # kh_kmake ARGS...: make in the kernel tree, quietly, logging to build.log.

@@ -13,7 +13,9 @@
 #              form, kmodsign -D's detached trailer catted on later
 #   m10..m12   kbuild calling our sign-file as scripts/sign-file:
 #              "make modules_install" with CONFIG_MODULE_SIG_ALL for two
-#              of the tree's own modules, and "make M=... modules_install"
+#              of the tree's own modules (lib.sh kh_intree_modules: crc7
+#              and crc-itu-t, on 7.3 wp512 and serpent_generic), and
+#              "make M=... modules_install"
 #              for an out-of-tree module, the way DKMS and vendors sign
 #
 # Needs the LINE kernel built (build-kernel.sh) and build/bin (make).
@@ -101,15 +103,17 @@ kbuild_sign=(ARCH=x86_64 INSTALL_MOD_PATH="$stage" CONFIG_MODULE_SIG_ALL=y
 make -C "$KH_TREE" "${kbuild_sign[@]}" modules_install \
 	>"$KH_LINEDIR/modinst.log" 2>&1 ||
 	{ tail -n 20 "$KH_LINEDIR/modinst.log" >&2; die "kbuild modules_install with our sign-file failed"; }
-for m in crc7 crc-itu-t; do
+n=10
+for m in $(kh_intree_modules); do
 	f=$(find "$stage" -name "$m.ko" | head -n 1)
 	[ -n "$f" ] || die "modules_install did not install $m.ko (see $KH_LINEDIR/modinst.log)"
-	cp "$f" "$CASEDIR/m1-$m.ko"
+	id=${m//_/-} # case ids and file names have no "_"
+	cp "$f" "$CASEDIR/m1-$id.ko"
+	add "m$n-kbuild-modules-install-$id" "m1-$id.ko"
+	n=$((n + 1))
 done
 grep -q 'SIGN' "$KH_LINEDIR/modinst.log" ||
 	die "modules_install signed nothing: is CONFIG_MODULE_SIG_ALL honoured? ($KH_LINEDIR/modinst.log)"
-add m10-kbuild-modules-install-crc7 m1-crc7.ko
-add m11-kbuild-modules-install-crc-itu-t m1-crc-itu-t.ko
 
 # out of tree, as DKMS does: M= points at a copy of the payload build
 ext=$KH_LINEDIR/modsign_payload

@@ -12,7 +12,7 @@ PROG=payload-path.sh
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 1 ] || {
-	echo "usage: $PROG LINE   (LINE: 6.1 or 6.12)" >&2
+	echo "usage: $PROG LINE   (LINE: ${KH_LINES// / or })" >&2
 	exit 2
 }
 kh_paths "$1"

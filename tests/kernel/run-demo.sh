@@ -3,7 +3,7 @@
 #
 # run-demo.sh [LINE...]
 #
-# The harness's own end-to-end test: for each LINE (default: 6.1 6.12)
+# The harness's own end-to-end test: for each LINE (default: 6.1 6.12 7.3)
 # generate the demo cases, boot them, and compare the table with
 # demo-expected.tsv.  Results land in build/kernel-demo/LINE(.tsv).
 # Ends with one "N passed, N failed" line; exits non-zero on any mismatch.
@@ -12,7 +12,8 @@ PROG=run-demo.sh
 . "$(dirname "$0")/lib.sh"
 
 lines=("$@")
-[ ${#lines[@]} -gt 0 ] || lines=(6.1 6.12)
+# shellcheck disable=SC2206
+[ ${#lines[@]} -gt 0 ] || lines=($KH_LINES)
 expected=$KH_DIR/demo-expected.tsv
 pass=0
 fail=0

@@ -19,6 +19,10 @@
  * called with flags == 0.  mod_check_sig() and mod_verify_sig() are not
  * exported to modules, so their few lines are repeated here; everything
  * cryptographic is the kernel's exported verify_pkcs7_signature().
+ * Debian's 6.1 and 6.12 end mod_verify_sig() with a SHA-256 whole-file
+ * blacklist lookup (mod_is_hash_blacklisted()), which Debian's 7.3 dropped:
+ * the Kbuild file defines JUDGE_MODULE_HASH_BLACKLIST when the tree's
+ * signing.c has it, so the judge repeats what the tree it runs on does.
  *
  * Out of reach of this module: the "mangled" path (finit_module flags
  * IGNORE_VERMAGIC/IGNORE_MODVERSIONS turn any module into an unsigned one),
@@ -38,6 +42,18 @@
 #include <linux/string.h>
 #include <linux/verification.h>
 #include <linux/vmalloc.h>
+
+/*
+ * 7.x renamed the marker and the PKCS#7 id type (uapi module_signature.h);
+ * the values are the same.
+ */
+#ifdef MODULE_SIGNATURE_MARKER
+#define JUDGE_SIG_MARKER MODULE_SIGNATURE_MARKER
+#define JUDGE_ID_PKCS7 MODULE_SIGNATURE_TYPE_PKCS7
+#else
+#define JUDGE_SIG_MARKER MODULE_SIG_STRING
+#define JUDGE_ID_PKCS7 PKEY_ID_PKCS7
+#endif
 
 static char *dir = "/cases";
 module_param(dir, charp, 0444);
@@ -72,7 +88,7 @@ static int judge_sig_info(const struct module_signature *ms, size_t file_len)
 {
 	if (be32_to_cpu(ms->sig_len) >= file_len - sizeof(*ms))
 		return -EBADMSG;
-	if (ms->id_type != PKEY_ID_PKCS7)
+	if (ms->id_type != JUDGE_ID_PKCS7)
 		return -ENOPKG;
 	if (ms->algo || ms->hash || ms->signer_len || ms->key_id_len ||
 	    ms->__pad[0] || ms->__pad[1] || ms->__pad[2])
@@ -80,6 +96,7 @@ static int judge_sig_info(const struct module_signature *ms, size_t file_len)
 	return 0;
 }
 
+#ifdef JUDGE_MODULE_HASH_BLACKLIST
 /* mod_is_hash_blacklisted(): SHA-256 of the whole file against bin: hashes. */
 static int judge_hash_blacklisted(const void *data, size_t len)
 {
@@ -96,6 +113,7 @@ static int judge_hash_blacklisted(const void *data, size_t len)
 		return ret;
 	return is_hash_blacklisted(digest, sizeof(digest), BLACKLIST_HASH_BINARY);
 }
+#endif
 
 /*
  * An appended signature, laid out as
@@ -105,7 +123,7 @@ static int judge_hash_blacklisted(const void *data, size_t len)
  */
 static int judge_appended(const u8 *file, size_t len, const char **step)
 {
-	const size_t markerlen = sizeof(MODULE_SIG_STRING) - 1;
+	const size_t markerlen = sizeof(JUDGE_SIG_MARKER) - 1;
 	struct module_signature ms;
 	size_t modlen, sig_len;
 	int ret;
@@ -113,7 +131,7 @@ static int judge_appended(const u8 *file, size_t len, const char **step)
 	/* module_sig_check(): the marker must be the very last bytes */
 	*step = "marker";
 	if (len <= markerlen ||
-	    memcmp(file + len - markerlen, MODULE_SIG_STRING, markerlen))
+	    memcmp(file + len - markerlen, JUDGE_SIG_MARKER, markerlen))
 		return -ENODATA;
 	modlen = len - markerlen;
 
@@ -139,11 +157,15 @@ static int judge_appended(const u8 *file, size_t len, const char **step)
 					     VERIFYING_MODULE_SIGNATURE,
 					     NULL, NULL);
 	}
+#ifdef JUDGE_MODULE_HASH_BLACKLIST
 	if (ret)
 		return ret;
 
 	*step = "hash-blacklist";
 	return judge_hash_blacklisted(file, len);
+#else
+	return ret;
+#endif
 }
 
 static bool judge_compressed(const u8 *file, size_t len)

@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# fetch-source.sh LINE
+#
+# Print the path of Debian's linux-source-LINE tarball, downloading it
+# first when this host's apt cannot install it (7.3 lives in
+# trixie-backports, which a Debian 12 host must not add to its own sources:
+# apt would start upgrading the host from trixie).
+#
+# The download uses a private apt configuration under
+# ${MODSIGN_KERNEL_CACHE:-build/kernel}/apt/: its own sources file, written
+# here from the host's own mirror (the URI of the apt source that carries
+# the host's release), its own package lists and cache.  The host's apt
+# state (sources, lists, dpkg database) is only read.  The package's
+# signature chain is apt's usual one: the Release file verified with
+# /usr/share/keyrings/debian-archive-keyring.gpg (which on Debian 12
+# already holds the trixie keys), the .deb checked against its hash there.
+# The tarball is unpacked with dpkg-deb -x (no dpkg -i) into the line's
+# cache directory; the package version goes to LINE/source-version.
+set -euo pipefail
+PROG=fetch-source.sh
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 1 ] || {
+	echo "usage: $PROG LINE" >&2
+	exit 2
+}
+kh_paths "$1"
+if [ -f "$KH_TARBALL" ]; then
+	echo "$KH_TARBALL"
+	exit 0
+fi
+[ -n "$KH_SUITE" ] ||
+	die "$KH_TARBALL missing (apt-get install linux-source-$LINE)"
+
+# The host's mirror: the URI of the first apt source carrying the host's
+# release (deb822 .sources first, then one-line .list files).
+# MODSIGN_DEBIAN_MIRROR overrides it.
+host_uri() { # suite
+	local f
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		awk -v s="$1" '
+			/^[ \t]*$/ { if (deb && hit && uri) { print uri; exit }
+				deb = hit = 0; uri = ""; next }
+			/^[ \t]*#/ { next }
+			tolower($1) == "types:" { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
+			tolower($1) == "uris:" { uri = $2 }
+			tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == s) hit = 1 }
+			END { if (deb && hit && uri) print uri }' "$f"
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -r "$f" ] || continue
+		# deb [options] URI SUITE COMPONENT...
+		sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" |
+			awk -v s="$1" '$1 == "deb" && $3 == s { print $2 }'
+	done
+}
+mirror=${MODSIGN_DEBIAN_MIRROR:-}
+if [ -z "$mirror" ]; then
+	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	[ -n "$codename" ] || die "no VERSION_CODENAME in /etc/os-release (set MODSIGN_DEBIAN_MIRROR)"
+	mirror=$(host_uri "$codename" | head -n 1)
+	[ -n "$mirror" ] ||
+		die "no apt source for $codename on this host to take the mirror from (set MODSIGN_DEBIAN_MIRROR)"
+fi
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+[ -r "$keyring" ] || die "$keyring missing (apt-get install debian-archive-keyring)"
+
+# Private apt: one directory per suite, so lists of different suites do
+# not mix and a second line from the same suite reuses them.
+APT=$KH_CACHE/apt/$KH_SUITE
+mkdir -p "$APT/sources" "$APT/lists/partial" "$APT/cache/archives/partial" "$APT/deb"
+cat >"$APT/sources/modsign.sources" <<EOF
+# written by tests/kernel/$PROG from the host's apt sources
+Types: deb
+URIs: $mirror
+Suites: $KH_SUITE
+Components: main
+Signed-By: $keyring
+EOF
+aptopts=(
+	-o Dir::Etc::SourceList=/dev/null
+	-o Dir::Etc::SourceParts="$APT/sources"
+	-o Dir::State::Lists="$APT/lists"
+	-o Dir::Cache="$APT/cache"
+	-o Acquire::Languages=none
+	# the downloads land in our own directories, which _apt may not write
+	-o APT::Sandbox::User=root
+)
+pkg=linux-source-$LINE
+t=$(now)
+apt-get "${aptopts[@]}" -q update >"$APT/update.log" 2>&1 ||
+	{ cat "$APT/update.log" >&2; die "apt-get update for $KH_SUITE ($mirror) failed"; }
+ver=$(apt-cache "${aptopts[@]}" policy "$pkg" | awk '$1 == "Candidate:" { print $2 }')
+[ -n "$ver" ] && [ "$ver" != "(none)" ] || die "$pkg not found in $KH_SUITE at $mirror"
+rm -f "$APT/deb"/*.deb
+(cd "$APT/deb" && apt-get "${aptopts[@]}" -q download "$pkg=$ver") >"$APT/download.log" 2>&1 ||
+	{ cat "$APT/download.log" >&2; die "apt-get download $pkg=$ver failed"; }
+deb=$(ls "$APT/deb"/*.deb)
+rm -rf "$APT/root"
+dpkg-deb -x "$deb" "$APT/root"
+src=$APT/root/usr/src/$pkg.tar.xz
+[ -f "$src" ] || die "$deb holds no usr/src/$pkg.tar.xz"
+mkdir -p "$KH_LINEDIR"
+mv "$src" "$KH_TARBALL"
+rm -rf "$APT/root" "$deb"
+echo "$pkg $ver ($KH_SUITE, $mirror)" >"$KH_LINEDIR/source-version"
+note "$LINE: fetched $pkg $ver from $KH_SUITE in $(elapsed "$t")s"
+echo "$KH_TARBALL"
