@@ -143,13 +143,35 @@ def keep(outroot, lines):
             col = add_line_column(hdr, line)
             same = line in blobs and blobs[line][:2] == (data, sig)
             r[col] = judged[line].get(cid, "?") if same else "?"
+    # mutants kept by an earlier run of the same seed on other lines: this
+    # run judged their stored form too, if the bytes are still the same
+    refreshed = 0
+    for r in rows:
+        if r["case"] in want:
+            continue
+        for line in judged:
+            cid = ("b-" + r["base"] if r["seed"] == "-" else "s%s-%s" % (r["seed"], r["index"]))
+            cid += ("-t" if r["seed"] == "-" else "t") if r["usage"] == "module" else ""
+            m = meta[line].get(cid)
+            if m is None or m["form"] == "live" and m["usage"] == "module":
+                continue
+            cd = os.path.join(outroot, line, "cases")
+            data = fixed if r["data"] == FIXED else read(os.path.join(DIR, r["data"]))
+            if (read(os.path.join(cd, m["file"])), read(os.path.join(cd, m["sig"]))) != \
+                    (data, read(os.path.join(DIR, r["sig"]))):
+                continue
+            r[add_line_column(hdr, line)] = judged[line].get(cid, "?")
+            refreshed += 1
     for r in rows:
         for h in hdr:
             r.setdefault(h, "?")
-    if want:
+    if want or refreshed:
         save(hdr, rows)
+    if want:
         print("kept %d disagreeing mutants in %s (%d new, %d in all)"
               % (len(want), os.path.relpath(DIR), new, len(rows)))
+    if refreshed:
+        print("recorded this run's verdicts for %d mutants kept earlier" % refreshed)
 
 
 def add(casedir):
