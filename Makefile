@@ -44,7 +44,7 @@ MANS        := $(TOOLS:%=man/%.1)
 COMPLETIONS := $(BUILD)/completions/modsign.bash $(BUILD)/completions/_modsign
 
 .SECONDARY:
-.PHONY: all check check-layers check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update demo install \
+.PHONY: all check check-layers check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update kernel-mutants demo install \
 	install-kmodsign clean deps-build deps-test fuzz fuzz-smoke deps-fuzz \
 	valgrind bench
 all: $(BINS) $(MANS) $(COMPLETIONS)
@@ -160,6 +160,15 @@ kernel-verdicts: deps-build $(BINS)
 kernel-verdicts-update: deps-build $(BINS)
 	scripts/install-deps.sh kernel
 	tests/kernel/kernel-verdicts.sh --update
+
+# Differential mutation testing on the same kernels: N (default 300)
+# random structural mutations of valid signatures for SEED (default: from
+# the clock, printed first), one boot per line, verify-file must give every
+# one the kernel's errno; disagreements are kept in
+# tests/fixtures/conformance/mutants/ for kernel-verdicts.
+kernel-mutants: deps-build $(BINS)
+	scripts/install-deps.sh kernel
+	tests/kernel/kernel-mutants.sh $(if $(N),-n $(N)) $(if $(SEED),-s $(SEED))
 
 demo: deps-build
 	$(MAKE) $(BINS)

@@ -17,7 +17,8 @@
 #     this tree at the same path; unset: this system, which must then be
 #     Debian 13), plus the cases modsign itself makes
 #     (modsign-cases.sh: our sign-file's signing paths and kbuild's
-#     modules_install calling our sign-file);
+#     modules_install calling our sign-file) and the mutants
+#     kernel-mutants.sh kept (mutant-corpus.py: conformance/mutants/);
 #  3. boot once and judge every case (judge-cases.sh);
 #  4. check the kernel against the committed expectations:
 #       - tests/fixtures/conformance/expected.tsv, column errno_LINE, for the
@@ -25,6 +26,8 @@
 #         decides); with --update that column is rewritten (or added) from
 #         the kernel instead, and the differences are listed;
 #       - modsign-expected.tsv for the modsign cases (finit and judge);
+#       - mutants/mutants.tsv, column errno_LINE, for the kept mutants
+#         (--update rewrites it too);
 #       - finit_module under enforcement must agree with the judge (ENODATA,
 #         ENOPKG, ENOKEY fold into EKEYREJECTED), or the judge is wrong;
 #  5. check that verify-file --vmlinux --list-keys reads out of the bzImage
@@ -155,6 +158,7 @@ for line in "${lines[@]}"; do
 	n_corpus=$(awk -F'\t' '!/^#/ && $1 != "case" && NF' "$cases/cases.tsv" | wc -l)
 	n_mldsa=$(grep -c '^[dk][0-9]' "$cases/cases.tsv" || true)
 	"$KH_DIR/modsign-cases.sh" "$line" "$cases"
+	python3 "$KH_DIR/mutant-corpus.py" add "$cases"
 	t=$(now)
 	"$KH_DIR/judge-cases.sh" -c "$TRUST" "$line" "$cases" "$dir/kernel.tsv"
 	tj=$(elapsed "$t")
@@ -222,6 +226,14 @@ for line in "${lines[@]}"; do
 	elif [ -n "$diffs" ]; then
 		say "$line: the kernel decides differently from expected.tsv (make kernel-verdicts-update rewrites it):"
 		say "$diffs"
+		fail=1
+	fi
+
+	# (c2) the mutants kernel-mutants.sh kept, against their recorded verdicts
+	if ! bad_k=$(python3 "$KH_DIR/mutant-corpus.py" check $([ $update -eq 0 ] || echo --update) \
+		"$line" "$dir/kernel-errno.tsv"); then
+		say "$line: kept mutants the kernel decides differently from mutants/mutants.tsv:"
+		say "$bad_k"
 		fail=1
 	fi
 

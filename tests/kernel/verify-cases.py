@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""verify-cases.py VERIFY-FILE CASEDIR [verify-file options...]
+
+Print "case<TAB>errno" for every case of CASEDIR/cases.tsv (the harness
+format), errno being what verify-file says: 0 for OK, else its errno name
+(the one kernel-verdicts.sh reads from the text output).  The cases are
+checked in a few verify-file runs, not one per case: appended modules in
+one run, detached cases in one run per usage with --detached (each
+case's signature must be FILE.p7s beside FILE, as mutate.py writes them;
+any other name is checked on its own with --sig).
+"""
+import json
+import os
+import subprocess
+import sys
+
+
+def run(verify, opts, files, extra):
+    """verify-file --json on files -> {path: errno name or "0"}."""
+    out = {}
+    if not files:
+        return out
+    p = subprocess.run([verify, "--json"] + opts + extra + files,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    for line in p.stdout.decode().splitlines():
+        try:
+            o = json.loads(line)
+        except ValueError:
+            continue
+        out[o.get("file")] = o.get("errno") or "0"
+    for f in files:
+        if f not in out:
+            sys.exit("verify-cases.py: verify-file gave no verdict for %s: %s"
+                     % (f, p.stderr.decode().strip()[:300]))
+    return out
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__.split("\n\n")[0])
+    verify, casedir, opts = sys.argv[1], sys.argv[2], sys.argv[3:]
+    rows, hdr = [], False
+    with open(os.path.join(casedir, "cases.tsv")) as f:
+        for line in f:
+            line = line.rstrip("\r\n")
+            if not line or line.startswith("#"):
+                continue
+            if not hdr:
+                hdr = True
+                continue
+            rows.append(line.split("\t"))
+    mods, det, single = [], {}, []
+    for cid, fname, kind, usage, sig in rows:
+        path = os.path.join(casedir, fname)
+        if kind == "module":
+            mods.append(path)
+        elif sig == fname + ".p7s":
+            det.setdefault(usage, []).append(path)
+        else:
+            single.append((path, usage, os.path.join(casedir, sig)))
+    got = run(verify, opts, mods, ["--usage", "module"])
+    for usage, files in det.items():
+        got.update(run(verify, opts, files, ["--usage", usage, "--detached"]))
+    for path, usage, sig in single:
+        got.update(run(verify, opts, [path], ["--usage", usage, "--sig", sig]))
+    for cid, fname, *_ in rows:
+        print("%s\t%s" % (cid, got[os.path.join(casedir, fname)]))
+
+
+if __name__ == "__main__":
+    main()
