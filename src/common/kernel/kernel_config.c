@@ -56,7 +56,7 @@ static const char *const bit_option[KR_C_N] = {
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-const char *kc_crypto_option(enum kr_crypto b)
+static const char *kc_crypto_option(enum kr_crypto b)
 {
 	return b >= 0 && b < KR_C_N ? bit_option[b] : "(none)";
 }

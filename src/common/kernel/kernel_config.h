@@ -46,8 +46,6 @@ int kc_load(const char *path, const char *tree, struct kconfig *kc,
 	    int *line);
 void kc_free(struct kconfig *kc);
 
-/* "CONFIG_CRYPTO_SHA512" for a crypto bit. */
-const char *kc_crypto_option(enum kr_crypto b);
 
 #define KC_MAX_WARN 2
 /*

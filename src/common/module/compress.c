@@ -174,12 +174,6 @@ const char *ms_comp_name(enum ms_comp c)
 	return "none";
 }
 
-int ms_comp_signed_after(const uint8_t *buf, size_t len)
-{
-	return ms_comp_detect(buf, len) != MS_COMP_NONE &&
-	       ms_has_magic(buf, len);
-}
-
 /* A growing output buffer that refuses to pass max bytes. */
 struct outbuf {
 	uint8_t *p;

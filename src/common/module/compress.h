@@ -73,12 +73,5 @@ int ms_decompress(enum ms_comp c, const uint8_t *in, size_t in_len,
 int ms_compress(enum ms_comp c, const struct iovec *iov, int iovcnt,
 		uint8_t **out, size_t *out_len);
 
-/*
- * The common mistake, by a cheap look at the stored bytes: compressed
- * (magic at offset 0) and ending with the module signature magic, i.e.
- * signed after compression.  The kernel decompresses first and never sees
- * that trailer.
- */
-int ms_comp_signed_after(const uint8_t *buf, size_t len);
 
 #endif

@@ -11,7 +11,7 @@
 #include "kernel/x509.h"
 #include "report/verdict.h"
 
-bool rp_is_soft(int err)
+static bool rp_is_soft(int err)
 {
 	return err == -ENODATA || err == -ENOKEY || err == -ENOPKG;
 }
@@ -21,7 +21,7 @@ int rp_shown(const struct rp_context *c, int err)
 	return c->enforce && rp_is_soft(err) ? -EKEYREJECTED : err;
 }
 
-const char *rp_verdict_word(int err)
+static const char *rp_verdict_word(int err)
 {
 	switch (err) {
 	case 0: return "OK";

@@ -18,17 +18,9 @@ struct rp_context {
 	bool enforce;		/* module.sig_enforce=1 or MODULE_SIG_FORCE */
 };
 
-/*
- * The soft outcomes: a kernel that does not enforce loads such a module
- * unsigned and tainted (kernel/module/signing.c, module_sig_check).
- */
-bool rp_is_soft(int err);
 /* The errno the user sees: under enforcement the soft outcomes become
  * -EKEYREJECTED, as module_sig_check() returns them. */
 int rp_shown(const struct rp_context *c, int err);
-/* "OK", "UNSIGNED", "UNKNOWN-KEY", "UNSUPPORTED", "REJECTED", "MALFORMED",
- * and "CANNOT-CHECK" for a verdict this build cannot reach (-MS_ENOALG) */
-const char *rp_verdict_word(int err);
 
 void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 		   const struct kv_result *r);

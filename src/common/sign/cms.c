@@ -342,31 +342,6 @@ int ms_cms_sign_template(const struct ms_cms_template *t,
 	return 0;
 }
 
-/*
- * The SignedData is built around the digest rather than by CMS_final
- * streaming the data through a BIO chain: the bytes are the same (the
- * identity tests compare them with the kernel tool's), and the module is
- * hashed where it lies instead of being copied 1 KiB at a time.
- */
-int ms_cms_sign(X509 *const *certs, EVP_PKEY *const *keys, int n,
-		const EVP_MD *md, int use_keyid, const uint8_t *data,
-		size_t len, uint8_t **der, size_t *der_len,
-		int *failed_signer)
-{
-	uint8_t digest[EVP_MAX_MD_SIZE];
-	unsigned int dlen = 0;
-	int err;
-
-	*der = NULL;
-	*der_len = 0;
-	*failed_signer = -1;
-	err = ms_digest(md, data, len, digest, &dlen);
-	if (err)
-		return err;
-	return ms_cms_sign_digest(certs, keys, n, md, use_keyid, digest, dlen,
-				  der, der_len, failed_signer);
-}
-
 int ms_digest_info(const EVP_MD *md, const uint8_t *data, size_t len,
 		   uint8_t *digest, unsigned int *digest_len, uint8_t **tbs,
 		   size_t *tbs_len)
@@ -435,7 +410,7 @@ int ms_cms_from_value(X509 *cert, const EVP_MD *md, int use_keyid,
 	if (!cms)
 		return -ENOMEM;
 	/*
-	 * The same SignerInfo as ms_cms_sign, built around the public key:
+	 * The same SignerInfo as ms_cms_sign_digest, built around the public key:
 	 * CMS_add1_signer only checks that key and certificate match, and
 	 * with NOATTR nothing is signed before CMS_final, which is not
 	 * called.  The value goes where CMS_final would put it.

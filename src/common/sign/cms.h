@@ -19,26 +19,18 @@
 int ms_cms_signed_attrs(EVP_PKEY *key);
 
 /*
- * Sign data: detached SignedData, no certificates, no signed attributes
- * (but for ms_cms_signed_attrs keys: contentType and messageDigest),
- * signers identified by issuer+serial (or by SKID when use_keyid).  One
- * SignerInfo per key/certificate pair, in order: with n == 1 the bytes
- * are the kernel tool's; with more, a kernel trusting any one of the
- * certificates accepts the module (key rollover).  The DER goes to a
- * malloc'd *der.  -ENOPKG when OpenSSL has no CMS signature algorithm
- * for a key type and the digest; -EINVAL when it refuses for another
- * reason (for example -k with a certificate that has no
- * subjectKeyIdentifier); *failed_signer then says which pair.
- */
-int ms_cms_sign(X509 *const *certs, EVP_PKEY *const *keys, int n,
-		const EVP_MD *md, int use_keyid, const uint8_t *data,
-		size_t len, uint8_t **der, size_t *der_len,
-		int *failed_signer);
-/*
- * The same in two steps, so that a caller signing with a token under a
- * lock hashes outside it: ms_digest (base/digest.h) hashes data (giving back each hashed
- * step of a mapped file, fileio.h), ms_cms_sign_digest makes the
- * SignedData over that digest.  digest holds EVP_MAX_MD_SIZE bytes.
+ * Sign a digest: detached SignedData, no certificates, no signed
+ * attributes (but for ms_cms_signed_attrs keys: contentType and
+ * messageDigest), signers identified by issuer+serial (or by SKID when
+ * use_keyid).  One SignerInfo per key/certificate pair, in order: with
+ * n == 1 the bytes are the kernel tool's; with more, a kernel trusting
+ * any one of the certificates accepts the module (key rollover).  The
+ * digest (EVP_MAX_MD_SIZE bytes) comes from ms_digest (base/digest.h),
+ * so that a caller signing with a token under a lock hashes outside it.
+ * The DER goes to a malloc'd *der.  -ENOPKG when OpenSSL has no CMS
+ * signature algorithm for a key type and the digest; -EINVAL when it
+ * refuses for another reason (for example -k with a certificate that
+ * has no subjectKeyIdentifier); *failed_signer then says which pair.
  */
 int ms_cms_sign_digest(X509 *const *certs, EVP_PKEY *const *keys, int n,
 		       const EVP_MD *md, int use_keyid, const uint8_t *digest,

@@ -116,15 +116,6 @@ int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
 	return 0;
 }
 
-int ms_signer_load(struct ms_signer *s, const char *hash, const char *key,
-		   const char *cert, int use_keyid, struct ms_fail *fail)
-{
-	static const struct ms_key_opts none;
-	int err = ms_signer_init(s, hash, use_keyid, fail);
-
-	return err ? err : ms_signer_add(s, key, cert, &none, fail);
-}
-
 int ms_signer_load_raw(struct ms_signer *s, const char *raw,
 		       const char *cert, struct ms_fail *fail)
 {

@@ -92,9 +92,6 @@ int ms_signer_init(struct ms_signer *s, const char *hash, int use_keyid,
  */
 int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
 		  const struct ms_key_opts *o, struct ms_fail *fail);
-/* Load everything the signature needs; checks the key matches the cert. */
-int ms_signer_load(struct ms_signer *s, const char *hash, const char *key,
-		   const char *cert, int use_keyid, struct ms_fail *fail);
 /* The same for -s: an externally made CMS instead of a key. */
 int ms_signer_load_raw(struct ms_signer *s, const char *raw,
 		       const char *cert, struct ms_fail *fail);
