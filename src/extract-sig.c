@@ -228,7 +228,8 @@ static int write_stdout(const struct args *a, const uint8_t *p, size_t len)
 	return err;
 }
 
-/* The PKCS#7 id type is the only one the kernel accepts (§1.2 4b). */
+/* The PKCS#7 id type is the only one the kernel accepts
+ * (kernel/module/signing.c, module_sig_check()). */
 static int id_type_exit(const struct args *a, const struct ms_trailer *t)
 {
 	const char *name = ms_id_type_name(t->desc.id_type);

@@ -63,8 +63,7 @@ static const struct option long_opts[] = {
 /*
  * The kmodsign personality.  Ubuntu's kmodsign (sbsigntool's
  * src/kmodsign.c, "kmodsign 4.4", read in the neverware-mirrors/sbsigntool
- * copy at 4f5aef50; the landscape notes of an older DER-only cert reader
- * come from osresearch/safeboot#17) is a fork of the kernel's sign-file with getopt string "dpkDhV"
+ * copy at 4f5aef50) is a fork of the kernel's sign-file with getopt string "dpkDhV"
  * and only --help and --version as long options:
  *
  *   kmodsign [-dpkD] <hash algo> <key> <x509> <module> [<dest>]
@@ -902,7 +901,7 @@ int main(int argc, char **argv)
 			usage(stderr);
 		code = MS_EXIT_USAGE;
 	}
-	/* Providers and their PKCS#11 modules go before exit() (issue 19). */
+	/* Providers and their PKCS#11 modules go before exit(). */
 	ms_openssl_done();
 	return code;
 }

@@ -38,7 +38,7 @@ void ms_format_name(char *buf, size_t size, const uint8_t *p, size_t len);
  */
 int ms_format_signer(char *buf, size_t size, const uint8_t *p, size_t len);
 /*
- * kmod's kmod_module_strbuf_pushhex (kernel-rules.md §7.2): upper-case
+ * kmod's kmod_module_strbuf_pushhex (kmod's libkmod-module.c): upper-case
  * bytes joined by ':', and after every 20th byte with more to follow the
  * separator becomes ":\n\t\t".
  */

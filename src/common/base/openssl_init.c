@@ -33,7 +33,7 @@ void ms_openssl_init(int verbose)
  * order, so SoftHSM's destructor of its static std::unique_ptr<SoftHSM>
  * deletes the SoftHSM object first; then OPENSSL_cleanup() frees
  * pkcs11-provider, whose teardown calls C_CloseSession on its sessions
- * and SoftHSM reaches them through the deleted object (issue 19: SIGSEGV
+ * and SoftHSM reaches them through the deleted object (SIGSEGV
  * after a good signature; SoftHSMv2 issues 729 and 780).  A module
  * named directly hid it: our session's C_Finalize ended SoftHSM for the
  * provider too.  Through p11-kit's proxy, the default module, it does

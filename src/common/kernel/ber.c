@@ -15,7 +15,8 @@ static int read_tlv(const uint8_t *p, size_t left, int depth,
 		    struct ber_tlv *t);
 
 /*
- * §3.1: an indefinite length runs to the matching end-of-contents octets;
+ * lib/asn1_decoder.c, asn1_ber_decoder(): an indefinite length runs to the
+ * matching end-of-contents octets;
  * like asn1_find_indefinite_length(), walk the nested elements to find them.
  */
 static int find_eoc(const uint8_t *p, size_t left, int depth, size_t *len)
@@ -52,13 +53,15 @@ static int read_tlv(const uint8_t *p, size_t left, int depth,
 	t->start = p;
 	t->tag = p[0];
 	t->cons = p[0] & BER_CONS;
-	/* §3.1: long-form tag numbers are not supported */
+	/* lib/asn1_decoder.c, asn1_ber_decoder(): long-form tag numbers are
+	 * not supported */
 	if ((p[0] & 0x1f) == 0x1f)
 		return -EBADMSG;
 	lb = p[1];
 	t->indef = false;
 	if (lb == 0x80) {
-		/* §3.1: indefinite length only for constructed encodings */
+		/* lib/asn1_decoder.c, asn1_ber_decoder(): indefinite length
+		 * only for constructed encodings */
 		if (!t->cons)
 			return -EBADMSG;
 		t->indef = true;
@@ -74,7 +77,8 @@ static int read_tlv(const uint8_t *p, size_t left, int depth,
 	if (lb & 0x80) {
 		size_t n = lb & 0x7f, i;
 
-		/* §3.1: "Unsupported length" beyond two length octets */
+		/* lib/asn1_decoder.c, asn1_ber_decoder(): "Unsupported
+		 * length" beyond two length octets */
 		if (n > 2)
 			return -EBADMSG;
 		if (left < 2 + n)
@@ -114,7 +118,8 @@ int ber_it_enter(const struct ber_it *parent, const struct ber_tlv *t,
 {
 	int depth = parent ? parent->depth + 1 : 1;
 
-	/* §3.1: nesting is limited by the decoder's cons stack */
+	/* lib/asn1_decoder.c, asn1_ber_decoder(): nesting is limited by the
+	 * decoder's cons stack */
 	if (depth > BER_MAX_DEPTH || !t->cons)
 		return -EBADMSG;
 	ber_it_init(child, t->val, t->len, depth);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A small BER TLV reader with the leniency and the limits of the kernel's
- * lib/asn1_decoder.c (kernel-rules.md §3.1).  It only splits bytes into
+ * lib/asn1_decoder.c, asn1_ber_decoder().  It only splits bytes into
  * elements; what the elements mean is up to x509k and pkcs7k.
  */
 #ifndef MODSIGN_KERNEL_BER_H
@@ -11,9 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* §3.1: asn1_ber_decoder() refuses inputs over 64 KiB with -EMSGSIZE */
+/* lib/asn1_decoder.c: asn1_ber_decoder() refuses inputs over 64 KiB
+ * with -EMSGSIZE */
 #define BER_MAX_INPUT 65535
-/* §3.1: the decoder's cons stack holds 10 levels */
+/* lib/asn1_decoder.c, asn1_ber_decoder(): the decoder's cons stack holds 10
+ * levels */
 #define BER_MAX_DEPTH 10
 
 /* Tag bytes as they appear on the wire (class | constructed | number). */
@@ -68,7 +70,8 @@ static inline bool ber_tag_is(const struct ber_tlv *t, uint8_t tag)
 }
 
 /* The outermost element of an input: -EMSGSIZE over 64 KiB, trailing
- * bytes ignored (§3.1: ASN1_OP_COMPLETE checks only its stacks). */
+ * bytes ignored (lib/asn1_decoder.c, asn1_ber_decoder(): ASN1_OP_COMPLETE
+ * checks only its stacks). */
 int ber_top(const uint8_t *buf, size_t len, struct ber_tlv *t);
 
 /* Dotted form of an OID's contents into buf; -EBADMSG when malformed. */

@@ -26,7 +26,8 @@ static int add_entry(struct blacklist *bl, const char *s, size_t n)
 		return -EINVAL;
 	s += 4;
 	n -= 4;
-	/* §5.1: at most 128 digits, else -ENOPKG; an even count */
+	/* certs/system_keyring.c, certs/blacklist.c: at most 128 digits, else
+	 * -ENOPKG; an even count */
 	if (n > 128)
 		return -ENOPKG;
 	if (n % 2)

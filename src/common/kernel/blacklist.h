@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The .blacklist keyring's hash entries (kernel-rules.md §5.1), read from
+ * The .blacklist keyring's hash entries (certs/system_keyring.c,
+ * certs/blacklist.c), read from
  * a CONFIG_SYSTEM_BLACKLIST_HASH_LIST file: quoted "tbs:<hex>" and
  * "bin:<hex>" strings separated by commas or newlines.
  */

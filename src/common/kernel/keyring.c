@@ -81,7 +81,8 @@ static int add_one(struct certstore *cs, const char *path, int index,
 		return ret;
 	if (ret)
 		return note_skip(cs, path, index, ret, why);
-	/* §5.2: x509_key_preparse() refuses a blacklisted certificate */
+	/* crypto/asymmetric_keys/x509_cert_parser.c: x509_key_preparse()
+	 * refuses a blacklisted certificate */
 	if (c->blacklisted) {
 		x509k_free(c);
 		return note_skip(cs, path, index, -EKEYREJECTED,
@@ -185,7 +186,8 @@ static int add_pem(struct certstore *cs, const char *path,
 	return ret;
 }
 
-/* §5.1: DER certificates back to back, "30 82 HH LL" framing */
+/* crypto/asymmetric_keys/x509_loader.c: DER certificates back to back,
+ * "30 82 HH LL" framing */
 static int add_der(struct certstore *cs, const char *path,
 		   const uint8_t *buf, size_t len, const struct kr_rules *kr,
 		   const struct blacklist *bl, int *count)

@@ -2,7 +2,8 @@
 /*
  * The trusted keyring (and the revocation list) built from -k DIR and
  * -c FILE, as x509_load_certificate_list() would load it: a certificate
- * the kernel refuses as a key (§5.2 parse failure, blacklisted TBS) is
+ * the kernel refuses as a key (crypto/asymmetric_keys/x509_cert_parser.c
+ * parse failure, blacklisted TBS) is
  * left out, and the reason is kept for -v.
  */
 #ifndef MODSIGN_KERNEL_KEYRING_H
@@ -50,7 +51,8 @@ int cs_add_der(struct certstore *cs, const char *path, int index,
 	       const struct blacklist *bl);
 /*
  * x509_load_certificate_list() over a built-in certificate list, with its
- * framing as it is (kernel-rules.md §5.1): each element "30 82 HH LL"
+ * framing as it is (crypto/asymmetric_keys/x509_loader.c): each element
+ * "30 82 HH LL"
  * (tested with &&, so only "neither byte matches" is a framing error),
  * 4 + HHLL bytes long.  A certificate that fails is skipped; a framing
  * error stops the list: -EBADMSG with *stop at its offset, after the

@@ -37,7 +37,8 @@ static int oid_of(const struct ber_tlv *t, char *buf, size_t size)
 	return ber_oid_str(t->val, t->len, buf, size);
 }
 
-/* AlgorithmIdentifier: the OID; parameters are never looked at (§3.5). */
+/* AlgorithmIdentifier: the OID; parameters are never looked at
+ * (pkcs7_parser.c). */
 /* AlgorithmIdentifier ::= SEQUENCE { algorithm OID, parameters ANY
  * OPTIONAL }: the decoder's END_SEQ insists that nothing follows. */
 static int alg_oid(struct ber_it *it, char *buf, size_t size)
@@ -177,7 +178,8 @@ static int note_certs(struct ctx *c, struct ber_it *parent,
 	if (set->tag == BER_CTXC(2) && ber_peek(&it) < 0)
 		return fail(c, -EBADMSG, "empty certificates field");
 	while ((ret = ber_next(&it, &e)) == 0) {
-		/* §3.2: each element must be a SEQUENCE */
+		/* crypto/asymmetric_keys/pkcs7.asn1: each element must be a
+		 * SEQUENCE */
 		if (e.tag != BER_SEQ)
 			return fail(c, -EBADMSG, "embedded certificate is not a SEQUENCE");
 		ret = x509k_parse(e.start, e.total, c->kr, c->bl, &x, c->why);
@@ -309,7 +311,8 @@ static int note_attrs(struct ctx *c, struct p7_sinfo *si, struct ber_it *p,
 		return fail(c, -EBADMSG, "missing required authattr (contentType, messageDigest)");
 	if (c->m->data_type != P7_MS_INDIRECT && (seen & 16))
 		return fail(c, -EBADMSG, "msSpOpusInfo on non-Authenticode data");
-	/* digested later with its [0] tag replaced by SET (§4.2 step 1) */
+	/* digested later with its [0] tag replaced by SET (pkcs7_verify.c,
+	 * pkcs7_verify()) */
 	si->authattrs = set->start + 1;
 	si->authattrs_len = set->total - 1;
 	return 0;
@@ -401,7 +404,7 @@ static int parse_sinfo(struct ctx *c, struct ber_it *p,
 	si->sig.s = e.val;
 	si->sig.slen = e.len;
 	/* unauthenticatedAttributes [1] or [3] IMPLICIT: decoded, never
-	 * used (§3.5) */
+	 * used (pkcs7_parser.c) */
 	if ((ret = ber_next(&it, &e)) == 0) {
 		if (e.tag != BER_CTXC(1) && e.tag != BER_CTXC(3))
 			return fail(c, -EBADMSG, "malformed SignerInfo");
@@ -444,7 +447,7 @@ static int parse_signed_data(struct ctx *c, struct ber_it *p,
 	m->version = e.val[0];
 
 	/* digestAlgorithms: SET or SEQUENCE OF AlgorithmIdentifier, decoded
-	 * but never cross-checked with the SignerInfos (§3.5) */
+	 * but never cross-checked with the SignerInfos (pkcs7_parser.c) */
 	if (ber_next(&it, &e) ||
 	    !(ber_tag_is(&e, BER_SET) || ber_tag_is(&e, BER_SEQ)))
 		return fail(c, -EBADMSG, "malformed digestAlgorithms");

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * PKCS#7 / CMS SignedData as the kernel's pkcs7_parser.c reads it
- * (kernel-rules.md §3): versions, SignerInfo pairing, data types,
+ * (crypto/asymmetric_keys/pkcs7_parser.c): versions, SignerInfo pairing, data
+ * types,
  * authenticated attributes, algorithm tables and embedded certificates.
  */
 #ifndef MODSIGN_KERNEL_PKCS7_H
@@ -24,7 +25,7 @@ enum p7_data_type {
 struct p7_sinfo {
 	unsigned index;
 	int version;
-	struct kid auth_id;		/* auth_ids[0] (§3.2) */
+	struct kid auth_id;		/* auth_ids[0] (crypto/asymmetric_keys/pkcs7.asn1) */
 	const uint8_t *issuer, *serial, *skid;	/* raw sid parts */
 	size_t issuer_len, serial_len, skid_len;
 	const struct kr_hash *hash;

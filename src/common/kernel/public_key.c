@@ -255,7 +255,8 @@ static int key_usable(const struct pk_key *k, size_t *key_size,
 	return -ENOPKG;
 }
 
-/* The DER DigestInfo prefix for a hash: SEQ { SEQ { OID, NULL }, OCTET STRING } */
+/* The DER DigestInfo prefix for a hash: SEQ { SEQ { OID, NULL }, OCTET STRING
+ * } */
 static size_t digest_info(const struct kr_hash *h, size_t dlen, uint8_t *out)
 {
 	size_t n;

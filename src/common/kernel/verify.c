@@ -16,7 +16,8 @@ static int fail(struct kv_result *res, int err, const char *reason)
 }
 
 /*
- * find_asymmetric_key(keyring, id_0, id_1, NULL, false) (§4.4): look up
+ * find_asymmetric_key(keyring, id_0, id_1, NULL, false) (pkcs7_trust.c,
+ * pkcs7_validate_trust()): look up
  * by id_0 (else id_1) against each key's id[0] (serial ‖ issuer) or id[1]
  * (SKID); when both ids are given, the found key's SKID must equal id_1.
  * NULL with *err = -ENOKEY or -EKEYREJECTED.
@@ -187,7 +188,8 @@ static int verify_one(const struct kr_rules *kr, struct p7_msg *m,
 	}
 	if (!si->signer)
 		return 0;
-	/* §4.2 step 3: the only place validity dates matter */
+	/* pkcs7_verify.c, pkcs7_verify(): the only place validity dates
+	 * matter */
 	if (si->has_signing_time &&
 	    (si->signing_time < si->signer->valid_from ||
 	     si->signing_time > si->signer->valid_to)) {
@@ -205,7 +207,8 @@ static int verify_one(const struct kr_rules *kr, struct p7_msg *m,
 	return verify_chain(kr, m, si, why);
 }
 
-/* pkcs7_verify(): the usage gate, then every signer (§4.2) */
+/* crypto/asymmetric_keys/pkcs7_verify.c, pkcs7_verify(): the usage gate,
+ * then every signer */
 static int pkcs7_verify(const struct kr_rules *kr, struct p7_msg *m,
 			enum kv_usage usage, const uint8_t *data,
 			size_t len, const char **why)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The kernel's decision on a signature (kernel-rules.md §4):
+ * The kernel's decision on a signature
+ * (crypto/asymmetric_keys/pkcs7_verify.c, certs/system_keyring.c):
  * verify_pkcs7_signature(), pkcs7_verify() with its usage gate and
  * per-signer steps, the revocation list, pkcs7_validate_trust(), and the
- * module trailer in front of them (§1.2).
+ * module trailer in front of them (kernel/module/signing.c,
+ * module_sig_check()).
  */
 #ifndef MODSIGN_KERNEL_VERIFY_H
 #define MODSIGN_KERNEL_VERIFY_H

@@ -66,7 +66,8 @@ int x509k_decode_time(uint8_t tag, const uint8_t *v, size_t len, int64_t *t)
 	unsigned year, mon, day, hour, min, sec, ml, f[7];
 	size_t i, nf;
 
-	/* §3.3: UTCTime exactly YYMMDDHHMMSSZ, GeneralizedTime exactly
+	/* x509_cert_parser.c, x509_decode_time(): UTCTime exactly
+	 * YYMMDDHHMMSSZ, GeneralizedTime exactly
 	 * YYYYMMDDHHMMSSZ and never for 1950..2049 */
 	if (tag == BER_UTCTIME && len == 13)
 		nf = 6;
@@ -173,7 +174,7 @@ static void put_name(char *buf, size_t size, const uint8_t *p, size_t n)
 	buf[l] = '\0';
 }
 
-/* x509_fabricate_name() (§4.5) */
+/* x509_fabricate_name() (crypto/asymmetric_keys/x509_cert_parser.c) */
 static void fabricate_name(const struct name_parts *np, char *buf,
 			   size_t size)
 {
@@ -209,14 +210,15 @@ void x509k_describe(const struct x509k_cert *c, char *buf, size_t size)
 	snprintf(buf, size, "%s: %s", c->name, hex);
 }
 
-/* x509_process_extension() (§5.2) */
+/* x509_process_extension() (crypto/asymmetric_keys/x509_cert_parser.c) */
 static int note_extension(struct x509k_cert *c, const struct kr_rules *kr,
 			  const char *oid, const uint8_t *v, size_t vlen,
 			  const uint8_t **akid, size_t *akid_len,
 			  const char **why)
 {
 	if (strcmp(oid, OID_SKID) == 0) {
-		/* §4.5: exactly one SKID, an OCTET STRING filling the value */
+		/* crypto/asymmetric_keys/x509_cert_parser.c: exactly one
+		 * SKID, an OCTET STRING filling the value */
 		if (c->skid.data || vlen < 3 || v[0] != BER_OCTSTR ||
 		    v[1] != vlen - 2) {
 			*why = "malformed subjectKeyIdentifier";
@@ -225,7 +227,8 @@ static int note_extension(struct x509k_cert *c, const struct kr_rules *kr,
 		return kid_make(&c->skid, v + 2, vlen - 2, NULL, 0);
 	}
 	if (strcmp(oid, OID_KEYUSAGE) == 0 && kr->x509_constraints) {
-		/* §5.2, as Debian's 6.12 has it: a BIT STRING of at least 4
+		/* crypto/asymmetric_keys/x509_cert_parser.c, as Debian's 6.12
+		 * has it: a BIT STRING of at least 4
 		 * bytes, unused bits < 8; keyCertSign read from a 1-byte
 		 * string with at most 2 unused bits, or from a 2-byte one */
 		if (vlen < 4 || v[0] != BER_BITSTR || v[2] >= 8) {
@@ -244,7 +247,8 @@ static int note_extension(struct x509k_cert *c, const struct kr_rules *kr,
 	}
 	if (strcmp(oid, OID_BASICCONS) == 0 && kr->x509_constraints) {
 		/*
-		 * §5.2: a SEQUENCE filling the value, either empty (cA FALSE
+		 * crypto/asymmetric_keys/x509_cert_parser.c: a SEQUENCE
+		 * filling the value, either empty (cA FALSE
 		 * by omission, as DER wants) or starting with BOOLEAN TRUE
 		 * (one byte, 0xff).  Anything else, an explicit FALSE
 		 * included, fails the parse: Debian's 6.12 has this strict

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * X.509 certificates as the kernel's x509_cert_parser.c sees them
- * (kernel-rules.md §5.2): its strictness, its key identifiers (§4.5), its
+ * (crypto/asymmetric_keys/x509_cert_parser.c): its strictness, its key
+ * identifiers, its
  * self-signed test and its fabricated description.
  */
 #ifndef MODSIGN_KERNEL_X509_H
@@ -34,7 +35,7 @@ struct x509k_cert {
 	size_t der_len;
 	const uint8_t *serial, *issuer, *subject;	/* contents, in der */
 	size_t serial_len, issuer_len, subject_len;
-	struct kid id;		/* serial ‖ issuer (§4.5) */
+	struct kid id;		/* serial ‖ issuer (x509_cert_parser.c) */
 	struct kid skid;
 	struct kid akid_id;	/* auth_ids[0]: AKID serial ‖ directoryName */
 	struct kid akid_keyid;	/* auth_ids[1] */
@@ -73,7 +74,8 @@ void x509k_free(struct x509k_cert *c);
 /* Key description as in /proc/keys: "<name>: <skid or serial hex>". */
 void x509k_describe(const struct x509k_cert *c, char *buf, size_t size);
 
-/* x509_decode_time(): 0 and *t, or -EBADMSG (§3.3 time rules). */
+/* x509_decode_time(): 0 and *t, or -EBADMSG
+ * (crypto/asymmetric_keys/x509_cert_parser.c). */
 int x509k_decode_time(uint8_t tag, const uint8_t *v, size_t len,
 		      int64_t *t);
 

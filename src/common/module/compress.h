@@ -4,7 +4,8 @@
  * content, decompress one stream, and compress again with the settings
  * kbuild's modules_install uses, which the kernel's in-kernel decompressors
  * (kernel/module/decompress.c) and kmod accept.  The kernel checks the
- * signature of the decompressed module (kernel-rules.md §1.2), so a
+ * signature of the decompressed module (kernel/module/signing.c,
+ * module_sig_check()), so a
  * signature belongs inside the compressed stream, never after it.
  */
 #ifndef MODSIGN_MODULE_COMPRESS_H

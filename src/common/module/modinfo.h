@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * kmod modinfo's five signature fields, byte for byte (kernel-rules.md §7),
+ * kmod modinfo's five signature fields, byte for byte (kmod's
+ * libkmod/libkmod-signature.c),
  * so scripts that parse modinfo can read extract-sig instead.
  */
 #ifndef MODSIGN_MODULE_MODINFO_H

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A module file as the kernel sees it.  finit_module() decompresses a
- * .ko.gz/.ko.xz/.ko.zst before it looks for the signature (kernel-rules.md
- * §1.2), so every tool judges the decompressed bytes; this is the one
+ * .ko.gz/.ko.xz/.ko.zst before it looks for the signature (kernel/module/
+ * signing.c, module_sig_check()), so every tool judges the decompressed
+ * bytes; this is the one
  * place that turns a path into those bytes, so that sign-file, extract-sig
  * and verify-file cannot disagree.
  */

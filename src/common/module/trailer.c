@@ -5,7 +5,8 @@
 #include "module/trailer.h"
 
 /*
- * A signed module (kernel-rules.md §1.1).  Only the last trailer counts:
+ * A signed module (include/linux/module_signature.h).  Only the last trailer
+ * counts:
  * an earlier one is part of the signed body.
  *
  *   0                                                              len

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The appended-signature trailer of a kernel module (kernel-rules.md §1).
+ * The appended-signature trailer of a kernel module
+ * (include/linux/module_signature.h).
  */
 #ifndef MODSIGN_MODULE_TRAILER_H
 #define MODSIGN_MODULE_TRAILER_H
@@ -45,7 +46,8 @@ struct ms_trailer {
 int ms_has_magic(const uint8_t *buf, size_t len);
 
 /*
- * The kernel's decision on a buffer, step for step (§1.2, steps 2-5):
+ * The kernel's decision on a buffer, step for step (kernel/module/signing.c,
+ * module_sig_check()):
  * 0 and *t filled, or -ENODATA, -EBADMSG, -ENOPKG exactly as the kernel
  * returns them.  *reason gets the kernel's message (static string).
  */
@@ -53,7 +55,8 @@ int ms_trailer_check(const uint8_t *buf, size_t len, struct ms_trailer *t,
 		     const char **reason);
 
 /*
- * Split a signed file as kmod and extract-module-sig.pl do (§2.6, §7.1):
+ * Split a signed file as kmod and extract-module-sig.pl do
+ * (scripts/extract-module-sig.pl, kmod's libkmod-signature.c):
  * lenient about the fields the kernel requires to be zero, and aware of
  * the legacy signer-name and key-id regions.  -ENODATA when there is no
  * magic, -EBADMSG when the descriptor does not fit the file.

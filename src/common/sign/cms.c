@@ -410,7 +410,8 @@ int ms_cms_from_value(X509 *cert, const EVP_MD *md, int use_keyid,
 	if (!cms)
 		return -ENOMEM;
 	/*
-	 * The same SignerInfo as ms_cms_sign_digest, built around the public key:
+	 * The same SignerInfo as ms_cms_sign_digest, built around the public
+	 * key:
 	 * CMS_add1_signer only checks that key and certificate match, and
 	 * with NOATTR nothing is signed before CMS_final, which is not
 	 * called.  The value goes where CMS_final would put it.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Building module signatures: CMS SignedData exactly as the kernel's
- * sign-file makes it (kernel-rules.md §2.3).
+ * sign-file makes it (scripts/sign-file.c).
  */
 #ifndef MODSIGN_SIGN_CMS_H
 #define MODSIGN_SIGN_CMS_H

@@ -19,7 +19,8 @@
 #include "sign/kernel_check.h"
 #include "sign/signer.h"
 
-/* The kernel's ASN.1 decoder stops at 64 KiB (§3.1); leave room above it
+/* The kernel's ASN.1 decoder stops at 64 KiB (lib/asn1_decoder.c,
+ * asn1_ber_decoder()); leave room above it
  * so that an oversized -s blob is reported by the CMS check, not here. */
 #define RAW_SIG_MAX (1u << 20)
 

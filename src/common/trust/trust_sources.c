@@ -38,7 +38,8 @@ int ts_add_vmlinux(const struct ts_stores *st, const char *path,
 	note->how = img.how;
 	note->n_runs = img.n_runs;
 	/* blacklist_init() runs before the certificate lists are loaded, so
-	 * a blacklisted built-in certificate is refused (kernel-rules §5.1) */
+	 * a blacklisted built-in certificate is refused
+	 * (certs/system_keyring.c, certs/blacklist.c) */
 	for (i = 0; i < img.n_hashes; i++) {
 		char line[4 + 128 + 4];
 		int bad;

@@ -4,7 +4,8 @@
  * kernel image, UEFI signature lists (files, db, dbx, MokListRT), and
  * what verify-file --list-keys prints about each key.
  *
- * Where each goes, as the kernel files them (kernel-rules.md §5.1):
+ * Where each goes, as the kernel files them (certs/system_keyring.c,
+ * certs/blacklist.c):
  *   kernel image      .builtin_trusted_keys
  *   --esl FILE, MOK   trusted: .machine is linked into the secondary
  *                     keyring (CONFIG_INTEGRITY_MACHINE_KEYRING)
