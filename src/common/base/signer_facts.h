@@ -19,6 +19,10 @@
  *                        "embedded", or null
  *   trusted              verify-file: whether a trusted key vouched for
  *                        this signer; extract-sig: null (not judged)
+ *   ml_dsa               added by each tool after these: for an ML-DSA
+ *                        signer an object with its parameter_set (and
+ *                        in extract-sig what the kernel line needs for
+ *                        it), else null
  */
 #ifndef MODSIGN_BASE_SIGNER_FACTS_H
 #define MODSIGN_BASE_SIGNER_FACTS_H

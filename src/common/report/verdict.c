@@ -70,6 +70,24 @@ static json_object *jstr_or_null(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
+/*
+ * "ml_dsa": the parameter set of an ML-DSA signer, null for any other
+ * (extract-sig adds what the target line needs for it; here the verdict
+ * says that).
+ */
+static json_object *with_mldsa(json_object *o, const struct p7_sinfo *si)
+{
+	json_object *m = NULL;
+
+	if (si->algo && strncmp(si->algo->name, "ML-DSA-", 7) == 0) {
+		m = json_object_new_object();
+		json_object_object_add(m, "parameter_set",
+				       json_object_new_string(si->algo->name));
+	}
+	json_object_object_add(o, "ml_dsa", m);
+	return o;
+}
+
 /* One signer in the schema every tool shares (base/signer_facts.h). */
 static json_object *signer_json(const struct p7_sinfo *si)
 {
@@ -112,7 +130,7 @@ static json_object *signer_json(const struct p7_sinfo *si)
 		ms_format_name(f.subject, sizeof(f.subject), c->subject,
 			       c->subject_len);
 	}
-	return ms_signer_facts_json(&f);
+	return with_mldsa(ms_signer_facts_json(&f), si);
 }
 
 void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
