@@ -72,6 +72,24 @@ static void put_text(char *buf, size_t size, size_t *at, const void *text,
 	buf[*at] = '\0';
 }
 
+/* An attribute's value: BMPString and the like as UTF-8; failing that,
+ * the bytes. */
+static void put_value(char *buf, size_t size, size_t *at,
+		      const ASN1_STRING *v)
+{
+	unsigned char *utf8 = NULL;
+	int ulen = ASN1_STRING_to_UTF8(&utf8, v);
+
+	if (ulen >= 0) {
+		put_text(buf, size, at, utf8, (size_t)ulen);
+		OPENSSL_free(utf8);
+	} else {
+		ERR_clear_error();
+		put_text(buf, size, at, ASN1_STRING_get0_data(v),
+			 (size_t)ASN1_STRING_length(v));
+	}
+}
+
 /* The Name's SEQUENCE rebuilt around its content, for d2i_X509_NAME. */
 static X509_NAME *name_from_content(const uint8_t *p, size_t len)
 {
@@ -130,9 +148,7 @@ void ms_format_name(char *buf, size_t size, const uint8_t *p, size_t len)
 		const ASN1_OBJECT *obj = X509_NAME_ENTRY_get_object(e);
 		const ASN1_STRING *v = X509_NAME_ENTRY_get_data(e);
 		int nid = OBJ_obj2nid(obj);
-		unsigned char *utf8 = NULL;
 		char key[80];
-		int ulen;
 
 		if (nid != NID_undef)
 			snprintf(key, sizeof(key), "%s", OBJ_nid2sn(nid));
@@ -142,16 +158,7 @@ void ms_format_name(char *buf, size_t size, const uint8_t *p, size_t len)
 			put_text(buf, size, &at, ", ", 2);
 		put_text(buf, size, &at, key, strlen(key));
 		put_text(buf, size, &at, "=", 1);
-		/* BMPString and the like as UTF-8; failing that, the bytes */
-		ulen = ASN1_STRING_to_UTF8(&utf8, v);
-		if (ulen >= 0) {
-			put_text(buf, size, &at, utf8, (size_t)ulen);
-			OPENSSL_free(utf8);
-		} else {
-			ERR_clear_error();
-			put_text(buf, size, &at, ASN1_STRING_get0_data(v),
-				 (size_t)ASN1_STRING_length(v));
-		}
+		put_value(buf, size, &at, v);
 	}
 	X509_NAME_free(n);
 }
@@ -160,10 +167,8 @@ int ms_format_signer(char *buf, size_t size, const uint8_t *p, size_t len)
 {
 	X509_NAME *n = name_from_content(p, len);
 	X509_NAME_ENTRY *e = NULL;
-	const ASN1_STRING *v;
-	unsigned char *utf8 = NULL;
 	size_t at = 0;
-	int count, ulen;
+	int count;
 
 	if (size)
 		buf[0] = '\0';
@@ -183,16 +188,7 @@ int ms_format_signer(char *buf, size_t size, const uint8_t *p, size_t len)
 		X509_NAME_free(n);
 		return -EINVAL;
 	}
-	v = X509_NAME_ENTRY_get_data(e);
-	ulen = ASN1_STRING_to_UTF8(&utf8, v);
-	if (ulen >= 0) {
-		put_text(buf, size, &at, utf8, (size_t)ulen);
-		OPENSSL_free(utf8);
-	} else {
-		ERR_clear_error();
-		put_text(buf, size, &at, ASN1_STRING_get0_data(v),
-			 (size_t)ASN1_STRING_length(v));
-	}
+	put_value(buf, size, &at, X509_NAME_ENTRY_get_data(e));
 	X509_NAME_free(n);
 	return 0;
 }
