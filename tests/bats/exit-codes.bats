@@ -5,6 +5,7 @@
 # and every tool's --help ends with the same table.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 @test "every tool's --help ends with the same exit status table" {
 	for t in "$SIGN_FILE" "$EXTRACT_SIG" "$VERIFY_FILE"; do

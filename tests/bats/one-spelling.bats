@@ -6,6 +6,7 @@
 # JSON (src/common/base/format.c is their one formatter).
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	W="$BATS_TEST_TMPDIR"
