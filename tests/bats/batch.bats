@@ -273,8 +273,10 @@ summary: 7 files: 3 signed, 0 already signed, 4 failed"
 	run "$VERIFY_FILE" -j 3 -k certs -r tree
 	[ "$output" = "$one" ]
 	run "$VERIFY_FILE" -j 2 --json -k certs -r tree
-	[ "${#lines[@]}" -eq 6 ]
-	[[ "${lines[3]}" == '{"file":"tree\/b\/x1.ko","verdict":"REJECTED"'* ]]
+	# one object a file, in name order, then the summary; "/" unescaped
+	[ "${#lines[@]}" -eq 7 ]
+	[[ "${lines[3]}" == '{"file":"tree/b/x1.ko","verdict":"REJECTED"'* ]]
+	[[ "${lines[6]}" == '{"summary":{"files":6,"ok":3,'* ]]
 }
 
 @test "verify-file in parallel: unreadable files keep their place" {

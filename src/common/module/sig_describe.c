@@ -105,7 +105,7 @@ static int mldsa_set(const char *oid)
 	if (strncmp(oid, prefix, sizeof(prefix) - 1) != 0)
 		return 0;
 	for (int i = 0; i < 3; i++) {
-		char n[4];
+		char n[12];
 
 		snprintf(n, sizeof(n), "%d", 17 + i);
 		if (strcmp(oid + sizeof(prefix) - 1, n) == 0)
