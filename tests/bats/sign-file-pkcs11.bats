@@ -45,9 +45,8 @@ import() { # fixture label
 # SoftHSM through softhsm2-common's p11-kit registration.
 need_proxy() {
 	[ -n "$(ls /usr/lib/*/p11-kit-proxy.so 2>/dev/null)" ] ||
-		skip "p11-kit-proxy.so (p11-kit-modules) not installed"
-	[ -e /usr/share/p11-kit/modules/softhsm2.module ] ||
-		skip "softhsm2.module (softhsm2-common) not registered with p11-kit"
+		require_file /usr/lib/MULTIARCH/p11-kit-proxy.so p11-kit-modules
+	require_file /usr/share/p11-kit/modules/softhsm2.module softhsm2-common
 }
 
 # What -v names as the way to the token: pkcs11-provider where OpenSSL
