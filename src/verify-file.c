@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,12 +31,14 @@
 #include "kernel/rules.h"
 #include "report/verdict.h"
 #include "trust/keyring_load.h"
+#include "trust/machine.h"
 #include "trust/trust_sources.h"
 
 /* long-only options: trust sources, kernel .config */
 enum {
 	OPT_VMLINUX = 0x200, OPT_ESL, OPT_DBX, OPT_EFI_DB, OPT_EFI_DBX,
-	OPT_MOK, OPT_KCONFIG, OPT_KTREE, OPT_LIST_KEYS,
+	OPT_MOK, OPT_KCONFIG, OPT_KTREE, OPT_LIST_KEYS, OPT_MACHINE,
+	OPT_SYSROOT, OPT_LOCKDOWN,
 };
 
 static const char short_opts[] = "k:c:r:qvhVj:";
@@ -59,6 +62,9 @@ static const struct option long_opts[] = {
 	{ "kernel-config", required_argument, NULL, OPT_KCONFIG },
 	{ "kernel-tree", required_argument, NULL, OPT_KTREE },
 	{ "list-keys", no_argument, NULL, OPT_LIST_KEYS },
+	{ "machine", optional_argument, NULL, OPT_MACHINE },
+	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+	{ "lockdown", required_argument, NULL, OPT_LOCKDOWN },
 	{ "json", no_argument, NULL, 'J' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -71,7 +77,8 @@ static const struct option long_opts[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %1$s -k DIR [-k DIR | -c CERT]... [options] FILE...\n"
+		"Usage: %1$s --machine[=VERSION] [--sysroot DIR] [options] FILE...\n"
+		"       %1$s -k DIR [-k DIR | -c CERT]... [options] FILE...\n"
 		"       %1$s -k DIR [-c CERT]... [options] -r DIR\n"
 		"       %1$s --vmlinux VMLINUZ [--kernel-config .config] FILE...\n"
 		"       %1$s [trust sources] --list-keys\n",
@@ -87,6 +94,18 @@ static void help(void)
 "say why not with the errno the kernel returns.\n"
 "\n"
 "Options:\n"
+"      --machine[=VERSION]  would this machine's kernel VERSION (default:\n"
+"                        the running one, uname -r) load FILE?  Judges by\n"
+"                        /boot/vmlinuz-VERSION and /boot/config-VERSION, the\n"
+"                        MOK list, UEFI db and dbx (efivarfs), the Secure\n"
+"                        Boot and lockdown state and module.sig_enforce;\n"
+"                        --vmlinux, --kernel-config, --kernel, --enforce and\n"
+"                        --lockdown replace their part; a part missing is\n"
+"                        said on stderr and in the JSON\n"
+"      --sysroot DIR     with --machine: judge a mounted image of another\n"
+"                        machine (a chroot, a disk image): /boot, /sys and\n"
+"                        efivarfs are read under DIR; VERSION defaults to\n"
+"                        its only /boot/vmlinuz-*\n"
 "  -k, --keys DIR        trust every certificate in DIR (PEM or DER)\n"
 "  -c, --cert FILE       trust the certificates in FILE (PEM bundle or DER)\n"
 "  -r, --recursive DIR   check every *.ko under DIR and print a summary\n"
@@ -102,6 +121,10 @@ static void help(void)
 "      --revoked CERT    revocation certificate (CONFIG_SYSTEM_REVOCATION_KEYS)\n"
 "      --enforce         as module.sig_enforce=1: unsigned, unknown-key and\n"
 "                        unsupported-crypto modules are rejected\n"
+"      --lockdown MODE   the kernel's lockdown: none, integrity or\n"
+"                        confidentiality; locked down, it refuses those\n"
+"                        modules too (EPERM, \"Lockdown: ... unsigned module\n"
+"                        loading is restricted\")\n"
 "\n"
 "Trust sources (where a kernel finds its keys; combine freely):\n"
 "      --vmlinux FILE    the certificates built into a kernel image: a\n"
@@ -120,8 +143,9 @@ static void help(void)
 "      --kernel-config FILE  rules from a kernel .config: its version picks\n"
 "                        --kernel, its crypto decides -ENOPKG (ML-DSA:\n"
 "                        CRYPTO_MLDSA), the ML-DSA authattrs waiver,\n"
-"                        MODULE_SIG_FORCE enforces, and the blacklist and\n"
-"                        revocation files it names are loaded\n"
+"                        MODULE_SIG_FORCE enforces, LOCK_DOWN_* say the\n"
+"                        lockdown, and the blacklist and revocation files\n"
+"                        it names are loaded\n"
 "      --kernel-tree DIR where those files are (default: the .config's\n"
 "                        directory)\n"
 "      --list-keys       print every trusted key as the kernel logs it\n"
@@ -149,6 +173,13 @@ struct opts {
 	const char *sig, *walk, *blpath, *kcpath, *ktree;
 	bool detached, enforce, json, quiet, list_keys;
 	int jobs;
+	/* --machine: the parts read, what was missing; --lockdown */
+	bool machine;
+	const char *release, *sysroot;
+	struct mc_machine m;
+	char **missing;
+	size_t n_missing;
+	int lockdown;		/* enum kc_lockdown, -1 when not given */
 	struct tl_source *srcs;	/* one spare for the .config's revocation
 				 * certificates */
 	size_t nsrc;
@@ -591,12 +622,12 @@ static int check_file(const struct judge *jd, const char *file,
 		code = j.why ? ms_exit_for_errno(err) : MS_EXIT_IO;
 		sum->errors++;
 	} else {
-		code = ms_exit_for_errno(rp_shown(&jd->rc, j.r.err));
+		code = rp_exit_code(&jd->rc, j.usage, j.r.err);
 		rp_count(sum, j.r.err);
 		if (o->json)
 			rp_print_json(out, &jd->rc, file, j.usage, &j.r);
 		else if (!o->quiet)
-			rp_print_text(out, &jd->rc, file, &j.r);
+			rp_print_text(out, &jd->rc, file, j.usage, &j.r);
 	}
 	kv_judgement_free(&j);
 	free(p7s);
@@ -687,6 +718,192 @@ static void add_source(struct opts *o, enum tl_kind kind, const char *path)
 	o->srcs[o->nsrc++] = (struct tl_source){ kind, path };
 }
 
+static bool has_source(const struct opts *o, enum tl_kind kind)
+{
+	for (size_t i = 0; i < o->nsrc; i++)
+		if (o->srcs[i].kind == kind)
+			return true;
+	return false;
+}
+
+/* A part of the machine not found: one line on stderr now, and in
+ * every JSON verdict.  0, or an exit code. */
+static int missing(struct opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int missing(struct opts *o, const char *fmt, ...)
+{
+	va_list ap;
+	char *line, **v;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	v = n < 0 ? NULL : realloc(o->missing, (o->n_missing + 1) *
+				   sizeof(*v));
+	if (!v) {
+		if (n >= 0)
+			free(line);
+		ms_error(NULL, "out of memory");
+		return MS_EXIT_IO;
+	}
+	o->missing = v;
+	v[o->n_missing++] = line;
+	ms_warn(NULL, "%s", line);
+	return 0;
+}
+
+/*
+ * An efivarfs source of the machine: read from the machine's efivarfs
+ * (--mok, --efi-db and --efi-dbx given too read the same); one that is
+ * not there is said once, as a part missing.  0, or an exit code.
+ */
+static int efivar_part(struct opts *o, enum tl_kind kind, char *path,
+		       bool there, const char *absent)
+{
+	bool given = false;
+
+	for (size_t i = 0; i < o->nsrc; i++)
+		if (o->srcs[i].kind == kind) {
+			o->srcs[i].path = path;
+			given = true;
+		}
+	if (!there)
+		return given ? 0 : missing(o, "no %s: %s", path, absent);
+	if (!given)
+		add_source(o, kind, path);
+	return 0;
+}
+
+/*
+ * --machine: each part of this machine (or of the one under --sysroot)
+ * that no explicit option replaces becomes a source or a setting; each
+ * part not there is said.  An exit code, 0 when settled.
+ */
+static int machine_parts(struct opts *o)
+{
+	struct mc_machine *m = &o->m;
+	const char *root = o->sysroot ? o->sysroot : "/";
+	int several, err = mc_probe(o->sysroot, o->release, m, &several);
+
+	if (err == -ENOENT) {
+		ms_error(root, "no /boot/vmlinuz-* under it (give "
+			 "--machine=VERSION)");
+		return MS_EXIT_IO;
+	}
+	if (err == -ENOTUNIQ) {
+		ms_error(root, "%d kernels in /boot (give --machine=VERSION)",
+			 several);
+		return MS_EXIT_USAGE;
+	}
+	if (err == -ENAMETOOLONG) {
+		ms_error(NULL, "not a kernel release '%s' (give --machine="
+			 "VERSION as uname -r prints it)", o->release);
+		return MS_EXIT_USAGE;
+	}
+	if (err) {
+		ms_error(NULL, "--machine: %s", ms_io_strerror(err));
+		return MS_EXIT_IO;
+	}
+	if (!has_source(o, TL_VMLINUX)) {
+		if (m->has_vmlinuz)
+			add_source(o, TL_VMLINUX, m->vmlinuz);
+		else if ((err = missing(o, "no %s: no built-in keys (give "
+					"--vmlinux)", m->vmlinuz)))
+			return err;
+	}
+	if (!o->kcpath && !o->kline) {
+		if (m->has_config)
+			o->kcpath = m->config;
+		else if ((err = missing(o, "no %s: crypto assumed built, "
+					"lockdown assumed under Secure Boot",
+					m->config)))
+			return err;
+	}
+	if (m->has_efivars) {
+		if ((err = efivar_part(o, TL_MOK, m->mok, m->has_mok,
+				       "no MOK key enrolled")) ||
+		    (err = efivar_part(o, TL_EFI_DB, m->db, m->has_db,
+				       "no UEFI db")) ||
+		    (err = efivar_part(o, TL_EFI_DBX, m->dbx, m->has_dbx,
+				       "no UEFI dbx")))
+			return err;
+		if (m->sb == MC_SB_UNKNOWN && (err = missing(o, "%s: "
+		    "SecureBoot unreadable: Secure Boot state unknown",
+		    m->efivars)))
+			return err;
+	} else if ((err = missing(o, "no %s: not booted with UEFI: no "
+				  "Secure Boot, MOK list or db", m->efivars))) {
+		return err;
+	}
+	if (o->lockdown < 0 && m->lockdown < 0 &&
+	    (err = missing(o, "no %s: lockdown from the kernel config and "
+			   "Secure Boot only", m->lockdown_path)))
+		return err;
+	if (!o->enforce && m->sig_enforce < 0 &&
+	    (err = missing(o, "no %s: module.sig_enforce taken as off",
+			   m->enforce_path)))
+		return err;
+	if (m->sig_enforce == 1)
+		o->enforce = true;
+	ms_info("%s: kernel %s, Secure Boot %s, lockdown %s, sig_enforce %s",
+		root, m->release, mc_secure_boot_name(m->sb),
+		m->lockdown < 0 ? "unknown" :
+		kc_lockdown_name((enum kc_lockdown)m->lockdown),
+		m->sig_enforce < 0 ? "unknown" : m->sig_enforce ? "Y" : "N");
+	return 0;
+}
+
+static enum rp_lockdown rp_level(int level)
+{
+	return level == KC_LOCK_CONFIDENTIALITY ? RP_LD_CONFIDENTIALITY :
+	       level == KC_LOCK_INTEGRITY ? RP_LD_INTEGRITY : RP_LD_NONE;
+}
+
+/*
+ * The lockdown the judged kernel runs in: --lockdown; else the .config's
+ * (none without SECURITY_LOCKDOWN_LSM, LOCK_DOWN_KERNEL_FORCE_*), the
+ * running kernel's /sys/kernel/security/lockdown, and integrity under
+ * Secure Boot with LOCK_DOWN_IN_EFI_SECURE_BOOT
+ * (drivers/firmware/efi/secureboot.c: efi_set_secure_boot()), assumed
+ * when there is no .config to say.
+ */
+static enum rp_lockdown lockdown(const struct opts *o,
+				 const struct keyrings *k, const char **by)
+{
+	const struct kconfig *kc = o->kcpath ? &k->kc : NULL;
+	const struct mc_machine *m = o->machine ? &o->m : NULL;
+	int level = KC_LOCK_NONE;
+
+	*by = NULL;
+	if (o->lockdown >= 0) {
+		*by = "--lockdown";
+		return rp_level(o->lockdown);
+	}
+	if (kc && !kc->lockdown_lsm)
+		return RP_LD_NONE;
+	if (kc && kc->lockdown_force) {
+		level = kc->lockdown_force;
+		*by = level == KC_LOCK_INTEGRITY ?
+			"CONFIG_LOCK_DOWN_KERNEL_FORCE_INTEGRITY" :
+			"CONFIG_LOCK_DOWN_KERNEL_FORCE_CONFIDENTIALITY";
+	}
+	if (m && m->lockdown > level) {
+		level = m->lockdown;
+		*by = m->lockdown_path;
+	}
+	if (!level && m && m->sb == MC_SB_ON && (!kc || kc->lockdown_in_sb)) {
+		level = KC_LOCK_INTEGRITY;
+		*by = kc ? "EFI Secure Boot (CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT)"
+			 : "EFI Secure Boot (assumed: no kernel config)";
+	}
+	if (level)
+		return rp_level(level);
+	if ((!m || m->sb == MC_SB_UNKNOWN) && (kc ? kc->lockdown_in_sb : !!m))
+		return RP_LD_IF_SB;
+	return kc || m ? RP_LD_NONE : RP_LD_UNKNOWN;
+}
+
 /* take_option's answer for --help and --version: stop, successfully. */
 #define STOP_OK 1
 
@@ -708,6 +925,24 @@ static int take_option(struct opts *o, int c)
 	case OPT_KCONFIG: o->kcpath = optarg; break;
 	case OPT_KTREE: o->ktree = optarg; break;
 	case OPT_LIST_KEYS: o->list_keys = true; break;
+	case OPT_MACHINE:
+		if (o->machine) {
+			ms_error(NULL, "--machine given twice (judge for one "
+				 "kernel per run)");
+			return -1;
+		}
+		o->machine = true;
+		o->release = optarg;
+		break;
+	case OPT_SYSROOT: o->sysroot = optarg; break;
+	case OPT_LOCKDOWN:
+		o->lockdown = kc_lockdown_by_name(optarg);
+		if (o->lockdown < 0) {
+			ms_error(NULL, "unknown lockdown '%s' (use none, "
+				 "integrity or confidentiality)", optarg);
+			return -1;
+		}
+		break;
 	case 'S': o->sig = optarg; break;
 	case 'D': o->detached = true; break;
 	case 'B': o->blpath = optarg; break;
@@ -776,7 +1011,13 @@ static int validate(const struct opts *o)
 
 	for (size_t i = 0; i < o->nsrc; i++)
 		trusts |= tl_kind_trusts(o->srcs[i].kind);
-	if (!trusts)
+	if (o->sysroot && !o->machine)
+		ms_error(NULL, "--sysroot goes with --machine");
+	else if (!trusts && o->machine)
+		ms_error(NULL, "--machine found no kernel image and no UEFI "
+			 "variables to trust (give -k DIR, -c CERT or "
+			 "--vmlinux)");
+	else if (!trusts)
 		ms_error(NULL, "no trusted certificates (give -k DIR, -c CERT, "
 			 "--vmlinux, --esl, --mok or --efi-db)");
 	else if (o->ktree && !o->kcpath)
@@ -804,11 +1045,14 @@ static int judge_files(const struct opts *o, struct keyrings *k)
 	struct judge jd = {
 		.o = o,
 		.kv = { o->kr, &k->trusted, &k->revoked, &k->bl, &k->platform },
-		.rc = { o->kr->name, o->enforce },
+		.rc = { o->kr->name, o->enforce, RP_LD_UNKNOWN, NULL,
+			o->machine ? &o->m : NULL, o->missing, o->n_missing },
 	};
 	struct ms_list files = { 0 };
 	struct rp_summary sum = { 0 };
 	int code;
+
+	jd.rc.lockdown = lockdown(o, k, &jd.rc.locked_by);
 
 	if (k->trusted.n == 0 && k->platform.n == 0)
 		ms_warn(NULL, "no usable trusted certificate: every signature "
@@ -828,13 +1072,16 @@ static int judge_files(const struct opts *o, struct keyrings *k)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .kr = kr_get(KR_DEFAULT), .usage = -1 };
+	struct opts o = { .kr = kr_get(KR_DEFAULT), .usage = -1,
+			  .lockdown = -1 };
 	struct keyrings k = { 0 };
 	struct ts_stores st;
 	int c, code;
 
 	ms_log_init(argv[0]);
-	o.srcs = calloc((size_t)argc + 1, sizeof(*o.srcs));
+	/* the arguments, the .config's revocation certificates and
+	 * --machine's image, MOK list, db and dbx */
+	o.srcs = calloc((size_t)argc + 5, sizeof(*o.srcs));
 	if (!o.srcs)
 		return MS_EXIT_IO;
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1)
@@ -844,6 +1091,8 @@ int main(int argc, char **argv)
 		}
 	o.files = argv + optind;
 	o.nfiles = argc - optind;
+	if (o.machine && (code = machine_parts(&o)))
+		goto done;
 	if (validate(&o)) {
 		code = -1;
 		goto done;
@@ -860,5 +1109,9 @@ done:
 		code = MS_EXIT_USAGE;
 	}
 	free(o.srcs);
+	for (size_t i = 0; i < o.n_missing; i++)
+		free(o.missing[i]);
+	free(o.missing);
+	mc_free(&o.m);
 	return code;
 }

@@ -143,6 +143,25 @@ static void header(struct kconfig *kc, const char *s)
 	kc->minor = min;
 }
 
+static const char *const lockdown_names[] = {
+	[KC_LOCK_NONE] = "none",
+	[KC_LOCK_INTEGRITY] = "integrity",
+	[KC_LOCK_CONFIDENTIALITY] = "confidentiality",
+};
+
+const char *kc_lockdown_name(enum kc_lockdown l)
+{
+	return lockdown_names[l];
+}
+
+int kc_lockdown_by_name(const char *name)
+{
+	for (size_t i = 0; i < N(lockdown_names); i++)
+		if (strcmp(name, lockdown_names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
 /* One "CONFIG_X=value" line. */
 static int assign(struct kconfig *kc, const char *name, const char *val,
 		  char **bl, char **rev, bool *revlist, bool *waiver)
@@ -167,6 +186,15 @@ static int assign(struct kconfig *kc, const char *name, const char *val,
 		kc->module_sig = y;
 	else if (strcmp(name, "MODULE_SIG_FORCE") == 0)
 		kc->sig_force = y;
+	else if (strcmp(name, "SECURITY_LOCKDOWN_LSM") == 0)
+		kc->lockdown_lsm = y;
+	else if (strcmp(name, "LOCK_DOWN_IN_EFI_SECURE_BOOT") == 0)
+		kc->lockdown_in_sb = y;
+	else if (strcmp(name, "LOCK_DOWN_KERNEL_FORCE_INTEGRITY") == 0 && y)
+		kc->lockdown_force = KC_LOCK_INTEGRITY;
+	else if (strcmp(name, "LOCK_DOWN_KERNEL_FORCE_CONFIDENTIALITY") == 0 &&
+		 y)
+		kc->lockdown_force = KC_LOCK_CONFIDENTIALITY;
 	else if (strcmp(name, "MODULE_SIG_KEY_TYPE_RSA") == 0 && y)
 		kc->key_type = "rsa";
 	else if (strcmp(name, "MODULE_SIG_KEY_TYPE_ECDSA") == 0 && y)

@@ -19,6 +19,18 @@
 
 #include "kernel/rules.h"
 
+/* security/lockdown: the levels of enum lockdown_reason's two maxima */
+enum kc_lockdown {
+	KC_LOCK_NONE,
+	KC_LOCK_INTEGRITY,
+	KC_LOCK_CONFIDENTIALITY,
+};
+
+/* "none", "integrity", "confidentiality" */
+const char *kc_lockdown_name(enum kc_lockdown l);
+/* The level named so (as /sys/kernel/security/lockdown words it), or -1 */
+int kc_lockdown_by_name(const char *name);
+
 struct kconfig {
 	char version[32];	/* "6.1.192"; "" when the header is missing */
 	int major, minor;
@@ -27,6 +39,10 @@ struct kconfig {
 	const char *line_note;	/* kr_for_major_minor()'s note, or NULL */
 	unsigned modular;	/* crypto bits present only as =m */
 	bool module_sig, sig_force;
+	/* SECURITY_LOCKDOWN_LSM; LOCK_DOWN_IN_EFI_SECURE_BOOT (integrity
+	 * when booted with Secure Boot); LOCK_DOWN_KERNEL_FORCE_* */
+	bool lockdown_lsm, lockdown_in_sb;
+	enum kc_lockdown lockdown_force;
 	char sig_hash[32];	/* CONFIG_MODULE_SIG_HASH */
 	const char *key_type;	/* "rsa", "ecdsa", "mldsa65"... or NULL */
 	/* CONFIG_SYSTEM_BLACKLIST_HASH_LIST and CONFIG_SYSTEM_REVOCATION_KEYS

@@ -8,6 +8,7 @@
 #include "base/exitcode.h"
 #include "base/format.h"
 #include "base/signer_facts.h"
+#include "kernel/kernel_config.h"
 #include "kernel/x509.h"
 #include "report/verdict.h"
 
@@ -16,9 +17,111 @@ static bool rp_is_soft(int err)
 	return err == -ENODATA || err == -ENOKEY || err == -ENOPKG;
 }
 
-int rp_shown(const struct rp_context *c, int err)
+static bool rp_locked(const struct rp_context *c)
 {
-	return c->enforce && rp_is_soft(err) ? -EKEYREJECTED : err;
+	return c->lockdown >= RP_LD_INTEGRITY;
+}
+
+int rp_shown(const struct rp_context *c, enum kv_usage usage, int err)
+{
+	if (usage != KV_USAGE_MODULE || !rp_is_soft(err))
+		return err;
+	if (c->enforce)
+		return -EKEYREJECTED;
+	return rp_locked(c) ? -EPERM : err;
+}
+
+int rp_exit_code(const struct rp_context *c, enum kv_usage usage, int err)
+{
+	int shown = rp_shown(c, usage, err);
+
+	return shown == -EPERM ? MS_EXIT_REJECTED : ms_exit_for_errno(shown);
+}
+
+static const char *rp_lockdown_name(enum rp_lockdown l)
+{
+	switch (l) {
+	case RP_LD_NONE: return "none";
+	case RP_LD_IF_SB: return "if-secure-boot";
+	case RP_LD_INTEGRITY: return "integrity";
+	case RP_LD_CONFIDENTIALITY: return "confidentiality";
+	default: return NULL;
+	}
+}
+
+/*
+ * "loads_unsigned": whether the kernel would still load a module whose
+ * signature failed softly (tainting itself, "module verification
+ * failed: signature and/or required key missing - tainting kernel").
+ * Never for other usages: their callers refuse every failure.  Unknown
+ * (JSON null) when it hangs on a Secure Boot state not known.
+ */
+static json_object *loads_unsigned(const struct rp_context *c,
+				   enum kv_usage usage, int err)
+{
+	if (usage != KV_USAGE_MODULE || !rp_is_soft(err) || c->enforce ||
+	    rp_locked(c))
+		return json_object_new_boolean(0);
+	if (c->lockdown == RP_LD_IF_SB)
+		return NULL;
+	return json_object_new_boolean(1);
+}
+
+/* After a soft verdict the kernel does not enforce: what happens next. */
+static const char *soft_words(const struct rp_context *c, enum kv_usage usage)
+{
+	switch (usage) {
+	case KV_USAGE_MODULE:
+		if (c->lockdown == RP_LD_IF_SB)
+			return "the kernel would load it unsigned, tainted, "
+			       "unless booted with Secure Boot: its "
+			       "CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT then "
+			       "refuses it (see --machine)";
+		if (c->lockdown == RP_LD_UNKNOWN)
+			return "the kernel would load it unsigned, tainted, "
+			       "unless locked down or enforcing (see "
+			       "--machine)";
+		return "the kernel would load it unsigned, tainted";
+	case KV_USAGE_KEXEC:
+		/* kernel/kexec_file.c: kimage_validate_signature() */
+		return "kexec_file_load() goes on without it unless "
+		       "KEXEC_SIG_FORCE or lockdown";
+	case KV_USAGE_FIRMWARE:
+		return "refused by the loader that asked for the signature: "
+		       "only modules load unsigned";
+	default:
+		/* net/wireless/reg.c: valid_regdb() fails with
+		 * regdb_has_valid_signature(); fs-verity, dm-verity and
+		 * IPE refuse theirs likewise */
+		return "refused by its caller: only modules load unsigned; "
+		       "cfg80211 does not load a regulatory.db that fails";
+	}
+}
+
+/* --machine: what was read, and what was missing */
+static json_object *machine_json(const struct rp_context *c)
+{
+	const struct mc_machine *m = c->machine;
+	json_object *o = json_object_new_object(), *miss;
+
+	json_object_object_add(o, "release", json_object_new_string(m->release));
+	json_object_object_add(o, "vmlinuz", m->has_vmlinuz ?
+			       json_object_new_string(m->vmlinuz) : NULL);
+	json_object_object_add(o, "config", m->has_config ?
+			       json_object_new_string(m->config) : NULL);
+	json_object_object_add(o, "secure_boot",
+			       json_object_new_string(mc_secure_boot_name(m->sb)));
+	json_object_object_add(o, "lockdown_file", m->lockdown < 0 ? NULL :
+			       json_object_new_string(kc_lockdown_name(
+				       (enum kc_lockdown)m->lockdown)));
+	json_object_object_add(o, "sig_enforce", m->sig_enforce < 0 ? NULL :
+			       json_object_new_boolean(m->sig_enforce));
+	miss = json_object_new_array();
+	for (size_t i = 0; i < c->n_missing; i++)
+		json_object_array_add(miss,
+				      json_object_new_string(c->missing[i]));
+	json_object_object_add(o, "missing", miss);
+	return o;
 }
 
 static const char *rp_verdict_word(int err)
@@ -29,6 +132,7 @@ static const char *rp_verdict_word(int err)
 	case -ENOKEY: return "UNKNOWN-KEY";
 	case -ENOPKG: return "UNSUPPORTED";
 	case -EKEYREJECTED: return "REJECTED";
+	case -EPERM: return "REJECTED";
 	case -MS_ENOALG: return "CANNOT-CHECK";
 	default: return "MALFORMED";
 	}
@@ -136,7 +240,7 @@ static json_object *signer_json(const struct p7_sinfo *si)
 void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 		   enum kv_usage usage, const struct kv_result *r)
 {
-	int shown = rp_shown(c, r->err);
+	int shown = rp_shown(c, usage, r->err);
 	json_object *j = json_object_new_object(), *sg = json_object_new_array();
 	char lacks[160];
 	size_t i;
@@ -157,10 +261,14 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 	if (r->err == -MS_ENOALG)
 		json_object_object_add(j, "depends_on", jstr_or_null(r->reason));
 	json_object_object_add(j, "loads_unsigned",
-			       json_object_new_boolean(!c->enforce && rp_is_soft(r->err)));
+			       loads_unsigned(c, usage, r->err));
 	json_object_object_add(j, "kernel", json_object_new_string(c->kernel));
 	json_object_object_add(j, "usage", json_object_new_string(kv_usage_name(usage)));
 	json_object_object_add(j, "enforce", json_object_new_boolean(c->enforce));
+	json_object_object_add(j, "lockdown",
+			       jstr_or_null(rp_lockdown_name(c->lockdown)));
+	if (c->machine)
+		json_object_object_add(j, "machine", machine_json(c));
 	for (i = 0; r->msg && i < r->msg->n_sinfos; i++)
 		json_object_array_add(sg, signer_json(&r->msg->sinfos[i]));
 	json_object_object_add(j, "signers", sg);
@@ -170,9 +278,9 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 }
 
 void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
-		   const struct kv_result *r)
+		   enum kv_usage usage, const struct kv_result *r)
 {
-	int shown = rp_shown(c, r->err);
+	int shown = rp_shown(c, usage, r->err);
 	const struct p7_sinfo *si = NULL;
 	char key[64], id[160];
 	size_t i;
@@ -209,16 +317,29 @@ void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 			file, id, r->reason ? r->reason : "an ML-DSA signature");
 		return;
 	}
-	if (c->enforce && rp_is_soft(r->err)) {
+	if (shown == -EKEYREJECTED && rp_is_soft(r->err)) {
 		fprintf(out, "%s: REJECTED -EKEYREJECTED: %s (-%s: %s)\n", file,
 			enforce_words(r->err), ms_errno_name(r->err),
 			r->reason ? r->reason : "");
 		return;
 	}
-	fprintf(out, "%s: %s -%s: %s%s\n", file, rp_verdict_word(shown),
-	       ms_errno_name(shown), r->reason ? r->reason : "no reason",
-	       rp_is_soft(shown) ? " (the kernel would load it unsigned, tainted)" :
-	       "");
+	if (shown == -EPERM) {
+		/* security/lockdown/lockdown.c: lockdown_is_locked_down()
+		 * logs this, with the loading process's name, and
+		 * finit_module() fails with EPERM */
+		fprintf(out, "%s: REJECTED -EPERM: Lockdown: modprobe: "
+			"unsigned module loading is restricted; see man "
+			"kernel_lockdown.7 (-%s: %s; locked down by %s)\n",
+			file, ms_errno_name(r->err),
+			r->reason ? r->reason : "", c->locked_by ?
+			c->locked_by : "lockdown");
+		return;
+	}
+	fprintf(out, "%s: %s -%s: %s", file, rp_verdict_word(shown),
+		ms_errno_name(shown), r->reason ? r->reason : "no reason");
+	if (rp_is_soft(shown))
+		fprintf(out, " (%s)", soft_words(c, usage));
+	fputc('\n', out);
 }
 
 void rp_summary_add(struct rp_summary *to, const struct rp_summary *from)

@@ -11,19 +11,44 @@
 #include <stdio.h>
 
 #include "kernel/verify.h"
+#include "trust/machine.h"
+
+/* What is known of the kernel's lockdown (security/lockdown). */
+enum rp_lockdown {
+	RP_LD_UNKNOWN,		/* nothing said: no .config, no --machine */
+	RP_LD_NONE,
+	RP_LD_IF_SB,		/* LOCK_DOWN_IN_EFI_SECURE_BOOT, Secure Boot
+				 * state not known */
+	RP_LD_INTEGRITY,
+	RP_LD_CONFIDENTIALITY,
+};
 
 /* How the verdict is to be read. */
 struct rp_context {
 	const char *kernel;	/* the rules' line, "6.12" */
 	bool enforce;		/* module.sig_enforce=1 or MODULE_SIG_FORCE */
+	enum rp_lockdown lockdown;
+	const char *locked_by;	/* what set the lockdown level, for words */
+	/* --machine: what was read, and each part found missing */
+	const struct mc_machine *machine;
+	char *const *missing;
+	size_t n_missing;
 };
 
-/* The errno the user sees: under enforcement the soft outcomes become
- * -EKEYREJECTED, as module_sig_check() returns them. */
-int rp_shown(const struct rp_context *c, int err);
+/*
+ * The errno the user sees, as kernel/module/signing.c:
+ * module_sig_check() returns it for a module: the soft outcomes
+ * (unsigned, unknown key, unsupported crypto) become -EKEYREJECTED when
+ * enforcing, else -EPERM when locked down (security_locked_down(
+ * LOCKDOWN_MODULE_SIGNATURE)).  Other usages are as judged: their
+ * callers refuse every failure.
+ */
+int rp_shown(const struct rp_context *c, enum kv_usage usage, int err);
+/* The exit code of that verdict: a lockdown refusal is a rejection. */
+int rp_exit_code(const struct rp_context *c, enum kv_usage usage, int err);
 
 void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
-		   const struct kv_result *r);
+		   enum kv_usage usage, const struct kv_result *r);
 void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 		   enum kv_usage usage, const struct kv_result *r);
 /* A file that could not be judged, as JSON: "verdict":"ERROR", with the

@@ -49,7 +49,7 @@ static int load_container(const struct tl_source *src,
 {
 	enum ts_esl_role role = is_dbx(src->kind) ? TS_ESL_DBX :
 		src->kind == TL_EFI_DB ? TS_ESL_PLATFORM : TS_ESL_TRUSTED;
-	const char *path = is_efivar(src->kind) ?
+	const char *path = is_efivar(src->kind) && !src->path ?
 		ts_efivar(role, src->kind == TL_MOK) : src->path;
 	struct tl_report r = { .src = src, .path = path };
 	int err;

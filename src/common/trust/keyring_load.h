@@ -33,7 +33,8 @@ enum tl_kind {
 
 struct tl_source {
 	enum tl_kind kind;
-	const char *path;	/* NULL for the efivarfs sources */
+	const char *path;	/* NULL for the efivarfs sources: this
+				 * machine's (or that file under a root) */
 };
 
 /* Whether a source adds trusted keys (not only revocations or hashes). */

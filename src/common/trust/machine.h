@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One machine as verify-file --machine sees it: the kernel it is about
+ * to boot (/boot/vmlinuz-VERSION and /boot/config-VERSION), its UEFI
+ * variables (efivarfs: MOK list, db, dbx, Secure Boot state) and the
+ * running kernel's lockdown and module.sig_enforce.  Everything is read
+ * under a root directory, "/" for this machine or a mounted image of
+ * another one; what is missing is recorded, never an error.
+ */
+#ifndef MODSIGN_TRUST_MACHINE_H
+#define MODSIGN_TRUST_MACHINE_H
+
+#include <stdbool.h>
+
+enum mc_secure_boot {
+	MC_SB_NO_UEFI,		/* no efivarfs: not booted with UEFI */
+	MC_SB_OFF,		/* SecureBoot absent or 0, or SetupMode=1 */
+	MC_SB_SHIM_OFF,		/* on, but shim's validation disabled */
+	MC_SB_ON,
+	MC_SB_UNKNOWN,		/* SecureBoot unreadable */
+};
+
+struct mc_machine {
+	char release[128];	/* the kernel judged for */
+	/* malloc'd paths under the root; has_* when the file is there */
+	char *vmlinuz, *config, *efivars, *lockdown_path, *enforce_path;
+	char *mok, *db, *dbx;	/* efivarfs files, for the trust loader */
+	bool has_vmlinuz, has_config, has_efivars, has_mok, has_db, has_dbx;
+	enum mc_secure_boot sb;
+	int lockdown;		/* enum kc_lockdown, -1 when not readable */
+	int sig_enforce;	/* 0 or 1, -1 when not readable */
+};
+
+/*
+ * Look at the machine under root (NULL: "/") for kernel release (NULL:
+ * the running kernel's, uname -r; under a root other than "/", the one
+ * /boot/vmlinuz-* there).  Returns 0, -ENOENT when root has no
+ * /boot/vmlinuz-* to choose, -ENOTUNIQ (*several set) when it has
+ * several, -ENAMETOOLONG or -ENOMEM.  mc_free in every case.
+ */
+int mc_probe(const char *root, const char *release, struct mc_machine *m,
+	     int *several);
+void mc_free(struct mc_machine *m);
+
+/* "on", "off", ... as the JSON and messages say it */
+const char *mc_secure_boot_name(enum mc_secure_boot sb);
+
+#endif
