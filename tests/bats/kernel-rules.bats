@@ -65,7 +65,7 @@ sign_warn() { # key cert hash [sign-file options]
 	assert_equal "$reason" "unsupported digest algorithm: SHA-3 digests arrived in the kernel's PKCS#7 parser in v6.7 (pkcs7_sig_note_digest_algo)"
 	run "$VERIFY_FILE" --kernel 6.1 -c "$KEYS/rsa2048.crt" "$W/m.ko"
 	assert_failure 5
-	assert_output "$W/m.ko: UNSUPPORTED -ENOPKG: $reason (the kernel would load it unsigned, tainted)"
+	assert_output "$W/m.ko: UNSUPPORTED -ENOPKG: $reason (the kernel would load it unsigned, tainted, unless enforcing or locked down; ask with --machine)"
 	for l in 6.12 7.3; do
 		sign_warn "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" sha3-256 --kernel "$l"
 		assert_equal "$stderr" ""

@@ -76,11 +76,11 @@ static const char *soft_words(const struct rp_context *c, enum kv_usage usage)
 			return "the kernel would load it unsigned, tainted, "
 			       "unless booted with Secure Boot: its "
 			       "CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT then "
-			       "refuses it (see --machine)";
+			       "refuses it; ask with --machine";
 		if (c->lockdown == RP_LD_UNKNOWN)
 			return "the kernel would load it unsigned, tainted, "
-			       "unless locked down or enforcing (see "
-			       "--machine)";
+			       "unless enforcing or locked down; ask with "
+			       "--machine";
 		return "the kernel would load it unsigned, tainted";
 	case KV_USAGE_KEXEC:
 		/* kernel/kexec_file.c: kimage_validate_signature() */
