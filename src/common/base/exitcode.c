@@ -44,7 +44,8 @@ static const int by_severity[] = {
 
 static const char *const meaning[N_CODES] = {
 	[MS_EXIT_OK] = "success; signature accepted",
-	[MS_EXIT_REJECTED] = "rejected (EKEYREJECTED: bad signature, wrong key)",
+	[MS_EXIT_REJECTED] = "rejected (EKEYREJECTED: bad signature, wrong "
+			     "key; EPERM: lockdown)",
 	[MS_EXIT_USAGE] = "usage error",
 	[MS_EXIT_UNSIGNED] = "not signed (ENODATA)",
 	[MS_EXIT_NOKEY] = "no trusted key for the signer (ENOKEY)",

@@ -11,7 +11,8 @@
 
 enum ms_exit {
 	MS_EXIT_OK = 0,		/* success; signature accepted */
-	MS_EXIT_REJECTED = 1,	/* EKEYREJECTED: bad signature, wrong key */
+	MS_EXIT_REJECTED = 1,	/* EKEYREJECTED: bad signature, wrong key;
+				 * verify-file: EPERM, refused by lockdown */
 	MS_EXIT_USAGE = 2,	/* usage error (as the kernel's sign-file) */
 	MS_EXIT_UNSIGNED = 3,	/* ENODATA: not signed */
 	MS_EXIT_NOKEY = 4,	/* ENOKEY: no trusted key for the signer */
