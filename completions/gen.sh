@@ -90,6 +90,8 @@ tables() { # var-name tool [options to reach its help]
 		if (w == "DIR") return "_files -/"
 		if (w == "VERSION") return "(6.1 6.12 7.3)"
 		if (w == "USAGE") return "(module firmware unspecified kexec bpf)"
+		if (w == "MODE") return "(none integrity confidentiality)"
+		if (w == "RELEASE") return " "
 		if (w == "FIELD") return "(sig_id signer sig_key sig_hashalgo signature)"
 		if (w == "N" || w == "NAME") return " "
 		return "_files"

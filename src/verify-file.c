@@ -77,7 +77,7 @@ static const struct option long_opts[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %1$s --machine[=VERSION] [--sysroot DIR] [options] FILE...\n"
+		"Usage: %1$s --machine[=RELEASE] [--sysroot DIR] [options] FILE...\n"
 		"       %1$s -k DIR [-k DIR | -c CERT]... [options] FILE...\n"
 		"       %1$s -k DIR [-c CERT]... [options] -r DIR\n"
 		"       %1$s --vmlinux VMLINUZ [--kernel-config .config] FILE...\n"
@@ -94,9 +94,9 @@ static void help(void)
 "say why not with the errno the kernel returns.\n"
 "\n"
 "Options:\n"
-"      --machine[=VERSION]  would this machine's kernel VERSION (default:\n"
+"      --machine[=RELEASE]  would this machine's kernel RELEASE (default:\n"
 "                        the running one, uname -r) load FILE?  Judges by\n"
-"                        /boot/vmlinuz-VERSION and /boot/config-VERSION, the\n"
+"                        /boot/vmlinuz-RELEASE and /boot/config-RELEASE, the\n"
 "                        MOK list, UEFI db and dbx (efivarfs), the Secure\n"
 "                        Boot and lockdown state and module.sig_enforce;\n"
 "                        --vmlinux, --kernel-config, --kernel, --enforce and\n"
@@ -104,7 +104,7 @@ static void help(void)
 "                        said on stderr and in the JSON\n"
 "      --sysroot DIR     with --machine: judge a mounted image of another\n"
 "                        machine (a chroot, a disk image): /boot, /sys and\n"
-"                        efivarfs are read under DIR; VERSION defaults to\n"
+"                        efivarfs are read under DIR; RELEASE defaults to\n"
 "                        its only /boot/vmlinuz-*\n"
 "  -k, --keys DIR        trust every certificate in DIR (PEM or DER)\n"
 "  -c, --cert FILE       trust the certificates in FILE (PEM bundle or DER)\n"
@@ -788,17 +788,17 @@ static int machine_parts(struct opts *o)
 
 	if (err == -ENOENT) {
 		ms_error(root, "no /boot/vmlinuz-* under it (give "
-			 "--machine=VERSION)");
+			 "--machine=RELEASE)");
 		return MS_EXIT_IO;
 	}
 	if (err == -ENOTUNIQ) {
-		ms_error(root, "%d kernels in /boot (give --machine=VERSION)",
+		ms_error(root, "%d kernels in /boot (give --machine=RELEASE)",
 			 several);
 		return MS_EXIT_USAGE;
 	}
 	if (err == -ENAMETOOLONG) {
 		ms_error(NULL, "not a kernel release '%s' (give --machine="
-			 "VERSION as uname -r prints it)", o->release);
+			 "RELEASE as uname -r prints it)", o->release);
 		return MS_EXIT_USAGE;
 	}
 	if (err) {

@@ -115,6 +115,14 @@ complete_words() { # command words... (the last one is being completed)
 	assert_output ""
 }
 
+@test "bash: --lockdown completes its modes, --machine= the kernels in /boot, never the rules' lines" {
+	run -0 complete_words verify-file --lockdown ''
+	assert_output "$(printf '%s\n' confidentiality integrity none)"
+	run -0 complete_words verify-file --machine=
+	refute_output --partial 6.12
+	assert_output "$(for k in /boot/vmlinuz-*; do [ -e "$k" ] && echo "${k#/boot/vmlinuz-}"; done | LC_ALL=C sort)"
+}
+
 @test "bash: after -- everything is a file" {
 	run -0 complete_words verify-file -- -
 	assert_output ""

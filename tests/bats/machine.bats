@@ -137,12 +137,12 @@ verify-file: warning: no $W/root/sys/module/module/parameters/sig_enforce: modul
 	assert_output --partial "REJECTED -EKEYREJECTED: Loading of unsigned module is rejected"
 }
 
-@test "--machine=VERSION picks one of several kernels; without it, several are a usage error" {
+@test "--machine=RELEASE picks one of several kernels; without it, several are a usage error" {
 	machine
 	sh "$MM" "$W/root" 6.1.0-9-amd64 sb=off
 	run --separate-stderr "$VERIFY_FILE" --machine --sysroot "$W/root" "$W/m.ko"
 	assert_failure 2
-	assert_equal "$stderr" "verify-file: $W/root: 2 kernels in /boot (give --machine=VERSION)"
+	assert_equal "$stderr" "verify-file: $W/root: 2 kernels in /boot (give --machine=RELEASE)"
 	run --separate-stderr "$VERIFY_FILE" --json --machine=6.1.0-9-amd64 --sysroot "$W/root" "$W/built-in.ko"
 	assert_success
 	assert_equal "$(jq -c '[.kernel, .machine.release]' <<< "$output")" '["6.1","6.1.0-9-amd64"]'

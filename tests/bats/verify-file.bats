@@ -346,7 +346,7 @@ PY
 @test "--help goes to stdout with exit 0; --version names the tool" {
 	run "$VF" --help
 	assert_success
-	assert_line --index 0 --partial "Usage: verify-file --machine[=VERSION]"
+	assert_line --index 0 --partial "Usage: verify-file --machine[=RELEASE]"
 	assert_line --index 1 --partial "verify-file -k DIR"
 	run "$VF" --version
 	assert_success

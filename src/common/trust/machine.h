@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One machine as verify-file --machine sees it: the kernel it is about
- * to boot (/boot/vmlinuz-VERSION and /boot/config-VERSION), its UEFI
+ * to boot (/boot/vmlinuz-RELEASE and /boot/config-RELEASE), its UEFI
  * variables (efivarfs: MOK list, db, dbx, Secure Boot state) and the
  * running kernel's lockdown and module.sig_enforce.  Everything is read
  * under a root directory, "/" for this machine or a mounted image of
