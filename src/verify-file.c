@@ -854,56 +854,6 @@ static int machine_parts(struct opts *o)
 	return 0;
 }
 
-static enum rp_lockdown rp_level(int level)
-{
-	return level == KC_LOCK_CONFIDENTIALITY ? RP_LD_CONFIDENTIALITY :
-	       level == KC_LOCK_INTEGRITY ? RP_LD_INTEGRITY : RP_LD_NONE;
-}
-
-/*
- * The lockdown the judged kernel runs in: --lockdown; else the .config's
- * (none without SECURITY_LOCKDOWN_LSM, LOCK_DOWN_KERNEL_FORCE_*), the
- * running kernel's /sys/kernel/security/lockdown, and integrity under
- * Secure Boot with LOCK_DOWN_IN_EFI_SECURE_BOOT
- * (drivers/firmware/efi/secureboot.c: efi_set_secure_boot()), assumed
- * when there is no .config to say.
- */
-static enum rp_lockdown lockdown(const struct opts *o,
-				 const struct keyrings *k, const char **by)
-{
-	const struct kconfig *kc = o->kcpath ? &k->kc : NULL;
-	const struct mc_machine *m = o->machine ? &o->m : NULL;
-	int level = KC_LOCK_NONE;
-
-	*by = NULL;
-	if (o->lockdown >= 0) {
-		*by = "--lockdown";
-		return rp_level(o->lockdown);
-	}
-	if (kc && !kc->lockdown_lsm)
-		return RP_LD_NONE;
-	if (kc && kc->lockdown_force) {
-		level = kc->lockdown_force;
-		*by = level == KC_LOCK_INTEGRITY ?
-			"CONFIG_LOCK_DOWN_KERNEL_FORCE_INTEGRITY" :
-			"CONFIG_LOCK_DOWN_KERNEL_FORCE_CONFIDENTIALITY";
-	}
-	if (m && m->lockdown > level) {
-		level = m->lockdown;
-		*by = m->lockdown_path;
-	}
-	if (!level && m && m->sb == MC_SB_ON && (!kc || kc->lockdown_in_sb)) {
-		level = KC_LOCK_INTEGRITY;
-		*by = kc ? "EFI Secure Boot (CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT)"
-			 : "EFI Secure Boot (assumed: no kernel config)";
-	}
-	if (level)
-		return rp_level(level);
-	if ((!m || m->sb == MC_SB_UNKNOWN) && (kc ? kc->lockdown_in_sb : !!m))
-		return RP_LD_IF_SB;
-	return kc || m ? RP_LD_NONE : RP_LD_UNKNOWN;
-}
-
 /* take_option's answer for --help and --version: stop, successfully. */
 #define STOP_OK 1
 
@@ -1045,14 +995,16 @@ static int judge_files(const struct opts *o, struct keyrings *k)
 	struct judge jd = {
 		.o = o,
 		.kv = { o->kr, &k->trusted, &k->revoked, &k->bl, &k->platform },
-		.rc = { o->kr->name, o->enforce, RP_LD_UNKNOWN, NULL,
+		.rc = { o->kr->name, o->enforce, MC_LD_UNKNOWN, NULL,
 			o->machine ? &o->m : NULL, o->missing, o->n_missing },
 	};
 	struct ms_list files = { 0 };
 	struct rp_summary sum = { 0 };
 	int code;
 
-	jd.rc.lockdown = lockdown(o, k, &jd.rc.locked_by);
+	jd.rc.lockdown = mc_lockdown(o->lockdown, o->kcpath ? &k->kc : NULL,
+				     o->machine ? &o->m : NULL,
+				     &jd.rc.locked_by);
 
 	if (k->trusted.n == 0 && k->platform.n == 0)
 		ms_warn(NULL, "no usable trusted certificate: every signature "

@@ -19,7 +19,7 @@ static bool rp_is_soft(int err)
 
 static bool rp_locked(const struct rp_context *c)
 {
-	return c->lockdown >= RP_LD_INTEGRITY;
+	return c->lockdown >= MC_LD_INTEGRITY;
 }
 
 int rp_shown(const struct rp_context *c, enum kv_usage usage, int err)
@@ -38,13 +38,13 @@ int rp_exit_code(const struct rp_context *c, enum kv_usage usage, int err)
 	return shown == -EPERM ? MS_EXIT_REJECTED : ms_exit_for_errno(shown);
 }
 
-static const char *rp_lockdown_name(enum rp_lockdown l)
+static const char *rp_lockdown_name(enum mc_lockdown l)
 {
 	switch (l) {
-	case RP_LD_NONE: return "none";
-	case RP_LD_IF_SB: return "if-secure-boot";
-	case RP_LD_INTEGRITY: return "integrity";
-	case RP_LD_CONFIDENTIALITY: return "confidentiality";
+	case MC_LD_NONE: return "none";
+	case MC_LD_IF_SB: return "if-secure-boot";
+	case MC_LD_INTEGRITY: return "integrity";
+	case MC_LD_CONFIDENTIALITY: return "confidentiality";
 	default: return NULL;
 	}
 }
@@ -62,7 +62,7 @@ static json_object *loads_unsigned(const struct rp_context *c,
 	if (usage != KV_USAGE_MODULE || !rp_is_soft(err) || c->enforce ||
 	    rp_locked(c))
 		return json_object_new_boolean(0);
-	if (c->lockdown == RP_LD_IF_SB)
+	if (c->lockdown == MC_LD_IF_SB)
 		return NULL;
 	return json_object_new_boolean(1);
 }
@@ -72,12 +72,12 @@ static const char *soft_words(const struct rp_context *c, enum kv_usage usage)
 {
 	switch (usage) {
 	case KV_USAGE_MODULE:
-		if (c->lockdown == RP_LD_IF_SB)
+		if (c->lockdown == MC_LD_IF_SB)
 			return "the kernel would load it unsigned, tainted, "
 			       "unless booted with Secure Boot: its "
 			       "CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT then "
 			       "refuses it; ask with --machine";
-		if (c->lockdown == RP_LD_UNKNOWN)
+		if (c->lockdown == MC_LD_UNKNOWN)
 			return "the kernel would load it unsigned, tainted, "
 			       "unless enforcing or locked down; ask with "
 			       "--machine";

@@ -13,21 +13,11 @@
 #include "kernel/verify.h"
 #include "trust/machine.h"
 
-/* What is known of the kernel's lockdown (security/lockdown). */
-enum rp_lockdown {
-	RP_LD_UNKNOWN,		/* nothing said: no .config, no --machine */
-	RP_LD_NONE,
-	RP_LD_IF_SB,		/* LOCK_DOWN_IN_EFI_SECURE_BOOT, Secure Boot
-				 * state not known */
-	RP_LD_INTEGRITY,
-	RP_LD_CONFIDENTIALITY,
-};
-
 /* How the verdict is to be read. */
 struct rp_context {
 	const char *kernel;	/* the rules' line, "6.12" */
 	bool enforce;		/* module.sig_enforce=1 or MODULE_SIG_FORCE */
-	enum rp_lockdown lockdown;
+	enum mc_lockdown lockdown;
 	const char *locked_by;	/* what set the lockdown level, for words */
 	/* --machine: what was read, and each part found missing */
 	const struct mc_machine *machine;

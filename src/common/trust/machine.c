@@ -227,3 +227,51 @@ const char *mc_secure_boot_name(enum mc_secure_boot sb)
 	default: return "unknown";
 	}
 }
+
+static enum mc_lockdown mc_level(int level)
+{
+	return level == KC_LOCK_CONFIDENTIALITY ? MC_LD_CONFIDENTIALITY :
+	       level == KC_LOCK_INTEGRITY ? MC_LD_INTEGRITY : MC_LD_NONE;
+}
+
+/*
+ * kernel/module/signing.c: module_sig_check() ends in
+ * security_locked_down(LOCKDOWN_MODULE_SIGNATURE); the level is what
+ * lockdown_lsm_init() starts with (LOCK_DOWN_KERNEL_FORCE_*), raised by
+ * drivers/firmware/efi/secureboot.c: efi_set_secure_boot() to integrity
+ * under Secure Boot with LOCK_DOWN_IN_EFI_SECURE_BOOT, or by lockdown=
+ * and writes to the lockdown file (seen only on the running kernel).
+ */
+enum mc_lockdown mc_lockdown(int given, const struct kconfig *kc,
+			     const struct mc_machine *m, const char **by)
+{
+	int level = KC_LOCK_NONE;
+
+	*by = NULL;
+	if (given >= 0) {
+		*by = "--lockdown";
+		return mc_level(given);
+	}
+	if (kc && !kc->lockdown_lsm)
+		return MC_LD_NONE;
+	if (kc && kc->lockdown_force) {
+		level = kc->lockdown_force;
+		*by = level == KC_LOCK_INTEGRITY ?
+			"CONFIG_LOCK_DOWN_KERNEL_FORCE_INTEGRITY" :
+			"CONFIG_LOCK_DOWN_KERNEL_FORCE_CONFIDENTIALITY";
+	}
+	if (m && m->lockdown > level) {
+		level = m->lockdown;
+		*by = m->lockdown_path;
+	}
+	if (!level && m && m->sb == MC_SB_ON && (!kc || kc->lockdown_in_sb)) {
+		level = KC_LOCK_INTEGRITY;
+		*by = kc ? "EFI Secure Boot (CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT)"
+			 : "EFI Secure Boot (assumed: no kernel config)";
+	}
+	if (level)
+		return mc_level(level);
+	if ((!m || m->sb == MC_SB_UNKNOWN) && (kc ? kc->lockdown_in_sb : !!m))
+		return MC_LD_IF_SB;
+	return kc || m ? MC_LD_NONE : MC_LD_UNKNOWN;
+}

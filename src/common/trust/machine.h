@@ -42,6 +42,30 @@ int mc_probe(const char *root, const char *release, struct mc_machine *m,
 	     int *several);
 void mc_free(struct mc_machine *m);
 
+/* What is known of a kernel's lockdown (security/lockdown). */
+enum mc_lockdown {
+	MC_LD_UNKNOWN,		/* nothing says: no .config, no machine */
+	MC_LD_NONE,
+	MC_LD_IF_SB,		/* LOCK_DOWN_IN_EFI_SECURE_BOOT, Secure Boot
+				 * state not known */
+	MC_LD_INTEGRITY,
+	MC_LD_CONFIDENTIALITY,
+};
+
+struct kconfig;
+
+/*
+ * The lockdown the judged kernel runs in: given (an enum kc_lockdown,
+ * -1 when not given) wins; else kc's (none without
+ * SECURITY_LOCKDOWN_LSM, LOCK_DOWN_KERNEL_FORCE_*), the running
+ * kernel's lockdown file, and integrity under Secure Boot with
+ * LOCK_DOWN_IN_EFI_SECURE_BOOT, assumed when there is no .config.
+ * kc and m may be NULL.  *by: what set the level (static or m's), or
+ * NULL.
+ */
+enum mc_lockdown mc_lockdown(int given, const struct kconfig *kc,
+			     const struct mc_machine *m, const char **by);
+
 /* "on", "off", ... as the JSON and messages say it */
 const char *mc_secure_boot_name(enum mc_secure_boot sb);
 
