@@ -582,9 +582,14 @@ static int check_file(const struct judge *jd, const char *file,
 		else if (j.why)
 			snprintf(why, sizeof(why), "cannot decompress: %s",
 				 j.why);
-		else
+		else if (err == -ENOENT || err == -ENOTDIR)
 			snprintf(why, sizeof(why), "cannot read: %s (check "
 				 "the path)", ms_io_strerror(err));
+		else
+			/* a file that shrank or failed while read has a
+			 * right path: the reason says what happened */
+			snprintf(why, sizeof(why), "cannot read: %s",
+				 ms_io_strerror(err));
 		ms_error(file, "%s", why);
 		if (o->json)
 			rp_print_error_json(out, file, err, why);
