@@ -93,7 +93,8 @@ int ms_tree_collect(const char *dir, int (*want)(const char *name),
 	else if (S_ISREG(st.st_mode) && want(top))
 		err = ms_list_add(out, top);
 	free(top);
-	if (!err)
+	/* an empty tree may have no array at all: qsort takes no NULL */
+	if (!err && out->n > from)
 		qsort(out->v + from, out->n - from, sizeof(*out->v), cmp_path);
 	return err;
 }
