@@ -216,7 +216,8 @@ static int take_option(struct args *a, int opt, int *verbose)
 	case 'v': (*verbose)++; return 0;
 	case 'r':
 		if (a->walk) {
-			ms_error(NULL, "-r given twice (walk one tree per run)");
+			ms_error(NULL, "-r given twice (walk one tree per "
+				 "run)");
 			return -1;
 		}
 		a->walk = optarg;
@@ -265,8 +266,8 @@ static int validate(const struct args *a)
 			 "FILE");
 	else if (splits && (a->sig || a->detached))
 		ms_error(NULL, "--body-stdout, --sig-stdout, --descriptor, "
-			 "--modinfo, --body-out and --sig-out split an appended "
-			 "signature: not with --sig or --detached");
+			 "--modinfo, --body-out and --sig-out split an "
+			 "appended signature: not with --sig or --detached");
 	else
 		return 0;
 	return -1;

@@ -571,7 +571,8 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 	case OPT_FILES_FROM: o->batch.from = optarg; return 0;
 	case 'r':
 		if (o->batch.walk) {
-			ms_error(NULL, "-r given twice (walk one tree per run)");
+			ms_error(NULL, "-r given twice (walk one tree per "
+				 "run)");
 			return MS_EXIT_USAGE;
 		}
 		o->batch.walk = optarg;

@@ -311,9 +311,9 @@ static void print_appended_head(FILE *out, const struct ms_sigdesc *d,
 
 	fprintf(out, "file:             %s (%zu bytes)\n", file, d->file_len);
 	if (d->compression)
-		fprintf(out, "compression:      %s, %zu bytes stored (sizes and "
-		       "offsets are of the decompressed module)\n",
-		       d->compression, d->compressed_len);
+		fprintf(out, "compression:      %s, %zu bytes stored (sizes "
+			"and offsets are of the decompressed module)\n",
+			d->compression, d->compressed_len);
 	fprintf(out, "id type:          %s (%u)\n", idn ? idn : "unknown",
 	       ds->id_type);
 	fprintf(out, "body:             0..%zu (%zu bytes)\n", d->t.body_len,
@@ -324,9 +324,10 @@ static void print_appended_head(FILE *out, const struct ms_sigdesc *d,
 		       d->t.signer_off, ds->key_id_len, d->t.key_id_off);
 	fprintf(out, "signature:        %zu..%zu (%zu bytes)\n", d->t.sig_off,
 	       d->t.sig_off + d->t.sig_len, d->t.sig_len);
-	fprintf(out, "descriptor:       algo %u, hash %u, id_type %u, signer_len "
-	       "%u, key_id_len %u, sig_len %u\n", ds->algo, ds->hash,
-	       ds->id_type, ds->signer_len, ds->key_id_len, ds->sig_len);
+	fprintf(out, "descriptor:       algo %u, hash %u, id_type %u, "
+		"signer_len %u, key_id_len %u, sig_len %u\n", ds->algo,
+		ds->hash, ds->id_type, ds->signer_len, ds->key_id_len,
+		ds->sig_len);
 }
 
 /* A detached signature: no trailer, the blob is the whole .p7s. */
@@ -369,10 +370,10 @@ void ms_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
 	else
 		print_appended_head(out, d, file);
 	if (d->signed_twice)
-		fprintf(out, "signed twice:     yes: the body still ends with an "
-			"older signature, which the kernel reads as part of the "
-			"module (sign the unsigned module, or use sign-file "
-			"--replace)\n");
+		fprintf(out, "signed twice:     yes: the body still ends with "
+			"an older signature, which the kernel reads as part of "
+			"the module (sign the unsigned module, or use "
+			"sign-file --replace)\n");
 	if (!d->cms_ok)
 		return;
 	fprintf(out, "content:          %s\n", d->detached ? "detached" :
@@ -391,14 +392,16 @@ void ms_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
 		if (s->issuer)
 			fprintf(out, "  %-16s%s\n", "issuer:", s->issuer);
 		if (s->serial)
-			print_hex_line(out, "serial:", s->serial, s->serial_len);
+			print_hex_line(out, "serial:", s->serial,
+				       s->serial_len);
 		if (s->skid)
 			print_hex_line(out, "skid:", s->skid, s->skid_len);
 		fprintf(out, "  %-16s%s\n", "hash:", s->hash);
 		fprintf(out, "  %-16s%s\n", "signature alg:", s->sig_alg);
 		fprintf(out, "  %-16s%zu bytes\n", "signature:", s->sig_len);
 		if (s->mldsa)
-			fprintf(out, "  %-16sML-DSA-%d (FIPS 204), %s\n", "parameter set:",
+			fprintf(out, "  %-16sML-DSA-%d (FIPS 204), %s\n",
+				"parameter set:",
 			       s->mldsa, s->sig_len == mldsa_sig_size(s->mldsa)
 			       ? "signature of the set's size" :
 			       "signature NOT of the set's size");
@@ -411,11 +414,13 @@ void ms_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
 
 			snprintf(label, sizeof(label), "waiver on %s:",
 				 d->kernel);
-			fprintf(out, "  %-16s%s\n", label, waiver_word(s->waiver));
+			fprintf(out, "  %-16s%s\n", label,
+				waiver_word(s->waiver));
 		}
 		if (s->cert_from) {
 			fprintf(out, "  %-16s%s\n", "subject:", s->subject);
-			fprintf(out, "  %-16s%s (certificate: %s)\n", "key:", s->key,
+			fprintf(out, "  %-16s%s (certificate: %s)\n", "key:",
+				s->key,
 			       s->cert_from);
 		} else {
 			fprintf(out, "  %-16s%s\n", "key:",
