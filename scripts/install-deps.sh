@@ -15,7 +15,9 @@
 #           tests/kernel); 7.3's source is not in Debian 12: apt-get
 #           download fetches it from trixie-backports through a private
 #           apt configuration (tests/kernel/fetch-source.sh), which needs
-#           the archive keyring
+#           the archive keyring; the ML-DSA cases need OpenSSL 3.5,
+#           which on Debian 12 comes from a Debian 13 root that
+#           tests/kernel/ossl35-root.sh makes with debootstrap
 #   dkms    build, sign and install a module with Debian's dkms against
 #           the headers of the current Debian kernel (make check-dkms)
 #   pristine  make the fresh Debian roots of scripts/pristine-root.sh
@@ -34,7 +36,7 @@ pkgs_valgrind="valgrind"
 pkgs_kernel="linux-source-6.1 linux-source-6.12 build-essential bc bison flex
 	libelf-dev libssl-dev cpio kmod xz-utils qemu-system-x86 busybox-static
 	gawk
-	openssl python3 debian-archive-keyring"
+	openssl python3 debian-archive-keyring debootstrap"
 # The metapackage pulls the headers of the current ABI (linux-headers-6.1.0-N)
 # with linux-kbuild-6.1 and gcc-12: about 20 s on a fresh Debian 12.
 pkgs_dkms="dkms linux-headers-$(dpkg --print-architecture)"

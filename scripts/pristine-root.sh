@@ -59,31 +59,10 @@ mkdir -p "$2"
 dir=$(cd "$2" && pwd)
 [ "$dir" != / ] || usage
 
-# The host's Debian mirror: the URI of the apt source that carries the
-# host's own release (deb822 .sources first, then sources.list); the
-# security archive likewise, from the source carrying CODENAME-security.
-host_uri() { # suite
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -r "$f" ] || continue
-		awk -v s="$1" '
-			/^[ \t]*$/ { if (deb && hit && uri) { print uri; exit }
-				deb = hit = 0; uri = ""; next }
-			tolower($1) == "types:" { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
-			tolower($1) == "uris:" { uri = $2 }
-			tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == s) hit = 1 }
-			END { if (deb && hit && uri) print uri }' "$f"
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -r "$f" ] || continue
-		# deb [options] URI SUITE COMPONENT...
-		sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" |
-			awk -v s="$1" '$1 == "deb" && $3 == s { print $2 }'
-	done
-}
+# The host's Debian mirror, and its security archive when it has one.
 . /etc/os-release
-mirror=$(host_uri "$VERSION_CODENAME" | head -n 1)
-security=$(host_uri "$VERSION_CODENAME-security" | head -n 1)
-[ -n "$mirror" ] || { echo "$0: no apt source for $VERSION_CODENAME on this host" >&2; exit 1; }
+mirror=$("$top/scripts/host-mirror.sh")
+security=$("$top/scripts/host-mirror.sh" "$VERSION_CODENAME-security" 2>/dev/null) || security=
 
 # Timing: every stage says how long it took; the summary repeats them.
 t0=$(date +%s)

@@ -16,6 +16,7 @@
 #include "base/format.h"
 #include "base/log.h"
 #include "base/openssl_init.h"
+#include "base/treewalk.h"
 #include "base/workpool.h"
 #include "kernel/kernel_config.h"
 #include "kernel/public_key.h"
@@ -31,7 +32,7 @@ enum { OPT_BATCH = 0x4200, OPT_FILES_FROM };
 /* kmodsign personality */
 enum { OPT_KMODSIGN = 0x4300 };
 
-static const char short_opts[] = "sdpkvqhVj:0";
+static const char short_opts[] = "sdpkvqhVj:0r:";
 static const struct option long_opts[] = {
 	{ "raw-sig", no_argument, NULL, 's' },
 	{ "sign-only", no_argument, NULL, 'd' },
@@ -56,6 +57,7 @@ static const struct option long_opts[] = {
 	{ "files-from", required_argument, NULL, OPT_FILES_FROM },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "null", no_argument, NULL, '0' },
+	{ "recursive", required_argument, NULL, 'r' },
 	{ "kmodsign", no_argument, NULL, OPT_KMODSIGN },
 	{ NULL, 0, NULL, 0 },
 };
@@ -152,14 +154,14 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: %1$s [-dpk] <hash> <key> <x509> <module> [<dest>]\n"
-		"       %1$s -s <raw-cms> <hash> <x509> <module> [<dest>]\n"
-		"       %1$s [-dpk] --signer <key> <x509> [--signer ...] "
+		"   or: %1$s -s <raw-cms> <hash> <x509> <module> [<dest>]\n"
+		"   or: %1$s [-dpk] --signer <key> <x509> [--signer ...] "
 		"<hash> <module> [<dest>]\n"
-		"       %1$s --digest-only <hash> <module>\n"
-		"       %1$s [-k] --attach <sig> <hash> <x509> <module> "
+		"   or: %1$s --digest-only <hash> <module>\n"
+		"   or: %1$s [-k] --attach <sig> <hash> <x509> <module> "
 		"[<dest>]\n"
-		"       %1$s --batch [-j N] [-dpk] <hash> <key> <x509> "
-		"[--files-from LIST [-0]] [<module>...]\n",
+		"   or: %1$s --batch [-j N] [-dpk] <hash> <key> <x509> "
+		"[-r DIR] [--files-from LIST [-0]] [<module>...]\n",
 		ms_prog());
 }
 
@@ -187,9 +189,11 @@ static void help(void)
 "      --attach SIG    append SIG: a CMS, or a bare signature value (RSA\n"
 "                      PKCS#1 v1.5 or ECDSA over the digest) wrapped here\n"
 "                      as sign-file would; checked first as for -s\n"
-"      --pin-file FILE read the passphrase or token PIN from FILE\n"
+"      --pin-file FILE\n"
+"                      read the passphrase or token PIN from FILE\n"
 "      --pin-fd N      read it from file descriptor N\n"
-"      --provider NAME OpenSSL provider for pkcs11: keys (default pkcs11,\n"
+"      --provider NAME\n"
+"                      OpenSSL provider for pkcs11: keys (default pkcs11,\n"
 "                      then libp11's pkcs11 engine if no provider answers)\n"
 "      --pkcs11-module PATH  PKCS#11 module when the URI has no\n"
 "                      module-path (default: p11-kit's proxy)\n"
@@ -203,9 +207,11 @@ static void help(void)
 "      --replace       strip every existing signature, then sign (also one\n"
 "                      appended after compression)\n"
 "      --skip-signed   leave already-signed files alone and succeed\n"
-"      --batch         sign every <module> given (and those of\n"
-"                      --files-from) with one key load: one PIN, one\n"
+"      --batch         sign every <module> given (and those of -r and\n"
+"                      of --files-from) with one key load: one PIN, one\n"
 "                      token login; one line per file in input order\n"
+"  -r, --recursive DIR  with --batch: sign every module (*.ko, *.ko.gz,\n"
+"                      *.ko.xz, *.ko.zst) under DIR\n"
 "      --files-from LIST  read more module names from LIST (- is\n"
 "                      standard input), one a line\n"
 "  -0, --null          names in LIST end with NUL, not newline\n"
@@ -214,9 +220,11 @@ static void help(void)
 "                      under the name kmodsign: -D writes the signature\n"
 "                      block to <dest> (see kmodsign --help)\n"
 "  -v, --verbose       say what was done; show OpenSSL's error details\n"
-"  -q, --quiet         no message for files skipped by --skip-signed\n"
+"  -q, --quiet         print no per-file verdicts (\"signed\", \"already\n"
+"                      signed\"); failures still go to standard error\n"
 "  -h, --help          show this help and exit\n"
-"  -V, --version       show the version and exit\n"
+"  -V, --version       show the version, the OpenSSL and whether it\n"
+"                      signs with ML-DSA, and exit\n"
 "\n"
 "<hash> is a digest name such as sha256, sha384, sha512 or sha3-256.\n"
 "<key> is a private key file, PEM or DER (PKCS#1, PKCS#8, encrypted or\n"
@@ -241,6 +249,7 @@ static void help(void)
 "fails alone.  Each file gets a line on stdout (\"signed\", \"already\n"
 "signed, left unchanged\" or \"FAILED (exit N)\" with the reason on\n"
 "stderr), in input order, then a summary; -q keeps only the failures.\n"
+"An -r DIR or --files-from LIST that yields no file is an error (exit 2).\n"
 "The exit status is the most severe of all files'.  With --signer, give\n"
 "no <key> <x509>: \"--batch --signer K C ... <hash> <module>...\".\n");
 	ms_exit_help(stdout);
@@ -430,7 +439,7 @@ enum verb { SIGN, RAW, ATTACH, DIGEST };
 
 struct batch_opts {
 	int on, nul, jobs;
-	const char *from;
+	const char *from, *walk;
 };
 
 /* The command line, parsed. */
@@ -560,6 +569,14 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 	case 'q': o->quiet = 1; return 0;
 	case OPT_BATCH: o->batch.on = 1; return 0;
 	case OPT_FILES_FROM: o->batch.from = optarg; return 0;
+	case 'r':
+		if (o->batch.walk) {
+			ms_error(NULL, "-r given twice (walk one tree per "
+				 "run)");
+			return MS_EXIT_USAGE;
+		}
+		o->batch.walk = optarg;
+		return 0;
 	case '0': o->batch.nul = 1; return 0;
 	case 'R':
 	case 'S':
@@ -587,13 +604,9 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 			help();
 		return STOP_OK;
 	case 'V':
-		printf("%s (modsign) %s\n", o->kmod ? "kmodsign" : "sign-file",
-		       MODSIGN_VERSION);
-		/* what the tests key ML-DSA expectations on */
-		printf("OpenSSL %s, built with %s; ML-DSA signing: %s\n",
-		       OpenSSL_version(OPENSSL_VERSION_STRING),
-		       OPENSSL_VERSION_STR, ms_mldsa_signing() ? "yes" :
-		       "no (needs OpenSSL 3.5 or later)");
+		/* ML-DSA: whether it signs with ML-DSA keys */
+		ms_print_version(o->kmod ? "kmodsign" : "sign-file",
+				 ms_mldsa_signing());
 		return STOP_OK;
 	case '?':
 	default:
@@ -661,13 +674,14 @@ static int validate_batch(const struct opts *o)
 	int npos = o->nextra ? 1 : 3;
 
 	if (!o->batch.on)
-		ms_error(NULL, "--files-from, -0 and -j go with --batch");
+		ms_error(NULL, "-r, --files-from, -0 and -j go with --batch");
 	else if (o->verb != SIGN)
 		ms_error(NULL, "--batch only signs (not -s, --attach or "
 			 "--digest-only)");
 	else if (o->batch.nul && !o->batch.from)
 		ms_error(NULL, "-0 goes with --files-from");
-	else if (o->nwords < npos || (o->nwords == npos && !o->batch.from))
+	else if (o->nwords < npos ||
+		 (o->nwords == npos && !o->batch.from && !o->batch.walk))
 		return USAGE_ERR;
 	else
 		return 0;
@@ -697,28 +711,17 @@ static int add_signers(const struct opts *o, struct ms_signer *s,
 	return err;
 }
 
-/* Build a list of the names in words and --files-from: exit code or 0. */
+/* The names in words, --files-from and -r (base/treewalk.h): exit code
+ * or 0. */
 static int batch_list(const struct opts *o, int first, struct ms_list *list)
 {
-	int err;
+	const struct ms_inputs in = {
+		.names = o->words + first, .n = o->nwords - first,
+		.from = o->batch.from, .nul = o->batch.nul,
+		.walk = o->batch.walk,
+	};
 
-	for (int i = first; i < o->nwords; i++)
-		if (ms_list_add(list, o->words[i]))
-			goto nomem;
-	if (!o->batch.from)
-		return 0;
-	err = ms_list_read(list, o->batch.from, o->batch.nul);
-	if (err == -ENOMEM)
-		goto nomem;
-	if (err) {
-		ms_error(o->batch.from, "cannot read the file list: %s (check "
-			 "--files-from)", strerror(-err));
-		return MS_EXIT_IO;
-	}
-	return 0;
-nomem:
-	ms_error(NULL, "out of memory");
-	return MS_EXIT_IO;
+	return ms_inputs_collect(&in, list);
 }
 
 /*
@@ -731,14 +734,15 @@ static int run_batch(struct opts *o)
 	struct ms_list list = { 0 };
 	struct ms_signer signer;
 	struct ms_fail fail;
-	int err, code;
+	int err, code, listed;
 
 	memset(&signer, 0, sizeof(signer));
 	code = validate_batch(o);
 	if (code)
 		return code;
-	code = batch_list(o, o->nextra ? 1 : 3, &list);
-	if (code)
+	/* skipped subdirectories: sign what was found, fail the run */
+	code = listed = batch_list(o, o->nextra ? 1 : 3, &list);
+	if (!list.n)
 		goto out;
 	ms_set_verbose(o->verbose);
 	ms_openssl_init(o->verbose);
@@ -754,9 +758,9 @@ static int run_batch(struct opts *o)
 	}
 	warn_algorithms(&signer, o->words[0], o->kernel, names);
 	warn_mldsa(&signer, o->req.kernel, names);
-	code = ms_batch_sign(&signer, &o->req, &list, o->batch.jobs ?
-			     o->batch.jobs : ms_pool_default_workers(),
-			     o->quiet, report);
+	code = ms_exit_worst(listed, ms_batch_sign(&signer, &o->req, &list,
+			     o->batch.jobs ? o->batch.jobs :
+			     ms_pool_default_workers(), o->quiet, report));
 out:
 	ms_signer_free(&signer);
 	ms_pin_clear();
@@ -889,7 +893,8 @@ int main(int argc, char **argv)
 	if (code == STOP_OK)
 		return MS_EXIT_OK;
 	if (!code) {
-		if (o.batch.on || o.batch.from || o.batch.nul || o.batch.jobs)
+		if (o.batch.on || o.batch.from || o.batch.nul ||
+		    o.batch.jobs || o.batch.walk)
 			code = run_batch(&o);
 		else
 			code = run_one(&o);

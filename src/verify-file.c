@@ -23,6 +23,7 @@
 #include "base/exitcode.h"
 #include "base/fileio.h"
 #include "base/log.h"
+#include "base/openssl_init.h"
 #include "base/treewalk.h"
 #include "base/workpool.h"
 #include "kernel/judge_file.h"
@@ -37,11 +38,11 @@
 /* long-only options: trust sources, kernel .config */
 enum {
 	OPT_VMLINUX = 0x200, OPT_ESL, OPT_DBX, OPT_EFI_DB, OPT_EFI_DBX,
-	OPT_MOK, OPT_KCONFIG, OPT_KTREE, OPT_LIST_KEYS, OPT_MACHINE,
-	OPT_SYSROOT, OPT_LOCKDOWN,
+	OPT_MOK, OPT_KCONFIG, OPT_KTREE, OPT_LIST_KEYS, OPT_FILES_FROM,
+	OPT_MACHINE, OPT_SYSROOT, OPT_LOCKDOWN,
 };
 
-static const char short_opts[] = "k:c:r:qvhVj:";
+static const char short_opts[] = "k:c:r:qvhVj:0";
 static const struct option long_opts[] = {
 	{ "keys", required_argument, NULL, 'k' },
 	{ "cert", required_argument, NULL, 'c' },
@@ -71,17 +72,22 @@ static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "jobs", required_argument, NULL, 'j' },
+	{ "files-from", required_argument, NULL, OPT_FILES_FROM },
+	{ "null", no_argument, NULL, '0' },
 	{ NULL, 0, NULL, 0 },
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %1$s --machine[=RELEASE] [--sysroot DIR] [options] FILE...\n"
-		"       %1$s -k DIR [-k DIR | -c CERT]... [options] FILE...\n"
-		"       %1$s -k DIR [-c CERT]... [options] -r DIR\n"
-		"       %1$s --vmlinux VMLINUZ [--kernel-config .config] FILE...\n"
-		"       %1$s [trust sources] --list-keys\n",
+		"Usage: %1$s --machine[=RELEASE] [--sysroot DIR] [options] "
+		"FILE...\n"
+		"   or: %1$s -k DIR [-k DIR | -c CERT]... [options] FILE...\n"
+		"   or: %1$s -k DIR [-c CERT]... [options] -r DIR\n"
+		"   or: %1$s -k DIR [-c CERT]... [options] --files-from LIST "
+		"[-0]\n"
+		"   or: %1$s --vmlinux VMLINUZ [--kernel-config .config] FILE...\n"
+		"   or: %1$s [trust sources] --list-keys\n",
 		ms_prog());
 }
 
@@ -108,7 +114,11 @@ static void help(void)
 "                        its only /boot/vmlinuz-*\n"
 "  -k, --keys DIR        trust every certificate in DIR (PEM or DER)\n"
 "  -c, --cert FILE       trust the certificates in FILE (PEM bundle or DER)\n"
-"  -r, --recursive DIR   check every *.ko under DIR and print a summary\n"
+"  -r, --recursive DIR   check every module (*.ko, *.ko.gz, *.ko.xz,\n"
+"                        *.ko.zst) under DIR and print a summary\n"
+"      --files-from LIST  read more file names from LIST (- is standard\n"
+"                        input), one a line, and print a summary\n"
+"  -0, --null            names in LIST end with NUL, not newline\n"
 "      --sig FILE.p7s    detached signature of the single FILE\n"
 "      --detached        use FILE.p7s beside each FILE\n"
 "      --usage USAGE     module, firmware, unspecified, kexec or bpf\n"
@@ -141,12 +151,14 @@ static void help(void)
 "                        revocation certificates\n"
 "      --efi-dbx         the same from UEFI dbx in efivarfs\n"
 "      --kernel-config FILE  rules from a kernel .config: its version picks\n"
-"                        --kernel, its crypto decides -ENOPKG (ML-DSA:\n"
-"                        CRYPTO_MLDSA), the ML-DSA authattrs waiver,\n"
-"                        MODULE_SIG_FORCE enforces, LOCK_DOWN_* say the\n"
-"                        lockdown, and the blacklist and revocation files\n"
-"                        it names are loaded\n"
-"      --kernel-tree DIR where those files are (default: the .config's\n"
+"                        the line as --kernel does, its crypto decides\n"
+"                        what is -ENOPKG (ML-DSA: CRYPTO_MLDSA), the\n"
+"                        ML-DSA authattrs waiver, MODULE_SIG_FORCE\n"
+"                        enforces, LOCK_DOWN_* say the lockdown, and the\n"
+"                        blacklist and revocation files it names are\n"
+"                        loaded\n"
+"      --kernel-tree DIR\n"
+"                        where those files are (default: the .config's\n"
 "                        directory)\n"
 "      --list-keys       print every trusted key as the kernel logs it\n"
 "                        (subject, serial, SKID, key, SHA-256) and exit\n"
@@ -160,7 +172,8 @@ static void help(void)
 "                        checks ML-DSA, and exit\n"
 "\n"
 "Without --kernel or --kernel-config, --vmlinux takes the rules from the\n"
-"image's own version.  A verdict that depends on an ML-DSA signature,\n"
+"image's own version.  An -r DIR or --files-from LIST that yields no\n"
+"file is an error (exit 2).  A verdict that depends on an ML-DSA signature,\n"
 "which this build's OpenSSL cannot check before 3.5, is CANNOT-CHECK.\n");
 	ms_exit_help(stdout);
 }
@@ -170,8 +183,8 @@ struct opts {
 	const struct kr_rules *kr;
 	const char *kline;	/* --kernel as given */
 	int usage;		/* -1: the default of the form */
-	const char *sig, *walk, *blpath, *kcpath, *ktree;
-	bool detached, enforce, json, quiet, list_keys;
+	const char *sig, *walk, *from, *blpath, *kcpath, *ktree;
+	bool detached, enforce, json, quiet, list_keys, nul;
 	int jobs;
 	/* --machine: the parts read, what was missing; --lockdown */
 	bool machine;
@@ -393,20 +406,6 @@ static int load_blacklist(const char *path, struct blacklist *bl)
 }
 /* -r: the module files below a directory */
 /* The names modules are installed under (kbuild's modules_install). */
-static int is_module_name(const char *path)
-{
-	static const char *const ends[] = { ".ko", ".ko.xz", ".ko.zst",
-					    ".ko.gz" };
-	size_t n = strlen(path);
-
-	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
-		size_t e = strlen(ends[i]);
-
-		if (n > e && strcmp(path + n - e, ends[i]) == 0)
-			return 1;
-	}
-	return 0;
-}
 /*
  * --kernel-config: the line, enforcement, blacklist and revocation keys
  * of that kernel.  Returns an exit code, 0 when loaded.
@@ -613,9 +612,14 @@ static int check_file(const struct judge *jd, const char *file,
 		else if (j.why)
 			snprintf(why, sizeof(why), "cannot decompress: %s",
 				 j.why);
-		else
+		else if (err == -ENOENT || err == -ENOTDIR)
 			snprintf(why, sizeof(why), "cannot read: %s (check "
 				 "the path)", ms_io_strerror(err));
+		else
+			/* a file that shrank or failed while read has a
+			 * right path: the reason says what happened */
+			snprintf(why, sizeof(why), "cannot read: %s",
+				 ms_io_strerror(err));
 		ms_error(file, "%s", why);
 		if (o->json)
 			rp_print_error_json(out, file, err, why);
@@ -676,41 +680,16 @@ static int check_all(const struct judge *jd, const struct ms_list *files,
 	return code;
 }
 
-/* The files to judge: -r DIR's modules, or the FILE arguments. */
+/* The files to judge: the FILE arguments, --files-from LIST's, or -r
+ * DIR's modules (base/treewalk.h). */
 static int collect_files(const struct opts *o, struct ms_list *files)
 {
-	struct ms_tree_skipped skipped = { 0 };
-	int code = MS_EXIT_OK, err;
+	const struct ms_inputs in = {
+		.names = o->files, .n = o->nfiles,
+		.from = o->from, .nul = o->nul, .walk = o->walk,
+	};
 
-	if (!o->walk) {
-		for (int i = 0; i < o->nfiles; i++)
-			if (ms_list_add(files, o->files[i]))
-				goto nomem;
-		return MS_EXIT_OK;
-	}
-	err = ms_tree_collect(o->walk, is_module_name, files, &skipped);
-	if (err == -ENOMEM)
-		goto nomem;
-	if (err) {
-		ms_error(o->walk, "cannot walk the directory: %s (check -r)",
-			 strerror(-err));
-		return MS_EXIT_IO;
-	}
-	if (skipped.n) {
-		ms_warn(skipped.first, "cannot list this directory: %s; %zu "
-			"director%s below %s skipped",
-			strerror(-skipped.first_err), skipped.n,
-			skipped.n == 1 ? "y" : "ies", o->walk);
-		/* verdicts may be missing: as with find, that fails the
-		 * run */
-		code = MS_EXIT_IO;
-	}
-	ms_tree_skipped_free(&skipped);
-	return code;
-nomem:
-	ms_tree_skipped_free(&skipped);
-	ms_error(NULL, "out of memory");
-	return MS_EXIT_IO;
+	return ms_inputs_collect(&in, files);
 }
 
 static void add_source(struct opts *o, enum tl_kind kind, const char *path)
@@ -875,6 +854,8 @@ static int take_option(struct opts *o, int c)
 	case OPT_KCONFIG: o->kcpath = optarg; break;
 	case OPT_KTREE: o->ktree = optarg; break;
 	case OPT_LIST_KEYS: o->list_keys = true; break;
+	case OPT_FILES_FROM: o->from = optarg; break;
+	case '0': o->nul = true; break;
 	case OPT_MACHINE:
 		if (o->machine) {
 			ms_error(NULL, "--machine given twice (judge for one "
@@ -939,12 +920,8 @@ static int take_option(struct opts *o, int c)
 		help();
 		return STOP_OK;
 	case 'V':
-		printf("%s %s\n", ms_prog(), MODSIGN_VERSION);
-		/* what the tests (and users) condition ML-DSA on */
-		printf("OpenSSL %s (built with %s); ML-DSA signatures: %s\n",
-		       OpenSSL_version(OPENSSL_VERSION_STRING),
-		       OPENSSL_VERSION_STR, pk_mldsa_checkable() ? "checked" :
-		       "not checkable (needs OpenSSL 3.5)");
+		/* ML-DSA: whether its signatures are checked */
+		ms_print_version("verify-file", pk_mldsa_checkable());
 		return STOP_OK;
 	case '?':
 	default:
@@ -972,17 +949,21 @@ static int validate(const struct opts *o)
 			 "--vmlinux, --esl, --mok or --efi-db)");
 	else if (o->ktree && !o->kcpath)
 		ms_error(NULL, "--kernel-tree goes with --kernel-config");
-	else if (o->list_keys && (o->walk || o->nfiles || o->json || o->sig))
-		ms_error(NULL, "--list-keys takes no FILE, -r, --sig or --json");
+	else if (o->list_keys && (o->walk || o->nfiles || o->json || o->sig ||
+				  o->from))
+		ms_error(NULL, "--list-keys takes no FILE, -r, --files-from, "
+			 "--sig or --json");
 	else if (o->sig && o->detached)
 		ms_error(NULL, "--sig and --detached exclude each other");
-	else if (o->sig && (o->walk || o->nfiles != 1))
+	else if (o->sig && (o->walk || o->from || o->nfiles != 1))
 		ms_error(NULL, "--sig needs exactly one FILE");
 	else if (o->quiet && o->json)
 		ms_error(NULL, "-q and --json exclude each other");
 	else if (o->walk && o->nfiles)
 		ms_error(NULL, "give either -r DIR or FILEs, not both");
-	else if (!o->walk && !o->nfiles && !o->list_keys)
+	else if (o->nul && !o->from)
+		ms_error(NULL, "-0 goes with --files-from");
+	else if (!o->walk && !o->from && !o->nfiles && !o->list_keys)
 		ms_error(NULL, "no FILE to verify");
 	else
 		return 0;
@@ -1010,13 +991,15 @@ static int judge_files(const struct opts *o, struct keyrings *k)
 		ms_warn(NULL, "no usable trusted certificate: every signature "
 			"will be -ENOKEY (see -v)");
 	code = collect_files(o, &files);
-	if (files.n || !o->walk)
-		code = ms_exit_worst(code, check_all(&jd, &files, o->jobs ?
-			o->jobs : files.n > 1 ? ms_pool_default_workers() : 1,
-			&sum));
-	if (o->walk && o->json)
+	if (!files.n) {
+		ms_list_free(&files);
+		return code;
+	}
+	code = ms_exit_worst(code, check_all(&jd, &files, o->jobs ? o->jobs :
+		files.n > 1 ? ms_pool_default_workers() : 1, &sum));
+	if ((o->walk || o->from) && o->json)
 		rp_print_summary_json(stdout, files.n, &sum);
-	else if (o->walk && !o->quiet)
+	else if ((o->walk || o->from) && !o->quiet)
 		rp_print_summary(stdout, files.n, &sum);
 	ms_list_free(&files);
 	return code;

@@ -58,7 +58,7 @@ vg 0 "$sf" --batch -j 2 --replace -p "${k[@]}" b1.ko b2.ko b1.ko
 vg 0 "$es" -c "$keys/rsa2048.crt" a.ko
 vg 0 "$es" --json e.ko
 vg 0 "$es" --modinfo a.ko
-vg 0 "$es" -q --body b --sig s a.ko
+vg 0 "$es" -q --body-out b --sig-out s a.ko
 vg 3 "$es" m.ko
 
 if [ -x "$vf" ]; then

@@ -65,6 +65,28 @@ complete_words() { # command words... (the last one is being completed)
 	refute_line -- --replace
 }
 
+@test "bash: the shared letters and extract-sig's renamed options complete alike in every tool" {
+	run -0 complete_words extract-sig --sig
+	assert_output "$(printf '%s\n' --sig --sig-out --sig-stdout)"
+	run -0 complete_words extract-sig --bo
+	assert_output "$(printf '%s\n' --body-out --body-stdout)"
+	for t in sign-file extract-sig verify-file; do
+		run -0 complete_words "$t" -
+		assert_line -- -j
+		assert_line -- -0
+		assert_line -- -r
+		assert_line -- --files-from
+		assert_line -- --recursive
+		# -r takes a directory: only directories are offered
+		run -0 complete_words "$t" -r ''
+		assert_line keys.d
+		refute_line shadow.ko
+	done
+	run -0 complete_words extract-sig -
+	refute_line -- -s
+	refute_line -- -d
+}
+
 @test "bash: sign-file's first positional completes hash names" {
 	run -0 complete_words sign-file sha3-
 	assert_output "$(printf '%s\n' sha3-256 sha3-384 sha3-512)"

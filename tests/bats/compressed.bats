@@ -47,7 +47,7 @@ roundtrip() { # fmt
 	assert_output ""
 	decompress_cmd "$1" "m.ko.$1" > out.ko
 	cmp out.ko ref.ko
-	"$EXTRACT_SIG" --body body --sig sig -q out.ko
+	"$EXTRACT_SIG" --body-out body --sig-out sig -q out.ko
 	cmp body orig.ko
 	run openssl cms -verify -binary -inform DER -in sig -content body \
 		-certfile "$KEYS/rsa2048.crt" -nointern -noverify -out /dev/null
@@ -204,19 +204,19 @@ kmod_reads() { # XZ | ZSTD | ZLIB
 @test "extract-sig splits and describes a compressed module" {
 	prepare zst
 	sign m.ko.zst
-	"$EXTRACT_SIG" -0 m.ko.zst > body
+	"$EXTRACT_SIG" --body-stdout m.ko.zst > body
 	cmp body orig.ko
-	"$EXTRACT_SIG" -s m.ko.zst > sig
-	"$EXTRACT_SIG" --sig sig2 -q m.ko.zst
+	"$EXTRACT_SIG" --sig-stdout m.ko.zst > sig
+	"$EXTRACT_SIG" --sig-out sig2 -q m.ko.zst
 	cmp sig sig2
-	"$EXTRACT_SIG" -s ref.ko | cmp - sig
+	"$EXTRACT_SIG" --sig-stdout ref.ko | cmp - sig
 	run "$EXTRACT_SIG" -c "$KEYS/rsa2048.crt" m.ko.zst
 	assert_success
 	assert_line "file:             m.ko.zst ($(stat -c %s ref.ko) bytes)"
 	assert_line "compression:      zstd, $(stat -c %s m.ko.zst) bytes stored (sizes and offsets are of the decompressed module)"
 	assert_line "  signer:         modsign test RSA-2048 key"
-	run "$EXTRACT_SIG" -d m.ko.zst
-	assert_output "$("$EXTRACT_SIG" -d ref.ko)"
+	run "$EXTRACT_SIG" --descriptor m.ko.zst
+	assert_output "$("$EXTRACT_SIG" --descriptor ref.ko)"
 }
 
 @test "extract-sig --json names the compression; plain files say null" {
@@ -269,7 +269,7 @@ open(sys.argv[1], "ab").write(sig + bytes([0, 0, 2, 0, 0, 0, 0, 0]) +
 	run "$EXTRACT_SIG" m.ko.xz
 	assert_failure 3
 	assert_output "extract-sig: m.ko.xz: signature appended to a compressed module: the kernel sees an unsigned module"
-	run "$EXTRACT_SIG" -0 m.ko.xz
+	run "$EXTRACT_SIG" --body-stdout m.ko.xz
 	assert_failure 3
 	assert_output --partial "the kernel sees an unsigned module"
 }
@@ -410,20 +410,20 @@ PY
 	cp m.ko.gz keep.gz
 	"$SIGN_FILE" -d sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko.gz
 	cmp m.ko.gz keep.gz
-	"$EXTRACT_SIG" -s ref.ko | cmp - m.ko.gz.p7s
+	"$EXTRACT_SIG" --sig-stdout ref.ko | cmp - m.ko.gz.p7s
 	run openssl cms -verify -binary -inform DER -in m.ko.gz.p7s \
 		-content orig.ko -certfile "$KEYS/rsa2048.crt" -nointern \
 		-noverify -out /dev/null
 	assert_success
 	rm m.ko.gz.p7s
 	sign -p m.ko.gz
-	"$EXTRACT_SIG" -s ref.ko | cmp - m.ko.gz.p7s
+	"$EXTRACT_SIG" --sig-stdout ref.ko | cmp - m.ko.gz.p7s
 	gzip -dc m.ko.gz | cmp - ref.ko
 }
 
 @test "-s attaches a detached signature of the decompressed module" {
 	prepare xz
-	"$EXTRACT_SIG" -s ref.ko > mod.p7s
+	"$EXTRACT_SIG" --sig-stdout ref.ko > mod.p7s
 	"$SIGN_FILE" -s mod.p7s sha256 "$KEYS/rsa2048.crt" m.ko.xz
 	xz -dc m.ko.xz | cmp - ref.ko
 }
@@ -485,7 +485,7 @@ PY
 	assert_success
 	assert_output --partial "out.ko.zst: OK (sha384, ECDSA-P384"
 	zstd -qdc out.ko.zst > out.ko
-	"$EXTRACT_SIG" -0 out.ko | cmp - orig.ko
+	"$EXTRACT_SIG" --body-stdout out.ko | cmp - orig.ko
 }
 
 @test "--attach on a .ko.xz checks the value against the decompressed module" {

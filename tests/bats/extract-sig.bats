@@ -3,6 +3,7 @@
 # extract-sig: splitting, describing, and modinfo-identical fields.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 # Append a hand-made trailer: descriptor fields and a blob, big-endian len.
 append_trailer() { # file algo hash id_type signer_len key_id_len sig_len
@@ -22,30 +23,30 @@ sign_sample() { # name hash [key] [sign-file flags...]
 	"$SIGN_FILE" "$@" "$hash" "$KEYS/$key.key" "$KEYS/$key.crt" "$name"
 }
 
-@test "the body extracted with -0 is exactly the unsigned input" {
+@test "the body extracted with --body-stdout is exactly the unsigned input" {
 	"$TOP/tests/fixtures/make-module.sh" orig.ko
 	cp orig.ko m.ko
 	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
-	"$EXTRACT_SIG" -0 m.ko > body
+	"$EXTRACT_SIG" --body-stdout m.ko > body
 	cmp body orig.ko
 }
 
-@test "--body and --sig write the parts; the blob is the .p7s sign-file -p keeps" {
+@test "--body-out and --sig-out write the parts; the blob is the .p7s sign-file -p keeps" {
 	make_module orig.ko 100000
 	cp orig.ko m.ko
 	"$SIGN_FILE" -p sha512 "$KEYS/rsa4096.key" "$KEYS/rsa4096.crt" m.ko
-	run "$EXTRACT_SIG" -q --body body --sig sig m.ko
+	run "$EXTRACT_SIG" -q --body-out body --sig-out sig m.ko
 	assert_success
 	assert_output ""
 	cmp body orig.ko
 	cmp sig m.ko.p7s
 }
 
-@test "-s writes the blob to stdout and openssl cms verifies it over the body" {
+@test "--sig-stdout writes the blob to stdout and openssl cms verifies it over the body" {
 	make_module m.ko 4096
 	"$SIGN_FILE" sha256 "$KEYS/ec384.key" "$KEYS/ec384.crt" m.ko
-	"$EXTRACT_SIG" -s m.ko > sig
-	"$EXTRACT_SIG" -0 m.ko > body
+	"$EXTRACT_SIG" --sig-stdout m.ko > sig
+	"$EXTRACT_SIG" --body-stdout m.ko > body
 	run openssl cms -verify -binary -inform DER -in sig -content body \
 		-certfile "$KEYS/ec384.crt" -nointern -noverify -out /dev/null
 	assert_success
@@ -60,15 +61,15 @@ sign_sample() { # name hash [key] [sign-file flags...]
 	# the kernel tool would append a second trailer; build that by hand
 	need_reference
 	"$REF_SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" once.ko twice.ko
-	"$EXTRACT_SIG" -0 twice.ko > body
+	"$EXTRACT_SIG" --body-stdout twice.ko > body
 	cmp body once.ko
 }
 
-@test "-d prints the descriptor fields as extract-module-sig.pl -d" {
+@test "--descriptor prints the descriptor fields as extract-module-sig.pl -d" {
 	make_module m.ko 10
 	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
 	siglen=$(( $(stat -c %s m.ko) - 10 - 40 ))
-	run "$EXTRACT_SIG" -d m.ko
+	run "$EXTRACT_SIG" --descriptor m.ko
 	assert_success
 	assert_output "0 0 2 0 0 $siglen"
 }
@@ -177,7 +178,7 @@ modinfo_matches() { # file
 	make_module m.ko 100
 	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
 	printf '\n' >> m.ko
-	run "$EXTRACT_SIG" -0 m.ko
+	run "$EXTRACT_SIG" --body-stdout m.ko
 	assert_failure 3
 }
 
@@ -215,7 +216,7 @@ modinfo_matches() { # file
 	assert_failure 5
 	assert_line "id type:          X509 (1)"
 	assert_line "extract-sig: m.ko: signature id type 1 (X509) is not PKCS#7: the legacy pre-4.3 format, which kernels refuse (ENOPKG)"
-	"$EXTRACT_SIG" -0 m.ko > body
+	"$EXTRACT_SIG" --body-stdout m.ko > body
 	[ "$(stat -c %s body)" = 100 ]
 	run "$EXTRACT_SIG" --modinfo=signer m.ko
 	assert_output --partial "Legacy signer"
@@ -233,7 +234,7 @@ modinfo_matches() { # file
 }
 
 @test "usage errors exit 2: two outputs, no file, unknown modinfo field" {
-	run "$EXTRACT_SIG" -0 -s x.ko
+	run "$EXTRACT_SIG" --body-stdout --sig-stdout x.ko
 	assert_failure 2
 	run "$EXTRACT_SIG"
 	assert_failure 2
@@ -268,5 +269,109 @@ modinfo_matches() { # file
 	assert_line --partial "Usage: extract-sig"
 	run "$EXTRACT_SIG" --version
 	assert_success
-	assert_output --regexp '^extract-sig \(modsign\) [0-9.]+$'
+	assert_line --index 0 --regexp '^extract-sig \(modsign\) [0-9.]+$'
+}
+
+# --- detached signatures, many files, the -c signer, signed twice ---
+
+@test "a detached .p7s is described alone, and with its file via --sig or --detached" {
+	make_module m.ko 4096
+	"$SIGN_FILE" -d sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
+	run -0 --separate-stderr "$EXTRACT_SIG" m.ko.p7s
+	assert_line "file:             m.ko.p7s"
+	assert_line --regexp "^signature: +detached, m.ko.p7s \\($(stat -c %s m.ko.p7s) bytes, no descriptor or magic\\)$"
+	assert_line "  signer:         modsign test RSA-2048 key"
+	run -0 --separate-stderr "$EXTRACT_SIG" --sig m.ko.p7s m.ko
+	assert_line "file:             m.ko (4096 bytes)"
+	assert_line "body:             0..4096 (4096 bytes, the whole file)"
+	assert_line "  signer:         modsign test RSA-2048 key"
+	run -0 --separate-stderr "$EXTRACT_SIG" --json --detached m.ko
+	run python3 -c 'import json, sys
+o = json.loads(sys.argv[1])
+assert o["file"] == "m.ko" and o["signature_file"] == "m.ko.p7s", o
+assert o["body_size"] == 4096 and o["descriptor"] is None, o
+assert o["signers"][0]["signer"] == "modsign test RSA-2048 key", o' "$output"
+	assert_success
+	# --sig FILE is no longer an output: nothing is written over it
+	run -7 --separate-stderr "$EXTRACT_SIG" --sig nothere.p7s m.ko
+	assert_equal "$stderr" "extract-sig: m.ko: cannot read the detached signature nothere.p7s: No such file or directory (give it with --sig)"
+	assert_file_not_exists nothere.p7s
+}
+
+@test "several files and -r: one description, or JSON object, per file; an unreadable one is an ERROR object" {
+	mkdir -p tree/sub
+	make_module tree/a.ko 4096
+	make_module tree/sub/b.ko 3000
+	make_module tree/u.ko 100
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" tree/a.ko
+	"$SIGN_FILE" sha384 "$KEYS/ec256.key" "$KEYS/ec256.crt" tree/sub/b.ko
+	run -0 --separate-stderr "$EXTRACT_SIG" tree/a.ko tree/sub/b.ko
+	assert_equal "$(grep -c '^file:' <<< "$output")" 2
+	assert_line "  hash:           sha256"
+	assert_line "  hash:           sha384"
+	# the worst exit wins: unreadable (7) over unsigned (3)
+	run -7 --separate-stderr "$EXTRACT_SIG" -j 2 --json tree/a.ko missing.ko tree/u.ko
+	assert_equal "${#lines[@]}" 3
+	run python3 -c 'import json, sys
+a, m, u = (json.loads(l) for l in sys.argv[1:])
+assert a["file"] == "tree/a.ko" and a["signers"][0]["hash"] == "sha256", a
+assert m == {"file": "missing.ko", "verdict": "ERROR", "errno": "ENOENT",
+             "reason": "No such file or directory"}, m
+assert u["file"] == "tree/u.ko" and u["verdict"] == "ERROR", u
+assert u["errno"] == "ENODATA", u' "${lines[@]}"
+	assert_success
+	run -3 --separate-stderr "$EXTRACT_SIG" --json -r tree
+	assert_equal "${#lines[@]}" 3
+	assert_line --index 0 --partial '"file":"tree/a.ko"'
+	assert_line --index 1 --partial '"file":"tree/sub/b.ko"'
+	assert_line --index 2 --partial '"file":"tree/u.ko","verdict":"ERROR"'
+	# splitting takes one file
+	run -2 "$EXTRACT_SIG" --body-stdout tree/a.ko tree/sub/b.ko
+	assert_line --index 0 --partial "take exactly one FILE"
+}
+
+@test "-c with a certificate that did not sign it: a warning, a line and a JSON field" {
+	make_module m.ko 4096
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
+	run -0 --separate-stderr "$EXTRACT_SIG" -c "$KEYS/ec256.crt" m.ko
+	assert_equal "$stderr" "extract-sig: warning: $KEYS/ec256.crt: not the signer of m.ko (neither issuer and serial nor subjectKeyIdentifier match a signer)"
+	assert_line "given certificate: $KEYS/ec256.crt: NOT this signature's signer (neither issuer and serial nor subjectKeyIdentifier match)"
+	assert_line "  key:            unknown (give the signer's certificate with -c)"
+	run -0 --separate-stderr "$EXTRACT_SIG" --json -c "$KEYS/ec256.crt" m.ko
+	assert_output --partial "\"given_certificate\":{\"file\":\"$KEYS/ec256.crt\",\"is_signer\":false}"
+	# the right one: no warning, and said so
+	run -0 --separate-stderr "$EXTRACT_SIG" -c "$KEYS/rsa2048.crt" m.ko
+	assert_equal "$stderr" ""
+	assert_line "given certificate: $KEYS/rsa2048.crt: a signer's"
+	run -0 --separate-stderr "$EXTRACT_SIG" --json -c "$KEYS/rsa2048.crt" m.ko
+	assert_output --partial "\"given_certificate\":{\"file\":\"$KEYS/rsa2048.crt\",\"is_signer\":true}"
+	run -0 --separate-stderr "$EXTRACT_SIG" --json m.ko
+	assert_output --partial '"given_certificate":null'
+	# -k signatures name the signer by SKID: compared the same way
+	make_module k.ko 4096
+	"$SIGN_FILE" -k sha256 "$KEYS/ec256.key" "$KEYS/ec256.crt" k.ko
+	run -0 --separate-stderr "$EXTRACT_SIG" -c "$KEYS/ec256.crt" k.ko
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr "$EXTRACT_SIG" -c "$KEYS/rsa2048.crt" k.ko
+	[[ "$stderr" == *"not the signer of k.ko"* ]]
+}
+
+@test "a body that still holds an older signature is flagged as signed twice" {
+	make_module m.ko 4096
+	cp m.ko once.ko
+	"$SIGN_FILE" -p sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" once.ko
+	# a second trailer on top of the first, as a tool that does not
+	# refuse signed input writes it
+	cp once.ko twice.ko
+	cat once.ko.p7s >> twice.ko
+	append_trailer twice.ko 0 0 2 0 0 "$(stat -c %s once.ko.p7s)"
+	run -0 --separate-stderr "$EXTRACT_SIG" twice.ko
+	assert_equal "$stderr" "extract-sig: warning: twice.ko: signed twice: the body still ends with an older signature"
+	assert_line --regexp '^signed twice: +yes: the body still ends with an older signature'
+	run -0 --separate-stderr "$EXTRACT_SIG" --json twice.ko
+	assert_output --partial '"signed_twice":true'
+	run -0 --separate-stderr "$EXTRACT_SIG" --json once.ko
+	assert_output --partial '"signed_twice":false'
+	run -0 --separate-stderr "$EXTRACT_SIG" once.ko
+	refute_output --partial "signed twice"
 }

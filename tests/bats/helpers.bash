@@ -80,7 +80,7 @@ need_reference73() {
 # OpenSSL 3.5 or later).  The ML-DSA tests expect signatures then, and the
 # refusal otherwise.
 mldsa_build() {
-	"$SIGN_FILE" --version | grep -q '; ML-DSA signing: yes$'
+	"$SIGN_FILE" --version | grep -q '; ML-DSA: yes$'
 }
 
 # tests/fixtures/cms-mask.py: signature values zeroed (der) or left out

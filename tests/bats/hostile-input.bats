@@ -94,7 +94,7 @@ open(sys.argv[1],"ab").write(struct.pack(">BBBBB3xI",0,0,2,0,0,int(sys.argv[2]))
 	[ -c null.ko ]
 	cp m.ko signed.ko
 	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" signed.ko
-	run "$EXTRACT_SIG" --body null.ko signed.ko
+	run "$EXTRACT_SIG" --body-out null.ko signed.ko
 	assert_failure 7
 	assert_output --partial "null.ko: cannot write: not a regular file"
 	[ -c null.ko ]
@@ -108,7 +108,7 @@ open(sys.argv[1],"ab").write(struct.pack(">BBBBB3xI",0,0,2,0,0,int(sys.argv[2]))
 	printf 'ELF' | dd of=big.ko bs=1 seek=1000 conv=notrunc 2>/dev/null
 	run "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" big.ko
 	assert_success
-	run "$EXTRACT_SIG" -d big.ko
+	run "$EXTRACT_SIG" --descriptor big.ko
 	assert_success
 	assert_output --regexp '^0 0 2 0 0 [0-9]+$'
 	[ "$(stat -c %s big.ko)" -gt 4294967296 ]
@@ -221,7 +221,7 @@ CHANGED="changed while it was read (it shrank, or its storage failed)"
 	run "$VERIFY_FILE" -c "$KEYS/rsa2048.crt" full/signed.ko
 	assert_success
 	assert_output --partial "full/signed.ko: OK (sha256, RSA-2048"
-	run "$EXTRACT_SIG" --body body.bin full/signed.ko
+	run "$EXTRACT_SIG" --body-out body.bin full/signed.ko
 	assert_success
 	cmp -n $((64 << 20)) body.bin m.ko
 	[ "$(file_size body.bin)" -eq $((64 << 20)) ]

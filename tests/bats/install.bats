@@ -59,7 +59,7 @@ EOF
 @test "the installed binaries run: --version names each tool" {
 	for t in sign-file extract-sig verify-file; do
 		run -0 "$R/usr/bin/$t" --version
-		assert_line --index 0 --regexp "^$t( \\(modsign\\))? [0-9]+\\.[0-9]+\\.[0-9]+\$"
+		assert_line --index 0 --regexp "^$t \\(modsign\\) [0-9]+\\.[0-9]+\\.[0-9]+\$"
 	done
 }
 

@@ -15,7 +15,7 @@ bats_require_minimum_version 1.5.0
 MC="$TOP/tests/fixtures/mldsa-cms.py"
 
 setup_file() {
-	if "$VERIFY_FILE" --version | grep -q '^OpenSSL .*; ML-DSA signatures: checked$'; then
+	if "$VERIFY_FILE" --version | grep -q '^OpenSSL .*; ML-DSA: yes$'; then
 		export CHECKS=1
 	else
 		export CHECKS=0

@@ -117,3 +117,139 @@ assert s == {"files": 1, "ok": 1, "unsigned": 0, "unknown_key": 0,
              "unreadable": 0}, s' "${lines[-1]}"
 	assert_success
 }
+
+# --- one letter, one meaning (issue 18) ---
+
+# The option line of tool's --help that names opt, squeezed to one space.
+help_line() { # tool opt
+	"$BIN/$1" --help | grep -E -- "^ +(-[A-Za-z0-9], )?$2( |$)" |
+		tr -s ' ' | sed 's/^ //'
+}
+
+@test "each shared option has one spelling in every tool's --help" {
+	for t in sign-file verify-file extract-sig; do
+		run -0 help_line "$t" --jobs
+		assert_output --regexp '^-j, --jobs N '
+		run -0 help_line "$t" --null
+		assert_output --regexp '^-0, --null names in LIST end with NUL'
+		run -0 help_line "$t" --recursive
+		assert_output --regexp '^-r, --recursive DIR '
+		run -0 help_line "$t" --files-from
+		assert_output --regexp '^--files-from LIST read more (module|file) names from LIST'
+		run -0 help_line "$t" --quiet
+		assert_output --regexp '^-q, --quiet print no'
+		run -0 help_line "$t" --verbose
+		assert_output --regexp '^-v, --verbose '
+		# --json (where there is one) has no letter
+		run -0 "$BIN/$t" --help
+		refute_output --regexp '-[a-zA-Z0-9], --json'
+	done
+	# --sig names an input wherever it exists
+	run -0 help_line verify-file --sig
+	assert_output --regexp '^--sig FILE.p7s detached signature of the single FILE'
+	run -0 help_line extract-sig --sig
+	assert_output --regexp '^--sig FILE.p7s detached signature of the single FILE'
+	# extract-module-sig.pl's letters are long options in extract-sig
+	run -0 "$EXTRACT_SIG" --help
+	assert_line --regexp '^ +--body-stdout '
+	assert_line --regexp '^ +--sig-stdout '
+	assert_line --regexp '^ +--descriptor '
+	assert_line --regexp '^ +--sig-out FILE '
+	assert_line --regexp '^ +--body-out FILE '
+}
+
+@test "-j N, -0 and -q behave alike in all three tools" {
+	make_module m.ko 4096
+	cp "$KEYS/rsa2048.crt" certs/
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
+	K=(sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt")
+	# -j 0: the same usage error everywhere
+	run -2 "$SIGN_FILE" --batch -j 0 "${K[@]}" m.ko
+	assert_line --index 0 "sign-file: -j needs a number of workers from 1 to 256"
+	run -2 "$VERIFY_FILE" -j 0 -k certs m.ko
+	assert_line --index 0 "verify-file: -j needs a number of workers from 1 to 256"
+	run -2 "$EXTRACT_SIG" -j 0 m.ko
+	assert_line --index 0 "extract-sig: -j needs a number of workers from 1 to 256"
+	# -0 without --files-from: the same usage error everywhere
+	run -2 "$SIGN_FILE" --batch -0 "${K[@]}" m.ko
+	assert_line --index 0 "sign-file: -0 goes with --files-from"
+	run -2 "$VERIFY_FILE" -0 -k certs m.ko
+	assert_line --index 0 "verify-file: -0 goes with --files-from"
+	run -2 "$EXTRACT_SIG" -0 m.ko
+	assert_line --index 0 "extract-sig: -0 goes with --files-from"
+	# -0 --files-from: NUL-separated names, in every tool
+	mkdir 'a b'
+	cp m.ko 'a b/x
+y.ko'
+	printf 'a b/x\ny.ko\0' > list0
+	run -0 --separate-stderr "$VERIFY_FILE" -k certs -0 --files-from list0
+	assert_line --index 0 "a b/x"
+	assert_line --index 1 --partial "y.ko: OK (sha256, RSA-2048"
+	run -0 --separate-stderr "$EXTRACT_SIG" -j 2 --json -0 --files-from list0
+	assert_equal "${#lines[@]}" 1
+	assert_output --partial '"file":"a b/x\ny.ko"'
+	# -q: no verdict on stdout, in every tool
+	run -0 --separate-stderr "$VERIFY_FILE" -q -k certs m.ko
+	assert_output ""
+	run -0 --separate-stderr "$EXTRACT_SIG" -q m.ko
+	assert_output ""
+	make_module u.ko 4096
+	run -0 --separate-stderr "$SIGN_FILE" --batch -q "${K[@]}" u.ko
+	assert_output ""
+}
+
+@test "-r DIR and --files-from LIST work in every many-file tool" {
+	mkdir -p tree/sub
+	make_module tree/a.ko 4096
+	make_module tree/sub/b.ko 5000
+	K=(sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt")
+	cp "$KEYS/rsa2048.crt" certs/
+	run -0 --separate-stderr "$SIGN_FILE" --batch -r tree "${K[@]}"
+	assert_line "tree/a.ko: signed"
+	assert_line "tree/sub/b.ko: signed"
+	run -0 --separate-stderr "$VERIFY_FILE" -k certs -r tree
+	assert_line --partial "tree/a.ko: OK"
+	assert_line --partial "tree/sub/b.ko: OK"
+	run -0 --separate-stderr "$EXTRACT_SIG" --json -r tree
+	assert_equal "${#lines[@]}" 2
+	assert_line --index 0 --partial '"file":"tree/a.ko"'
+	assert_line --index 1 --partial '"file":"tree/sub/b.ko"'
+	printf 'tree/sub/b.ko\ntree/a.ko\n' > list
+	run -0 --separate-stderr "$VERIFY_FILE" -k certs --files-from list
+	assert_line --index 0 --partial "tree/sub/b.ko: OK"
+	assert_line --index 1 --partial "tree/a.ko: OK"
+	run -0 --separate-stderr "$EXTRACT_SIG" --files-from - < list
+	assert_line --index 0 --regexp "^file: +tree/sub/b.ko \\([0-9]+ bytes\\)$"
+	assert_line --regexp "^file: +tree/a.ko \\([0-9]+ bytes\\)$"
+	assert_equal "$(grep -c '^file:' <<< "$output")" 2
+}
+
+@test "an empty -r directory or --files-from list fails in every tool, naming it" {
+	mkdir empty
+	: > nothing.list
+	K=(sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt")
+	cp "$KEYS/rsa2048.crt" certs/
+	for cmd in "$SIGN_FILE --batch ${K[*]}" "$VERIFY_FILE -k certs" "$EXTRACT_SIG"; do
+		tool=$(basename "${cmd%% *}")
+		# shellcheck disable=SC2086 # the command's words
+		run -2 --separate-stderr $cmd -r empty
+		assert_output ""
+		assert_equal "$stderr" "$tool: empty: no kernel module (*.ko, *.ko.gz, *.ko.xz, *.ko.zst) below this directory (check -r)"
+		# shellcheck disable=SC2086
+		run -2 --separate-stderr $cmd --files-from nothing.list
+		assert_output ""
+		assert_equal "$stderr" "$tool: nothing.list: the file list names no file (check --files-from)"
+		# shellcheck disable=SC2086
+		run -2 --separate-stderr $cmd --files-from - < /dev/null
+		assert_equal "$stderr" "$tool: -: the file list names no file (check --files-from)"
+	done
+}
+
+@test "--version: one shape in all three tools (tool, modsign version, OpenSSL, ML-DSA)" {
+	for t in sign-file verify-file extract-sig; do
+		run -0 "$BIN/$t" --version
+		assert_equal "${#lines[@]}" 2
+		assert_line --index 0 --regexp "^$t \\(modsign\\) [0-9]+\\.[0-9]+\\.[0-9]+\$"
+		assert_line --index 1 --regexp '^OpenSSL [0-9.]+[a-z-]* \(built with [0-9.]+\); ML-DSA: (yes|no \(needs OpenSSL 3\.5 or later\))$'
+	done
+}

@@ -237,8 +237,8 @@ cms_verify() { # sig body cert
 		-in m.ko -out m.p7s
 	run "$SIGN_FILE" --attach m.p7s sha256 "$KEYS/rsa2048.crt" m.ko out.ko
 	assert_success
-	"$EXTRACT_SIG" -0 out.ko | cmp - m.ko
-	"$EXTRACT_SIG" -s out.ko | cmp - m.p7s
+	"$EXTRACT_SIG" --body-stdout out.ko | cmp - m.ko
+	"$EXTRACT_SIG" --sig-stdout out.ko | cmp - m.p7s
 }
 
 @test "split signing with ECDSA: the value is wrapped and verifies" {
@@ -247,7 +247,7 @@ cms_verify() { # sig body cert
 	openssl pkeyutl -sign -inkey "$KEYS/ec384.key" -in m.ko.digest -out value
 	run "$SIGN_FILE" --attach value sha384 "$KEYS/ec384.der" m.ko out.ko
 	assert_success
-	"$EXTRACT_SIG" -s out.ko > sig
+	"$EXTRACT_SIG" --sig-stdout out.ko > sig
 	run cms_verify sig m.ko "$KEYS/ec384.crt"
 	assert_success
 }
@@ -287,7 +287,7 @@ cms_verify() { # sig body cert
 	assert_success
 	run "$EXTRACT_SIG" out.ko
 	assert_output --partial "signers:          2"
-	"$EXTRACT_SIG" -s out.ko | cmp - m.ko.p7s
+	"$EXTRACT_SIG" --sig-stdout out.ko | cmp - m.ko.p7s
 	# openssl cms -verify wants every signer's certificate: check each
 	# SignerInfo alone, in a copy of the CMS that keeps only it
 	for k in rsa2048 ec384; do

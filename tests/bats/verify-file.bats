@@ -350,7 +350,7 @@ PY
 	assert_line --index 1 --partial "verify-file -k DIR"
 	run "$VF" --version
 	assert_success
-	assert_line --index 0 --regexp '^verify-file [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_line --index 0 --regexp '^verify-file \(modsign\) [0-9]+\.[0-9]+\.[0-9]+$'
 	# the OpenSSL it runs with, and whether it can check ML-DSA
-	assert_line --index 1 --regexp '^OpenSSL [0-9.]+[a-z-]* \(built with [0-9.]+\); ML-DSA signatures: (checked|not checkable \(needs OpenSSL 3\.5\))$'
+	assert_line --index 1 --regexp '^OpenSSL [0-9.]+[a-z-]* \(built with [0-9.]+\); ML-DSA: (yes|no \(needs OpenSSL 3\.5 or later\))$'
 }

@@ -34,37 +34,9 @@ fi
 [ -n "$KH_SUITE" ] ||
 	die "$KH_TARBALL missing (apt-get install linux-source-$LINE)"
 
-# The host's mirror: the URI of the first apt source carrying the host's
-# release (deb822 .sources first, then one-line .list files).
-# MODSIGN_DEBIAN_MIRROR overrides it.
-host_uri() { # suite
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -r "$f" ] || continue
-		awk -v s="$1" '
-			/^[ \t]*$/ { if (deb && hit && uri) { print uri; exit }
-				deb = hit = 0; uri = ""; next }
-			/^[ \t]*#/ { next }
-			tolower($1) == "types:" { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
-			tolower($1) == "uris:" { uri = $2 }
-			tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == s) hit = 1 }
-			END { if (deb && hit && uri) print uri }' "$f"
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -r "$f" ] || continue
-		# deb [options] URI SUITE COMPONENT...
-		sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" |
-			awk -v s="$1" '$1 == "deb" && $3 == s { print $2 }'
-	done
-}
-mirror=${MODSIGN_DEBIAN_MIRROR:-}
-if [ -z "$mirror" ]; then
-	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-	[ -n "$codename" ] || die "no VERSION_CODENAME in /etc/os-release (set MODSIGN_DEBIAN_MIRROR)"
-	mirror=$(host_uri "$codename" | head -n 1)
-	[ -n "$mirror" ] ||
-		die "no apt source for $codename on this host to take the mirror from (set MODSIGN_DEBIAN_MIRROR)"
-fi
+# The host's own mirror (scripts/host-mirror.sh; MODSIGN_DEBIAN_MIRROR
+# overrides it).
+mirror=$("$KH_TOP/scripts/host-mirror.sh") || die "no Debian mirror to fetch $KH_SUITE from"
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 [ -r "$keyring" ] || die "$keyring missing (apt-get install debian-archive-keyring)"
 

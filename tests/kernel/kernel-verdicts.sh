@@ -14,8 +14,9 @@
 #     the signatures need OpenSSL >= 3.5, and the k* cases the 7.3 kernel's
 #     own sign-file built against it; both run under the command prefix
 #     $MODSIGN_OSSL35_RUN, e.g. "chroot ROOT" for a Debian 13 root that sees
-#     this tree at the same path; unset: this system, which must then be
-#     Debian 13), plus the cases modsign itself makes
+#     this tree at the same path; unset: this system if its openssl has
+#     ML-DSA, else the Debian 13 root ossl35-root.sh makes and mounts in
+#     $MODSIGN_OSSL35_ROOT, default /var/tmp/modsign-ossl35-root), plus the cases modsign itself makes
 #     (modsign-cases.sh: our sign-file's signing paths and kbuild's
 #     modules_install calling our sign-file) and the mutants
 #     kernel-mutants.sh kept (mutant-corpus.py: conformance/mutants/);
@@ -35,7 +36,13 @@
 #  6. hold verify-file to the kernel's verdict on every case, twice: with
 #     the corpus's files (-c trusted*.pem --blacklist --revoked) and with
 #     nothing but the kernel image (--vmlinux bzImage), which must yield the
-#     same keys, blacklist and revocation list the kernel booted with.
+#     same keys, blacklist and revocation list the kernel booted with; both
+#     with the kernel's own .config (--kernel-config: its crypto, the
+#     ML-DSA waiver, its enforcement, whose folded verdict names the
+#     judge's errno in brackets).  A verify-file built against OpenSSL <
+#     3.5 must say CANNOT-CHECK (exit 10) exactly where it does not agree,
+#     and only on ML-DSA cases; a second verify-file built under the
+#     prefix above (build/ossl35) is then held to every verdict as well.
 #     A line verify-file does not know yet (its --kernel refuses it) is
 #     held to the kernel with the newest line verify-file knows, as a
 #     stand-in; every disagreement is listed (verify.tsv, summary) and
@@ -80,6 +87,40 @@ mkdir -p "$OUTROOT"
 # included (6.1 and 6.12 cannot load those: they log -ENOPKG and go on)
 TRUST=$OUTROOT/trusted.pem
 cat "$CONF/trusted.pem" "$CONF/trusted-mldsa.pem" >"$TRUST"
+# OpenSSL >= 3.5 for the ML-DSA cases: this system, a prefix the caller
+# gives, or a Debian 13 root made here (ossl35-root.sh)
+OSSL35_ROOT=
+if [ -z "${MODSIGN_OSSL35_RUN+x}" ]; then
+	if openssl list -signature-algorithms 2>/dev/null | grep -q ML-DSA-65; then
+		MODSIGN_OSSL35_RUN=
+	else
+		kh_paths "${lines[0]}"
+		# outside the tree and the kernel cache, which it sees
+		OSSL35_ROOT=${MODSIGN_OSSL35_ROOT:-/var/tmp/modsign-ossl35-root}
+		trap '"$KH_DIR/ossl35-root.sh" down "$OSSL35_ROOT"' EXIT
+		trap 'exit 143' TERM
+		trap 'exit 130' INT
+		t=$(now)
+		MODSIGN_OSSL35_RUN=$("$KH_DIR/ossl35-root.sh" up "$OSSL35_ROOT" "$KH_CACHE")
+		note "OpenSSL 3.5 from a Debian 13 root ($MODSIGN_OSSL35_RUN): ready in $(elapsed "$t")s"
+	fi
+fi
+export MODSIGN_OSSL35_RUN
+# the verify-file that checks ML-DSA: this one if it can, else one built
+# with the prefix's OpenSSL
+# (and the sign-file that makes modsign's own ML-DSA cases: modsign-cases.sh)
+VERIFY35=
+mldsa_ok='ML-DSA( signatures)?: (checked|yes)'
+if ! "$VERIFY" --version | grep -Eq "$mldsa_ok"; then
+	# shellcheck disable=SC2086
+	$MODSIGN_OSSL35_RUN make -s -C "$KH_TOP" BUILD=build/ossl35 \
+		build/ossl35/bin/verify-file build/ossl35/bin/sign-file >&2 ||
+		die "could not build verify-file with ${MODSIGN_OSSL35_RUN:-this system}'s OpenSSL"
+	VERIFY35="$MODSIGN_OSSL35_RUN $KH_TOP/build/ossl35/bin/verify-file"
+	$VERIFY35 --version | grep -Eq "$mldsa_ok" ||
+		die "$KH_TOP/build/ossl35/bin/verify-file does not check ML-DSA either"
+	export MODSIGN_SIGN35="$MODSIGN_OSSL35_RUN $KH_TOP/build/ossl35/bin/sign-file"
+fi
 SUMMARY=$OUTROOT/summary.txt
 : >"$SUMMARY"
 fail=0
@@ -126,16 +167,26 @@ vf_line() {
 	echo "~$cand"
 }
 
-# errno name verify-file prints for one case ("0" when it says OK)
-vf_errno() { # line dir file kind usage sig trust-args...
-	local line=$1 dir=$2 file=$3 kind=$4 usage=$5 sig=$6 out
-	shift 6
+# errno name verify-file prints for one case: "0" when it says OK, the
+# judge's errno in brackets when enforcement folded it into EKEYREJECTED
+# ("rejected (-ENOKEY: ..."), UNCHECKABLE for CANNOT-CHECK (exit 10)
+vf_errno() { # "verify-file command" line dir file kind usage sig args...
+	local -a vf
+	read -ra vf <<<"$1"
+	local line=$2 dir=$3 file=$4 kind=$5 usage=$6 sig=$7 out rc=0
+	shift 7
 	local s=()
 	[ "$kind" = detached ] && s=(--sig "$dir/$sig")
-	out=$("$VERIFY" --kernel "$line" "$@" --usage "$usage" "${s[@]}" "$dir/$file" 2>&1) || true
+	out=$("${vf[@]}" --kernel "$line" "$@" --usage "$usage" "${s[@]}" "$dir/$file" 2>&1) || rc=$?
 	case $out in
 	*": OK"*) echo 0 ;;
-	*) printf '%s\n' "$out" | sed -n 's/^[^:]*: [A-Z-]* -\(E[A-Z]*\): .*/\1/p' | head -n 1 ;;
+	*) if [ $rc -eq 10 ]; then
+			echo UNCHECKABLE
+		elif [[ $out == *" rejected (-E"* ]]; then
+			printf '%s\n' "$out" | sed -n 's/.* rejected (-\(E[A-Z]*\).*/\1/p' | head -n 1
+		else
+			printf '%s\n' "$out" | sed -n 's/^[^:]*: [A-Z-]* -\(E[A-Z]*\): .*/\1/p' | head -n 1
+		fi ;;
 	esac
 }
 
@@ -256,25 +307,50 @@ for line in "${lines[@]}"; do
 		fail=1
 	fi
 
-	# (e) verify-file against the kernel, case by case
+	# (e) verify-file against the kernel, case by case, with the kernel's
+	# own .config; the OpenSSL 3.0 build may say CANNOT-CHECK on ML-DSA
+	# cases only, where the 3.5 build (VERIFY35) must agree instead
+	kconf=(--kernel-config "$KH_TREE/.config")
 	: >"$dir/verify.tsv"
-	agree=0 agree_img=0 total=0
+	agree=0 agree_img=0 agree35=0 uncheck=0 total=0
 	while IFS=$'\t' read -r id file kind usage sig; do
 		case $id in '#'* | case | '') continue ;; esac
 		k=$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$dir/kernel-errno.tsv")
-		a=$(vf_errno "$vline" "$cases" "$file" "$kind" "$usage" "$sig" \
-			-c "$TRUST" --blacklist "$CONF/blacklist-hashes.txt" \
+		a=$(vf_errno "$VERIFY" "$vline" "$cases" "$file" "$kind" "$usage" "$sig" \
+			"${kconf[@]}" -c "$TRUST" --blacklist "$CONF/blacklist-hashes.txt" \
 			--revoked "$CONF/revoked.pem")
-		b=$(vf_errno "$vline" "$cases" "$file" "$kind" "$usage" "$sig" \
-			--vmlinux "$KH_BZIMAGE")
+		b=$(vf_errno "$VERIFY" "$vline" "$cases" "$file" "$kind" "$usage" "$sig" \
+			"${kconf[@]}" --vmlinux "$KH_BZIMAGE")
+		c=-
+		if [ -n "$VERIFY35" ]; then
+			c=$(vf_errno "$VERIFY35" "$vline" "$cases" "$file" "$kind" "$usage" "$sig" \
+				"${kconf[@]}" -c "$TRUST" --blacklist "$CONF/blacklist-hashes.txt" \
+				--revoked "$CONF/revoked.pem")
+			[ "$c" = "$k" ] && agree35=$((agree35 + 1))
+			[ "$c" = "$k" ] || { say "$line: $id: kernel ${k:-?}, verify-file (OpenSSL 3.5) --kernel $vline -c ${c:-?}"; fail=1; }
+		fi
 		total=$((total + 1))
+		for v in a b; do
+			[ "${!v}" = UNCHECKABLE ] || continue
+			# only an ML-DSA case may depend on what OpenSSL 3.0 lacks
+			case $id in
+			d[0-9]* | k[0-9]* | *mldsa*) [ "$v" = b ] || uncheck=$((uncheck + 1)) ;;
+			*) say "$line: $id: verify-file says CANNOT-CHECK on a case with no ML-DSA in it"; fail=1 ;;
+			esac
+			[ -n "$VERIFY35" ] ||
+				{ say "$line: $id: verify-file says CANNOT-CHECK, and there is no verify-file that checks ML-DSA"; fail=1; }
+			printf -v "$v" '%s' "$k"
+		done
 		[ "$a" = "$k" ] && agree=$((agree + 1))
 		[ "$b" = "$k" ] && agree_img=$((agree_img + 1))
-		printf '%s\t%s\t%s\t%s\n' "$id" "$k" "${a:-?}" "${b:-?}" >>"$dir/verify.tsv"
+		printf '%s\t%s\t%s\t%s\t%s\n' "$id" "$k" "${a:-?}" "${b:-?}" "${c:-?}" >>"$dir/verify.tsv"
 		[ "$a" = "$k" ] || { say "$line: $id: kernel ${k:-?}, verify-file --kernel $vline -c ${a:-?}"; fail=1; }
 		[ "$b" = "$k" ] || { say "$line: $id: kernel ${k:-?}, verify-file --kernel $vline --vmlinux ${b:-?}"; fail=1; }
 	done <"$cases/cases.tsv"
-	say "$line: $total cases judged by the kernel ($n_corpus corpus, $n_mldsa of them ML-DSA or 7.3 sign-file, + $n_mod modsign-made); verify-file --kernel $vline agrees on $agree/$total with the corpus's files, $agree_img/$total with --vmlinux alone; --vmlinux --list-keys names the $n_keys keys the kernel loaded; kernel build ${tb}s, boot and judge ${tj}s"
+	n35=
+	[ -z "$VERIFY35" ] || n35=", the OpenSSL 3.5 build on $agree35/$total"
+	n35="$n35 ($uncheck CANNOT-CHECK by this build's OpenSSL, all ML-DSA, counted as agreeing where the 3.5 build decides)"
+	say "$line: $total cases judged by the kernel ($n_corpus corpus, $n_mldsa of them ML-DSA or 7.3 sign-file, + $n_mod modsign-made); verify-file --kernel $vline agrees on $agree/$total with the corpus's files, $agree_img/$total with --vmlinux alone$n35; --vmlinux --list-keys names the $n_keys keys the kernel loaded; kernel build ${tb}s, boot and judge ${tj}s"
 done
 
 # 7. consecutive lines judged in this run: where they differ

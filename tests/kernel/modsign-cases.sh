@@ -11,6 +11,13 @@
 #   m01..m05   sign-file's own signing paths: RSA and ECDSA keys, two
 #              signers (key rollover), a .ko.xz signed in its compressed
 #              form, kmodsign -D's detached trailer catted on later
+#   m06..m08   ML-DSA-44/65/87 keys, signed by a sign-file built against
+#              OpenSSL >= 3.5 (MODSIGN_SIGN35: a command, prefix
+#              included, e.g. "chroot ROOT TREE/build/ossl35/bin/sign-file";
+#              kernel-verdicts.sh sets it when this build cannot sign
+#              ML-DSA): SHA-512 with signed attributes, as the 7.3
+#              kernel's own sign-file makes them; 7.3 takes them with
+#              the waiver, 6.1 and 6.12 have no ML-DSA (ENOPKG)
 #   m10..m12   kbuild calling our sign-file as scripts/sign-file:
 #              "make modules_install" with CONFIG_MODULE_SIG_ALL for two
 #              of the tree's own modules (lib.sh kh_intree_modules: crc7
@@ -78,6 +85,17 @@ cp "$payload" "$CASEDIR/m05.ko"
 cat "$CASEDIR/m05.sig" >>"$CASEDIR/m05.ko"
 rm -f "$CASEDIR/m05.sig"
 add m05-kmodsign-detached-trailer m05.ko
+
+# m06..m08: ML-DSA, with the sign-file that can make it
+read -ra sign35 <<<"${MODSIGN_SIGN35:-$SIGN}"
+n=6
+for p in 44 65 87; do
+	cp "$payload" "$CASEDIR/m0$n.ko"
+	"${sign35[@]}" sha512 "$K/mldsa$p.key" "$K/mldsa$p.crt" "$CASEDIR/m0$n.ko" ||
+		die "${sign35[*]} cannot sign with ML-DSA-$p (set MODSIGN_SIGN35 to a sign-file built against OpenSSL >= 3.5)"
+	add "m0$n-modsign-mldsa$p-sha512" "m0$n.ko"
+	n=$((n + 1))
+done
 
 # m10..m12: kbuild's modules_install signs with "scripts/sign-file HASH KEY
 # certs/signing_key.x509 MODULE" when CONFIG_MODULE_SIG_ALL is set.  The

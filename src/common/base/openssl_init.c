@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdio.h>
+
 #include <openssl/crypto.h>
+#include <openssl/opensslv.h>
 #include <openssl/rand.h>
 
 #include "base/openssl_init.h"
@@ -50,4 +53,12 @@ void ms_openssl_init(int verbose)
 void ms_openssl_done(void)
 {
 	OPENSSL_cleanup();
+}
+
+void ms_print_version(const char *tool, int mldsa)
+{
+	printf("%s (modsign) %s\n", tool, MODSIGN_VERSION);
+	printf("OpenSSL %s (built with %s); ML-DSA: %s\n",
+	       OpenSSL_version(OPENSSL_VERSION_STRING), OPENSSL_VERSION_STR,
+	       mldsa ? "yes" : "no (needs OpenSSL 3.5 or later)");
 }

@@ -15,4 +15,12 @@ void ms_openssl_init(int verbose);
  */
 void ms_openssl_done(void);
 
+/*
+ * --version, in one shape for every tool: "TOOL (modsign) VERSION", then
+ * "OpenSSL RUNTIME (built with HEADERS); ML-DSA: yes" (or "no (needs
+ * OpenSSL 3.5 or later)"), mldsa saying whether this tool can do its ML-DSA
+ * job in this build.  Scripts and the tests key ML-DSA expectations on it.
+ */
+void ms_print_version(const char *tool, int mldsa);
+
 #endif

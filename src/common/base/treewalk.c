@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 
 #include "base/batch_run.h"
+#include "base/exitcode.h"
+#include "base/log.h"
 #include "base/treewalk.h"
 
 static void note_skipped(struct ms_tree_skipped *s, const char *dir, int err)
@@ -91,7 +93,8 @@ int ms_tree_collect(const char *dir, int (*want)(const char *name),
 	else if (S_ISREG(st.st_mode) && want(top))
 		err = ms_list_add(out, top);
 	free(top);
-	if (!err)
+	/* an empty tree may have no array at all: qsort takes no NULL */
+	if (!err && out->n > from)
 		qsort(out->v + from, out->n - from, sizeof(*out->v), cmp_path);
 	return err;
 }
@@ -100,4 +103,99 @@ void ms_tree_skipped_free(struct ms_tree_skipped *skipped)
 {
 	free(skipped->first);
 	memset(skipped, 0, sizeof(*skipped));
+}
+
+int ms_is_module_name(const char *path)
+{
+	static const char *const ends[] = { ".ko", ".ko.xz", ".ko.zst",
+					    ".ko.gz" };
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		size_t e = strlen(ends[i]);
+
+		if (n > e && strcmp(path + n - e, ends[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int collect_list(const struct ms_inputs *in, struct ms_list *out)
+{
+	size_t before = out->n;
+	int err = ms_list_read(out, in->from, in->nul);
+
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
+		ms_error(in->from, "cannot read the file list: %s (check "
+			 "--files-from)", strerror(-err));
+		return MS_EXIT_IO;
+	}
+	if (out->n == before) {
+		ms_error(in->from, "the file list names no file (check "
+			 "--files-from)");
+		return MS_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* *partial: some directories were skipped, the rest is in out. */
+static int collect_tree(const struct ms_inputs *in, struct ms_list *out,
+			int *partial)
+{
+	struct ms_tree_skipped skipped = { 0 };
+	size_t before = out->n;
+	int err, code = 0;
+
+	err = ms_tree_collect(in->walk, ms_is_module_name, out, &skipped);
+	if (err == -ENOMEM) {
+		ms_tree_skipped_free(&skipped);
+		return err;
+	}
+	if (err) {
+		ms_error(in->walk, "cannot walk the directory: %s (check -r)",
+			 strerror(-err));
+		ms_tree_skipped_free(&skipped);
+		return MS_EXIT_IO;
+	}
+	if (skipped.n) {
+		ms_warn(skipped.first, "cannot list this directory: %s; %zu "
+			"director%s below %s skipped",
+			strerror(-skipped.first_err), skipped.n,
+			skipped.n == 1 ? "y" : "ies", in->walk);
+		/* results may be missing: as with find, that fails the run */
+		code = MS_EXIT_IO;
+		*partial = out->n > before;
+	}
+	if (out->n == before && !code) {
+		ms_error(in->walk, "no kernel module (*.ko, *.ko.gz, *.ko.xz, "
+			 "*.ko.zst) below this directory (check -r)");
+		code = MS_EXIT_USAGE;
+	}
+	ms_tree_skipped_free(&skipped);
+	return code;
+}
+
+int ms_inputs_collect(const struct ms_inputs *in, struct ms_list *out)
+{
+	int code = 0, partial = 0;
+
+	for (int i = 0; i < in->n; i++)
+		if (ms_list_add(out, in->names[i]))
+			goto nomem;
+	if (in->from)
+		code = collect_list(in, out);
+	if (!code && in->walk)
+		code = collect_tree(in, out, &partial);
+	if (code == -ENOMEM)
+		goto nomem;
+	/* Unreadable or empty: nothing is worked on. */
+	if (code && !partial)
+		ms_list_free(out);
+	return code;
+nomem:
+	ms_list_free(out);
+	ms_error(NULL, "out of memory");
+	return MS_EXIT_IO;
 }

@@ -30,4 +30,29 @@ int ms_tree_collect(const char *dir, int (*want)(const char *name),
 		    struct ms_list *out, struct ms_tree_skipped *skipped);
 void ms_tree_skipped_free(struct ms_tree_skipped *skipped);
 
+/* A kernel module's name: *.ko, or one compressed as kbuild's
+ * modules_install does (*.ko.gz, *.ko.xz, *.ko.zst). */
+int ms_is_module_name(const char *path);
+
+/*
+ * The inputs of a many-file run, in this order: the names given, the
+ * names in --files-from LIST, the modules below -r DIR.
+ */
+struct ms_inputs {
+	char **names;
+	int n;
+	const char *from;	/* --files-from LIST, or NULL */
+	int nul;		/* -0: LIST's names end with NUL */
+	const char *walk;	/* -r DIR, or NULL */
+};
+
+/*
+ * Fill out with in's files.  Returns 0 or an exit code (base/exitcode.h)
+ * after one line naming the list or directory at fault: an unreadable
+ * LIST or DIR (out is then empty), a LIST or DIR that yields no file (a
+ * mistyped path must not pass as "0 files checked"), or subdirectories
+ * that could not be listed (out keeps what was found).
+ */
+int ms_inputs_collect(const struct ms_inputs *in, struct ms_list *out);
+
 #endif

@@ -114,7 +114,8 @@ static int mldsa_set(const char *oid)
 	return 0;
 }
 
-static void fill_signer(struct ms_signer_desc *sd, CMS_SignerInfo *si,
+/* 1 when cert is this signer's. */
+static int fill_signer(struct ms_signer_desc *sd, CMS_SignerInfo *si,
 			STACK_OF(X509) *embedded, X509 *cert,
 			const char *cert_path)
 {
@@ -151,43 +152,37 @@ static void fill_signer(struct ms_signer_desc *sd, CMS_SignerInfo *si,
 
 	if (cert && CMS_SignerInfo_cert_cmp(si, cert) == 0) {
 		describe_cert(sd, cert, cert_path);
-		return;
+		return 1;
 	}
 	for (int i = 0; i < sk_X509_num(embedded); i++) {
 		X509 *x = sk_X509_value(embedded, i);
 
 		if (CMS_SignerInfo_cert_cmp(si, x) == 0) {
 			describe_cert(sd, x, "embedded");
-			return;
+			return 0;
 		}
 	}
+	return 0;
 }
 
-int ms_sigdesc_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
+/* The CMS SignedData in blob into d: 0, or -EBADMSG when it is none. */
+static int fill_cms(struct ms_sigdesc *d, const uint8_t *blob, size_t len,
 		    X509 *cert, const char *cert_path)
 {
 	STACK_OF(CMS_SignerInfo) *sis;
 	STACK_OF(X509) *embedded;
 	ASN1_OCTET_STRING **content;
-	const unsigned char *p;
+	const unsigned char *p = blob;
 	CMS_ContentInfo *cms;
-	const char *why;
-	int err;
 
-	memset(d, 0, sizeof(*d));
-	d->file_len = len;
-	err = ms_trailer_split(buf, len, &d->t, &why);
-	if (err || d->t.desc.id_type != MS_ID_PKCS7)
-		return err;
-
-	p = buf + d->t.sig_off;
-	cms = d2i_CMS_ContentInfo(NULL, &p, (long)d->t.sig_len);
+	cms = d2i_CMS_ContentInfo(NULL, &p, (long)len);
 	if (!cms || OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed) {
 		CMS_ContentInfo_free(cms);
 		ERR_clear_error();
 		return -EBADMSG;
 	}
 	d->cms_ok = 1;
+	d->cert_path = cert ? cert_path : NULL;
 	content = CMS_get0_content(cms);
 	d->detached = !content || !*content;
 	embedded = CMS_get1_certs(cms);
@@ -197,12 +192,46 @@ int ms_sigdesc_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
 	if (d->n_signers < 0)
 		d->n_signers = 0;
 	for (int i = 0; i < d->n_signers && i < MS_MAX_SIGNERS; i++)
-		fill_signer(&d->s[i], sk_CMS_SignerInfo_value(sis, i),
-			    embedded, cert, cert_path);
+		d->cert_signs |= fill_signer(&d->s[i],
+					     sk_CMS_SignerInfo_value(sis, i),
+					     embedded, cert, cert_path);
 	sk_X509_pop_free(embedded, X509_free);
 	CMS_ContentInfo_free(cms);
 	ERR_clear_error();
 	return 0;
+}
+
+int ms_sigdesc_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
+		    X509 *cert, const char *cert_path)
+{
+	const char *why;
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	d->file_len = len;
+	err = ms_trailer_split(buf, len, &d->t, &why);
+	if (err || d->t.desc.id_type != MS_ID_PKCS7)
+		return err;
+	/* What the kernel's module_sig_check() leaves after stripping one
+	 * trailer is the body it hashes: a second magic there is an older
+	 * signature that is now part of what is signed. */
+	d->signed_twice = ms_has_magic(buf, d->t.body_len);
+	return fill_cms(d, buf + d->t.sig_off, d->t.sig_len, cert, cert_path);
+}
+
+int ms_sigdesc_fill_detached(struct ms_sigdesc *d, const uint8_t *blob,
+			     size_t len, size_t body_len, int body_tail_magic,
+			     const char *sig_file, X509 *cert,
+			     const char *cert_path)
+{
+	memset(d, 0, sizeof(*d));
+	d->sig_file = sig_file;
+	d->file_len = body_len;
+	d->t.body_len = body_len;
+	d->t.sig_len = len;
+	d->t.desc.id_type = MS_ID_PKCS7;
+	d->signed_twice = body_tail_magic;
+	return fill_cms(d, blob, len, cert, cert_path);
 }
 
 void ms_sigdesc_free(struct ms_sigdesc *d)
@@ -220,11 +249,12 @@ void ms_sigdesc_free(struct ms_sigdesc *d)
 	memset(d, 0, sizeof(*d));
 }
 
-static void print_hex_line(const char *label, const uint8_t *p, size_t len)
+static void print_hex_line(FILE *out, const char *label, const uint8_t *p,
+			   size_t len)
 {
 	char *h = ms_hex(p, len);
 
-	printf("  %-16s%s\n", label, h ? h : "");
+	fprintf(out, "  %-16s%s\n", label, h ? h : "");
 	free(h);
 }
 
@@ -272,58 +302,110 @@ static const char *waiver_text(enum ms_waiver w)
 	return "present";
 }
 
-void ms_sigdesc_print(const struct ms_sigdesc *d, const char *file)
+/* Where the parts of an appended signature sit. */
+static void print_appended_head(FILE *out, const struct ms_sigdesc *d,
+				const char *file)
 {
 	const struct ms_desc *ds = &d->t.desc;
 	const char *idn = ms_id_type_name(ds->id_type);
 
-	printf("file:             %s (%zu bytes)\n", file, d->file_len);
+	fprintf(out, "file:             %s (%zu bytes)\n", file, d->file_len);
 	if (d->compression)
-		printf("compression:      %s, %zu bytes stored (sizes and "
-		       "offsets are of the decompressed module)\n",
-		       d->compression, d->compressed_len);
-	printf("id type:          %s (%u)\n", idn ? idn : "unknown",
+		fprintf(out, "compression:      %s, %zu bytes stored (sizes "
+			"and offsets are of the decompressed module)\n",
+			d->compression, d->compressed_len);
+	fprintf(out, "id type:          %s (%u)\n", idn ? idn : "unknown",
 	       ds->id_type);
-	printf("body:             0..%zu (%zu bytes)\n", d->t.body_len,
+	fprintf(out, "body:             0..%zu (%zu bytes)\n", d->t.body_len,
 	       d->t.body_len);
 	if (ds->signer_len || ds->key_id_len)
-		printf("legacy regions:   signer name %u bytes at %zu, "
+		fprintf(out, "legacy regions:   signer name %u bytes at %zu, "
 		       "key id %u bytes at %zu\n", ds->signer_len,
 		       d->t.signer_off, ds->key_id_len, d->t.key_id_off);
-	printf("signature:        %zu..%zu (%zu bytes)\n", d->t.sig_off,
+	fprintf(out, "signature:        %zu..%zu (%zu bytes)\n", d->t.sig_off,
 	       d->t.sig_off + d->t.sig_len, d->t.sig_len);
-	printf("descriptor:       algo %u, hash %u, id_type %u, signer_len "
-	       "%u, key_id_len %u, sig_len %u\n", ds->algo, ds->hash,
-	       ds->id_type, ds->signer_len, ds->key_id_len, ds->sig_len);
+	fprintf(out, "descriptor:       algo %u, hash %u, id_type %u, "
+		"signer_len %u, key_id_len %u, sig_len %u\n", ds->algo,
+		ds->hash, ds->id_type, ds->signer_len, ds->key_id_len,
+		ds->sig_len);
+}
+
+/* A detached signature: no trailer, the blob is the whole .p7s. */
+static void print_detached_head(FILE *out, const struct ms_sigdesc *d,
+				const char *file)
+{
+	if (strcmp(file, d->sig_file) != 0) {
+		fprintf(out, "file:             %s (%zu bytes)\n", file,
+			d->file_len);
+		if (d->compression)
+			fprintf(out, "compression:      %s, %zu bytes stored "
+				"(the signature covers the decompressed "
+				"file)\n", d->compression, d->compressed_len);
+		fprintf(out, "body:             0..%zu (%zu bytes, the whole "
+			"file)\n", d->t.body_len, d->t.body_len);
+	} else {
+		fprintf(out, "file:             %s\n", file);
+		fprintf(out, "body:             not given (name the signed "
+			"file with --sig %s FILE)\n", file);
+	}
+	fprintf(out, "signature:        detached, %s (%zu bytes, no "
+		"descriptor or magic)\n", d->sig_file, d->t.sig_len);
+}
+
+/* Whether the certificate given with -c is one of the signers'. */
+static void print_given_cert(FILE *out, const struct ms_sigdesc *d)
+{
+	if (!d->cert_path)
+		return;
+	fprintf(out, "given certificate: %s: %s\n", d->cert_path,
+		d->cert_signs ? "a signer's" : "NOT this signature's signer "
+		"(neither issuer and serial nor subjectKeyIdentifier match)");
+}
+
+void ms_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
+		      const char *file)
+{
+	if (d->sig_file)
+		print_detached_head(out, d, file);
+	else
+		print_appended_head(out, d, file);
+	if (d->signed_twice)
+		fprintf(out, "signed twice:     yes: the body still ends with "
+			"an older signature, which the kernel reads as part of "
+			"the module (sign the unsigned module, or use "
+			"sign-file --replace)\n");
 	if (!d->cms_ok)
 		return;
-	printf("content:          %s\n", d->detached ? "detached" :
+	fprintf(out, "content:          %s\n", d->detached ? "detached" :
 	       "embedded (the kernel rejects non-detached module signatures)");
-	printf("certificates:     %d embedded\n", d->n_certs);
-	printf("signers:          %d\n", d->n_signers);
+	fprintf(out, "certificates:     %d embedded\n", d->n_certs);
+	fprintf(out, "signers:          %d\n", d->n_signers);
+	print_given_cert(out, d);
 	for (int i = 0; i < d->n_signers && i < MS_MAX_SIGNERS; i++) {
 		const struct ms_signer_desc *s = &d->s[i];
 
-		printf("signer %d:\n", i + 1);
-		printf("  %-16s%s\n", "identified by:", s->by_skid ?
+		fprintf(out, "signer %d:\n", i + 1);
+		fprintf(out, "  %-16s%s\n", "identified by:", s->by_skid ?
 		       "subjectKeyIdentifier" : "issuer and serial number");
 		if (s->issuer_cn)
-			printf("  %-16s%s\n", "signer:", s->issuer_cn);
+			fprintf(out, "  %-16s%s\n", "signer:", s->issuer_cn);
 		if (s->issuer)
-			printf("  %-16s%s\n", "issuer:", s->issuer);
+			fprintf(out, "  %-16s%s\n", "issuer:", s->issuer);
 		if (s->serial)
-			print_hex_line("serial:", s->serial, s->serial_len);
+			print_hex_line(out, "serial:", s->serial,
+				       s->serial_len);
 		if (s->skid)
-			print_hex_line("skid:", s->skid, s->skid_len);
-		printf("  %-16s%s\n", "hash:", s->hash);
-		printf("  %-16s%s\n", "signature alg:", s->sig_alg);
-		printf("  %-16s%zu bytes\n", "signature:", s->sig_len);
+			print_hex_line(out, "skid:", s->skid, s->skid_len);
+		fprintf(out, "  %-16s%s\n", "hash:", s->hash);
+		fprintf(out, "  %-16s%s\n", "signature alg:", s->sig_alg);
+		fprintf(out, "  %-16s%zu bytes\n", "signature:", s->sig_len);
 		if (s->mldsa)
-			printf("  %-16sML-DSA-%d (FIPS 204), %s\n", "parameter set:",
+			fprintf(out, "  %-16sML-DSA-%d (FIPS 204), %s\n",
+				"parameter set:",
 			       s->mldsa, s->sig_len == mldsa_sig_size(s->mldsa)
 			       ? "signature of the set's size" :
 			       "signature NOT of the set's size");
-		printf("  %-16s%s\n", "signed attrs:", !s->signed_attrs ?
+		fprintf(out, "  %-16s%s\n", "signed attrs:", !s->signed_attrs ?
 		       "none" : s->mldsa && d->kernel ?
 		       waiver_text(s->waiver) :
 		       "present (the kernel rejects them on modules)");
@@ -332,14 +414,16 @@ void ms_sigdesc_print(const struct ms_sigdesc *d, const char *file)
 
 			snprintf(label, sizeof(label), "waiver on %s:",
 				 d->kernel);
-			printf("  %-16s%s\n", label, waiver_word(s->waiver));
+			fprintf(out, "  %-16s%s\n", label,
+				waiver_word(s->waiver));
 		}
 		if (s->cert_from) {
-			printf("  %-16s%s\n", "subject:", s->subject);
-			printf("  %-16s%s (certificate: %s)\n", "key:", s->key,
+			fprintf(out, "  %-16s%s\n", "subject:", s->subject);
+			fprintf(out, "  %-16s%s (certificate: %s)\n", "key:",
+				s->key,
 			       s->cert_from);
 		} else {
-			printf("  %-16s%s\n", "key:",
+			fprintf(out, "  %-16s%s\n", "key:",
 			       "unknown (give the signer's certificate with -c)");
 		}
 	}
@@ -418,7 +502,10 @@ json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file)
 	json_object *o = json_object_new_object(), *arr, *desc;
 
 	json_object_object_add(o, "file", json_object_new_string(file));
-	json_object_object_add(o, "file_size",
+	/* null for an appended signature, else the .p7s read */
+	json_object_object_add(o, "signature_file", json_str(d->sig_file));
+	json_object_object_add(o, "file_size", d->sig_file &&
+			       !strcmp(file, d->sig_file) ? NULL :
 			       json_object_new_int64((int64_t)d->file_len));
 	json_object_object_add(o, "compression", json_str(d->compression));
 	json_object_object_add(o, "compressed_size", d->compression ?
@@ -426,24 +513,33 @@ json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file)
 			       : NULL);
 	json_object_object_add(o, "id_type",
 			       json_str(ms_id_type_name(ds->id_type)));
-	json_object_object_add(o, "body_size",
+	json_object_object_add(o, "body_size", d->sig_file &&
+			       !strcmp(file, d->sig_file) ? NULL :
 			       json_object_new_int64((int64_t)d->t.body_len));
-	json_object_object_add(o, "signature_offset",
+	json_object_object_add(o, "signature_offset", d->sig_file ? NULL :
 			       json_object_new_int64((int64_t)d->t.sig_off));
 	json_object_object_add(o, "signature_size",
 			       json_object_new_int64((int64_t)d->t.sig_len));
-	desc = json_object_new_object();
-	json_object_object_add(desc, "algo", json_object_new_int(ds->algo));
-	json_object_object_add(desc, "hash", json_object_new_int(ds->hash));
-	json_object_object_add(desc, "id_type",
-			       json_object_new_int(ds->id_type));
-	json_object_object_add(desc, "signer_len",
-			       json_object_new_int(ds->signer_len));
-	json_object_object_add(desc, "key_id_len",
-			       json_object_new_int(ds->key_id_len));
-	json_object_object_add(desc, "sig_len",
-			       json_object_new_int64(ds->sig_len));
-	json_object_object_add(o, "descriptor", desc);
+	json_object_object_add(o, "signed_twice",
+			       json_object_new_boolean(d->signed_twice));
+	if (d->sig_file) {
+		json_object_object_add(o, "descriptor", NULL);
+	} else {
+		desc = json_object_new_object();
+		json_object_object_add(desc, "algo",
+				       json_object_new_int(ds->algo));
+		json_object_object_add(desc, "hash",
+				       json_object_new_int(ds->hash));
+		json_object_object_add(desc, "id_type",
+				       json_object_new_int(ds->id_type));
+		json_object_object_add(desc, "signer_len",
+				       json_object_new_int(ds->signer_len));
+		json_object_object_add(desc, "key_id_len",
+				       json_object_new_int(ds->key_id_len));
+		json_object_object_add(desc, "sig_len",
+				       json_object_new_int64(ds->sig_len));
+		json_object_object_add(o, "descriptor", desc);
+	}
 	if (!d->cms_ok)
 		return o;
 	json_object_object_add(o, "detached",
@@ -464,5 +560,17 @@ json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file)
 		json_object_array_add(arr, j);
 	}
 	json_object_object_add(o, "signers", arr);
+	/* -c CERT: is it a signer's?  null without -c */
+	if (d->cert_path) {
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "file",
+				       json_object_new_string(d->cert_path));
+		json_object_object_add(c, "is_signer",
+				       json_object_new_boolean(d->cert_signs));
+		json_object_object_add(o, "given_certificate", c);
+	} else {
+		json_object_object_add(o, "given_certificate", NULL);
+	}
 	return o;
 }

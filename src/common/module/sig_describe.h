@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <json-c/json.h>
 #include <openssl/x509.h>
@@ -64,6 +65,17 @@ struct ms_sigdesc {
 	int detached;		/* no embedded content */
 	struct ms_signer_desc s[MS_MAX_SIGNERS];
 	const char *kernel;	/* the line the waivers speak for, or NULL */
+	/* A detached signature (ms_sigdesc_fill_detached): the file it was
+	 * read from; t then holds only body_len (0: no body given) and
+	 * sig_len.  NULL for an appended one. */
+	const char *sig_file;
+	/* -c CERT: given, and whether it is a signer's (issuer and serial,
+	 * or subjectKeyIdentifier, of some SignerInfo) */
+	const char *cert_path;
+	int cert_signs;
+	/* The body itself still ends with the magic: signed twice, and
+	 * the kernel reads only the last signature. */
+	int signed_twice;
 };
 
 /*
@@ -75,10 +87,21 @@ struct ms_sigdesc {
  */
 int ms_sigdesc_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
 		    X509 *cert, const char *cert_path);
+/*
+ * Describe a detached signature blob (a .p7s, as sign-file -d writes),
+ * for a body of body_len bytes (0 when none was given) that may itself
+ * end with the magic (body_tail_magic).  sig_file names the blob's file.
+ * Returns 0, or -EBADMSG when blob is not CMS SignedData.
+ */
+int ms_sigdesc_fill_detached(struct ms_sigdesc *d, const uint8_t *blob,
+			     size_t len, size_t body_len, int body_tail_magic,
+			     const char *sig_file, X509 *cert,
+			     const char *cert_path);
 void ms_sigdesc_free(struct ms_sigdesc *d);
 
-/* Human-readable description on stdout. */
-void ms_sigdesc_print(const struct ms_sigdesc *d, const char *file);
+/* Human-readable description on out. */
+void ms_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
+		      const char *file);
 /* The same as one JSON object. */
 json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file);
 
