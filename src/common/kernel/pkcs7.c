@@ -48,27 +48,11 @@ static int fail(struct ctx *c, int err, const char *why)
 	return err;
 }
 
-/*
- * look_up_OID() compares the encoded bytes with its registry, so an
- * encoding that is not minimal, or not terminated, names no OID the
- * kernel knows: "" here, which matches none of ours.
- */
-static void oid_name(const uint8_t *p, size_t len, char *buf, size_t size)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (p[i] == 0x80 && (i == 0 || !(p[i - 1] & 0x80)))
-			break;
-	if (i < len || ber_oid_str(p, len, buf, size))
-		buf[0] = '\0';
-}
-
 static bool oid_is(const uint8_t *p, size_t len, const char *dotted)
 {
 	char o[64];
 
-	oid_name(p, len, o, sizeof(o));
+	ber_oid_name(p, len, o, sizeof(o));
 	return strcmp(o, dotted) == 0;
 }
 
@@ -79,7 +63,7 @@ static int act_oid(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 	struct ctx *c = ctx;
 
 	(void)hdr, (void)tag;
-	oid_name(v, len, c->last_oid, sizeof(c->last_oid));
+	ber_oid_name(v, len, c->last_oid, sizeof(c->last_oid));
 	return 0;
 }
 

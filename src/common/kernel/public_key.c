@@ -142,28 +142,87 @@ static EVP_PKEY *mldsa_pkey(const char *algo, const uint8_t *raw, size_t len)
 #endif
 }
 
-int pk_parse_spki(const struct kr_rules *kr, const struct ber_it *parent,
-		  const struct ber_tlv *spki, struct pk_key *k,
-		  const char **why)
+/* A DER header for a length below 64 KiB into out; its size. */
+static size_t der_hdr(uint8_t *out, uint8_t tag, size_t len)
+{
+	out[0] = tag;
+	if (len < 0x80) {
+		out[1] = (uint8_t)len;
+		return 2;
+	}
+	if (len < 0x100) {
+		out[1] = 0x81;
+		out[2] = (uint8_t)len;
+		return 3;
+	}
+	out[1] = 0x82;
+	out[2] = (uint8_t)(len >> 8);
+	out[3] = (uint8_t)len;
+	return 4;
+}
+
+/*
+ * The key for OpenSSL, from the parts the kernel keeps (x509_cert_parse():
+ * the algorithm, the parameters element, the key bits), re-encoded as a
+ * DER SubjectPublicKeyInfo: whatever BER form the certificate gave them
+ * in, the kernel only ever sees these parts.
+ */
+static EVP_PKEY *spki_pkey(const uint8_t *oid, size_t oid_len,
+			   const uint8_t *params, size_t params_len,
+			   const uint8_t *bits, size_t bits_len)
+{
+	static const uint8_t null_params[] = { BER_NULL, 0 };
+	uint8_t *der, *p;
+	const unsigned char *q;
+	size_t alg_len, n;
+	EVP_PKEY *k;
+
+	if (!params) {
+		params = null_params;
+		params_len = sizeof(null_params);
+	}
+	if (oid_len > 0x7f)
+		return NULL;
+	alg_len = 2 + oid_len + params_len;
+	n = 4 + alg_len + 4 + bits_len;
+	der = malloc(n + 4);
+	if (!der)
+		return NULL;
+	p = der + 4;
+	p += der_hdr(p, BER_SEQ, alg_len);
+	p += der_hdr(p, BER_OID, oid_len);
+	memcpy(p, oid, oid_len);
+	p += oid_len;
+	memcpy(p, params, params_len);
+	p += params_len;
+	p += der_hdr(p, BER_BITSTR, bits_len);
+	memcpy(p, bits, bits_len);
+	p += bits_len;
+	n = (size_t)(p - (der + 4));
+	/* the outer header, just before the contents */
+	{
+		uint8_t h[4];
+		size_t hl = der_hdr(h, BER_SEQ, n);
+
+		memcpy(der + 4 - hl, h, hl);
+		q = der + 4 - hl;
+		k = d2i_PUBKEY(NULL, &q, (long)(n + hl));
+	}
+	ERR_clear_error();
+	free(der);
+	return k;
+}
+
+int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
+		const uint8_t *params, size_t params_len, const uint8_t *bits,
+		size_t bits_len, struct pk_key *k, const char **why)
 {
 	const struct kr_key_algo *ka;
 	const struct kr_curve *cv = NULL;
-	struct ber_tlv a, oid, params, key;
-	struct ber_it it, alg;
 	char o[64], po[64];
-	const unsigned char *p;
 
 	memset(k, 0, sizeof(*k));
-	*why = "malformed SubjectPublicKeyInfo";
-	if (ber_it_enter(parent, spki, &it) || ber_expect(&it, BER_SEQ, &a) ||
-	    ber_it_enter(&it, &a, &alg) || ber_expect(&alg, BER_OID, &oid) ||
-	    ber_oid_str(oid.val, oid.len, o, sizeof(o)))
-		return -EBADMSG;
-	if (ber_next(&alg, &params) != 0)
-		params.len = 0, params.tag = 0;
-	if (ber_expect(&it, BER_BITSTR, &key))
-		return -EBADMSG;
-
+	ber_oid_name(oid, oid_len, o, sizeof(o));
 	/* x509_extract_key_data(), at the BIT STRING */
 	ka = kr_key_algo(o);
 	if (!ka || !(ka->lines & KR_LINE(kr->line))) {
@@ -174,12 +233,14 @@ int pk_parse_spki(const struct kr_rules *kr, const struct ber_it *parent,
 		k->algo = ka->pkey_algo;
 		k->mldsa_len = ka->raw_len;
 	} else {
-		/* id-ecPublicKey: the parameters name the curve */
-		if (params.tag != BER_OID ||
-		    ber_oid_str(params.val, params.len, po, sizeof(po))) {
+		/* id-ecPublicKey: parse_OID() of the parameters element
+		 * names the curve */
+		if (!params || params_len < 3 || params[0] != BER_OID ||
+		    params[1] != params_len - 2) {
 			*why = "unparsable EC parameters";
 			return -EBADMSG;
 		}
+		ber_oid_name(params + 2, params_len - 2, po, sizeof(po));
 		cv = kr_curve(po);
 		if (!cv || !(cv->lines & KR_LINE(kr->line))) {
 			*why = cv ? cv->absent : kr_why_curve;
@@ -188,22 +249,43 @@ int pk_parse_spki(const struct kr_rules *kr, const struct ber_it *parent,
 		k->algo = cv->pkey_algo;
 		k->ec_bytes = cv->bytes;
 	}
-	if (key.len < 1 || key.val[0] != 0) {
+	if (bits_len < 1 || bits[0] != 0) {
 		*why = "public key BIT STRING has unused bits";
 		return -EBADMSG;
 	}
-	k->raw = key.val + 1;
-	k->raw_len = key.len - 1;
+	k->raw = bits + 1;
+	k->raw_len = bits_len - 1;
 	if (k->mldsa_len) {
 		if (k->raw_len == k->mldsa_len)
 			k->pkey = mldsa_pkey(k->algo, k->raw, k->raw_len);
 	} else {
-		p = spki->start;
-		k->pkey = d2i_PUBKEY(NULL, &p, (long)spki->total);
-		ERR_clear_error();
+		k->pkey = spki_pkey(oid, oid_len, cv ? params : NULL,
+				    cv ? params_len : 0, bits, bits_len);
 	}
 	*why = NULL;
 	return 0;
+}
+
+int pk_parse_spki(const struct kr_rules *kr, const struct ber_it *parent,
+		  const struct ber_tlv *spki, struct pk_key *k,
+		  const char **why)
+{
+	struct ber_tlv a, oid, params, key;
+	struct ber_it it, alg;
+	bool have_params;
+
+	memset(k, 0, sizeof(*k));
+	*why = "malformed SubjectPublicKeyInfo";
+	if (ber_it_enter(parent, spki, &it) || ber_expect(&it, BER_SEQ, &a) ||
+	    ber_it_enter(&it, &a, &alg) || ber_expect(&alg, BER_OID, &oid))
+		return -EBADMSG;
+	have_params = ber_next(&alg, &params) == 0;
+	if (ber_expect(&it, BER_BITSTR, &key))
+		return -EBADMSG;
+	return pk_key_make(kr, oid.val, oid.len,
+			   have_params ? params.start : NULL,
+			   have_params ? params.total : 0, key.val, key.len,
+			   k, why);
 }
 
 /*

@@ -56,6 +56,15 @@ int pk_parse_spki(const struct kr_rules *kr, const struct ber_it *parent,
 		  const char **why);
 
 /*
+ * The same from the parts x509_cert_parse() keeps: the algorithm OID's
+ * contents, its parameters element (header included; NULL when absent)
+ * and the BIT STRING's contents.
+ */
+int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
+		const uint8_t *params, size_t params_len, const uint8_t *bits,
+		size_t bits_len, struct pk_key *k, const char **why);
+
+/*
  * public_key_verify_signature(key, sig): 0, or -EKEYREJECTED (algorithm
  * mismatch, bad signature), -EINVAL (encoding or hash the algorithm
  * cannot take, a key of a size or form the kernel refuses, a signature of
