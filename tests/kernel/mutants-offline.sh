@@ -7,7 +7,8 @@
 # by verify-file --kernel LINE alone, with no QEMU: every one's errno must
 # equal the one the real LINE kernel gave it (column errno_LINE; "?" or an
 # absent column means that line never judged it and is not checked).
-# LINE defaults to every errno_ column of the table.
+# LINE defaults to every errno_ column of the table.  MODSIGN_MUTANTS
+# names another directory laid out the same (mutants.tsv beside the files).
 # Prints "LINE: N agree, N disagree (N false accepts)" per line, and with -v
 # each disagreement; exits 1 if any line disagrees.
 set -euo pipefail
@@ -16,9 +17,9 @@ if [ "${1:-}" = -v ]; then verbose=1; shift; fi
 [ $# -ge 1 ] || { echo "usage: mutants-offline.sh [-v] BINDIR [LINE...]" >&2; exit 2; }
 bin=$1; shift
 conf=$(cd "$(dirname "$0")/../fixtures/conformance" && pwd)
-dir=$conf/mutants
+dir=${MODSIGN_MUTANTS:-$conf/mutants}
 tsv=$dir/mutants.tsv
-hdr=$(grep -v '^#' "$tsv" | head -n1)
+hdr=$(awk '!/^#/ { print; exit }' "$tsv")
 IFS=$'\t' read -r -a cols <<<"$hdr"
 declare -A col
 for i in "${!cols[@]}"; do col[${cols[$i]}]=$i; done
@@ -41,7 +42,8 @@ for line in "${lines[@]}"; do
 			--revoked "$conf/revoked.pem" \
 			--usage "${f[${col[usage]}]}" \
 			--sig "$dir/${f[${col[sig]}]}" \
-			"$(if [ "${f[${col[data]}]}" = payload.bin ]; then
+			"$(if [ "${f[${col[data]}]}" = payload.bin ] &&
+				[ ! -f "$dir/payload.bin" ]; then
 				echo "$conf/payload.bin"
 			else
 				echo "$dir/${f[${col[data]}]}"
