@@ -213,6 +213,95 @@ static EVP_PKEY *spki_pkey(const uint8_t *oid, size_t oid_len,
 	return k;
 }
 
+/*
+ * crypto/rsapubkey.asn1 as crypto/rsa_helper.c, rsa_parse_pub_key(),
+ * decodes it (BER, by asn1_ber_decoder()): rsa_get_n() wants a modulus,
+ * rsa_get_e() an exponent no longer than it, else -EINVAL.
+ */
+struct rsa_ne {
+	const uint8_t *n, *e;
+	size_t n_len, e_len;
+};
+
+static int rsa_get_n(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		     size_t len)
+{
+	struct rsa_ne *k = ctx;
+
+	(void)hdr, (void)tag;
+	if (len == 0)
+		return -EINVAL;
+	k->n = v;
+	k->n_len = len;
+	return 0;
+}
+
+static int rsa_get_e(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		     size_t len)
+{
+	struct rsa_ne *k = ctx;
+
+	(void)hdr, (void)tag;
+	if (!k->n_len || len == 0 || len > k->n_len)
+		return -EINVAL;
+	k->e = v;
+	k->e_len = len;
+	return 0;
+}
+
+static const struct asn1_op rsa_pub_grammar[] = {
+	{ .kind = A_MATCH, .tag = BER_SEQ },
+	{ .kind = A_MATCH, .tag = BER_INT, .act = rsa_get_n },
+	{ .kind = A_MATCH, .tag = BER_INT, .act = rsa_get_e },
+	{ .kind = A_END_SEQ },
+	{ .kind = A_COMPLETE },
+};
+
+/* An unsigned big-endian magnitude as a DER INTEGER at out; its size. */
+static size_t der_uint(uint8_t *out, const uint8_t *v, size_t len)
+{
+	size_t h, pad;
+
+	while (len > 1 && v[0] == 0)
+		v++, len--;
+	pad = v[0] & 0x80 ? 1 : 0;
+	h = der_hdr(out, BER_INT, len + pad);
+	if (pad)
+		out[h] = 0;
+	memcpy(out + h + pad, v, len);
+	return h + pad + len;
+}
+
+/* The RSA key the kernel would set from the key bits: its errors kept in
+ * k->rsa_err for public_key_verify_signature() to return */
+static void rsa_pkey(struct pk_key *k, const uint8_t *oid, size_t oid_len)
+{
+	struct rsa_ne ne = { 0 };
+	uint8_t *ints, *bits;
+	size_t ints_len, n;
+	const char *w;
+
+	k->rsa_err = asn1_decode(rsa_pub_grammar, &ne, k->raw, k->raw_len, &w);
+	if (k->rsa_err)
+		return;
+	/* RSAPublicKey ::= SEQUENCE { n, e } in DER, as the contents of a
+	 * BIT STRING (its unused-bits octet first) */
+	ints = malloc(2 * (ne.n_len + ne.e_len + 16));
+	if (!ints) {
+		k->rsa_err = -ENOMEM;
+		return;
+	}
+	ints_len = der_uint(ints, ne.n, ne.n_len);
+	ints_len += der_uint(ints + ints_len, ne.e, ne.e_len);
+	bits = ints + ints_len;
+	bits[0] = 0;
+	n = 1 + der_hdr(bits + 1, BER_SEQ, ints_len);
+	memcpy(bits + n, ints, ints_len);
+	n += ints_len;
+	k->pkey = spki_pkey(oid, oid_len, NULL, 0, bits, n);
+	free(ints);
+}
+
 int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
 		const uint8_t *params, size_t params_len, const uint8_t *bits,
 		size_t bits_len, struct pk_key *k, const char **why)
@@ -258,9 +347,11 @@ int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
 	if (k->mldsa_len) {
 		if (k->raw_len == k->mldsa_len)
 			k->pkey = mldsa_pkey(k->algo, k->raw, k->raw_len);
+	} else if (cv) {
+		k->pkey = spki_pkey(oid, oid_len, params, params_len, bits,
+				    bits_len);
 	} else {
-		k->pkey = spki_pkey(oid, oid_len, cv ? params : NULL,
-				    cv ? params_len : 0, bits, bits_len);
+		rsa_pkey(k, oid, oid_len);
 	}
 	*why = NULL;
 	return 0;
@@ -301,6 +392,13 @@ static int key_usable(const struct pk_key *k, size_t *key_size,
 	*key_size = 0;
 	if (strcmp(k->algo, "rsa") == 0) {
 		/* rsa_parse_pub_key(): the RSAPublicKey must decode */
+		if (k->rsa_err) {
+			*why = k->rsa_err == -EINVAL ? "RSA public key with "
+				"an empty modulus or an exponent longer than "
+				"it (rsa_get_n, rsa_get_e)" :
+				"undecodable RSA public key";
+			return k->rsa_err;
+		}
 		if (!k->pkey) {
 			*why = "undecodable RSA public key";
 			return -EBADMSG;

@@ -28,6 +28,7 @@ struct pk_key {
 	size_t raw_len;
 	unsigned ec_bytes;	/* ECDSA: one coordinate of the curve */
 	size_t mldsa_len;	/* ML-DSA: the key length of the set */
+	int rsa_err;		/* RSA: rsa_parse_pub_key()'s error */
 };
 
 /* struct public_key_signature */
