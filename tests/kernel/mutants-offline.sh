@@ -16,6 +16,7 @@ verbose=0
 if [ "${1:-}" = -v ]; then verbose=1; shift; fi
 [ $# -ge 1 ] || { echo "usage: mutants-offline.sh [-v] BINDIR [LINE...]" >&2; exit 2; }
 bin=$1; shift
+[ -x "$bin/verify-file" ] || { echo "mutants-offline.sh: $bin/verify-file missing (run make first)" >&2; exit 2; }
 conf=$(cd "$(dirname "$0")/../fixtures/conformance" && pwd)
 dir=${MODSIGN_MUTANTS:-$conf/mutants}
 tsv=$dir/mutants.tsv
@@ -48,8 +49,13 @@ for line in "${lines[@]}"; do
 			else
 				echo "$dir/${f[${col[data]}]}"
 			fi)" 2>/dev/null |
-			sed -n 's/.*"errno": *"\([A-Z0-9]*\)".*/\1/p') || true
-		got=${got:-0}
+			sed -n 's/.*"verdict".*"errno": *\("[A-Z0-9]*"\|null\).*/\1/p') || true
+		# no verdict at all (a crash) is never an agreement
+		case $got in
+		null) got=0 ;;
+		'"'*) got=${got//\"/} ;;
+		*) got="no-verdict" ;;
+		esac
 		if [ "$got" = "$want" ]; then
 			agree=$((agree + 1))
 			continue
