@@ -180,3 +180,14 @@ int ber_oid_str(const uint8_t *p, size_t len, char *buf, size_t size)
 	}
 	return 0;
 }
+
+void ber_oid_name(const uint8_t *p, size_t len, char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] == 0x80 && (i == 0 || !(p[i - 1] & 0x80)))
+			break;
+	if (i < len || ber_oid_str(p, len, buf, size))
+		buf[0] = '\0';
+}

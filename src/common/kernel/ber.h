@@ -77,4 +77,12 @@ int ber_top(const uint8_t *buf, size_t len, struct ber_tlv *t);
 /* Dotted form of an OID's contents into buf; -EBADMSG when malformed. */
 int ber_oid_str(const uint8_t *p, size_t len, char *buf, size_t size);
 
+/*
+ * The dotted form of an OID as the kernel's look_up_OID() tells OIDs
+ * apart, by their encoded bytes: an encoding that is not minimal (a
+ * 0x80 padding octet), not terminated, or empty names no OID it knows,
+ * and gets "" here, which equals none.
+ */
+void ber_oid_name(const uint8_t *p, size_t len, char *buf, size_t size);
+
 #endif

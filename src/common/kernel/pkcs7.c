@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/exitcode.h"
+#include "kernel/asn1.h"
 #include "kernel/ber.h"
 #include "kernel/pkcs7.h"
 
@@ -17,11 +18,28 @@
 #define OID_MS_OPUS_INFO "1.3.6.1.4.1.311.2.1.12"
 #define OID_MS_STATEMENT_TYPE "1.3.6.1.4.1.311.2.1.11"
 
+/*
+ * The parse is crypto/asymmetric_keys/pkcs7_parser.c's: the grammar of
+ * crypto/asymmetric_keys/pkcs7.asn1 run by the kernel's decoder (asn1.c),
+ * with the actions below called as their elements match, in the order
+ * of the message.  Like struct pkcs7_parse_context, the context keeps
+ * the last OID and the raw issuer, serial and SKID of the sid across
+ * SignerInfos: a SignerInfo whose version asks for the form of sid it
+ * does not have gets its key id from an earlier one's (or an empty one).
+ */
 struct ctx {
 	struct p7_msg *m;
 	const struct kr_rules *kr;
 	const struct blacklist *bl;
 	const char **why;
+	const uint8_t *der;
+	size_t der_len;
+	char last_oid[64];	/* "" for an OID the kernel would not know */
+	struct p7_sinfo cur;	/* the SignerInfo being decoded */
+	unsigned aa_seen;
+	bool expect_skid, certs_listed;
+	const uint8_t *raw_issuer, *raw_serial, *raw_skid;
+	size_t raw_issuer_len, raw_serial_len, raw_skid_len;
 };
 
 static int fail(struct ctx *c, int err, const char *why)
@@ -30,196 +48,174 @@ static int fail(struct ctx *c, int err, const char *why)
 	return err;
 }
 
-static int oid_of(const struct ber_tlv *t, char *buf, size_t size)
+static bool oid_is(const uint8_t *p, size_t len, const char *dotted)
 {
-	if (!ber_tag_is(t, BER_OID))
-		return -EBADMSG;
-	return ber_oid_str(t->val, t->len, buf, size);
-}
-
-/* AlgorithmIdentifier: the OID; parameters are never looked at
- * (pkcs7_parser.c). */
-/* AlgorithmIdentifier ::= SEQUENCE { algorithm OID, parameters ANY
- * OPTIONAL }: the decoder's END_SEQ insists that nothing follows. */
-static int alg_oid(struct ber_it *it, char *buf, size_t size)
-{
-	struct ber_tlv a, o, x;
-	struct ber_it ai;
-
-	if (ber_expect(it, BER_SEQ, &a) || ber_it_enter(it, &a, &ai) ||
-	    ber_expect(&ai, BER_OID, &o) || oid_of(&o, buf, size))
-		return -EBADMSG;
-	if (ber_next(&ai, &x) == 0 && ber_next(&ai, &x) != 1)
-		return -EBADMSG;
-	return 0;
-}
-
-/*
- * lib/asn1_decoder.c has no notion of an empty SET OF or SEQUENCE OF: the
- * element op runs once before END_SET_OF/END_SEQ_OF can loop, finds no
- * data ("data overrun") and fails -EBADMSG.  So every "X OF" of the
- * grammar needs at least one element, and each element the checks of
- * its own type.  Real kernels confirm it (conformance c92, c95-c97).
- */
-typedef int (*of_elem_fn)(struct ctx *c, struct ber_it *it,
-			  const struct ber_tlv *e);
-
-static int each_of(struct ctx *c, const struct ber_it *parent,
-		   const struct ber_tlv *t, of_elem_fn fn, const char *what)
-{
-	struct ber_it it;
-	struct ber_tlv e;
-	int ret, n = 0;
-
-	if (ber_it_enter(parent, t, &it))
-		return fail(c, -EBADMSG, what);
-	while ((ret = ber_next(&it, &e)) == 0) {
-		n++;
-		if (fn && (ret = fn(c, &it, &e)))
-			return ret;
-	}
-	if (ret < 0 || n == 0)
-		return fail(c, -EBADMSG, what);
-	return 0;
-}
-
-/* DigestAlgorithmIdentifier, an element of digestAlgorithms */
-static int of_alg(struct ctx *c, struct ber_it *it, const struct ber_tlv *e)
-{
-	struct ber_it one;
 	char o[64];
 
-	ber_it_init(&one, e->start, e->total, it->depth);
-	if (alg_oid(&one, o, sizeof(o)))
-		return fail(c, -EBADMSG, "malformed digestAlgorithms");
+	ber_oid_name(p, len, o, sizeof(o));
+	return strcmp(o, dotted) == 0;
+}
+
+/* pkcs7_note_OID() */
+static int act_oid(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		   size_t len)
+{
+	struct ctx *c = ctx;
+
+	(void)hdr, (void)tag;
+	ber_oid_name(v, len, c->last_oid, sizeof(c->last_oid));
 	return 0;
 }
 
-/* AttributeValueAssertion ::= SEQUENCE { OID, ANY } */
-static int of_ava(struct ctx *c, struct ber_it *it, const struct ber_tlv *e)
+/* pkcs7_check_content_type() */
+static int act_content_type(void *ctx, size_t hdr, uint8_t tag,
+			    const uint8_t *v, size_t len)
 {
-	struct ber_it ai;
-	struct ber_tlv t;
+	struct ctx *c = ctx;
 
-	if (!ber_tag_is(e, BER_SEQ) || ber_it_enter(it, e, &ai) ||
-	    ber_expect(&ai, BER_OID, &t) || ber_next(&ai, &t) != 0 ||
-	    ber_next(&ai, &t) != 1)
-		return fail(c, -EBADMSG, "malformed issuer Name");
+	(void)hdr, (void)tag, (void)v, (void)len;
+	if (strcmp(c->last_oid, OID_SIGNED_DATA) != 0)
+		return fail(c, -EINVAL, "only pkcs7_signedData is supported");
 	return 0;
 }
 
-/* RelativeDistinguishedName ::= SET OF AttributeValueAssertion */
-static int of_rdn(struct ctx *c, struct ber_it *it, const struct ber_tlv *e)
+/* pkcs7_note_signeddata_version() */
+static int act_sd_version(void *ctx, size_t hdr, uint8_t tag,
+			  const uint8_t *v, size_t len)
 {
-	if (!ber_tag_is(e, BER_SET))
-		return fail(c, -EBADMSG, "malformed issuer Name");
-	return each_of(c, it, e, of_ava, "malformed issuer Name");
+	struct ctx *c = ctx;
+
+	(void)hdr, (void)tag;
+	if (len != 1 || (v[0] != 1 && v[0] != 3))
+		return fail(c, -EINVAL, "unsupported SignedData version");
+	c->m->version = v[0];
+	return 0;
 }
 
-/* UnauthenticatedAttribute ::= SEQUENCE { OID, values SET OF ANY } */
-static int of_uattr(struct ctx *c, struct ber_it *it, const struct ber_tlv *e)
+/* pkcs7_note_signerinfo_version() */
+static int act_si_version(void *ctx, size_t hdr, uint8_t tag,
+			  const uint8_t *v, size_t len)
 {
-	struct ber_it ai;
-	struct ber_tlv t, v;
+	struct ctx *c = ctx;
 
-	if (!ber_tag_is(e, BER_SEQ) || ber_it_enter(it, e, &ai) ||
-	    ber_expect(&ai, BER_OID, &t) || ber_expect(&ai, BER_SET, &v) ||
-	    ber_next(&ai, &t) != 1)
-		return fail(c, -EBADMSG, "malformed unauthenticatedAttributes");
-	return each_of(c, &ai, &v, NULL, "malformed unauthenticatedAttributes");
+	(void)hdr, (void)tag;
+	if (len != 1 || (v[0] != 1 && v[0] != 3))
+		return fail(c, -EINVAL, "unsupported SignerInfo version");
+	c->cur.version = v[0];
+	if ((v[0] == 1) != (c->m->version == 1))
+		return fail(c, -EBADMSG, "SignedData-SignerInfo version mismatch");
+	c->expect_skid = v[0] == 3;
+	return 0;
 }
 
 /*
- * pkcs7.asn1 declares "CertificateList ::= SEQUENCE OF Certificate" and
- * Certificate as ANY ({ pkcs7_extract_cert }): every element inside a
- * CRL is parsed as an X.509 certificate, and the first that fails fails
- * the message.  A real CRL therefore makes the kernel refuse the
- * signature (conformance c81); the "certificates" parsed are dropped.
+ * pkcs7_extract_cert(): an element of certificates (or, as the grammar
+ * has it, of a CRL) must carry exactly the SEQUENCE tag, and any that
+ * fails to parse fails the message.  The certificate is handed over
+ * with its header, and with two octets more when its length is
+ * indefinite (the kernel's allowance for an EOC it already counted);
+ * trailing octets do not matter to the X.509 decoder.
  */
-static int of_crl_cert(struct ctx *c, struct ber_it *it,
-		       const struct ber_tlv *e)
+static int act_cert(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		    size_t len)
 {
-	struct x509k_cert *x;
-	int ret;
-
-	(void)it;
-	if (e->tag != BER_SEQ)
-		return fail(c, -EBADMSG, "CRL element is not a certificate");
-	ret = x509k_parse(e->start, e->total, c->kr, c->bl, &x, c->why);
-	if (!ret && x->selfsig_unchecked)
-		ret = fail(c, -MS_ENOALG, "the ML-DSA self-signature of a "
-			   "certificate in the crls field");
-	x509k_free(x);
-	return ret;
-}
-
-static int of_crl(struct ctx *c, struct ber_it *it, const struct ber_tlv *e)
-{
-	if (!ber_tag_is(e, BER_SEQ))
-		return fail(c, -EBADMSG, "malformed crls");
-	return each_of(c, it, e, of_crl_cert, "malformed crls");
-}
-
-/* pkcs7_extract_cert(): any certificate that fails fails the message. */
-static int note_certs(struct ctx *c, struct ber_it *parent,
-		      const struct ber_tlv *set)
-{
-	struct ber_it it;
-	struct ber_tlv e;
+	struct ctx *c = ctx;
 	struct x509k_cert *x, **nc;
+	const uint8_t *start = v - hdr;
+	size_t n = len + hdr, left = c->der + c->der_len - start;
 	int ret;
 
-	if (ber_it_enter(parent, set, &it))
-		return -EBADMSG;
-	/* [2] is SEQUENCE OF Certificate (ANY): one element needed.  [0]'s
-	 * element is a CHOICE, whose alternatives all skip when no data is
-	 * left, and COND_FAIL then sees the [0] tag's own match: an empty
-	 * [0] passes (real kernels agree, conformance c96a/c96b). */
-	if (set->tag == BER_CTXC(2) && ber_peek(&it) < 0)
-		return fail(c, -EBADMSG, "empty certificates field");
-	while ((ret = ber_next(&it, &e)) == 0) {
-		/* crypto/asymmetric_keys/pkcs7.asn1: each element must be a
-		 * SEQUENCE */
-		if (e.tag != BER_SEQ)
-			return fail(c, -EBADMSG, "embedded certificate is not a SEQUENCE");
-		ret = x509k_parse(e.start, e.total, c->kr, c->bl, &x, c->why);
-		if (ret)
-			return ret;
-		/* the kernel checks it here and fails the whole message
-		 * when it is bad: what follows depends on it */
-		if (x->selfsig_unchecked) {
-			x509k_free(x);
-			return fail(c, -MS_ENOALG, "the ML-DSA self-signature "
-				    "of an embedded certificate");
-		}
-		nc = realloc(c->m->certs, (c->m->n_certs + 1) * sizeof(*nc));
-		if (!nc) {
-			x509k_free(x);
-			return -ENOMEM;
-		}
-		c->m->certs = nc;
-		x->index = c->m->n_certs + 1;
-		nc[c->m->n_certs++] = x;
+	if (tag != BER_SEQ)
+		return fail(c, -EBADMSG, "embedded certificate is not a SEQUENCE");
+	if (start[1] == 0x80)
+		n += 2;
+	if (n > left)
+		n = left;
+	ret = x509k_parse(start, n, c->kr, c->bl, &x, c->why);
+	if (ret)
+		return ret;
+	/* the kernel checks it here and fails the whole message when it
+	 * is bad: what follows depends on it */
+	if (x->selfsig_unchecked) {
+		x509k_free(x);
+		return fail(c, -MS_ENOALG, "the ML-DSA self-signature of an "
+			    "embedded certificate");
 	}
-	return ret < 0 ? ret : 0;
+	/* certificates met after pkcs7_note_certificate_list() (those of
+	 * crls) are freed with the parse context: parsed, then dropped */
+	if (c->certs_listed) {
+		x509k_free(x);
+		return 0;
+	}
+	nc = realloc(c->m->certs, (c->m->n_certs + 1) * sizeof(*nc));
+	if (!nc) {
+		x509k_free(x);
+		return -ENOMEM;
+	}
+	c->m->certs = nc;
+	x->index = c->m->n_certs + 1;
+	nc[c->m->n_certs++] = x;
+	return 0;
 }
 
-/* pkcs7_sig_note_authenticated_attr(), per value of each attribute */
-static int note_attr(struct ctx *c, struct p7_sinfo *si, const char *type,
-		     const struct ber_tlv *v, unsigned *seen)
+/* pkcs7_note_certificate_list() */
+static int act_cert_list(void *ctx, size_t hdr, uint8_t tag,
+			 const uint8_t *v, size_t len)
+{
+	struct ctx *c = ctx;
+
+	(void)hdr, (void)tag, (void)v, (void)len;
+	c->certs_listed = true;
+	return 0;
+}
+
+/* pkcs7_note_content() */
+static int act_content(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		       size_t len)
+{
+	struct ctx *c = ctx;
+
+	(void)hdr, (void)tag, (void)v, (void)len;
+	if (strcmp(c->last_oid, OID_DATA) == 0)
+		c->m->data_type = P7_DATA;
+	else if (strcmp(c->last_oid, OID_MS_INDIRECT) == 0)
+		c->m->data_type = P7_MS_INDIRECT;
+	else
+		return fail(c, -EINVAL, "unsupported data type");
+	return 0;
+}
+
+/* pkcs7_note_data() */
+static int act_data(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		    size_t len)
+{
+	struct ctx *c = ctx;
+
+	(void)hdr, (void)tag;
+	c->m->data = v;
+	c->m->data_len = len;
+	return 0;
+}
+
+/* pkcs7_sig_note_authenticated_attr(), once per value of each attribute,
+ * the attribute's type being the last OID noted */
+static int act_authattr(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+			size_t len)
 {
 	enum { CT = 1, ST = 2, MD = 4, SC = 8, OPUS = 16, STMT = 32 };
+	struct ctx *c = ctx;
+	struct p7_sinfo *si = &c->cur;
 	bool authenticode = c->m->data_type == P7_MS_INDIRECT;
-	char o[64];
+	const char *type = c->last_oid;
+	unsigned *seen = &c->aa_seen;
 
+	(void)hdr;
 	if (strcmp(type, OID_CONTENT_TYPE) == 0) {
 		if (*seen & CT)
 			return fail(c, -EKEYREJECTED, "repeated contentType authattr");
 		*seen |= CT;
-		if (oid_of(v, o, sizeof(o)))
-			return fail(c, -EBADMSG, "contentType authattr does not match the content");
-		if (!((strcmp(o, OID_DATA) == 0 && !authenticode) ||
-		      (strcmp(o, OID_MS_INDIRECT) == 0 && authenticode)))
+		/* the value's contents are looked up whatever its tag */
+		if (!oid_is(v, len, authenticode ? OID_MS_INDIRECT : OID_DATA))
 			return fail(c, -EBADMSG, "contentType authattr does not match the content");
 		return 0;
 	}
@@ -228,8 +224,7 @@ static int note_attr(struct ctx *c, struct p7_sinfo *si, const char *type,
 			return fail(c, -EKEYREJECTED, "repeated signingTime authattr");
 		*seen |= ST;
 		si->has_signing_time = true;
-		if (x509k_decode_time(v->tag, v->val, v->len,
-				      &si->signing_time))
+		if (x509k_decode_time(tag, v, len, &si->signing_time))
 			return fail(c, -EBADMSG, "invalid signingTime authattr");
 		return 0;
 	}
@@ -237,10 +232,10 @@ static int note_attr(struct ctx *c, struct p7_sinfo *si, const char *type,
 		if (*seen & MD)
 			return fail(c, -EKEYREJECTED, "repeated messageDigest authattr");
 		*seen |= MD;
-		if (v->tag != BER_OCTSTR)
+		if (tag != BER_OCTSTR)
 			return fail(c, -EBADMSG, "messageDigest authattr is not an OCTET STRING");
-		si->msgdigest = v->val;
-		si->msgdigest_len = v->len;
+		si->msgdigest = v;
+		si->msgdigest_len = len;
 		return 0;
 	}
 	if (strcmp(type, OID_SMIME_CAPS) == 0) {
@@ -265,288 +260,368 @@ static int note_attr(struct ctx *c, struct p7_sinfo *si, const char *type,
 	return 0;
 }
 
-static int note_attrs(struct ctx *c, struct p7_sinfo *si, struct ber_it *p,
-		      const struct ber_tlv *set, bool is_set)
+/* pkcs7_sig_note_set_of_authattrs(): run only for the [0] SET form; the
+ * attributes are digested later with their [0] tag replaced by SET
+ * (pkcs7_verify.c, pkcs7_digest()) */
+static int act_authattrs(void *ctx, size_t hdr, uint8_t tag,
+			 const uint8_t *v, size_t len)
 {
-	struct ber_it it, ai, vi, seqit;
-	struct ber_tlv a, t, vals, v, seq;
-	unsigned seen = 0;
-	char type[64];
-	int ret;
+	struct ctx *c = ctx;
 
-	if (ber_it_enter(p, set, &it))
-		return -EBADMSG;
-	if (!is_set) {
-		/* [2] EXPLICIT SEQUENCE OF: one more level */
-		if (ber_expect(&it, BER_SEQ, &seq) ||
-		    ber_it_enter(&it, &seq, &seqit))
-			return -EBADMSG;
-		it = seqit;
-	}
-	/* SET OF / SEQUENCE OF AuthenticatedAttribute, each with a SET OF
-	 * values: none of them may be empty (each_of() says why) */
-	if (ber_peek(&it) < 0)
-		return fail(c, -EBADMSG, "empty authenticatedAttributes");
-	while ((ret = ber_next(&it, &a)) == 0) {
-		if (!ber_tag_is(&a, BER_SEQ) || ber_it_enter(&it, &a, &ai) ||
-		    ber_expect(&ai, BER_OID, &t) ||
-		    oid_of(&t, type, sizeof(type)) ||
-		    ber_expect(&ai, BER_SET, &vals) ||
-		    ber_it_enter(&ai, &vals, &vi) || ber_peek(&vi) < 0)
-			return -EBADMSG;
-		while ((ret = ber_next(&vi, &v)) == 0) {
-			ret = note_attr(c, si, type, &v, &seen);
-			if (ret)
-				return ret;
-		}
-		if (ret < 0)
-			return ret;
-	}
-	if (ret < 0)
-		return ret;
-	if (!is_set)
-		return 0;
-	/* pkcs7_sig_note_set_of_authattrs() */
-	if (!(seen & 1) || !(seen & 4))
+	(void)tag;
+	if (!(c->aa_seen & 1) || !(c->aa_seen & 4))
 		return fail(c, -EBADMSG, "missing required authattr (contentType, messageDigest)");
-	if (c->m->data_type != P7_MS_INDIRECT && (seen & 16))
+	if (c->m->data_type != P7_MS_INDIRECT && (c->aa_seen & 16))
 		return fail(c, -EBADMSG, "msSpOpusInfo on non-Authenticode data");
-	/* digested later with its [0] tag replaced by SET (pkcs7_verify.c,
-	 * pkcs7_verify()) */
-	si->authattrs = set->start + 1;
-	si->authattrs_len = set->total - 1;
+	c->cur.authattrs = v - (hdr - 1);
+	c->cur.authattrs_len = len + (hdr - 1);
 	return 0;
 }
 
-static int parse_sinfo(struct ctx *c, struct ber_it *p,
-		       const struct ber_tlv *s, struct p7_sinfo *si)
+/* pkcs7_sig_note_digest_algo() */
+static int act_digest_algo(void *ctx, size_t hdr, uint8_t tag,
+			   const uint8_t *v, size_t len)
 {
-	struct ber_it it, sid;
-	struct ber_tlv e, iss, ser;
-	char o[64];
-	bool expect_skid;
-	int ret;
+	struct ctx *c = ctx;
+	const struct kr_hash *h;
 
-	if (!ber_tag_is(s, BER_SEQ) || ber_it_enter(p, s, &it) ||
-	    ber_expect(&it, BER_INT, &e))
-		return fail(c, -EBADMSG, "malformed SignerInfo");
-	/* pkcs7_note_signerinfo_version() */
-	if (e.len != 1)
-		return fail(c, -EINVAL, "unsupported SignerInfo version");
-	si->version = e.val[0];
-	if (si->version == 1) {
-		if (c->m->version != 1)
-			return fail(c, -EBADMSG, "SignedData-SignerInfo version mismatch");
-		expect_skid = false;
-	} else if (si->version == 3) {
-		if (c->m->version == 1)
-			return fail(c, -EBADMSG, "SignedData-SignerInfo version mismatch");
-		expect_skid = true;
-	} else {
-		return fail(c, -EINVAL, "unsupported SignerInfo version");
-	}
-
-	if (ber_next(&it, &e))
-		return fail(c, -EBADMSG, "malformed SignerInfo");
-	if (ber_tag_is(&e, BER_SEQ)) {
-		if (ber_it_enter(&it, &e, &sid) ||
-		    ber_expect(&sid, BER_SEQ, &iss) ||
-		    ber_expect(&sid, BER_INT, &ser))
-			return fail(c, -EBADMSG, "malformed issuerAndSerialNumber");
-		/* Name ::= SEQUENCE OF RelativeDistinguishedName */
-		ret = each_of(c, &sid, &iss, of_rdn, "malformed issuer Name");
-		if (ret)
-			return ret;
-		si->issuer = iss.val;
-		si->issuer_len = iss.len;
-		si->serial = ser.val;
-		si->serial_len = ser.len;
-	} else if (ber_tag_is(&e, BER_CTX(0))) {
-		si->skid = e.val;
-		si->skid_len = e.len;
-	} else {
-		return fail(c, -EBADMSG, "malformed SignerIdentifier");
-	}
-
-	/* pkcs7_sig_note_digest_algo() */
-	if (alg_oid(&it, o, sizeof(o)))
-		return fail(c, -EBADMSG, "malformed digestAlgorithm");
-	si->hash = kr_pkcs7_hash(c->kr, o);
-	if (!si->hash) {
-		const struct kr_hash *h = kr_hash_by_oid(o);
-
+	(void)hdr, (void)tag, (void)v, (void)len;
+	c->cur.hash = kr_pkcs7_hash(c->kr, c->last_oid);
+	if (!c->cur.hash) {
+		h = kr_hash_by_oid(c->last_oid);
 		return fail(c, -ENOPKG, h && h->unparsed ? h->unparsed :
 			    "unsupported digest algorithm");
 	}
-	si->sig.hash = si->hash;
-
-	if (ber_peek(&it) == BER_CTXC(0) || ber_peek(&it) == BER_CTXC(2)) {
-		bool is_set = ber_peek(&it) == BER_CTXC(0);
-
-		ber_next(&it, &e);
-		ret = note_attrs(c, si, &it, &e, is_set);
-		if (ret)
-			return ret;
-	}
-
-	/* pkcs7_sig_note_pkey_algo() */
-	if (alg_oid(&it, o, sizeof(o)))
-		return fail(c, -EBADMSG, "malformed digestEncryptionAlgorithm");
-	si->algo = kr_sinfo_algo(c->kr, o);
-	if (!si->algo)
-		return fail(c, -ENOPKG, kr_sinfo_algo_absent(o));
-	si->sig.pkey_algo = si->algo->pkey_algo;
-	si->sig.encoding = si->algo->encoding;
-	si->sig.takes_data = si->algo->takes_data;
-
-	if (ber_expect(&it, BER_OCTSTR, &e))
-		return fail(c, -EBADMSG, "malformed encryptedDigest");
-	si->sig.s = e.val;
-	si->sig.slen = e.len;
-	/* unauthenticatedAttributes [1] or [3] IMPLICIT: decoded, never
-	 * used (pkcs7_parser.c) */
-	if ((ret = ber_next(&it, &e)) == 0) {
-		if (e.tag != BER_CTXC(1) && e.tag != BER_CTXC(3))
-			return fail(c, -EBADMSG, "malformed SignerInfo");
-		ret = each_of(c, &it, &e, of_uattr,
-			      "malformed unauthenticatedAttributes");
-		if (ret)
-			return ret;
-		if (ber_next(&it, &e) == 0)
-			return fail(c, -EBADMSG, "malformed SignerInfo");
-	} else if (ret < 0) {
-		return fail(c, -EBADMSG, "malformed SignerInfo");
-	}
-
-	/* pkcs7_note_signed_info() */
-	if (c->m->data_type == P7_MS_INDIRECT && !si->authattrs)
-		return fail(c, -EBADMSG, "Authenticode requires AuthAttrs");
-	if (!expect_skid)
-		ret = kid_make(&si->auth_id, si->serial, si->serial_len,
-			       si->issuer, si->issuer_len);
-	else
-		ret = kid_make(&si->auth_id, si->skid, si->skid_len, NULL, 0);
-	return ret;
-}
-
-static int parse_signed_data(struct ctx *c, struct ber_it *p,
-			     const struct ber_tlv *sd)
-{
-	struct ber_it it, ci, cont, sis;
-	struct ber_tlv e, o, d;
-	struct p7_msg *m = c->m;
-	char oid[64];
-	int ret;
-
-	if (!ber_tag_is(sd, BER_SEQ) || ber_it_enter(p, sd, &it) ||
-	    ber_expect(&it, BER_INT, &e))
-		return fail(c, -EBADMSG, "malformed SignedData");
-	/* pkcs7_note_signeddata_version() */
-	if (e.len != 1 || (e.val[0] != 1 && e.val[0] != 3))
-		return fail(c, -EINVAL, "unsupported SignedData version");
-	m->version = e.val[0];
-
-	/* digestAlgorithms: SET or SEQUENCE OF AlgorithmIdentifier, decoded
-	 * but never cross-checked with the SignerInfos (pkcs7_parser.c) */
-	if (ber_next(&it, &e) ||
-	    !(ber_tag_is(&e, BER_SET) || ber_tag_is(&e, BER_SEQ)))
-		return fail(c, -EBADMSG, "malformed digestAlgorithms");
-	ret = each_of(c, &it, &e, of_alg, "malformed digestAlgorithms");
-	if (ret)
-		return ret;
-
-	/* encapContentInfo: pkcs7_note_content() and pkcs7_note_data() */
-	if (ber_expect(&it, BER_SEQ, &e) || ber_it_enter(&it, &e, &ci) ||
-	    ber_expect(&ci, BER_OID, &o) || oid_of(&o, oid, sizeof(oid)))
-		return fail(c, -EBADMSG, "malformed encapContentInfo");
-	if (strcmp(oid, OID_DATA) == 0)
-		m->data_type = P7_DATA;
-	else if (strcmp(oid, OID_MS_INDIRECT) == 0)
-		m->data_type = P7_MS_INDIRECT;
-	else
-		return fail(c, -EINVAL, "unsupported data type");
-	if ((ret = ber_next(&ci, &e)) == 0) {
-		if (e.tag != BER_CTXC(0) || ber_it_enter(&ci, &e, &cont) ||
-		    ber_next(&cont, &d))
-			return fail(c, -EBADMSG, "malformed encapContentInfo");
-		m->data = d.val;
-		m->data_len = d.len;
-	} else if (ret < 0) {
-		return fail(c, -EBADMSG, "malformed encapContentInfo");
-	}
-
-	if (ber_next(&it, &e))
-		return fail(c, -EBADMSG, "SignedData has no signerInfos");
-	if (e.tag == BER_CTXC(0) || e.tag == BER_CTXC(2)) {
-		ret = note_certs(c, &it, &e);
-		if (ret)
-			return ret;
-		if (ber_next(&it, &e))
-			return fail(c, -EBADMSG, "SignedData has no signerInfos");
-	}
-	if (e.tag == BER_CTXC(1) || e.tag == BER_CTXC(3)) {
-		ret = each_of(c, &it, &e, of_crl, "malformed crls");
-		if (ret)
-			return ret;
-		if (ber_next(&it, &e))
-			return fail(c, -EBADMSG, "SignedData has no signerInfos");
-	}
-	if (!(ber_tag_is(&e, BER_SET) || ber_tag_is(&e, BER_SEQ)) ||
-	    ber_it_enter(&it, &e, &sis))
-		return fail(c, -EBADMSG, "malformed signerInfos");
-	if (ber_next(&it, &e) == 0)
-		return fail(c, -EBADMSG, "trailing data in SignedData");
-	if (ber_peek(&sis) < 0)
-		return fail(c, -EBADMSG, "empty signerInfos");
-
-	while ((ret = ber_next(&sis, &e)) == 0) {
-		struct p7_sinfo *ns = realloc(m->sinfos,
-					      (m->n_sinfos + 1) * sizeof(*ns));
-
-		if (!ns)
-			return -ENOMEM;
-		m->sinfos = ns;
-		memset(&ns[m->n_sinfos], 0, sizeof(*ns));
-		ns[m->n_sinfos].index = m->n_sinfos + 1;
-		m->n_sinfos++;
-		ret = parse_sinfo(c, &sis, &e, &ns[m->n_sinfos - 1]);
-		if (ret)
-			return ret;
-	}
-	if (ret < 0)
-		return fail(c, -EBADMSG, "malformed signerInfos");
+	c->cur.sig.hash = c->cur.hash;
 	return 0;
 }
 
+/* pkcs7_sig_note_pkey_algo() */
+static int act_pkey_algo(void *ctx, size_t hdr, uint8_t tag,
+			 const uint8_t *v, size_t len)
+{
+	struct ctx *c = ctx;
+	struct p7_sinfo *si = &c->cur;
+
+	(void)hdr, (void)tag, (void)v, (void)len;
+	si->algo = kr_sinfo_algo(c->kr, c->last_oid);
+	if (!si->algo)
+		return fail(c, -ENOPKG, kr_sinfo_algo_absent(c->last_oid));
+	si->sig.pkey_algo = si->algo->pkey_algo;
+	si->sig.encoding = si->algo->encoding;
+	si->sig.takes_data = si->algo->takes_data;
+	return 0;
+}
+
+/* pkcs7_sig_note_signature() */
+static int act_signature(void *ctx, size_t hdr, uint8_t tag,
+			 const uint8_t *v, size_t len)
+{
+	struct ctx *c = ctx;
+
+	(void)hdr, (void)tag;
+	c->cur.sig.s = v;
+	c->cur.sig.slen = len;
+	return 0;
+}
+
+/* pkcs7_sig_note_issuer(), pkcs7_sig_note_serial(), pkcs7_sig_note_skid() */
+static int act_issuer(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		      size_t len)
+{
+	struct ctx *c = ctx;
+
+	(void)hdr, (void)tag;
+	c->raw_issuer = v;
+	c->raw_issuer_len = len;
+	return 0;
+}
+
+static int act_serial(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		      size_t len)
+{
+	struct ctx *c = ctx;
+
+	(void)hdr, (void)tag;
+	c->raw_serial = v;
+	c->raw_serial_len = len;
+	return 0;
+}
+
+static int act_skid(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		    size_t len)
+{
+	struct ctx *c = ctx;
+
+	(void)hdr, (void)tag;
+	c->raw_skid = v;
+	c->raw_skid_len = len;
+	return 0;
+}
+
+/* pkcs7_note_signed_info(): the key id comes from whatever raw sid parts
+ * the context holds, as the version says */
+static int act_signed_info(void *ctx, size_t hdr, uint8_t tag,
+			   const uint8_t *v, size_t len)
+{
+	struct ctx *c = ctx;
+	struct p7_msg *m = c->m;
+	struct p7_sinfo *si = &c->cur, *ns;
+	int ret;
+
+	(void)hdr, (void)tag, (void)v, (void)len;
+	if (m->data_type == P7_MS_INDIRECT && !si->authattrs)
+		return fail(c, -EBADMSG, "Authenticode requires AuthAttrs");
+	if (!c->expect_skid) {
+		si->issuer = c->raw_issuer;
+		si->issuer_len = c->raw_issuer_len;
+		si->serial = c->raw_serial;
+		si->serial_len = c->raw_serial_len;
+		ret = kid_make(&si->auth_id, si->serial, si->serial_len,
+			       si->issuer, si->issuer_len);
+	} else {
+		si->skid = c->raw_skid;
+		si->skid_len = c->raw_skid_len;
+		ret = kid_make(&si->auth_id, si->skid, si->skid_len, NULL, 0);
+	}
+	if (ret)
+		return ret;
+	ns = realloc(m->sinfos, (m->n_sinfos + 1) * sizeof(*ns));
+	if (!ns) {
+		kid_free(&si->auth_id);
+		return -ENOMEM;
+	}
+	m->sinfos = ns;
+	si->index = m->n_sinfos + 1;
+	ns[m->n_sinfos++] = *si;
+	memset(si, 0, sizeof(*si));
+	c->aa_seen = 0;
+	return 0;
+}
+
+/*
+ * crypto/asymmetric_keys/pkcs7.asn1, one routine per jump target of the
+ * compiled grammar.  Index comments are the loop targets of A_END_OF.
+ */
+#define M(t) { .kind = A_MATCH, .tag = (t) }
+#define M_ACT(t, a) { .kind = A_MATCH, .tag = (t), .act = (a) }
+#define M_F(f, t, a, j) { .kind = A_MATCH, .flags = (f), .tag = (t), \
+			  .act = (a), .jump = (j) }
+#define ACT(a) { .kind = A_ACT, .act = (a) }
+#define MAYBE_ACT(a) { .kind = A_MAYBE_ACT, .act = (a) }
+#define END_SEQ(a) { .kind = A_END_SEQ, .act = (a) }
+#define END_OF(l) { .kind = A_END_OF, .loop = (l) }
+#define OP(k) { .kind = (k) }
+#define SKIP AF_SKIP
+#define ANY AF_ANY
+#define JUMP AF_JUMP
+#define COND AF_COND
+
+/* AlgorithmIdentifier-shaped: algorithm OID ({ pkcs7_note_OID }),
+ * parameters ANY OPTIONAL */
+static const struct asn1_op r_alg[] = {
+	M_ACT(BER_OID, act_oid),
+	M_F(ANY | SKIP, 0, NULL, NULL),
+	END_SEQ(NULL),
+	OP(A_RETURN),
+};
+
+/* SET OF / SEQUENCE OF DigestAlgorithmIdentifier */
+static const struct asn1_op r_alg_of[] = {
+	/* 0 */ M_F(JUMP, BER_SEQ, NULL, r_alg),
+	END_OF(0),
+	OP(A_RETURN),
+};
+
+/* ContentInfo's content: [0] EXPLICIT Data, Data ::= ANY */
+static const struct asn1_op r_data[] = {
+	M_F(ANY, 0, act_data, NULL),
+	END_SEQ(NULL),
+	OP(A_RETURN),
+};
+
+/* [0] IMPLICIT SET OF CHOICE { Certificate (ANY), [0] IMPLICIT ...
+ * (ANY too) } */
+static const struct asn1_op r_cert_set[] = {
+	/* 0 */ M_F(ANY | SKIP, 0, act_cert, NULL),
+	M_F(COND | ANY | SKIP, 0, act_cert, NULL),
+	OP(A_COND_FAIL),
+	END_OF(0),
+	OP(A_RETURN),
+};
+
+/* SEQUENCE OF Certificate (ANY): [2] certificates, and the contents of
+ * each CertificateList */
+static const struct asn1_op r_cert_seq[] = {
+	/* 0 */ M_F(ANY, 0, act_cert, NULL),
+	END_OF(0),
+	OP(A_RETURN),
+};
+
+/* SET OF / SEQUENCE OF CertificateList (itself SEQUENCE OF Certificate) */
+static const struct asn1_op r_crls[] = {
+	/* 0 */ M_F(JUMP, BER_SEQ, NULL, r_cert_seq),
+	END_OF(0),
+	OP(A_RETURN),
+};
+
+/* AuthenticatedAttribute ::= SEQUENCE { type OID ({ pkcs7_note_OID }),
+ * values SET OF ANY ({ pkcs7_sig_note_authenticated_attr }) } */
+static const struct asn1_op r_aa[] = {
+	M_ACT(BER_OID, act_oid),
+	M(BER_SET),
+	/* 2 */ M_F(ANY, 0, act_authattr, NULL),
+	END_OF(2),
+	END_SEQ(NULL),
+	OP(A_RETURN),
+};
+
+static const struct asn1_op r_aa_set[] = {
+	/* 0 */ M_F(JUMP, BER_SEQ, NULL, r_aa),
+	END_OF(0),
+	OP(A_RETURN),
+};
+
+/* [2] EXPLICIT SEQUENCE OF AuthenticatedAttribute */
+static const struct asn1_op r_aa_seq[] = {
+	M(BER_SEQ),
+	/* 1 */ M_F(JUMP, BER_SEQ, NULL, r_aa),
+	END_OF(1),
+	END_SEQ(NULL),
+	OP(A_RETURN),
+};
+
+/* UnauthenticatedAttribute ::= SEQUENCE { type OID, values SET OF ANY } */
+static const struct asn1_op r_ua[] = {
+	M(BER_OID),
+	M(BER_SET),
+	/* 2 */ M_F(ANY, 0, NULL, NULL),
+	END_OF(2),
+	END_SEQ(NULL),
+	OP(A_RETURN),
+};
+
+static const struct asn1_op r_ua_of[] = {
+	/* 0 */ M_F(JUMP, BER_SEQ, NULL, r_ua),
+	END_OF(0),
+	OP(A_RETURN),
+};
+
+/* IssuerAndSerialNumber ::= SEQUENCE { issuer Name, serialNumber INTEGER },
+ * Name ::= SEQUENCE OF SET OF SEQUENCE { OID, ANY } */
+static const struct asn1_op r_issuer_serial[] = {
+	M(BER_SEQ),
+	/* 1 */ M(BER_SET),
+	/* 2 */ M(BER_SEQ),
+	M_ACT(BER_OID, act_oid),
+	M_F(ANY, 0, NULL, NULL),
+	END_SEQ(NULL),
+	END_OF(2),
+	END_OF(1),
+	ACT(act_issuer),
+	M(BER_INT),
+	ACT(act_serial),
+	END_SEQ(NULL),
+	OP(A_RETURN),
+};
+
+/* SignerInfo ({ pkcs7_note_signed_info }) */
+static const struct asn1_op r_sinfo[] = {
+	M_ACT(BER_INT, act_si_version),
+	/* sid: CHOICE { IssuerAndSerialNumber, [0] IMPLICIT OCTET STRING } */
+	M_F(JUMP | SKIP, BER_SEQ, NULL, r_issuer_serial),
+	M_F(COND | SKIP, BER_CTX(0), act_skid, NULL),
+	OP(A_COND_FAIL),
+	M_F(JUMP, BER_SEQ, NULL, r_alg),
+	ACT(act_digest_algo),
+	/* authenticatedAttributes CHOICE { [0] IMPLICIT SET OF,
+	 * [2] EXPLICIT SEQUENCE OF } OPTIONAL */
+	M_F(JUMP | SKIP, BER_CTXC(0), NULL, r_aa_set),
+	MAYBE_ACT(act_authattrs),
+	M_F(COND | JUMP | SKIP, BER_CTXC(2), NULL, r_aa_seq),
+	/* digestEncryptionAlgorithm */
+	M(BER_SEQ),
+	M_ACT(BER_OID, act_oid),
+	M_F(ANY | SKIP, 0, NULL, NULL),
+	END_SEQ(NULL),
+	ACT(act_pkey_algo),
+	M_ACT(BER_OCTSTR, act_signature),
+	/* unauthenticatedAttributes CHOICE { [1] IMPLICIT SET OF,
+	 * [3] IMPLICIT SEQUENCE OF } OPTIONAL */
+	M_F(JUMP | SKIP, BER_CTXC(1), NULL, r_ua_of),
+	M_F(COND | JUMP | SKIP, BER_CTXC(3), NULL, r_ua_of),
+	END_SEQ(act_signed_info),
+	OP(A_RETURN),
+};
+
+static const struct asn1_op r_sinfo_of[] = {
+	/* 0 */ M_F(JUMP, BER_SEQ, NULL, r_sinfo),
+	END_OF(0),
+	OP(A_RETURN),
+};
+
+/* [0] EXPLICIT SignedData */
+static const struct asn1_op r_signed_data[] = {
+	M(BER_SEQ),
+	M_ACT(BER_INT, act_sd_version),
+	/* digestAlgorithms: CHOICE { SET OF, SEQUENCE OF } */
+	M_F(JUMP | SKIP, BER_SET, NULL, r_alg_of),
+	M_F(COND | JUMP | SKIP, BER_SEQ, NULL, r_alg_of),
+	OP(A_COND_FAIL),
+	/* contentInfo ContentInfo ({ pkcs7_note_content }) */
+	M(BER_SEQ),
+	M_ACT(BER_OID, act_oid),
+	ACT(act_oid),
+	M_F(JUMP | SKIP, BER_CTXC(0), NULL, r_data),
+	END_SEQ(NULL),
+	ACT(act_content),
+	/* certificates CHOICE { [0] IMPLICIT SET OF, [2] IMPLICIT
+	 * SEQUENCE OF } OPTIONAL ({ pkcs7_note_certificate_list }) */
+	M_F(JUMP | SKIP, BER_CTXC(0), NULL, r_cert_set),
+	M_F(COND | JUMP | SKIP, BER_CTXC(2), NULL, r_cert_seq),
+	ACT(act_cert_list),
+	/* crls CHOICE { [1] IMPLICIT SET OF, [3] IMPLICIT SEQUENCE OF }
+	 * OPTIONAL */
+	M_F(JUMP | SKIP, BER_CTXC(1), NULL, r_crls),
+	M_F(COND | JUMP | SKIP, BER_CTXC(3), NULL, r_crls),
+	/* signerInfos CHOICE { SET OF, SEQUENCE OF }: its first
+	 * alternative skips at the end of the data like an OPTIONAL one */
+	M_F(JUMP | SKIP, BER_SET, NULL, r_sinfo_of),
+	M_F(COND | JUMP | SKIP, BER_SEQ, NULL, r_sinfo_of),
+	OP(A_COND_FAIL),
+	END_SEQ(NULL),
+	END_SEQ(NULL),
+	OP(A_RETURN),
+};
+
+/* PKCS7ContentInfo ::= SEQUENCE { contentType OID
+ * ({ pkcs7_check_content_type }), content [0] EXPLICIT SignedData
+ * OPTIONAL } */
+static const struct asn1_op r_pkcs7[] = {
+	M(BER_SEQ),
+	M_ACT(BER_OID, act_oid),
+	ACT(act_content_type),
+	M_F(JUMP | SKIP, BER_CTXC(0), NULL, r_signed_data),
+	END_SEQ(NULL),
+	OP(A_COMPLETE),
+};
+
 static int parse(struct ctx *c, const uint8_t *der, size_t len)
 {
-	struct ber_tlv top, e;
-	struct ber_it it, ex;
 	struct p7_sinfo *si0;
-	char oid[64];
+	const char *why;
 	size_t i;
 	int ret;
 
-	ret = ber_top(der, len, &top);
+	c->der = der;
+	c->der_len = len;
+	ret = asn1_decode(r_pkcs7, c, der, len, &why);
 	if (ret == -EMSGSIZE)
 		return fail(c, ret, "signature larger than 64 KiB");
-	if (ret)
-		return fail(c, ret, "not BER, or truncated");
-	if (!ber_tag_is(&top, BER_SEQ) || ber_it_enter(NULL, &top, &it) ||
-	    ber_expect(&it, BER_OID, &e) || oid_of(&e, oid, sizeof(oid)))
-		return fail(c, -EBADMSG, "not a PKCS#7 ContentInfo");
-	/* pkcs7_check_content_type() */
-	if (strcmp(oid, OID_SIGNED_DATA) != 0)
-		return fail(c, -EINVAL, "only pkcs7_signedData is supported");
-	if ((ret = ber_next(&it, &e)) == 0) {
-		if (e.tag != BER_CTXC(0) || ber_it_enter(&it, &e, &ex) ||
-		    ber_next(&ex, &e))
-			return fail(c, -EBADMSG, "malformed ContentInfo");
-		ret = parse_signed_data(c, &ex, &e);
-		if (ret)
-			return ret;
-	} else if (ret < 0) {
-		return fail(c, -EBADMSG, "malformed ContentInfo");
+	if (ret) {
+		if (!*c->why)
+			*c->why = why;
+		return ret;
 	}
 
 	/*
@@ -586,6 +661,7 @@ int p7_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
 	if (!c.m)
 		return -ENOMEM;
 	ret = parse(&c, der, len);
+	kid_free(&c.cur.auth_id);
 	if (ret) {
 		if (!*why)
 			*why = "malformed PKCS#7 message";

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
 #include <openssl/ecdsa.h>
 #include <openssl/err.h>
 #include <openssl/objects.h>
@@ -14,6 +16,7 @@
 #include "base/digest.h"
 #include "base/exitcode.h"
 #include "base/fileio.h"
+#include "kernel/asn1.h"
 #include "kernel/ber.h"
 #include "kernel/public_key.h"
 
@@ -139,28 +142,176 @@ static EVP_PKEY *mldsa_pkey(const char *algo, const uint8_t *raw, size_t len)
 #endif
 }
 
-int pk_parse_spki(const struct kr_rules *kr, const struct ber_it *parent,
-		  const struct ber_tlv *spki, struct pk_key *k,
-		  const char **why)
+/* A DER header for a length below 64 KiB into out; its size. */
+static size_t der_hdr(uint8_t *out, uint8_t tag, size_t len)
+{
+	out[0] = tag;
+	if (len < 0x80) {
+		out[1] = (uint8_t)len;
+		return 2;
+	}
+	if (len < 0x100) {
+		out[1] = 0x81;
+		out[2] = (uint8_t)len;
+		return 3;
+	}
+	out[1] = 0x82;
+	out[2] = (uint8_t)(len >> 8);
+	out[3] = (uint8_t)len;
+	return 4;
+}
+
+/*
+ * The key for OpenSSL, from the parts the kernel keeps (x509_cert_parse():
+ * the algorithm, the parameters element, the key bits), re-encoded as a
+ * DER SubjectPublicKeyInfo: whatever BER form the certificate gave them
+ * in, the kernel only ever sees these parts.
+ */
+static EVP_PKEY *spki_pkey(const uint8_t *oid, size_t oid_len,
+			   const uint8_t *params, size_t params_len,
+			   const uint8_t *bits, size_t bits_len)
+{
+	static const uint8_t null_params[] = { BER_NULL, 0 };
+	uint8_t *der, *p;
+	const unsigned char *q;
+	size_t alg_len, n;
+	EVP_PKEY *k;
+
+	if (!params) {
+		params = null_params;
+		params_len = sizeof(null_params);
+	}
+	if (oid_len > 0x7f)
+		return NULL;
+	alg_len = 2 + oid_len + params_len;
+	n = 4 + alg_len + 4 + bits_len;
+	der = malloc(n + 4);
+	if (!der)
+		return NULL;
+	p = der + 4;
+	p += der_hdr(p, BER_SEQ, alg_len);
+	p += der_hdr(p, BER_OID, oid_len);
+	memcpy(p, oid, oid_len);
+	p += oid_len;
+	memcpy(p, params, params_len);
+	p += params_len;
+	p += der_hdr(p, BER_BITSTR, bits_len);
+	memcpy(p, bits, bits_len);
+	p += bits_len;
+	n = (size_t)(p - (der + 4));
+	/* the outer header, just before the contents */
+	{
+		uint8_t h[4];
+		size_t hl = der_hdr(h, BER_SEQ, n);
+
+		memcpy(der + 4 - hl, h, hl);
+		q = der + 4 - hl;
+		k = d2i_PUBKEY(NULL, &q, (long)(n + hl));
+	}
+	ERR_clear_error();
+	free(der);
+	return k;
+}
+
+/*
+ * crypto/rsapubkey.asn1 as crypto/rsa_helper.c, rsa_parse_pub_key(),
+ * decodes it (BER, by asn1_ber_decoder()): rsa_get_n() wants a modulus,
+ * rsa_get_e() an exponent no longer than it, else -EINVAL.
+ */
+struct rsa_ne {
+	const uint8_t *n, *e;
+	size_t n_len, e_len;
+};
+
+static int rsa_get_n(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		     size_t len)
+{
+	struct rsa_ne *k = ctx;
+
+	(void)hdr, (void)tag;
+	if (len == 0)
+		return -EINVAL;
+	k->n = v;
+	k->n_len = len;
+	return 0;
+}
+
+static int rsa_get_e(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		     size_t len)
+{
+	struct rsa_ne *k = ctx;
+
+	(void)hdr, (void)tag;
+	if (!k->n_len || len == 0 || len > k->n_len)
+		return -EINVAL;
+	k->e = v;
+	k->e_len = len;
+	return 0;
+}
+
+static const struct asn1_op rsa_pub_grammar[] = {
+	{ .kind = A_MATCH, .tag = BER_SEQ },
+	{ .kind = A_MATCH, .tag = BER_INT, .act = rsa_get_n },
+	{ .kind = A_MATCH, .tag = BER_INT, .act = rsa_get_e },
+	{ .kind = A_END_SEQ },
+	{ .kind = A_COMPLETE },
+};
+
+/* An unsigned big-endian magnitude as a DER INTEGER at out; its size. */
+static size_t der_uint(uint8_t *out, const uint8_t *v, size_t len)
+{
+	size_t h, pad;
+
+	while (len > 1 && v[0] == 0)
+		v++, len--;
+	pad = v[0] & 0x80 ? 1 : 0;
+	h = der_hdr(out, BER_INT, len + pad);
+	if (pad)
+		out[h] = 0;
+	memcpy(out + h + pad, v, len);
+	return h + pad + len;
+}
+
+/* The RSA key the kernel would set from the key bits: its errors kept in
+ * k->rsa_err for public_key_verify_signature() to return */
+static void rsa_pkey(struct pk_key *k, const uint8_t *oid, size_t oid_len)
+{
+	struct rsa_ne ne = { 0 };
+	uint8_t *ints, *bits;
+	size_t ints_len, n;
+	const char *w;
+
+	k->rsa_err = asn1_decode(rsa_pub_grammar, &ne, k->raw, k->raw_len, &w);
+	if (k->rsa_err)
+		return;
+	/* RSAPublicKey ::= SEQUENCE { n, e } in DER, as the contents of a
+	 * BIT STRING (its unused-bits octet first) */
+	ints = malloc(2 * (ne.n_len + ne.e_len + 16));
+	if (!ints) {
+		k->rsa_err = -ENOMEM;
+		return;
+	}
+	ints_len = der_uint(ints, ne.n, ne.n_len);
+	ints_len += der_uint(ints + ints_len, ne.e, ne.e_len);
+	bits = ints + ints_len;
+	bits[0] = 0;
+	n = 1 + der_hdr(bits + 1, BER_SEQ, ints_len);
+	memcpy(bits + n, ints, ints_len);
+	n += ints_len;
+	k->pkey = spki_pkey(oid, oid_len, NULL, 0, bits, n);
+	free(ints);
+}
+
+int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
+		const uint8_t *params, size_t params_len, const uint8_t *bits,
+		size_t bits_len, struct pk_key *k, const char **why)
 {
 	const struct kr_key_algo *ka;
 	const struct kr_curve *cv = NULL;
-	struct ber_tlv a, oid, params, key;
-	struct ber_it it, alg;
 	char o[64], po[64];
-	const unsigned char *p;
 
 	memset(k, 0, sizeof(*k));
-	*why = "malformed SubjectPublicKeyInfo";
-	if (ber_it_enter(parent, spki, &it) || ber_expect(&it, BER_SEQ, &a) ||
-	    ber_it_enter(&it, &a, &alg) || ber_expect(&alg, BER_OID, &oid) ||
-	    ber_oid_str(oid.val, oid.len, o, sizeof(o)))
-		return -EBADMSG;
-	if (ber_next(&alg, &params) != 0)
-		params.len = 0, params.tag = 0;
-	if (ber_expect(&it, BER_BITSTR, &key))
-		return -EBADMSG;
-
+	ber_oid_name(oid, oid_len, o, sizeof(o));
 	/* x509_extract_key_data(), at the BIT STRING */
 	ka = kr_key_algo(o);
 	if (!ka || !(ka->lines & KR_LINE(kr->line))) {
@@ -171,12 +322,14 @@ int pk_parse_spki(const struct kr_rules *kr, const struct ber_it *parent,
 		k->algo = ka->pkey_algo;
 		k->mldsa_len = ka->raw_len;
 	} else {
-		/* id-ecPublicKey: the parameters name the curve */
-		if (params.tag != BER_OID ||
-		    ber_oid_str(params.val, params.len, po, sizeof(po))) {
+		/* id-ecPublicKey: parse_OID() of the parameters element
+		 * names the curve */
+		if (!params || params_len < 3 || params[0] != BER_OID ||
+		    params[1] != params_len - 2) {
 			*why = "unparsable EC parameters";
 			return -EBADMSG;
 		}
+		ber_oid_name(params + 2, params_len - 2, po, sizeof(po));
 		cv = kr_curve(po);
 		if (!cv || !(cv->lines & KR_LINE(kr->line))) {
 			*why = cv ? cv->absent : kr_why_curve;
@@ -185,22 +338,45 @@ int pk_parse_spki(const struct kr_rules *kr, const struct ber_it *parent,
 		k->algo = cv->pkey_algo;
 		k->ec_bytes = cv->bytes;
 	}
-	if (key.len < 1 || key.val[0] != 0) {
+	if (bits_len < 1 || bits[0] != 0) {
 		*why = "public key BIT STRING has unused bits";
 		return -EBADMSG;
 	}
-	k->raw = key.val + 1;
-	k->raw_len = key.len - 1;
+	k->raw = bits + 1;
+	k->raw_len = bits_len - 1;
 	if (k->mldsa_len) {
 		if (k->raw_len == k->mldsa_len)
 			k->pkey = mldsa_pkey(k->algo, k->raw, k->raw_len);
+	} else if (cv) {
+		k->pkey = spki_pkey(oid, oid_len, params, params_len, bits,
+				    bits_len);
 	} else {
-		p = spki->start;
-		k->pkey = d2i_PUBKEY(NULL, &p, (long)spki->total);
-		ERR_clear_error();
+		rsa_pkey(k, oid, oid_len);
 	}
 	*why = NULL;
 	return 0;
+}
+
+int pk_parse_spki(const struct kr_rules *kr, const struct ber_it *parent,
+		  const struct ber_tlv *spki, struct pk_key *k,
+		  const char **why)
+{
+	struct ber_tlv a, oid, params, key;
+	struct ber_it it, alg;
+	bool have_params;
+
+	memset(k, 0, sizeof(*k));
+	*why = "malformed SubjectPublicKeyInfo";
+	if (ber_it_enter(parent, spki, &it) || ber_expect(&it, BER_SEQ, &a) ||
+	    ber_it_enter(&it, &a, &alg) || ber_expect(&alg, BER_OID, &oid))
+		return -EBADMSG;
+	have_params = ber_next(&alg, &params) == 0;
+	if (ber_expect(&it, BER_BITSTR, &key))
+		return -EBADMSG;
+	return pk_key_make(kr, oid.val, oid.len,
+			   have_params ? params.start : NULL,
+			   have_params ? params.total : 0, key.val, key.len,
+			   k, why);
 }
 
 /*
@@ -216,6 +392,13 @@ static int key_usable(const struct pk_key *k, size_t *key_size,
 	*key_size = 0;
 	if (strcmp(k->algo, "rsa") == 0) {
 		/* rsa_parse_pub_key(): the RSAPublicKey must decode */
+		if (k->rsa_err) {
+			*why = k->rsa_err == -EINVAL ? "RSA public key with "
+				"an empty modulus or an exponent longer than "
+				"it (rsa_get_n, rsa_get_e)" :
+				"undecodable RSA public key";
+			return k->rsa_err;
+		}
 		if (!k->pkey) {
 			*why = "undecodable RSA public key";
 			return -EBADMSG;
@@ -346,31 +529,102 @@ static int rsa_pkcs1_verify(EVP_PKEY *key, size_t ksize,
 	return 0;
 }
 
+/*
+ * crypto/ecdsasignature.asn1 as the kernel decodes it (asn1_ber_decoder(),
+ * so BER: long-form lengths, a primitive SEQUENCE tag, trailing octets
+ * after it all pass), with ecdsa_get_signature_rs() (crypto/ecdsa.c; v6.13
+ * on crypto/ecdsa-x962.c) for r and s: each must fit the key's size in
+ * 64-bit digits, one leading zero octet allowed beyond it, else -EINVAL.
+ */
+struct ecdsa_rs {
+	size_t digits_len;	/* ndigits * 8 */
+	const uint8_t *v[2];
+	size_t len[2];
+	int n;
+};
+
+static int ecdsa_rs(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		    size_t len)
+{
+	struct ecdsa_rs *rs = ctx;
+
+	(void)hdr, (void)tag;
+	if (len == 0 || len > rs->digits_len + 1)
+		return -EINVAL;
+	if (len > rs->digits_len) {
+		if (v[0] != 0)
+			return -EINVAL;
+		v++;
+		len--;
+	}
+	rs->v[rs->n] = v;
+	rs->len[rs->n++] = len;
+	return 0;
+}
+
+static const struct asn1_op ecdsa_sig_grammar[] = {
+	{ .kind = A_MATCH, .tag = BER_SEQ },
+	{ .kind = A_MATCH, .tag = BER_INT, .act = ecdsa_rs },
+	{ .kind = A_MATCH, .tag = BER_INT, .act = ecdsa_rs },
+	{ .kind = A_END_SEQ },
+	{ .kind = A_COMPLETE },
+};
+
 static int ecdsa_verify(EVP_PKEY *key, const struct pk_sig *sig,
 			const char **why)
 {
-	const unsigned char *p = sig->s;
-	EVP_PKEY_CTX *ctx;
-	ECDSA_SIG *es;
-	int ret;
+	struct ecdsa_rs rs = { 0 };
+	EVP_PKEY_CTX *ctx = NULL;
+	ECDSA_SIG *es = NULL;
+	BIGNUM *r = NULL, *s = NULL, *order = NULL;
+	unsigned char *der = NULL;
+	const char *w;
+	int ret, der_len;
 
-	/* x962: a DER Ecdsa-Sig-Value, else -EBADMSG */
-	es = d2i_ECDSA_SIG(NULL, &p, (long)sig->slen);
-	if (!es) {
-		*why = "undecodable ECDSA signature";
-		return -EBADMSG;
+	rs.digits_len = (EVP_PKEY_get_bits(key) + 63) / 64 * 8;
+	ret = asn1_decode(ecdsa_sig_grammar, &rs, sig->s, sig->slen, &w);
+	if (ret) {
+		*why = ret == -EINVAL ? "ECDSA signature's r or s does not "
+			"fit the key (ecdsa_get_signature_rs)" :
+			"undecodable ECDSA signature";
+		return ret;
 	}
-	ECDSA_SIG_free(es);
+	ret = -ENOMEM;
+	r = BN_bin2bn(rs.v[0], (int)rs.len[0], NULL);
+	s = BN_bin2bn(rs.v[1], (int)rs.len[1], NULL);
+	order = BN_new();
+	if (!r || !s || !order ||
+	    !EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_EC_ORDER, &order))
+		goto out;
+	/* _ecdsa_verify(): 0 < r < n and 0 < s < n, else -EBADMSG */
+	if (BN_is_zero(r) || BN_cmp(r, order) >= 0 || BN_is_zero(s) ||
+	    BN_cmp(s, order) >= 0) {
+		*why = "ECDSA signature's r or s is out of range";
+		ret = -EBADMSG;
+		goto out;
+	}
+	es = ECDSA_SIG_new();
+	if (!es || !ECDSA_SIG_set0(es, r, s))
+		goto out;
+	r = s = NULL;
+	der_len = i2d_ECDSA_SIG(es, &der);
+	if (der_len <= 0)
+		goto out;
 	ctx = EVP_PKEY_CTX_new(key, NULL);
 	if (!ctx)
-		return -ENOMEM;
+		goto out;
 	ret = -EKEYREJECTED;
 	*why = "ECDSA signature does not verify";
 	if (EVP_PKEY_verify_init(ctx) > 0 &&
-	    EVP_PKEY_verify(ctx, sig->s, sig->slen, sig->digest,
-			    sig->dlen) == 1)
+	    EVP_PKEY_verify(ctx, der, der_len, sig->digest, sig->dlen) == 1)
 		ret = 0;
+out:
 	EVP_PKEY_CTX_free(ctx);
+	OPENSSL_free(der);
+	ECDSA_SIG_free(es);
+	BN_free(r);
+	BN_free(s);
+	BN_free(order);
 	ERR_clear_error();
 	return ret;
 }

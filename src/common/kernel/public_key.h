@@ -28,6 +28,7 @@ struct pk_key {
 	size_t raw_len;
 	unsigned ec_bytes;	/* ECDSA: one coordinate of the curve */
 	size_t mldsa_len;	/* ML-DSA: the key length of the set */
+	int rsa_err;		/* RSA: rsa_parse_pub_key()'s error */
 };
 
 /* struct public_key_signature */
@@ -54,6 +55,15 @@ struct pk_sig {
 int pk_parse_spki(const struct kr_rules *kr, const struct ber_it *parent,
 		  const struct ber_tlv *spki, struct pk_key *k,
 		  const char **why);
+
+/*
+ * The same from the parts x509_cert_parse() keeps: the algorithm OID's
+ * contents, its parameters element (header included; NULL when absent)
+ * and the BIT STRING's contents.
+ */
+int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
+		const uint8_t *params, size_t params_len, const uint8_t *bits,
+		size_t bits_len, struct pk_key *k, const char **why);
 
 /*
  * public_key_verify_signature(key, sig): 0, or -EKEYREJECTED (algorithm

@@ -95,6 +95,13 @@ static const struct kr_hash hashes[] = {
 	"v7.0 (pkcs7_sig_note_pkey_algo, x509_note_sig_algo)"
 #define WHY_MD45_SIG "unsupported signature algorithm: md4 and md5 left " \
 	"the kernel's X.509 parser in v6.7"
+/* SM2-with-SM3: 6.1's pkcs7_sig_note_pkey_algo() and x509_note_sig_algo()
+ * still know it (pkey_algo "sm2", encoding "raw"; no BIT STRING unused-bits
+ * octet to discard), so a SignerInfo naming it on another key's signature
+ * fails public_key_verify_signature() -EKEYREJECTED there; the 6.12 and
+ * 7.3 parsers no longer have it (-ENOPKG) */
+#define WHY_SM2_SIG "unsupported signature algorithm: SM2 is gone from " \
+	"the kernel's PKCS#7 and X.509 parsers (6.1 still had it)"
 static const struct kr_sinfo_algo sinfo_algos[] = {
 	{ "1.2.840.113549.1.1.1", "rsaEncryption", "rsa", "pkcs1", KR_ALL, false, NULL },
 	{ "1.2.840.10045.4.1", "ecdsa-with-SHA1", "ecdsa", "x962", KR_ALL, false, NULL },
@@ -105,6 +112,7 @@ static const struct kr_sinfo_algo sinfo_algos[] = {
 	{ "2.16.840.1.101.3.4.3.10", "ecdsa-with-SHA3-256", "ecdsa", "x962", SINCE612, false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.11", "ecdsa-with-SHA3-384", "ecdsa", "x962", SINCE612, false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.12", "ecdsa-with-SHA3-512", "ecdsa", "x962", SINCE612, false, WHY_SHA3_SIG },
+	{ "1.2.156.10197.1.501", "sm2-with-sm3", "sm2", "raw", L61, false, WHY_SM2_SIG },
 	{ "2.16.840.1.101.3.4.3.17", "ML-DSA-44", "mldsa44", "raw", L73, true, WHY_MLDSA_SIG },
 	{ "2.16.840.1.101.3.4.3.18", "ML-DSA-65", "mldsa65", "raw", L73, true, WHY_MLDSA_SIG },
 	{ "2.16.840.1.101.3.4.3.19", "ML-DSA-87", "mldsa87", "raw", L73, true, WHY_MLDSA_SIG },
@@ -131,6 +139,7 @@ static const struct kr_x509_algo x509_algos[] = {
 	{ "2.16.840.1.101.3.4.3.10", "ecdsa", "x962", "sha3-256", SINCE612, false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.11", "ecdsa", "x962", "sha3-384", SINCE612, false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.12", "ecdsa", "x962", "sha3-512", SINCE612, false, WHY_SHA3_SIG },
+	{ "1.2.156.10197.1.501", "sm2", "raw", "sm3", L61, false, WHY_SM2_SIG },
 	{ "2.16.840.1.101.3.4.3.17", "mldsa44", "raw", "none", L73, true, WHY_MLDSA_SIG },
 	{ "2.16.840.1.101.3.4.3.18", "mldsa65", "raw", "none", L73, true, WHY_MLDSA_SIG },
 	{ "2.16.840.1.101.3.4.3.19", "mldsa87", "raw", "none", L73, true, WHY_MLDSA_SIG },

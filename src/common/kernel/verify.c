@@ -20,7 +20,7 @@ static int fail(struct kv_result *res, int err, const char *reason)
  * pkcs7_validate_trust()): look up
  * by id_0 (else id_1) against each key's id[0] (serial ‖ issuer) or id[1]
  * (SKID); when both ids are given, the found key's SKID must equal id_1.
- * NULL with *err = -ENOKEY or -EKEYREJECTED.
+ * NULL with *err = -ENOKEY, -EKEYREJECTED or -EINVAL.
  */
 static struct x509k_cert *find_key(const struct certstore *ring,
 				   const struct kid *id0,
@@ -30,7 +30,17 @@ static struct x509k_cert *find_key(const struct certstore *ring,
 	size_t i;
 
 	*err = -ENOKEY;
-	if (!ring || !lookup->data)
+	if (!lookup->data)
+		return NULL;
+	/* crypto/asymmetric_keys/asymmetric_type.c: the search string is
+	 * "ex:" and the id in hex, which asymmetric_key_hex_to_key_id()
+	 * refuses when empty: an empty key id (a sid of the other form than
+	 * the SignerInfo version asks for) fails the search -EINVAL */
+	if (lookup->len == 0) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	if (!ring)
 		return NULL;
 	for (i = 0; i < ring->n; i++) {
 		struct x509k_cert *k = ring->certs[i];
@@ -327,7 +337,9 @@ static int trust_one(const struct kr_rules *kr, const struct certstore *ring,
 			goto matched;
 		}
 		if (err != -ENOKEY) {
-			*why = "trusted key named by the chain has another SKID";
+			*why = err == -EINVAL ? "empty key id in the chain's "
+				"authorityKeyIdentifier" : "trusted key named "
+				"by the chain has another SKID";
 			return err;
 		}
 	}
@@ -337,8 +349,11 @@ static int trust_one(const struct kr_rules *kr, const struct certstore *ring,
 		sig = &si->sig;
 		goto matched;
 	}
-	if (err != -ENOKEY)
+	if (err != -ENOKEY) {
+		*why = "empty signer key id: the sid is not of the form the "
+		       "SignerInfo version names";
 		return err;
+	}
 	*why = "no trusted key for the signer";
 	return -ENOKEY;
 

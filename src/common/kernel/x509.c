@@ -8,6 +8,7 @@
 
 #include "base/exitcode.h"
 #include "base/format.h"
+#include "kernel/asn1.h"
 #include "kernel/ber.h"
 #include "kernel/x509.h"
 
@@ -110,60 +111,12 @@ int x509k_decode_time(uint8_t tag, const uint8_t *v, size_t len, int64_t *t)
 	return 0;
 }
 
-static int oid_of(const struct ber_tlv *t, char *buf, size_t size)
-{
-	if (!ber_tag_is(t, BER_OID))
-		return -EBADMSG;
-	return ber_oid_str(t->val, t->len, buf, size);
-}
-
+/* the name parts x509_extract_name_segment() keeps: an empty value is
+ * as good as none (x509_fabricate_name() tests their sizes) */
 struct name_parts {
 	const uint8_t *cn, *o, *email;
 	size_t cn_len, o_len, email_len;
 };
-
-/* Walk a Name: SEQUENCE OF SET OF { OID, value }, keeping the last CN, O
- * and emailAddress (x509_extract_name_segment). */
-static int walk_name(const struct ber_it *parent, const struct ber_tlv *n,
-		     struct name_parts *np)
-{
-	struct ber_it rdns, set, atv;
-	struct ber_tlv rdn, a, oid, val;
-	char o[64];
-	int ret;
-
-	if ((ret = ber_it_enter(parent, n, &rdns)))
-		return ret;
-	while ((ret = ber_next(&rdns, &rdn)) == 0) {
-		if (!ber_tag_is(&rdn, BER_SET) ||
-		    (ret = ber_it_enter(&rdns, &rdn, &set)))
-			return -EBADMSG;
-		while ((ret = ber_next(&set, &a)) == 0) {
-			if (!ber_tag_is(&a, BER_SEQ) ||
-			    ber_it_enter(&set, &a, &atv) ||
-			    ber_expect(&atv, BER_OID, &oid) ||
-			    ber_next(&atv, &val))
-				return -EBADMSG;
-			if (oid_of(&oid, o, sizeof(o)))
-				return -EBADMSG;
-			if (!np)
-				continue;
-			if (strcmp(o, OID_CN) == 0) {
-				np->cn = val.val;
-				np->cn_len = val.len;
-			} else if (strcmp(o, OID_O) == 0) {
-				np->o = val.val;
-				np->o_len = val.len;
-			} else if (strcmp(o, OID_EMAIL) == 0) {
-				np->email = val.val;
-				np->email_len = val.len;
-			}
-		}
-		if (ret < 0)
-			return ret;
-	}
-	return ret < 0 ? ret : 0;
-}
 
 static void put_name(char *buf, size_t size, const uint8_t *p, size_t n)
 {
@@ -179,7 +132,7 @@ static void fabricate_name(const struct name_parts *np, char *buf,
 			   size_t size)
 {
 	buf[0] = '\0';
-	if (np->cn && np->o) {
+	if (np->cn_len && np->o_len) {
 		if ((np->o_len <= np->cn_len &&
 		     memcmp(np->cn, np->o, np->o_len) == 0) ||
 		    (np->o_len >= 7 && np->cn_len >= 7 &&
@@ -190,11 +143,11 @@ static void fabricate_name(const struct name_parts *np, char *buf,
 		put_name(buf, size, np->o, np->o_len);
 		put_name(buf, size, (const uint8_t *)": ", 2);
 		put_name(buf, size, np->cn, np->cn_len);
-	} else if (np->cn) {
+	} else if (np->cn_len) {
 		put_name(buf, size, np->cn, np->cn_len);
-	} else if (np->o) {
+	} else if (np->o_len) {
 		put_name(buf, size, np->o, np->o_len);
-	} else if (np->email) {
+	} else if (np->email_len) {
 		put_name(buf, size, np->email, np->email_len);
 	}
 }
@@ -270,55 +223,6 @@ static int note_extension(struct x509k_cert *c, const struct kr_rules *kr,
 	return 0;
 }
 
-/* The AuthorityKeyIdentifier (x509_akid.asn1): keyIdentifier [0],
- * authorityCertIssuer [1] GeneralNames with directoryName [4] Name,
- * authorityCertSerialNumber [2]. */
-static int parse_akid(struct x509k_cert *c, const uint8_t *v, size_t len)
-{
-	struct ber_tlv top, e, gn, nm;
-	struct ber_it it, gns, dn;
-	const uint8_t *name = NULL;
-	size_t name_len = 0;
-	int ret;
-
-	if (ber_top(v, len, &top) || !ber_tag_is(&top, BER_SEQ) ||
-	    ber_it_enter(NULL, &top, &it))
-		return -EBADMSG;
-	while ((ret = ber_next(&it, &e)) == 0) {
-		if (ber_tag_is(&e, BER_CTX(0))) {
-			if (!c->akid_keyid.data &&
-			    (ret = kid_make(&c->akid_keyid, e.val, e.len,
-					    NULL, 0)))
-				return ret;
-		} else if (ber_tag_is(&e, BER_CTX(1))) {
-			if (ber_it_enter(&it, &e, &gns))
-				return -EBADMSG;
-			while ((ret = ber_next(&gns, &gn)) == 0) {
-				if (gn.tag != BER_CTXC(4))
-					continue;
-				/* (not verified) the kernel's span: we take
-				 * the Name's contents, so that it can equal
-				 * a certificate's id */
-				if (ber_it_enter(&gns, &gn, &dn) ||
-				    ber_expect(&dn, BER_SEQ, &nm))
-					return -EBADMSG;
-				name = nm.val;
-				name_len = nm.len;
-			}
-			if (ret < 0)
-				return ret;
-		} else if (ber_tag_is(&e, BER_CTX(2))) {
-			if (name && !c->akid_id.data &&
-			    (ret = kid_make(&c->akid_id, e.val, e.len, name,
-					    name_len)))
-				return ret;
-		} else {
-			return -EBADMSG;
-		}
-	}
-	return ret < 0 ? ret : 0;
-}
-
 /*
  * x509_get_sig_params() (x509_public_key.c).  Until v7.0 the certificate
  * is looked up in the blacklist by the digest of its own signature hash,
@@ -327,7 +231,8 @@ static int parse_akid(struct x509k_cert *c, const uint8_t *v, size_t len)
  * ML-DSA signature covers the TBS itself (hash "none").
  */
 static int sig_params(struct x509k_cert *c, const struct kr_rules *kr,
-		      const struct blacklist *bl, const struct ber_tlv *tbs)
+		      const struct blacklist *bl, const uint8_t *tbs,
+		      size_t tbs_len)
 {
 	const struct kr_hash *h;
 	uint8_t d[64];
@@ -335,8 +240,8 @@ static int sig_params(struct x509k_cert *c, const struct kr_rules *kr,
 	int ret;
 
 	if (kr->tbs_blacklist_sha256) {
-		ret = pk_digest(kr_hash_by_name("sha256"), tbs->start,
-				tbs->total, d, &dlen);
+		ret = pk_digest(kr_hash_by_name("sha256"), tbs, tbs_len, d,
+				&dlen);
 		if (ret)
 			return ret;
 		if (bl_has_tbs(bl, d, dlen))
@@ -344,8 +249,8 @@ static int sig_params(struct x509k_cert *c, const struct kr_rules *kr,
 	}
 	if (c->sig.takes_data) {
 		c->sig.hash_none = true;
-		c->sig.m = tbs->start;
-		c->sig.mlen = tbs->total;
+		c->sig.m = tbs;
+		c->sig.mlen = tbs_len;
 		return 0;
 	}
 	h = c->sig.hash;
@@ -353,7 +258,7 @@ static int sig_params(struct x509k_cert *c, const struct kr_rules *kr,
 		c->unsupported_sig = true;
 		return 0;
 	}
-	ret = pk_digest(h, tbs->start, tbs->total, c->sig.digest,
+	ret = pk_digest(h, tbs, tbs_len, c->sig.digest,
 			&c->sig.dlen);
 	if (ret)
 		return ret;
@@ -408,133 +313,462 @@ static int check_self_signed(struct x509k_cert *c, const struct kr_rules *kr,
 	return 0;
 }
 
+/*
+ * x509_cert_parse(): the grammar of crypto/asymmetric_keys/x509.asn1 run
+ * by the kernel's decoder (asn1.c) with x509_cert_parser.c's actions,
+ * then x509_akid.asn1 over the authorityKeyIdentifier's value.
+ */
+struct xctx {
+	struct x509k_cert *c;
+	const struct kr_rules *kr;
+	const char **why;
+	char last_oid[64];	/* "" for one the kernel does not know */
+	const uint8_t *last_oid_raw;
+	size_t last_oid_len;
+	char sig_algo[64];
+	const uint8_t *params;	/* the SubjectPublicKeyInfo's, with header */
+	size_t params_len;
+	bool have_key;
+	struct name_parts np;
+	const uint8_t *akid, *akid_issuer, *tbs;
+	size_t akid_len, akid_issuer_len, tbs_len;
+};
+
+static int xfail(struct xctx *x, int err, const char *why)
+{
+	*x->why = why;
+	return err;
+}
+
+/* x509_note_OID() */
+static int x_oid(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		 size_t len)
+{
+	struct xctx *x = ctx;
+
+	(void)hdr, (void)tag;
+	ber_oid_name(v, len, x->last_oid, sizeof(x->last_oid));
+	x->last_oid_raw = v;
+	x->last_oid_len = len;
+	return 0;
+}
+
+/* x509_note_params(): only the parameters of the AlgorithmIdentifier
+ * between the subject and the key are kept */
+static int x_params(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		    size_t len)
+{
+	struct xctx *x = ctx;
+
+	(void)tag;
+	if (!x->c->subject || x->have_key)
+		return 0;
+	x->params = v - hdr;
+	x->params_len = len + hdr;
+	return 0;
+}
+
+/* x509_note_serial() */
+static int x_serial(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		    size_t len)
+{
+	struct xctx *x = ctx;
+
+	(void)hdr, (void)tag;
+	x->c->serial = v;
+	x->c->serial_len = len;
+	return 0;
+}
+
+/* x509_note_sig_algo(): an algorithm the line does not know is -ENOPKG */
+static int x_sig_algo(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		      size_t len)
+{
+	struct xctx *x = ctx;
+	const struct kr_x509_algo *sa = kr_x509_algo(x->kr, x->last_oid);
+
+	(void)hdr, (void)tag, (void)v, (void)len;
+	if (!sa)
+		return xfail(x, -ENOPKG, kr_x509_algo_absent(x->last_oid));
+	x->c->sig.pkey_algo = sa->pkey_algo;
+	x->c->sig.encoding = sa->encoding;
+	x->c->sig.takes_data = sa->takes_data;
+	x->c->sig.hash = kr_hash_by_name(sa->hash);
+	memcpy(x->sig_algo, x->last_oid, sizeof(x->sig_algo));
+	return 0;
+}
+
+/* x509_extract_name_segment(): the last CN, O and emailAddress */
+static int x_name_segment(void *ctx, size_t hdr, uint8_t tag,
+			  const uint8_t *v, size_t len)
+{
+	struct xctx *x = ctx;
+
+	(void)hdr, (void)tag;
+	if (strcmp(x->last_oid, OID_CN) == 0) {
+		x->np.cn = v;
+		x->np.cn_len = len;
+	} else if (strcmp(x->last_oid, OID_O) == 0) {
+		x->np.o = v;
+		x->np.o_len = len;
+	} else if (strcmp(x->last_oid, OID_EMAIL) == 0) {
+		x->np.email = v;
+		x->np.email_len = len;
+	}
+	return 0;
+}
+
+/* x509_note_issuer() and x509_note_subject(): each fabricates a name
+ * from the segments seen since the last, and forgets them */
+static int x_issuer(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		    size_t len)
+{
+	struct xctx *x = ctx;
+
+	(void)hdr, (void)tag;
+	x->c->issuer = v;
+	x->c->issuer_len = len;
+	memset(&x->np, 0, sizeof(x->np));
+	return 0;
+}
+
+static int x_subject(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		     size_t len)
+{
+	struct xctx *x = ctx;
+
+	(void)hdr, (void)tag;
+	x->c->subject = v;
+	x->c->subject_len = len;
+	fabricate_name(&x->np, x->c->name, sizeof(x->c->name));
+	memset(&x->np, 0, sizeof(x->np));
+	return 0;
+}
+
+/* x509_note_not_before(), x509_note_not_after() */
+static int x_time(struct xctx *x, uint8_t tag, const uint8_t *v, size_t len,
+		  int64_t *t)
+{
+	if (x509k_decode_time(tag, v, len, t))
+		return xfail(x, -EBADMSG, "unsupported or invalid validity time");
+	return 0;
+}
+
+static int x_not_before(void *ctx, size_t hdr, uint8_t tag,
+			const uint8_t *v, size_t len)
+{
+	struct xctx *x = ctx;
+
+	(void)hdr;
+	return x_time(x, tag, v, len, &x->c->valid_from);
+}
+
+static int x_not_after(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		       size_t len)
+{
+	struct xctx *x = ctx;
+
+	(void)hdr;
+	return x_time(x, tag, v, len, &x->c->valid_to);
+}
+
+/* x509_extract_key_data() */
+static int x_key(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		 size_t len)
+{
+	struct xctx *x = ctx;
+	int ret;
+
+	(void)hdr, (void)tag;
+	ret = pk_key_make(x->kr, x->last_oid_raw, x->last_oid_len, x->params,
+			  x->params_len, v, len, &x->c->pub, x->why);
+	if (ret)
+		return ret;
+	x->have_key = true;
+	return 0;
+}
+
+/* x509_process_extension() */
+static int x_extension(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		       size_t len)
+{
+	struct xctx *x = ctx;
+
+	(void)hdr, (void)tag;
+	return note_extension(x->c, x->kr, x->last_oid, v, len, &x->akid,
+			      &x->akid_len, x->why);
+}
+
+/* x509_note_tbs_certificate() */
+static int x_tbs(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		 size_t len)
+{
+	struct xctx *x = ctx;
+
+	(void)tag;
+	x->tbs = v - hdr;
+	x->tbs_len = len + hdr;
+	return 0;
+}
+
+/* x509_note_signature(): the outer algorithm must be the one the TBS
+ * named, and the BIT STRING must have no unused bits */
+static int x_signature(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		       size_t len)
+{
+	struct xctx *x = ctx;
+
+	(void)hdr, (void)tag;
+	if (strcmp(x->last_oid, x->sig_algo) != 0)
+		return xfail(x, -EINVAL, "signatureAlgorithm differs from "
+			     "tbsCertificate.signature");
+	x->c->sig.s = v;
+	x->c->sig.slen = len;
+	/* only these have the BIT STRING's unused-bits octet discarded */
+	if (strcmp(x->c->sig.pkey_algo, "rsa") != 0 &&
+	    strcmp(x->c->sig.pkey_algo, "ecdsa") != 0 &&
+	    strncmp(x->c->sig.pkey_algo, "mldsa", 5) != 0)
+		return 0;
+	if (len < 1 || v[0] != 0)
+		return xfail(x, -EBADMSG, "signature BIT STRING has unused bits");
+	x->c->sig.s = v + 1;
+	x->c->sig.slen = len - 1;
+	return 0;
+}
+
+/* x509_akid_note_kid(), x509_akid_note_name(), x509_akid_note_serial():
+ * the first keyIdentifier, and the serial with the directoryName seen
+ * before it */
+static int x_akid_kid(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		      size_t len)
+{
+	struct xctx *x = ctx;
+
+	(void)hdr, (void)tag;
+	if (x->c->akid_keyid.data)
+		return 0;
+	return kid_make(&x->c->akid_keyid, v, len, NULL, 0);
+}
+
+static int x_akid_name(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		       size_t len)
+{
+	struct xctx *x = ctx;
+
+	(void)hdr, (void)tag;
+	x->akid_issuer = v;
+	x->akid_issuer_len = len;
+	return 0;
+}
+
+static int x_akid_serial(void *ctx, size_t hdr, uint8_t tag,
+			 const uint8_t *v, size_t len)
+{
+	struct xctx *x = ctx;
+
+	(void)hdr, (void)tag;
+	if (!x->akid_issuer || x->c->akid_id.data)
+		return 0;
+	return kid_make(&x->c->akid_id, v, len, x->akid_issuer,
+			x->akid_issuer_len);
+}
+
+#define M(t) { .kind = A_MATCH, .tag = (t) }
+#define M_ACT(t, a) { .kind = A_MATCH, .tag = (t), .act = (a) }
+#define M_F(f, t, a, j) { .kind = A_MATCH, .flags = (f), .tag = (t), \
+			  .act = (a), .jump = (j) }
+#define ACT(a) { .kind = A_ACT, .act = (a) }
+#define END_SEQ { .kind = A_END_SEQ }
+#define END_OF(l) { .kind = A_END_OF, .loop = (l) }
+#define OP(k) { .kind = (k) }
+#define BER_IA5 0x16
+
+/* AlgorithmIdentifier ::= SEQUENCE { algorithm OID ({ x509_note_OID }),
+ * parameters ANY OPTIONAL ({ x509_note_params }) } */
+static const struct asn1_op x_r_alg[] = {
+	M_ACT(BER_OID, x_oid),
+	M_F(AF_ANY | AF_SKIP, 0, x_params, NULL),
+	END_SEQ,
+	OP(A_RETURN),
+};
+
+/* Name ::= SEQUENCE OF RelativeDistinguishedName, each a SET OF
+ * SEQUENCE { OID ({ x509_note_OID }), ANY
+ * ({ x509_extract_name_segment }) } */
+static const struct asn1_op x_r_name[] = {
+	/* 0 */ M(BER_SET),
+	/* 1 */ M(BER_SEQ),
+	M_ACT(BER_OID, x_oid),
+	M_F(AF_ANY, 0, x_name_segment, NULL),
+	END_SEQ,
+	END_OF(1),
+	END_OF(0),
+	OP(A_RETURN),
+};
+
+/* version [0] EXPLICIT INTEGER */
+static const struct asn1_op x_r_version[] = {
+	M(BER_INT),
+	END_SEQ,
+	OP(A_RETURN),
+};
+
+/* extensions [3] EXPLICIT SEQUENCE OF SEQUENCE { extnid OID, critical
+ * BOOLEAN OPTIONAL, extnValue OCTET STRING ({ x509_process_extension }) } */
+static const struct asn1_op x_r_extensions[] = {
+	M(BER_SEQ),
+	/* 1 */ M(BER_SEQ),
+	M_ACT(BER_OID, x_oid),
+	M_F(AF_SKIP, BER_BOOL, NULL, NULL),
+	M_ACT(BER_OCTSTR, x_extension),
+	END_SEQ,
+	END_OF(1),
+	END_SEQ,
+	OP(A_RETURN),
+};
+
+static const struct asn1_op x_r_cert[] = {
+	M(BER_SEQ),
+	/* TBSCertificate */
+	M(BER_SEQ),
+	M_F(AF_JUMP | AF_SKIP, BER_CTXC(0), NULL, x_r_version),
+	M(BER_INT),
+	ACT(x_serial),
+	M_F(AF_JUMP, BER_SEQ, NULL, x_r_alg),
+	ACT(x_sig_algo),
+	M_F(AF_JUMP, BER_SEQ, NULL, x_r_name),
+	ACT(x_issuer),
+	/* Validity: two CHOICEs of UTCTime and GeneralizedTime */
+	M(BER_SEQ),
+	M_F(AF_SKIP, BER_UTCTIME, NULL, NULL),
+	M_F(AF_COND | AF_SKIP, BER_GENTIME, NULL, NULL),
+	OP(A_COND_FAIL),
+	ACT(x_not_before),
+	M_F(AF_SKIP, BER_UTCTIME, NULL, NULL),
+	M_F(AF_COND | AF_SKIP, BER_GENTIME, NULL, NULL),
+	OP(A_COND_FAIL),
+	ACT(x_not_after),
+	END_SEQ,
+	M_F(AF_JUMP, BER_SEQ, NULL, x_r_name),
+	ACT(x_subject),
+	/* SubjectPublicKeyInfo */
+	M(BER_SEQ),
+	M_F(AF_JUMP, BER_SEQ, NULL, x_r_alg),
+	M_ACT(BER_BITSTR, x_key),
+	END_SEQ,
+	/* issuerUniqueID [1] IMPLICIT, subjectUniqueID [2] IMPLICIT */
+	M_F(AF_SKIP, BER_CTX(1), NULL, NULL),
+	M_F(AF_SKIP, BER_CTX(2), NULL, NULL),
+	M_F(AF_JUMP | AF_SKIP, BER_CTXC(3), NULL, x_r_extensions),
+	END_SEQ,
+	ACT(x_tbs),
+	M_F(AF_JUMP, BER_SEQ, NULL, x_r_alg),
+	M_ACT(BER_BITSTR, x_signature),
+	END_SEQ,
+	OP(A_COMPLETE),
+};
+
+/* x509_akid.asn1: the GeneralName alternatives, each as the kernel's
+ * compiled grammar has it, a constructed context tag around its type */
+static const struct asn1_op x_r_gn_any[] = {
+	M_F(AF_ANY, 0, NULL, NULL),
+	END_SEQ,
+	OP(A_RETURN),
+};
+
+static const struct asn1_op x_r_gn_ia5[] = {
+	M(BER_IA5),
+	END_SEQ,
+	OP(A_RETURN),
+};
+
+static const struct asn1_op x_r_gn_octets[] = {
+	M(BER_OCTSTR),
+	END_SEQ,
+	OP(A_RETURN),
+};
+
+static const struct asn1_op x_r_gn_oid[] = {
+	M(BER_OID),
+	END_SEQ,
+	OP(A_RETURN),
+};
+
+/* directoryName [4]: Name ({ x509_akid_note_name }) */
+static const struct asn1_op x_r_gn_dirname[] = {
+	M(BER_SEQ),
+	/* 1 */ M(BER_SET),
+	/* 2 */ M(BER_SEQ),
+	M_ACT(BER_OID, x_oid),
+	M_F(AF_ANY, 0, x_name_segment, NULL),
+	END_SEQ,
+	END_OF(2),
+	END_OF(1),
+	ACT(x_akid_name),
+	END_SEQ,
+	OP(A_RETURN),
+};
+
+#define GN(n, r) M_F(AF_COND | AF_JUMP | AF_SKIP, BER_CTXC(n), NULL, r)
+
+/* GeneralNames ::= SEQUENCE OF GeneralName (a CHOICE) */
+static const struct asn1_op x_r_general_names[] = {
+	/* 0 */ M_F(AF_JUMP | AF_SKIP, BER_CTXC(0), NULL, x_r_gn_any),
+	GN(1, x_r_gn_ia5),
+	GN(2, x_r_gn_ia5),
+	GN(3, x_r_gn_any),
+	GN(4, x_r_gn_dirname),
+	GN(5, x_r_gn_any),
+	GN(6, x_r_gn_ia5),
+	GN(7, x_r_gn_octets),
+	GN(8, x_r_gn_oid),
+	OP(A_COND_FAIL),
+	END_OF(0),
+	OP(A_RETURN),
+};
+
+/* AuthorityKeyIdentifier ::= SEQUENCE { keyIdentifier [0] IMPLICIT
+ * OPTIONAL, authorityCertIssuer [1] GeneralNames OPTIONAL,
+ * authorityCertSerialNumber [2] IMPLICIT OPTIONAL } */
+static const struct asn1_op x_r_akid[] = {
+	M(BER_SEQ),
+	M_F(AF_SKIP, BER_CTX(0), x_akid_kid, NULL),
+	M_F(AF_JUMP | AF_SKIP, BER_CTXC(1), NULL, x_r_general_names),
+	M_F(AF_SKIP, BER_CTX(2), x_akid_serial, NULL),
+	END_SEQ,
+	OP(A_COMPLETE),
+};
+
 static int parse_cert(struct x509k_cert *c, const struct kr_rules *kr,
 		      const struct blacklist *bl, const char **why)
 {
-	struct ber_tlv top, tbs, e, alg, oid, sig, t1, t2;
-	struct ber_it it, ti, ai, vi, xi, ext, ei;
-	const struct kr_x509_algo *sa;
-	struct name_parts np = { 0 };
-	const uint8_t *akid = NULL;
-	size_t akid_len = 0;
-	char tbs_oid[64], o[64];
+	struct xctx x = { .c = c, .kr = kr, .why = why };
+	const char *w;
 	int ret;
 
-	*why = "malformed certificate";
-	ret = ber_top(c->der, c->der_len, &top);
+	*why = NULL;
+	ret = asn1_decode(x_r_cert, &x, c->der, c->der_len, &w);
+	if (ret == -EMSGSIZE) {
+		*why = "certificate larger than 64 KiB";
+		return ret;
+	}
 	if (ret) {
-		if (ret == -EMSGSIZE)
-			*why = "certificate larger than 64 KiB";
+		if (!*why)
+			*why = w ? w : "malformed certificate";
 		return ret;
 	}
-	if (!ber_tag_is(&top, BER_SEQ) || ber_it_enter(NULL, &top, &it) ||
-	    ber_expect(&it, BER_SEQ, &tbs) || ber_it_enter(&it, &tbs, &ti))
-		return -EBADMSG;
-
-	if (ber_next(&ti, &e))
-		return -EBADMSG;
-	if (e.tag == BER_CTXC(0) && ber_next(&ti, &e))	/* version */
-		return -EBADMSG;
-	if (!ber_tag_is(&e, BER_INT))
-		return -EBADMSG;
-	c->serial = e.val;
-	c->serial_len = e.len;
-
-	/* x509_note_sig_algo(): unknown algorithm is -ENOPKG */
-	if (ber_expect(&ti, BER_SEQ, &alg) || ber_it_enter(&ti, &alg, &ai) ||
-	    ber_expect(&ai, BER_OID, &oid) ||
-	    oid_of(&oid, tbs_oid, sizeof(tbs_oid)))
-		return -EBADMSG;
-	sa = kr_x509_algo(kr, tbs_oid);
-	if (!sa) {
-		*why = kr_x509_algo_absent(tbs_oid);
-		return -ENOPKG;
-	}
-
-	if (ber_expect(&ti, BER_SEQ, &e) || walk_name(&ti, &e, NULL))
-		return -EBADMSG;
-	c->issuer = e.val;
-	c->issuer_len = e.len;
-
-	if (ber_expect(&ti, BER_SEQ, &e) || ber_it_enter(&ti, &e, &vi) ||
-	    ber_next(&vi, &t1) || ber_next(&vi, &t2))
-		return -EBADMSG;
-	if (x509k_decode_time(t1.tag, t1.val, t1.len, &c->valid_from) ||
-	    x509k_decode_time(t2.tag, t2.val, t2.len, &c->valid_to)) {
-		*why = "unsupported or invalid validity time";
-		return -EBADMSG;
-	}
-
-	if (ber_expect(&ti, BER_SEQ, &e) || walk_name(&ti, &e, &np))
-		return -EBADMSG;
-	c->subject = e.val;
-	c->subject_len = e.len;
-
-	if (ber_expect(&ti, BER_SEQ, &e))
-		return -EBADMSG;
-	if ((ret = pk_parse_spki(kr, &ti, &e, &c->pub, why)))
-		return ret;
-
-	while ((ret = ber_next(&ti, &e)) == 0) {
-		if (e.tag == BER_CTX(1) || e.tag == BER_CTX(2))
-			continue;
-		if (e.tag != BER_CTXC(3) || ber_it_enter(&ti, &e, &xi) ||
-		    ber_expect(&xi, BER_SEQ, &e) ||
-		    ber_it_enter(&xi, &e, &ext))
-			return -EBADMSG;
-		while ((ret = ber_next(&ext, &e)) == 0) {
-			struct ber_tlv eo, ev;
-
-			if (!ber_tag_is(&e, BER_SEQ) ||
-			    ber_it_enter(&ext, &e, &ei) ||
-			    ber_expect(&ei, BER_OID, &eo) ||
-			    oid_of(&eo, o, sizeof(o)) || ber_next(&ei, &ev))
-				return -EBADMSG;
-			if (ev.tag == BER_BOOL && ber_next(&ei, &ev))
-				return -EBADMSG;
-			if (!ber_tag_is(&ev, BER_OCTSTR))
-				return -EBADMSG;
-			ret = note_extension(c, kr, o, ev.val, ev.len, &akid,
-					     &akid_len, why);
-			if (ret)
-				return ret;
-		}
-		if (ret < 0)
+	if (x.akid) {
+		ret = asn1_decode(x_r_akid, &x, x.akid, x.akid_len, &w);
+		if (ret) {
+			if (!*why)
+				*why = "malformed authorityKeyIdentifier";
 			return ret;
-	}
-	if (ret < 0)
-		return ret;
-
-	/* x509_note_signature(): outer algorithm must be the TBS one */
-	if (ber_expect(&it, BER_SEQ, &alg) || ber_it_enter(&it, &alg, &ai) ||
-	    ber_expect(&ai, BER_OID, &oid) || oid_of(&oid, o, sizeof(o)) ||
-	    ber_expect(&it, BER_BITSTR, &sig))
-		return -EBADMSG;
-	if (strcmp(o, tbs_oid) != 0) {
-		*why = "signatureAlgorithm differs from tbsCertificate.signature";
-		return -EINVAL;
-	}
-	if (sig.len < 1 || sig.val[0] != 0) {
-		*why = "signature BIT STRING has unused bits";
-		return -EBADMSG;
-	}
-	c->sig.s = sig.val + 1;
-	c->sig.slen = sig.len - 1;
-	c->sig.pkey_algo = sa->pkey_algo;
-	c->sig.encoding = sa->encoding;
-	c->sig.takes_data = sa->takes_data;
-	c->sig.hash = kr_hash_by_name(sa->hash);
-
-	if (akid && parse_akid(c, akid, akid_len)) {
-		*why = "malformed authorityKeyIdentifier";
-		return -EBADMSG;
+		}
 	}
 	if ((ret = kid_make(&c->id, c->serial, c->serial_len, c->issuer,
 			    c->issuer_len)))
 		return ret;
-	fabricate_name(&np, c->name, sizeof(c->name));
-
-	ret = sig_params(c, kr, bl, &tbs);
+	ret = sig_params(c, kr, bl, x.tbs, x.tbs_len);
 	if (ret)
 		return ret;
 	return check_self_signed(c, kr, why);
