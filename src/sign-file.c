@@ -27,7 +27,7 @@
 #include "sign/signer.h"
 
 /* Batch mode's options: long-only values kept apart from the rest. */
-enum { OPT_BATCH = 0x4200, OPT_FILES_FROM };
+enum { OPT_BATCH = 0x4200, OPT_FILES_FROM, OPT_USAGE };
 /* kmodsign personality */
 enum { OPT_KMODSIGN = 0x4300 };
 
@@ -57,6 +57,7 @@ static const struct option long_opts[] = {
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "null", no_argument, NULL, '0' },
 	{ "kmodsign", no_argument, NULL, OPT_KMODSIGN },
+	{ "usage", required_argument, NULL, OPT_USAGE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -251,8 +252,16 @@ static int report(const struct ms_fail *f, int err)
 {
 	switch (f->stage) {
 	case MS_STAGE_HASH:
-		ms_error(NULL, "unknown hash algorithm '%s' (use sha256, "
-			 "sha384, sha512, sha3-256, ...)", f->path);
+		/* "-" reads CONFIG_MODULE_SIG_HASH, which only a .config
+		 * has: say so rather than call "-" an unknown digest. */
+		if (strcmp(f->path, "-") == 0)
+			ms_error(NULL, "<hash> \"-\" takes CONFIG_MODULE_SIG_HASH "
+				 "from --kernel-config FILE: give that option, "
+				 "or name the hash (sha256, sha512, ...)");
+		else
+			ms_error(NULL, "unknown hash algorithm '%s' (use "
+				 "sha256, sha384, sha512, sha3-256, ...)",
+				 f->path);
 		return MS_EXIT_USAGE;
 	case MS_STAGE_KEY:
 	case MS_STAGE_CERT:
@@ -307,8 +316,28 @@ static int report(const struct ms_fail *f, int err)
 		 * or what this build lacks */
 		ms_error(f->path, "%s", f->reason);
 		return ms_exit_for_errno(err);
-	case MS_STAGE_INPUT:
+	case MS_STAGE_DEST:
+		/* 2, a usage error: the command line named a second module
+		 * where the kernel tool's layout puts <dest> */
+		ms_error(f->path, "is another kernel module, not overwritten "
+			 "(<dest> after <module>: to sign several modules in "
+			 "place, use --batch)");
+		return MS_EXIT_USAGE;
+	case MS_STAGE_NOT_MODULE:
+		/* 6, malformed input: the kernel refuses it as -ENOEXEC
+		 * before any signature is looked at */
+		ms_error(f->path, "%s", f->reason);
+		return MS_EXIT_MALFORMED;
+	case MS_STAGE_OTHER_SIGNER:
+		ms_error(f->path, "%s", f->reason);
+		return MS_EXIT_SIGNED;
 	case MS_STAGE_OUTPUT:
+		if (f->reason) {
+			ms_error(f->path, "%s", f->reason);
+			return MS_EXIT_IO;
+		}
+		break;
+	case MS_STAGE_INPUT:
 	case MS_STAGE_NONE:
 		break;
 	}
@@ -317,20 +346,27 @@ static int report(const struct ms_fail *f, int err)
 }
 
 /* Warnings before anything is signed: the key types and digest the
- * kernel (or the line named by --kernel) would reject, from the table
- * verify-file judges with, in its words. */
+ * kernel (the line of --kernel, or the kernel of --kernel-config) would
+ * reject, from the table verify-file judges with, in its words.  kcfg
+ * names the .config the line was taken from, NULL for --kernel. */
 static void warn_algorithms(const struct ms_signer *s, const char *hash,
-			    const char *kernel,
-			    const char *const *names)
+			    const char *kernel, const struct kconfig *kcfg,
+			    const char *kcpath, const char *const *names)
 {
 	const struct kr_rules *kr = kernel ? kr_for_version(kernel, NULL)
 					   : NULL;
 	const char *why, *advice;
-	char who[32];
+	char who[256];
 	int err;
 
-	snprintf(who, sizeof(who), kr ? "kernel %s" : "every kernel line",
-		 kr ? kr->name : "");
+	if (kr && kcfg)
+		/* said by what was given: the .config, not a --kernel the
+		 * user never typed */
+		snprintf(who, sizeof(who), "the kernel of %s (the %s line)",
+			 kcpath, kr->name);
+	else
+		snprintf(who, sizeof(who), kr ? "kernel %s" :
+			 "every kernel line", kr ? kr->name : "");
 	err = kr_digest_check(kr, s->md, &why, &advice);
 	if (advice)
 		ms_warn(hash, "%s", advice);
@@ -560,6 +596,16 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 	case 'q': o->quiet = 1; return 0;
 	case OPT_BATCH: o->batch.on = 1; return 0;
 	case OPT_FILES_FROM: o->batch.from = optarg; return 0;
+	case OPT_USAGE:
+		/* what the file is: a module (ELF, checked) or data the
+		 * kernel checks with a detached or appended signature */
+		if (strcmp(optarg, "firmware") && strcmp(optarg, "module")) {
+			ms_error(NULL, "--usage takes module or firmware, not "
+				 "'%s'", optarg);
+			return MS_EXIT_USAGE;
+		}
+		o->req.firmware = strcmp(optarg, "firmware") == 0;
+		return 0;
 	case '0': o->batch.nul = 1; return 0;
 	case 'R':
 	case 'S':
@@ -752,7 +798,7 @@ static int run_batch(struct opts *o)
 		code = report(&fail, err);
 		goto out;
 	}
-	warn_algorithms(&signer, o->words[0], o->kernel, names);
+	warn_algorithms(&signer, o->words[0], o->kernel, NULL, NULL, names);
 	warn_mldsa(&signer, o->req.kernel, names);
 	code = ms_batch_sign(&signer, &o->req, &list, o->batch.jobs ?
 			     o->batch.jobs : ms_pool_default_workers(),
@@ -855,7 +901,8 @@ static int run_one(struct opts *o)
 
 	err = load_for_verb(o, &signer, hash, cert, names, &fail);
 	if (!err && o->verb != RAW) {
-		warn_algorithms(&signer, hash, o->kernel, names);
+		warn_algorithms(&signer, hash, o->kernel,
+				o->kcpath ? &kc : NULL, o->kcpath, names);
 		warn_mldsa(&signer, req->kernel, names);
 		if (o->kcpath)
 			warn_kconfig(&kc, o->kcpath, &signer, hash);

@@ -39,6 +39,12 @@ enum ms_stage {
 	MS_STAGE_NOALG,		/* this build's OpenSSL lacks the algorithm
 				 * (ML-DSA before OpenSSL 3.5): -ENOSYS */
 	MS_STAGE_OUTPUT,	/* writing the result */
+	MS_STAGE_DEST,		/* <dest> holds another kernel module: not
+				 * overwritten (a glob that matched two) */
+	MS_STAGE_NOT_MODULE,	/* empty body, or a .ko that is not ELF:
+				 * -ENOEXEC, as finit_module() would say */
+	MS_STAGE_OTHER_SIGNER,	/* --skip-signed: signed, but not by these
+				 * certificates (reason names the signer) */
 };
 
 struct ms_fail {
@@ -113,6 +119,8 @@ struct ms_sign_req {
 				 * be appended (CMS, descriptor, magic), so
 				 * that cat module dest is the signed module */
 	enum ms_signed_policy signed_policy;
+	int firmware;		/* --usage firmware: the body need not be
+				 * ELF even when named .ko */
 	int nowait;		/* batch: -EWOULDBLOCK (MS_STAGE_INPUT)
 				 * instead of waiting for the module's lock */
 	int overlap;		/* single runs: copy a large module's body
