@@ -27,7 +27,7 @@
 #include "sign/signer.h"
 
 /* Batch mode's options: long-only values kept apart from the rest. */
-enum { OPT_BATCH = 0x4200, OPT_FILES_FROM, OPT_USAGE };
+enum { OPT_BATCH = 0x4200, OPT_FILES_FROM, OPT_USAGE, OPT_JSON };
 /* kmodsign personality */
 enum { OPT_KMODSIGN = 0x4300 };
 
@@ -58,6 +58,7 @@ static const struct option long_opts[] = {
 	{ "null", no_argument, NULL, '0' },
 	{ "kmodsign", no_argument, NULL, OPT_KMODSIGN },
 	{ "usage", required_argument, NULL, OPT_USAGE },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -159,8 +160,8 @@ static void usage(FILE *f)
 		"       %1$s --digest-only <hash> <module>\n"
 		"       %1$s [-k] --attach <sig> <hash> <x509> <module> "
 		"[<dest>]\n"
-		"       %1$s --batch [-j N] [-dpk] <hash> <key> <x509> "
-		"[--files-from LIST [-0]] [<module>...]\n",
+		"       %1$s --batch [-j N] [--json] [-dpk] <hash> <key> "
+		"<x509> [--files-from LIST [-0]] [<module>...]\n",
 		ms_prog());
 }
 
@@ -171,7 +172,9 @@ static void help(void)
 "Append a PKCS#7/CMS signature, the module_signature descriptor and the\n"
 "magic \"~Module signature appended~\" to a kernel module (or firmware),\n"
 "exactly as the kernel's scripts/sign-file does.  Without <dest>, or when\n"
-"<dest> is <module>, the module is replaced atomically.\n"
+"<dest> is <module>, the module is replaced atomically, keeping its mode,\n"
+"owner and group.  A <dest> that is another kernel module (a glob that\n"
+"matched two) is not overwritten (exit 2): sign many with --batch.\n"
 "\n"
 "Options:\n"
 "  -d, --sign-only     write only the detached signature <module>.p7s\n"
@@ -191,7 +194,8 @@ static void help(void)
 "      --pin-file FILE read the passphrase or token PIN from FILE\n"
 "      --pin-fd N      read it from file descriptor N\n"
 "      --provider NAME OpenSSL provider for pkcs11: keys (default pkcs11,\n"
-"                      then libp11's pkcs11 engine if no provider answers)\n"
+"                      then libp11's pkcs11 engine if no provider answers;\n"
+"                      another NAME that does not load is an error)\n"
 "      --pkcs11-module PATH  PKCS#11 module when the URI has no\n"
 "                      module-path (default: p11-kit's proxy)\n"
 "      --kernel VERSION  warn when that kernel would reject the key type,\n"
@@ -200,10 +204,14 @@ static void help(void)
 "                      .config (its version stands for --kernel); also\n"
 "                      warn when <hash> is not CONFIG_MODULE_SIG_HASH or\n"
 "                      the key is not MODULE_SIG_KEY_TYPE_*; <hash> \"-\"\n"
-"                      takes CONFIG_MODULE_SIG_HASH\n"
+"                      takes CONFIG_MODULE_SIG_HASH (and needs this option)\n"
 "      --replace       strip every existing signature, then sign (also one\n"
 "                      appended after compression)\n"
-"      --skip-signed   leave already-signed files alone and succeed\n"
+"      --skip-signed   leave files that <x509> already signed alone and\n"
+"                      succeed; another signer's signature fails (exit 8,\n"
+"                      naming it): re-sign those with --replace\n"
+"      --usage firmware  the file is data, not a module: sign a .ko that\n"
+"                      is not ELF (default: module, which refuses it)\n"
 "      --batch         sign every <module> given (and those of\n"
 "                      --files-from) with one key load: one PIN, one\n"
 "                      token login; one line per file in input order\n"
@@ -211,6 +219,10 @@ static void help(void)
 "                      standard input), one a line\n"
 "  -0, --null          names in LIST end with NUL, not newline\n"
 "  -j, --jobs N        batch workers (default: the online CPUs)\n"
+"      --json          batch: one JSON object a file (the signers as\n"
+"                      extract-sig --json gives them; \"verdict\":\"ERROR\"\n"
+"                      with errno, reason and exit for a failure), then\n"
+"                      a summary object; replaces the lines, even with -q\n"
 "      --kmodsign      read Ubuntu kmodsign's command line, as when run\n"
 "                      under the name kmodsign: -D writes the signature\n"
 "                      block to <dest> (see kmodsign --help)\n"
@@ -227,6 +239,9 @@ static void help(void)
 "from --pin-file, --pin-fd or KBUILD_SIGN_PIN, are read once per run and\n"
 "offered once (never retried); never put them on the command line.  An\n"
 "already-signed <module> is refused unless --replace or --skip-signed.\n"
+"An empty module is refused, and so is a .ko (decompressed) that is not\n"
+"ELF unless --usage firmware (exit 6: the kernel refuses both, -ENOEXEC);\n"
+"the kernel's tool signs them.\n"
 "\n"
 "Compressed modules (gzip, xz or zstd, recognised by content, not by name)\n"
 "are signed where the kernel checks them: decompressed, signed, compressed\n"
@@ -465,7 +480,7 @@ static void warn_kconfig(const struct kconfig *kc, const char *path,
 enum verb { SIGN, RAW, ATTACH, DIGEST };
 
 struct batch_opts {
-	int on, nul, jobs;
+	int on, nul, jobs, json;
 	const char *from;
 };
 
@@ -596,6 +611,7 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 	case 'q': o->quiet = 1; return 0;
 	case OPT_BATCH: o->batch.on = 1; return 0;
 	case OPT_FILES_FROM: o->batch.from = optarg; return 0;
+	case OPT_JSON: o->batch.json = 1; o->req.describe = 1; return 0;
 	case OPT_USAGE:
 		/* what the file is: a module (ELF, checked) or data the
 		 * kernel checks with a detached or appended signature */
@@ -707,7 +723,8 @@ static int validate_batch(const struct opts *o)
 	int npos = o->nextra ? 1 : 3;
 
 	if (!o->batch.on)
-		ms_error(NULL, "--files-from, -0 and -j go with --batch");
+		ms_error(NULL, "--files-from, -0, -j and --json go with "
+			 "--batch");
 	else if (o->verb != SIGN)
 		ms_error(NULL, "--batch only signs (not -s, --attach or "
 			 "--digest-only)");
@@ -799,10 +816,11 @@ static int run_batch(struct opts *o)
 		goto out;
 	}
 	warn_algorithms(&signer, o->words[0], o->kernel, NULL, NULL, names);
+	o->req.cert_path = o->nextra ? o->extra_certs[0] : o->words[2];
 	warn_mldsa(&signer, o->req.kernel, names);
 	code = ms_batch_sign(&signer, &o->req, &list, o->batch.jobs ?
 			     o->batch.jobs : ms_pool_default_workers(),
-			     o->quiet, report);
+			     o->quiet, o->batch.json, report);
 out:
 	ms_signer_free(&signer);
 	ms_pin_clear();
@@ -936,7 +954,8 @@ int main(int argc, char **argv)
 	if (code == STOP_OK)
 		return MS_EXIT_OK;
 	if (!code) {
-		if (o.batch.on || o.batch.from || o.batch.nul || o.batch.jobs)
+		if (o.batch.on || o.batch.from || o.batch.nul || o.batch.jobs ||
+		    o.batch.json)
 			code = run_batch(&o);
 		else
 			code = run_one(&o);

@@ -224,3 +224,50 @@ two() {
 		assert_equal "$(stat -c %u:%g "$W/d/n.ko.gz")" "65534:65534"
 	fi
 }
+
+# ------------------------------------------------------- --batch --json
+
+@test "--batch --json: an object per file with extract-sig's signer facts, ERROR objects, a summary last" {
+	require_cmd jq jq
+	mkdir -p "$W/d"
+	copy_module "$W/d/a.ko" 3000
+	: > "$W/d/empty.ko"
+	copy_module "$W/d/theirs.ko" 3100
+	run -0 "$SIGN_FILE" sha256 "$OTHER_KEY" "$OTHER_CRT" "$W/d/theirs.ko"
+	# the most severe of 6, 8 and 7 (exitcode.c's order): 7
+	run -7 --separate-stderr "$SIGN_FILE" --batch --json --skip-signed sha256 "$RSA_KEY" "$RSA_CRT" \
+		"$W/d/a.ko" "$W/d/empty.ko" "$W/d/theirs.ko" "$W/d/missing.ko"
+	assert_equal "${#lines[@]}" 5
+	# every line one JSON object; the signed file's signers are what
+	# extract-sig says of the file written
+	local i
+	for i in 0 1 2 3 4; do
+		jq -e . <<< "${lines[$i]}" > /dev/null || fail "not JSON: ${lines[$i]}"
+	done
+	assert_equal "$(jq -c '{file, verdict}' <<< "${lines[0]}")" "{\"file\":\"$W/d/a.ko\",\"verdict\":\"SIGNED\"}"
+	run -0 --separate-stderr "$EXTRACT_SIG" --json -c "$RSA_CRT" "$W/d/a.ko"
+	local want
+	want=$(jq -c .signers <<< "$output")
+	run -7 --separate-stderr "$SIGN_FILE" --batch --json --replace sha256 "$RSA_KEY" "$RSA_CRT" \
+		"$W/d/empty.ko" "$W/d/missing.ko"
+	assert_line -n 0 "{\"file\":\"$W/d/empty.ko\",\"verdict\":\"ERROR\",\"errno\":\"ENOEXEC\",\"reason\":\"empty module (nothing to sign: a failed build?)\",\"exit\":6}"
+	assert_line -n 1 "{\"file\":\"$W/d/missing.ko\",\"verdict\":\"ERROR\",\"errno\":\"ENOENT\",\"reason\":\"No such file or directory\",\"exit\":7}"
+	assert_line -n 2 '{"summary":{"files":2,"signed":0,"already_signed":0,"failed":2,"exit":7}}'
+	# the first run again, for the signer facts and the rest
+	copy_module "$W/d/b.ko" 3000
+	run -8 --separate-stderr "$SIGN_FILE" --batch --json --skip-signed sha256 "$RSA_KEY" "$RSA_CRT" \
+		"$W/d/b.ko" "$W/d/a.ko" "$W/d/theirs.ko"
+	assert_equal "$(jq -c .signers <<< "${lines[0]}")" "$want"
+	assert_line -n 1 "{\"file\":\"$W/d/a.ko\",\"verdict\":\"SKIPPED\",\"signers\":null}"
+	assert_equal "$(jq -r '.verdict + " " + .errno + " " + (.exit|tostring)' <<< "${lines[2]}")" "ERROR EEXIST 8"
+	assert_line -n 3 '{"summary":{"files":3,"signed":1,"already_signed":1,"failed":1,"exit":8}}'
+	# diagnostics stay on stderr
+	[[ "$stderr" == *"theirs.ko: already signed by"* ]] || fail "$stderr"
+}
+
+@test "--json goes with --batch: exit 2 without it" {
+	mkdir -p "$W/d"
+	copy_module "$W/d/m.ko" 1000
+	run -2 --separate-stderr "$SIGN_FILE" --json sha256 "$RSA_KEY" "$RSA_CRT" "$W/d/m.ko"
+	assert_equal "$stderr" "sign-file: --files-from, -0, -j and --json go with --batch"
+}

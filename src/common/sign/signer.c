@@ -687,6 +687,37 @@ static int check_mldsa(const struct ms_signer *s,
 	return fail_at(fail, MS_STAGE_KERNEL, r->module, fail->text, err);
 }
 
+/*
+ * The signers of a signature just made, in the schema extract-sig and
+ * verify-file use: the CMS is described as a trailer on an empty body
+ * (CMS, descriptor, magic), with the first certificate for the key.
+ */
+static struct json_object *describe_sig(const struct ms_signer *s,
+					const char *cert_from,
+					const uint8_t *sig, size_t sig_len)
+{
+	uint8_t *buf = malloc(sig_len + MS_TRAILER_OVERHEAD);
+	json_object *all, *arr = NULL;
+	struct ms_sigdesc d;
+
+	if (!buf)
+		return NULL;
+	memcpy(buf, sig, sig_len);
+	ms_trailer_encode((uint32_t)sig_len, buf + sig_len);
+	if (ms_sigdesc_fill(&d, buf, sig_len + MS_TRAILER_OVERHEAD,
+			    s->certs[0], cert_from) == 0) {
+		all = ms_sigdesc_json(&d, "");
+		if (json_object_object_get_ex(all, "signers", &arr))
+			json_object_get(arr);
+		else
+			arr = NULL;
+		json_object_put(all);
+	}
+	ms_sigdesc_free(&d);
+	free(buf);
+	return arr;
+}
+
 int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 		    struct ms_signed *job, int *skipped, struct ms_fail *fail)
 {
@@ -830,6 +861,10 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 		}
 	}
 
+	if (r->describe)
+		job->signers = describe_sig(s, r->cert_path ? r->cert_path :
+					    "given", sig, sig_len);
+
 	/* -p and -d only exist for signatures made here, as in the kernel
 	 * tool, whose .p7s writing sits in its non-raw branch.  For a
 	 * compressed module the .p7s covers the decompressed module, which
@@ -907,6 +942,8 @@ int ms_sign_commit(struct ms_signed *job, unsigned int sync,
 
 void ms_sign_release(struct ms_signed *job)
 {
+	json_object_put(job->signers);
+	job->signers = NULL;
 	ms_out_abort(&job->p7s);
 	ms_out_abort(&job->out);
 	free(job->p7s_path);
