@@ -791,7 +791,9 @@ nomem:
 static int run_batch(struct opts *o)
 {
 	const char *names[MS_MAX_SIGNERS] = { 0 };
+	const char *hash = o->words[0];
 	struct ms_list list = { 0 };
+	struct kconfig kc = { 0 };
 	struct ms_signer signer;
 	struct ms_fail fail;
 	int err, code;
@@ -806,16 +808,27 @@ static int run_batch(struct opts *o)
 	ms_set_verbose(o->verbose);
 	ms_openssl_init(o->verbose);
 	ms_cleanup_on_signals();
+	/* --kernel-config as for one file: its line, its warnings, and
+	 * "-" as the hash (it was ignored here). */
+	if (o->kcpath) {
+		code = load_kconfig(o->kcpath, &kc, &o->kernel, &hash);
+		if (code)
+			goto out;
+		o->req.kernel = &kc.rules;
+	}
 
 	/* One key load, one PIN read, one token login for the whole run. */
-	err = ms_signer_init(&signer, o->words[0], o->keyid, &fail);
+	err = ms_signer_init(&signer, hash, o->keyid, &fail);
 	if (!err)
 		err = add_signers(o, &signer, !o->nextra, names, &fail);
 	if (err) {
 		code = report(&fail, err);
 		goto out;
 	}
-	warn_algorithms(&signer, o->words[0], o->kernel, NULL, NULL, names);
+	warn_algorithms(&signer, hash, o->kernel, o->kcpath ? &kc : NULL,
+			o->kcpath, names);
+	if (o->kcpath)
+		warn_kconfig(&kc, o->kcpath, &signer, hash);
 	o->req.cert_path = o->nextra ? o->extra_certs[0] : o->words[2];
 	warn_mldsa(&signer, o->req.kernel, names);
 	code = ms_batch_sign(&signer, &o->req, &list, o->batch.jobs ?
@@ -825,6 +838,7 @@ out:
 	ms_signer_free(&signer);
 	ms_pin_clear();
 	ms_list_free(&list);
+	kc_free(&kc);
 	return code;
 }
 

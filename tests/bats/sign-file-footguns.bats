@@ -184,6 +184,16 @@ two() {
 	[[ "$stderr" != *"kernel 6.1 rejects"* ]] || fail "$stderr"
 }
 
+@test "--batch takes --kernel-config too: \"-\" is its CONFIG_MODULE_SIG_HASH" {
+	mkdir -p "$W/d"
+	copy_module "$W/d/a.ko" 1000
+	copy_module "$W/d/b.ko" 1100
+	printf '# Linux/x86 6.12.118 Kernel Configuration\nCONFIG_MODULE_SIG=y\nCONFIG_CRYPTO_RSA=y\nCONFIG_CRYPTO_SHA512=y\nCONFIG_MODULE_SIG_HASH="sha384"\n' > "$W/config"
+	run -0 --separate-stderr "$SIGN_FILE" --batch --kernel-config "$W/config" - "$RSA_KEY" "$RSA_CRT" "$W/d/a.ko" "$W/d/b.ko"
+	run -0 --separate-stderr "$EXTRACT_SIG" --modinfo=sig_hashalgo "$W/d/b.ko"
+	assert_output "sha384"
+}
+
 # ------------------------------------------------------- files and owners
 
 @test "a directory that refuses new files: the message names it and says why" {
