@@ -54,6 +54,8 @@ def put(path, size):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
         off = rnd.randrange(0, 4096)	# no two files alike
+        f.write(b"\x7fELF")		# sign-file signs only ELF .ko files
+        size -= 4
         while size:
             k = min(size, len(blk) - off)
             f.write(blk[off:off + k])

@@ -31,7 +31,7 @@ python3 - "$tmp" <<'PY'
 import os, sys
 for name, n in (("100k.ko", 100000), ("10m.ko", 10000000)):
     with open(os.path.join(sys.argv[1], name), "wb") as f:
-        f.write(os.urandom(n))
+        f.write(b"\x7fELF" + os.urandom(n - 4))	# a .ko is ELF
 PY
 
 # The clock is bash's, read without a fork: $(date +%s%N) costs a fork

@@ -28,7 +28,7 @@
 #include "sign/signer.h"
 
 /* Batch mode's options: long-only values kept apart from the rest. */
-enum { OPT_BATCH = 0x4200, OPT_FILES_FROM };
+enum { OPT_BATCH = 0x4200, OPT_FILES_FROM, OPT_USAGE, OPT_JSON };
 /* kmodsign personality */
 enum { OPT_KMODSIGN = 0x4300 };
 
@@ -59,6 +59,8 @@ static const struct option long_opts[] = {
 	{ "null", no_argument, NULL, '0' },
 	{ "recursive", required_argument, NULL, 'r' },
 	{ "kmodsign", no_argument, NULL, OPT_KMODSIGN },
+	{ "usage", required_argument, NULL, OPT_USAGE },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -160,8 +162,8 @@ static void usage(FILE *f)
 		"   or: %1$s --digest-only <hash> <module>\n"
 		"   or: %1$s [-k] --attach <sig> <hash> <x509> <module> "
 		"[<dest>]\n"
-		"   or: %1$s --batch [-j N] [-dpk] <hash> <key> <x509> "
-		"[-r DIR] [--files-from LIST [-0]] [<module>...]\n",
+		"   or: %1$s --batch [-j N] [--json] [-dpk] <hash> <key> "
+		"<x509> [-r DIR] [--files-from LIST [-0]] [<module>...]\n",
 		ms_prog());
 }
 
@@ -172,7 +174,9 @@ static void help(void)
 "Append a PKCS#7/CMS signature, the module_signature descriptor and the\n"
 "magic \"~Module signature appended~\" to a kernel module (or firmware),\n"
 "exactly as the kernel's scripts/sign-file does.  Without <dest>, or when\n"
-"<dest> is <module>, the module is replaced atomically.\n"
+"<dest> is <module>, the module is replaced atomically, keeping its mode,\n"
+"owner and group.  A <dest> that is another kernel module (a glob that\n"
+"matched two) is not overwritten (exit 2): sign many with --batch.\n"
 "\n"
 "Options:\n"
 "  -d, --sign-only     write only the detached signature <module>.p7s\n"
@@ -194,7 +198,8 @@ static void help(void)
 "      --pin-fd N      read it from file descriptor N\n"
 "      --provider NAME\n"
 "                      OpenSSL provider for pkcs11: keys (default pkcs11,\n"
-"                      then libp11's pkcs11 engine if no provider answers)\n"
+"                      then libp11's pkcs11 engine if no provider answers;\n"
+"                      another NAME that does not load is an error)\n"
 "      --pkcs11-module PATH  PKCS#11 module when the URI has no\n"
 "                      module-path (default: p11-kit's proxy)\n"
 "      --kernel VERSION  warn when that kernel would reject the key type,\n"
@@ -203,10 +208,15 @@ static void help(void)
 "                      .config (its version stands for --kernel); also\n"
 "                      warn when <hash> is not CONFIG_MODULE_SIG_HASH or\n"
 "                      the key is not MODULE_SIG_KEY_TYPE_*; <hash> \"-\"\n"
-"                      takes CONFIG_MODULE_SIG_HASH\n"
+"                      takes CONFIG_MODULE_SIG_HASH (and needs this option)\n"
 "      --replace       strip every existing signature, then sign (also one\n"
 "                      appended after compression)\n"
-"      --skip-signed   leave already-signed files alone and succeed\n"
+"      --skip-signed   leave files that <x509> already signed alone and\n"
+"                      succeed; another signer's signature fails (exit 8,\n"
+"                      naming it): re-sign those with --replace\n"
+"      --usage USAGE   module (the default: a file that is not ELF is\n"
+"                      refused) or firmware (data: sign it whatever it\n"
+"                      holds)\n"
 "      --batch         sign every <module> given (and those of -r and\n"
 "                      of --files-from) with one key load: one PIN, one\n"
 "                      token login; one line per file in input order\n"
@@ -216,6 +226,10 @@ static void help(void)
 "                      standard input), one a line\n"
 "  -0, --null          names in LIST end with NUL, not newline\n"
 "  -j, --jobs N        batch workers (default: the online CPUs)\n"
+"      --json          batch: one JSON object a file (the signers as\n"
+"                      extract-sig --json gives them; \"verdict\":\"ERROR\"\n"
+"                      with errno, reason and exit for a failure), then\n"
+"                      a summary object; replaces the lines, even with -q\n"
 "      --kmodsign      read Ubuntu kmodsign's command line, as when run\n"
 "                      under the name kmodsign: -D writes the signature\n"
 "                      block to <dest> (see kmodsign --help)\n"
@@ -234,6 +248,9 @@ static void help(void)
 "from --pin-file, --pin-fd or KBUILD_SIGN_PIN, are read once per run and\n"
 "offered once (never retried); never put them on the command line.  An\n"
 "already-signed <module> is refused unless --replace or --skip-signed.\n"
+"An empty module is refused, and so is a .ko (decompressed) that is not\n"
+"ELF unless --usage firmware (exit 6: the kernel refuses both, -ENOEXEC);\n"
+"the kernel's tool signs them.\n"
 "\n"
 "Compressed modules (gzip, xz or zstd, recognised by content, not by name)\n"
 "are signed where the kernel checks them: decompressed, signed, compressed\n"
@@ -260,8 +277,16 @@ static int report(const struct ms_fail *f, int err)
 {
 	switch (f->stage) {
 	case MS_STAGE_HASH:
-		ms_error(NULL, "unknown hash algorithm '%s' (use sha256, "
-			 "sha384, sha512, sha3-256, ...)", f->path);
+		/* "-" reads CONFIG_MODULE_SIG_HASH, which only a .config
+		 * has: say so rather than call "-" an unknown digest. */
+		if (strcmp(f->path, "-") == 0)
+			ms_error(NULL, "<hash> \"-\" takes CONFIG_MODULE_SIG_HASH "
+				 "from --kernel-config FILE: give that option, "
+				 "or name the hash (sha256, sha512, ...)");
+		else
+			ms_error(NULL, "unknown hash algorithm '%s' (use "
+				 "sha256, sha384, sha512, sha3-256, ...)",
+				 f->path);
 		return MS_EXIT_USAGE;
 	case MS_STAGE_KEY:
 	case MS_STAGE_CERT:
@@ -316,8 +341,28 @@ static int report(const struct ms_fail *f, int err)
 		 * or what this build lacks */
 		ms_error(f->path, "%s", f->reason);
 		return ms_exit_for_errno(err);
-	case MS_STAGE_INPUT:
+	case MS_STAGE_DEST:
+		/* 2, a usage error: the command line named a second module
+		 * where the kernel tool's layout puts <dest> */
+		ms_error(f->path, "is another kernel module, not overwritten "
+			 "(<dest> after <module>: to sign several modules in "
+			 "place, use --batch)");
+		return MS_EXIT_USAGE;
+	case MS_STAGE_NOT_MODULE:
+		/* 6, malformed input: the kernel refuses it as -ENOEXEC
+		 * before any signature is looked at */
+		ms_error(f->path, "%s", f->reason);
+		return MS_EXIT_MALFORMED;
+	case MS_STAGE_OTHER_SIGNER:
+		ms_error(f->path, "%s", f->reason);
+		return MS_EXIT_SIGNED;
 	case MS_STAGE_OUTPUT:
+		if (f->reason) {
+			ms_error(f->path, "%s", f->reason);
+			return MS_EXIT_IO;
+		}
+		break;
+	case MS_STAGE_INPUT:
 	case MS_STAGE_NONE:
 		break;
 	}
@@ -326,20 +371,27 @@ static int report(const struct ms_fail *f, int err)
 }
 
 /* Warnings before anything is signed: the key types and digest the
- * kernel (or the line named by --kernel) would reject, from the table
- * verify-file judges with, in its words. */
+ * kernel (the line of --kernel, or the kernel of --kernel-config) would
+ * reject, from the table verify-file judges with, in its words.  kcfg
+ * names the .config the line was taken from, NULL for --kernel. */
 static void warn_algorithms(const struct ms_signer *s, const char *hash,
-			    const char *kernel,
-			    const char *const *names)
+			    const char *kernel, const struct kconfig *kcfg,
+			    const char *kcpath, const char *const *names)
 {
 	const struct kr_rules *kr = kernel ? kr_for_version(kernel, NULL)
 					   : NULL;
 	const char *why, *advice;
-	char who[32];
+	char who[256];
 	int err;
 
-	snprintf(who, sizeof(who), kr ? "kernel %s" : "every kernel line",
-		 kr ? kr->name : "");
+	if (kr && kcfg)
+		/* said by what was given: the .config, not a --kernel the
+		 * user never typed */
+		snprintf(who, sizeof(who), "the kernel of %s (the %s line)",
+			 kcpath, kr->name);
+	else
+		snprintf(who, sizeof(who), kr ? "kernel %s" :
+			 "every kernel line", kr ? kr->name : "");
 	err = kr_digest_check(kr, s->md, &why, &advice);
 	if (advice)
 		ms_warn(hash, "%s", advice);
@@ -438,7 +490,7 @@ static void warn_kconfig(const struct kconfig *kc, const char *path,
 enum verb { SIGN, RAW, ATTACH, DIGEST };
 
 struct batch_opts {
-	int on, nul, jobs;
+	int on, nul, jobs, json;
 	const char *from, *walk;
 };
 
@@ -577,6 +629,17 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 		}
 		o->batch.walk = optarg;
 		return 0;
+	case OPT_JSON: o->batch.json = 1; o->req.describe = 1; return 0;
+	case OPT_USAGE:
+		/* what the file is: a module (ELF, checked) or data the
+		 * kernel checks with a detached or appended signature */
+		if (strcmp(optarg, "firmware") && strcmp(optarg, "module")) {
+			ms_error(NULL, "--usage takes module or firmware, not "
+				 "'%s'", optarg);
+			return MS_EXIT_USAGE;
+		}
+		o->req.firmware = strcmp(optarg, "firmware") == 0;
+		return 0;
 	case '0': o->batch.nul = 1; return 0;
 	case 'R':
 	case 'S':
@@ -674,7 +737,8 @@ static int validate_batch(const struct opts *o)
 	int npos = o->nextra ? 1 : 3;
 
 	if (!o->batch.on)
-		ms_error(NULL, "-r, --files-from, -0 and -j go with --batch");
+		ms_error(NULL, "-r, --files-from, -0, -j and --json go with "
+			 "--batch");
 	else if (o->verb != SIGN)
 		ms_error(NULL, "--batch only signs (not -s, --attach or "
 			 "--digest-only)");
@@ -731,7 +795,9 @@ static int batch_list(const struct opts *o, int first, struct ms_list *list)
 static int run_batch(struct opts *o)
 {
 	const char *names[MS_MAX_SIGNERS] = { 0 };
+	const char *hash = o->words[0];
 	struct ms_list list = { 0 };
+	struct kconfig kc = { 0 };
 	struct ms_signer signer;
 	struct ms_fail fail;
 	int err, code, listed;
@@ -747,24 +813,38 @@ static int run_batch(struct opts *o)
 	ms_set_verbose(o->verbose);
 	ms_openssl_init(o->verbose);
 	ms_cleanup_on_signals();
+	/* --kernel-config as for one file: its line, its warnings, and
+	 * "-" as the hash (it was ignored here). */
+	if (o->kcpath) {
+		code = load_kconfig(o->kcpath, &kc, &o->kernel, &hash);
+		if (code)
+			goto out;
+		o->req.kernel = &kc.rules;
+	}
 
 	/* One key load, one PIN read, one token login for the whole run. */
-	err = ms_signer_init(&signer, o->words[0], o->keyid, &fail);
+	err = ms_signer_init(&signer, hash, o->keyid, &fail);
 	if (!err)
 		err = add_signers(o, &signer, !o->nextra, names, &fail);
 	if (err) {
 		code = report(&fail, err);
 		goto out;
 	}
-	warn_algorithms(&signer, o->words[0], o->kernel, names);
+	warn_algorithms(&signer, hash, o->kernel, o->kcpath ? &kc : NULL,
+			o->kcpath, names);
+	if (o->kcpath)
+		warn_kconfig(&kc, o->kcpath, &signer, hash);
+	o->req.cert_path = o->nextra ? o->extra_certs[0] : o->words[2];
 	warn_mldsa(&signer, o->req.kernel, names);
 	code = ms_exit_worst(listed, ms_batch_sign(&signer, &o->req, &list,
 			     o->batch.jobs ? o->batch.jobs :
-			     ms_pool_default_workers(), o->quiet, report));
+			     ms_pool_default_workers(), o->quiet,
+			     o->batch.json, report));
 out:
 	ms_signer_free(&signer);
 	ms_pin_clear();
 	ms_list_free(&list);
+	kc_free(&kc);
 	return code;
 }
 
@@ -859,7 +939,8 @@ static int run_one(struct opts *o)
 
 	err = load_for_verb(o, &signer, hash, cert, names, &fail);
 	if (!err && o->verb != RAW) {
-		warn_algorithms(&signer, hash, o->kernel, names);
+		warn_algorithms(&signer, hash, o->kernel,
+				o->kcpath ? &kc : NULL, o->kcpath, names);
 		warn_mldsa(&signer, req->kernel, names);
 		if (o->kcpath)
 			warn_kconfig(&kc, o->kcpath, &signer, hash);
@@ -894,7 +975,7 @@ int main(int argc, char **argv)
 		return MS_EXIT_OK;
 	if (!code) {
 		if (o.batch.on || o.batch.from || o.batch.nul ||
-		    o.batch.jobs || o.batch.walk)
+		    o.batch.jobs || o.batch.walk || o.batch.json)
 			code = run_batch(&o);
 		else
 			code = run_one(&o);

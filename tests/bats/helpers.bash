@@ -26,11 +26,13 @@ setup() {
 }
 
 # A deterministic pseudo-module of N bytes (content from a counter, so the
-# same size always gives the same file).
+# same size always gives the same file).  It starts with the ELF magic in
+# place of the counter's first word, as sign-file refuses a .ko that is
+# not ELF (--usage firmware signs any data).
 make_module() { # path size
 	python3 -c 'import sys
-n=int(sys.argv[2]); b=bytearray()
-i=0
+n=int(sys.argv[2]); b=bytearray(b"\x7fELF")
+i=1
 while len(b)<n:
     b+=i.to_bytes(4,"little"); i+=1
 open(sys.argv[1],"wb").write(bytes(b[:n]))' "$1" "$2"
@@ -95,7 +97,7 @@ n=int(sys.argv[2])
 a=array.array("I", range((n+3)//4))
 if sys.byteorder != "little":
     a.byteswap()
-open(sys.argv[1],"wb").write(a.tobytes()[:n])' "$1" "$2"
+open(sys.argv[1],"wb").write((b"\x7fELF" + a.tobytes()[4:])[:n])' "$1" "$2"
 }
 
 # The signature trailer: PKCS#7 DER, 12-byte module_signature, magic.

@@ -105,6 +105,8 @@ open(sys.argv[1],"ab").write(struct.pack(">BBBBB3xI",0,0,2,0,0,int(sys.argv[2]))
 
 @test "a sparse 4 GiB module is signed and described" {
 	truncate -s 4G big.ko
+	# a module starts with the ELF magic (sign-file refuses a .ko without)
+	printf '\177ELF' | dd of=big.ko conv=notrunc 2>/dev/null
 	printf 'ELF' | dd of=big.ko bs=1 seek=1000 conv=notrunc 2>/dev/null
 	run "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" big.ko
 	assert_success
@@ -199,6 +201,7 @@ CHANGED="changed while it was read (it shrank, or its storage failed)"
 @test "a sparse module on a full tmpfs is read as from any other file system" {
 	need_root "mounts a small tmpfs"
 	truncate -s 64M m.ko
+	printf '\177ELF' | dd of=m.ko conv=notrunc status=none
 	printf 'ELF' | dd of=m.ko bs=1 seek=1000 conv=notrunc status=none
 	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko want.ko
 	mkdir full

@@ -8,13 +8,16 @@
 #   A  every hash x RSA-2048/RSA-4096, in place             16 comparisons
 #   B  every mode x sha256 x RSA-2048/RSA-4096              28 comparisons
 #   C  cert format / combined PEM / encrypted key, sha256    9 comparisons
-#   D  module size (0 B, 1 B, 64 MiB), sha256                7 comparisons
-#   E  the same against the 7.3 kernel's sign-file (built     24 comparisons
+#   D  module size (4 B, 1 B as data, 64 MiB), sha256; the   7 comparisons
+#      empty module, which the kernel tool signs and
+#      sign-file refuses
+#   E  the same against the 7.3 kernel's sign-file (built     23 comparisons
 #      from Debian's linux-source-7.3 against this machine's
 #      OpenSSL: tests/fixtures/get-reference-7.3.sh): every
 #      hash x RSA-2048, every mode x RSA-4096, PEM, combined
-#      and encrypted keys, the empty module
-#                                                    total: 84 comparisons
+#      and encrypted keys, the empty module (refused: the one
+#      deliberate difference)
+#                                                    total: 83 comparisons
 # (the 100 KB size is the one A, B and C use).  Each comparison is one
 # `same_as_reference` call below.
 
@@ -259,29 +262,58 @@ mode_s_p() { # key
 
 # D: module sizes (sha256) -----------------------------------------------
 
-@test "an empty module is signed like the kernel tool does" {
+# The one place sign-file parts from the kernel tool on purpose: an empty
+# module (a failed build) is refused, with exit 6, where the kernel tool
+# signs it; finit_module() would refuse it anyway (-ENOEXEC).
+refuses_empty() {
+	need_reference
 	prepare 0
+	cd "$W/ref" || return 1
+	run -0 "$REF_SIGN_FILE" sha256 "$(k rsa2048.key)" "$(k rsa2048.der)" mod.ko
+	cd "$W/ours" || return 1
+	run -6 --separate-stderr "$SIGN_FILE" sha256 "$(k rsa2048.key)" "$(k rsa2048.der)" mod.ko
+	assert_equal "$stderr" "sign-file: mod.ko: empty module (nothing to sign: a failed build?)"
+	unchanged_ours mod.ko
+}
+
+unchanged_ours() { cmp "$W/orig.ko" "$W/ours/$1"; }
+
+@test "an empty module: the kernel tool signs it, sign-file refuses it (exit 6)" {
+	refuses_empty
+}
+
+# The smallest module sign-file signs: the 4-byte ELF magic alone.
+@test "a 4-byte module (the ELF magic alone) is signed byte-identically to the kernel tool" {
+	prepare 4
 	sign_both sha256 "$(k rsa2048.key)" "$(k rsa2048.der)" mod.ko
 	same_as_reference mod.ko
 }
 
-@test "a 1-byte module is signed byte-identically to the kernel tool (RSA-2048)" {
+# A 1-byte file is no module: named other than .ko it is signed as data,
+# byte for byte as the kernel tool signs it.
+one_byte() {
 	prepare 1
-	sign_both sha256 "$(k rsa2048.key)" "$(k rsa2048.der)" mod.ko
-	same_as_reference mod.ko
+	mv "$W/ours/mod.ko" "$W/ours/fw.bin"
+	mv "$W/ref/mod.ko" "$W/ref/fw.bin"
 }
 
-@test "a 1-byte module is signed byte-identically to the kernel tool (RSA-4096)" {
-	prepare 1
-	sign_both sha256 "$(k rsa4096.key)" "$(k rsa4096.der)" mod.ko
-	same_as_reference mod.ko
+@test "a 1-byte file is signed byte-identically to the kernel tool (RSA-2048)" {
+	one_byte
+	sign_both sha256 "$(k rsa2048.key)" "$(k rsa2048.der)" fw.bin
+	same_as_reference fw.bin
 }
 
-@test "a 1-byte module with -p gives the kernel tool's module and .p7s" {
-	prepare 1
-	sign_both -p sha256 "$(k rsa2048.key)" "$(k rsa2048.der)" mod.ko
-	same_as_reference mod.ko
-	same_as_reference mod.ko.p7s
+@test "a 1-byte file is signed byte-identically to the kernel tool (RSA-4096)" {
+	one_byte
+	sign_both sha256 "$(k rsa4096.key)" "$(k rsa4096.der)" fw.bin
+	same_as_reference fw.bin
+}
+
+@test "a 1-byte file with -p gives the kernel tool's file and .p7s" {
+	one_byte
+	sign_both -p sha256 "$(k rsa2048.key)" "$(k rsa2048.der)" fw.bin
+	same_as_reference fw.bin
+	same_as_reference fw.bin.p7s
 }
 
 @test "a 64 MiB module is signed in place byte-identically to the kernel tool (RSA-2048)" {
@@ -347,11 +379,9 @@ ref73() {
 	same_as_reference mod.ko
 }
 
-@test "7.3: an empty module is signed as the 7.3 kernel tool does" {
+@test "7.3: an empty module: the 7.3 kernel tool signs it, sign-file refuses it (exit 6)" {
 	ref73
-	prepare 0
-	sign_both sha256 "$(k rsa2048.key)" "$(k rsa2048.der)" mod.ko
-	same_as_reference mod.ko
+	refuses_empty
 }
 
 @test "7.3: Debian's own 7.3 sign-file (linux-kbuild-7.3) gives the same bytes too" {

@@ -192,18 +192,34 @@ pem_signed() { # out: the same key from its PEM file
 	assert_output --partial "PKCS#11 token needs a PIN"
 }
 
-@test "missing token: its own message, exit 9" {
+# The token's serial number, as softhsm2-util shows it.
+token_serial() {
+	softhsm2-util --show-slots | sed -n 's/^ *Serial number: *\([0-9a-f]\+\)$/\1/p' | head -1
+}
+
+@test "missing token: its own message, naming the tokens there are, exit 9" {
 	run "$SIGN_FILE" --pin-file pin sha256 \
 		"pkcs11:token=elsewhere;object=rsa2048$M" "$KEYS/rsa2048.crt" m.ko out.ko
 	assert_failure 9
-	assert_output "sign-file: pkcs11:token=elsewhere;object=rsa2048$M: PKCS#11 token not found (no initialised token matches the URI)"
+	assert_output "sign-file: pkcs11:token=elsewhere;object=rsa2048$M: PKCS#11 token not found (no initialised token matches the URI); tokens present: 'modsign' (serial $(token_serial))"
 }
 
-@test "missing key object: its own message, exit 9" {
+@test "missing key object: its own message, naming the token searched, exit 9" {
 	run "$SIGN_FILE" --pin-file pin sha256 \
 		"pkcs11:token=modsign;object=gone$M" "$KEYS/rsa2048.crt" m.ko out.ko
 	assert_failure 9
-	assert_output "sign-file: pkcs11:token=modsign;object=gone$M: PKCS#11 private key not found on the token (check object= and id= in the URI)"
+	assert_output "sign-file: pkcs11:token=modsign;object=gone$M: PKCS#11 private key not found on the token (check object= and id= in the URI); searched token 'modsign' (serial $(token_serial)) (token= in the URI picks another)"
+}
+
+@test "a URI without token= that finds no key names the token it searched" {
+	softhsm2-util --init-token --free --label second --pin 1234 \
+		--so-pin 5678 >/dev/null
+	run "$SIGN_FILE" --pin-file pin sha256 "pkcs11:object=gone$M" \
+		"$KEYS/rsa2048.crt" m.ko out.ko
+	assert_failure 9
+	[[ "$output" == "sign-file: pkcs11:object=gone$M: PKCS#11 private key not found on the token (check object= and id= in the URI); searched token '"*"' (serial "[0-9a-f]*") (token= in the URI picks another)" ]] ||
+		fail "$output"
+	assert_file_not_exist out.ko
 }
 
 @test "missing certificate object: its own message, exit 9" {
@@ -226,12 +242,29 @@ pem_signed() { # out: the same key from its PEM file
 	assert_output --partial "cannot load the OpenSSL provider named by --provider"
 }
 
-@test "a PIN inside the URI is refused: it would be on the command line" {
+@test "a PIN inside the URI is refused: it would be on the command line; the refusal does not repeat it" {
 	run "$SIGN_FILE" sha256 \
 		"pkcs11:token=modsign;object=rsa2048$M&pin-value=1234" \
 		"$KEYS/rsa2048.crt" m.ko out.ko
 	assert_failure 9
-	assert_output --partial "pin-value in a pkcs11: URI is refused"
+	assert_output "sign-file: pkcs11:token=modsign;object=rsa2048$M&pin-value=***: pin-value in a pkcs11: URI is refused: it would show on the command line (use --pin-file or --pin-fd)"
+	# in the certificate's URI too, and before other query attributes
+	run "$SIGN_FILE" --pin-file pin sha256 "$KEYS/rsa2048.key" \
+		"pkcs11:token=modsign;object=rsa2048;type=cert?pin-value=5678&module-path=$SOFTHSM_MODULE" \
+		m.ko out.ko
+	assert_failure 9
+	refute_output --partial 5678
+	assert_output --partial "?pin-value=***&module-path="
+}
+
+@test "--provider pkcs11 named explicitly falls back to the engine as the default does" {
+	pem_signed pem.ko
+	run "$SIGN_FILE" -v --provider pkcs11 --pin-file pin sha256 \
+		"pkcs11:token=modsign;object=rsa2048;type=private$M" \
+		"$KEYS/rsa2048.der" m.ko tok.ko
+	assert_success
+	assert_output --partial "RSA-2048 key from pkcs11:token=modsign;object=rsa2048;type=private$M ($(route))"
+	cmp pem.ko tok.ko
 }
 
 @test "a token key that does not match the certificate is refused" {

@@ -876,6 +876,9 @@ int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 		err = S_ISDIR(st.st_mode) ? -EISDIR : -ENOTSUP;
 		goto fail;
 	}
+	o->replaces = exists;
+	o->uid = st.st_uid;
+	o->gid = st.st_gid;
 	dircopy = strdup(o->target);
 	base = strdup(o->target);
 	if (!dircopy || !base) {
@@ -1134,10 +1137,35 @@ static int link_anon(struct ms_out *o)
 	}
 }
 
+/* 0, or -1 with errno for a failure other than "not allowed". */
+static int keep_owner(const struct ms_out *o)
+{
+	struct stat st;
+
+	if (fstat(o->fd, &st) < 0)
+		return -1;
+	if (st.st_uid == o->uid && st.st_gid == o->gid)
+		return 0;
+	if (fchown(o->fd, o->uid, o->gid) == 0)
+		return 0;
+	if (errno != EPERM)
+		return -1;
+	/* not root: at least the group, when it is one of ours */
+	if (fchown(o->fd, (uid_t)-1, o->gid) < 0 && errno != EPERM)
+		return -1;
+	return 0;
+}
+
 int ms_out_commit_flags(struct ms_out *o, unsigned int flags)
 {
 	int err = 0;
 
+	/* Owner first: chown clears set-id bits that the mode then puts
+	 * back.  The target's owner where this process may give it (root,
+	 * or a group it belongs to); the new file stays its own where not
+	 * (EPERM), as when it was written by anyone else. */
+	if (o->replaces && keep_owner(o) < 0)
+		return -errno;
 	if (fchmod(o->fd, o->mode) < 0 ||
 	    ((flags & MS_SYNC_FILE) && fsync(o->fd) < 0))
 		return -errno;

@@ -126,12 +126,17 @@ struct ms_out {
 	mode_t mode;
 	int anon;	/* fd is unnamed (O_TMPFILE): tmp is the name it
 			 * will be linked under at commit */
+	int replaces;	/* the target exists: its owner is kept */
+	uid_t uid;
+	gid_t gid;
 };
 
 /*
  * Start writing 'target'.  mode is applied before the rename (the kernel
  * tool creates files with umask permissions and loses the original's mode;
- * we keep it).  When target is a symlink, the file it points to is replaced
+ * we keep it), and so are an existing target's owner and group, where
+ * this process may give them (root; a group of its own otherwise): the
+ * kernel tool rewrites the file in place, which keeps them.  When target is a symlink, the file it points to is replaced
  * and the link kept.  An existing target that is not a regular file is
  * refused (-EISDIR, -ENOTSUP), never replaced.  The temporary file is
  * unnamed (O_TMPFILE) where the file system allows, so that even SIGKILL

@@ -8,8 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "base/exitcode.h"
 #include "base/log.h"
+#include "base/signer_facts.h"
 #include "base/workpool.h"
 #include "sign/batch_sign.h"
 #include "sign/cms.h"
@@ -30,7 +33,7 @@ struct sign_run {
 	const struct ms_signer *s;
 	const struct ms_sign_req *req;
 	const struct ms_list *list;
-	int quiet;
+	int quiet, json;
 	int (*report)(const struct ms_fail *f, int err);
 	struct ms_result *res;
 	pthread_mutex_t glock;	/* cur */
@@ -42,9 +45,53 @@ struct sign_run {
 
 enum { DONE_SIGNED, DONE_SKIPPED, DONE_FAILED };
 
-/* A file's line and diagnostic, written from whichever thread knows. */
+/*
+ * --json: one object per file.  A failure is verify-file's ERROR object
+ * (report/verdict.c: rp_print_error_json) with the exit code added: its
+ * reason is the diagnostic just printed, without the program's name.
+ */
+static void print_json(FILE *out, const char *name, int err, int skipped,
+		       int code, json_object *signers, FILE *errs,
+		       const struct ms_result *r)
+{
+	json_object *j = json_object_new_object();
+	const char *verdict = err ? "ERROR" : skipped ? "SKIPPED" : "SIGNED";
+
+	json_object_object_add(j, "file", json_object_new_string(name));
+	json_object_object_add(j, "verdict", json_object_new_string(verdict));
+	if (err) {
+		char *reason = NULL, *p;
+		size_t skip = strlen(ms_prog()) + 2, nl = strlen(name);
+
+		/* "prog: file: reason": the file is the object's "file" */
+		fflush(errs);
+		if (r->err_len > skip + nl + 2 &&
+		    memcmp(r->err + skip, name, nl) == 0 &&
+		    memcmp(r->err + skip + nl, ": ", 2) == 0)
+			skip += nl + 2;
+		if (r->err_len > skip)
+			reason = strndup(r->err + skip, r->err_len - skip);
+		if (reason && (p = strchr(reason, '\n')))
+			*p = 0;
+		json_object_object_add(j, "errno",
+				       json_object_new_string(
+					       ms_errno_name(err)));
+		json_object_object_add(j, "reason", reason ?
+				       json_object_new_string(reason) : NULL);
+		json_object_object_add(j, "exit", json_object_new_int(code));
+		free(reason);
+	} else {
+		json_object_object_add(j, "signers", signers ?
+				       json_object_get(signers) : NULL);
+	}
+	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
+	json_object_put(j);
+}
+
+/* A file's line and diagnostic, written from whichever thread knows.
+ * signers: with --json, the facts of the signature made (borrowed). */
 static void finish(struct sign_run *run, size_t i, int err, int skipped,
-		   const struct ms_fail *fail)
+		   const struct ms_fail *fail, json_object *signers)
 {
 	struct ms_result *r = &run->res[i];
 	const char *name = run->list->v[i];
@@ -52,7 +99,7 @@ static void finish(struct sign_run *run, size_t i, int err, int skipped,
 
 	/* -q and nothing went wrong: nothing to say, no streams to open
 	 * (two per file otherwise). */
-	if (!err && run->quiet) {
+	if (!err && run->quiet && !run->json) {
 		memset(r, 0, sizeof(*r));
 		r->tag = skipped ? DONE_SKIPPED : DONE_SIGNED;
 		return;
@@ -65,6 +112,13 @@ static void finish(struct sign_run *run, size_t i, int err, int skipped,
 	if (err) {
 		r->code = run->report(fail, err);
 		r->tag = DONE_FAILED;
+	} else {
+		r->tag = skipped ? DONE_SKIPPED : DONE_SIGNED;
+	}
+	if (run->json)
+		print_json(c.out, name, err, skipped, r->code, signers, c.err,
+			   r);
+	else if (err) {
 		fprintf(c.out, "%s: FAILED (exit %d)\n", name, r->code);
 	} else if (skipped) {
 		r->tag = DONE_SKIPPED;
@@ -145,8 +199,9 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 			int err = ms_sign_commit(&g->v[k].job, MS_SYNC_FILE |
 						 MS_SYNC_DIR, &fail);
 
+			finish(run, g->v[k].i, err, 0, &fail,
+			       g->v[k].job.signers);
 			ms_sign_release(&g->v[k].job);
-			finish(run, g->v[k].i, err, 0, &fail);
 			ms_pool_finish(pool, g->v[k].i);
 		}
 		goto out;
@@ -188,8 +243,9 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 		}
 	}
 	for (k = 0; k < g->n; k++) {
+		finish(run, g->v[k].i, cs[k].err, 0, &cs[k].fail,
+		       g->v[k].job.signers);
 		ms_sign_release(&g->v[k].job);
-		finish(run, g->v[k].i, cs[k].err, 0, &cs[k].fail);
 		free(cs[k].dir);
 		/* Handed over together: one wake-up of the emitter per group
 		 * (a group never holds more than MS_GROUP_MAX). */
@@ -248,7 +304,7 @@ static int sign_job(struct ms_pool *pool, void *ctx, size_t i)
 		err = ms_sign_prepare(run->s, &r, &job, &skipped, &fail);
 	}
 	if (err || skipped) {
-		finish(run, i, err, skipped, &fail);
+		finish(run, i, err, skipped, &fail, NULL);
 		return 0;
 	}
 	pthread_mutex_lock(&run->glock);
@@ -261,8 +317,8 @@ static int sign_job(struct ms_pool *pool, void *ctx, size_t i)
 			/* No room to wait: this one flushes alone. */
 			err = ms_sign_commit(&job, MS_SYNC_FILE | MS_SYNC_DIR,
 					     &fail);
+			finish(run, i, err, 0, &fail, job.signers);
 			ms_sign_release(&job);
-			finish(run, i, err, 0, &fail);
 			return 0;
 		}
 		run->cur.v = v;
@@ -298,15 +354,33 @@ static void sign_done(void *ctx, size_t i)
 	ms_result_free(r);
 }
 
+/* --json's last line: {"summary":{"files":N,"signed":N,...}} */
+static void print_summary_json(size_t files, const struct sign_run *run)
+{
+	json_object *j = json_object_new_object(), *n = json_object_new_object();
+
+	json_object_object_add(n, "files", json_object_new_int64((int64_t)files));
+	json_object_object_add(n, "signed",
+			       json_object_new_int64((int64_t)run->signed_));
+	json_object_object_add(n, "already_signed",
+			       json_object_new_int64((int64_t)run->skipped));
+	json_object_object_add(n, "failed",
+			       json_object_new_int64((int64_t)run->failed));
+	json_object_object_add(n, "exit", json_object_new_int(run->code));
+	json_object_object_add(j, "summary", n);
+	printf("%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
+	json_object_put(j);
+}
+
 int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
-		  const struct ms_list *list, int jobs, int quiet,
+		  const struct ms_list *list, int jobs, int quiet, int json,
 		  int (*report)(const struct ms_fail *f, int err))
 {
 	static const struct ms_pool_ops ops = { sign_job, sign_done,
 						sign_drain };
 	struct sign_run run = {
 		.s = s, .req = req, .list = list, .quiet = quiet,
-		.report = report, .code = MS_EXIT_OK,
+		.json = json, .report = report, .code = MS_EXIT_OK,
 	};
 	pthread_mutex_t serial = PTHREAD_MUTEX_INITIALIZER;
 	struct ms_cms_template *tmpl = NULL;
@@ -344,7 +418,9 @@ int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 		ms_error(NULL, "cannot start workers: %s", strerror(-err));
 		run.code = ms_exit_worst(run.code, MS_EXIT_IO);
 	}
-	if (!quiet)
+	if (json)
+		print_summary_json(list->n, &run);
+	else if (!quiet)
 		printf("summary: %zu files: %zu signed, %zu already signed, "
 		       "%zu failed\n", list->n, run.signed_, run.skipped,
 		       run.failed);

@@ -14,7 +14,10 @@
  * req gives the per-file options (policy, -p, -d); its module and dest
  * are ignored.  report turns a failure into its diagnostic and exit code
  * (the tool's words); quiet leaves out the lines of files signed or
- * skipped and the summary.  Returns the most severe exit code.
+ * skipped and the summary.  json replaces the lines with one JSON object
+ * a file ("verdict" SIGNED with its "signers", SKIPPED, or ERROR with
+ * "errno", "reason" and "exit") and a {"summary":{...}} object, quiet or
+ * not (req->describe must be set).  Returns the most severe exit code.
  *
  * Durability: each worker writes complete temporary files without
  * flushing them; every MS_GROUP_MAX files (and at the end) one syncfs()
@@ -24,7 +27,7 @@
  */
 #define MS_GROUP_MAX 64
 int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
-		  const struct ms_list *list, int jobs, int quiet,
+		  const struct ms_list *list, int jobs, int quiet, int json,
 		  int (*report)(const struct ms_fail *f, int err));
 
 #endif

@@ -47,6 +47,9 @@ struct ms_key_opts {
 /* What a token-held key needs kept alive while it signs. */
 struct ms_token;
 void ms_token_free(struct ms_token *t);
+/* The token(s) a failed lookup searched or saw (pkcs11/token.h:
+ * ms_p11_tokens), "" for none or a key file. */
+const char *ms_token_searched(const struct ms_token *t);
 
 /*
  * Load a private key.  spec is a file or a pkcs11: URI.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <libgen.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "kernel/rules.h"
 #include "module/compress.h"
 #include "module/module_file.h"
+#include "module/sig_describe.h"
 #include "module/trailer.h"
 #include "sign/cms.h"
 #include "sign/kernel_check.h"
@@ -79,6 +81,48 @@ static int no_mldsa(struct ms_fail *f, const char *key, const char *cert)
 	return 1;
 }
 
+/*
+ * A pkcs11: URI with pin-value= is refused (keys.c), but its refusal
+ * named the URI, and so put the PIN into logs: the name is shown with
+ * the value replaced.
+ */
+static void redact_pin(char *path, size_t size)
+{
+	char *v = strstr(path, "pin-value=");
+	char *end;
+
+	if (!v || strncmp(path, "pkcs11:", 7) != 0)
+		return;
+	v += strlen("pin-value=");
+	end = v + strcspn(v, "&");
+	if (strlen(path) - (size_t)(end - v) + 3 >= size)
+		return;
+	memmove(v + 3, end, strlen(end) + 1);
+	memcpy(v, "***", 3);
+}
+
+/*
+ * Which token a PKCS#11 lookup searched (or, when none matched, which
+ * it saw): a URI without token= takes the first initialised token, and
+ * "not found on the token" did not say which one that was.
+ */
+static void name_tokens(struct ms_fail *f, const struct ms_token *tok)
+{
+	const char *t = ms_token_searched(tok);
+
+	if (f->key != MS_KEY_P11_KEY && f->key != MS_KEY_P11_CERT &&
+	    f->key != MS_KEY_P11_TOKEN)
+		return;
+	if (f->key == MS_KEY_P11_TOKEN)
+		snprintf(f->text, sizeof(f->text), "%s; tokens present: %s",
+			 ms_key_problem_str(f->key), t[0] ? t : "none");
+	else
+		snprintf(f->text, sizeof(f->text), "%s; searched token %s "
+			 "(token= in the URI picks another)",
+			 ms_key_problem_str(f->key), t);
+	f->reason = f->text;
+}
+
 int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
 		  const struct ms_key_opts *o, struct ms_fail *fail)
 {
@@ -96,8 +140,12 @@ int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
 	fail->token = *tok != NULL;
 	if (err) {
 		X509_free(bundled);
-		return no_mldsa(fail, key, cert) ? -ENOSYS :
-		       fail_at(fail, MS_STAGE_KEY, key, NULL, err);
+		if (no_mldsa(fail, key, cert))
+			return -ENOSYS;
+		fail_at(fail, MS_STAGE_KEY, key, NULL, err);
+		redact_pin(fail->path, sizeof(fail->path));
+		name_tokens(fail, *tok);
+		return err;
 	}
 	if (bundled && strcmp(key, cert) == 0) {
 		s->certs[i] = bundled;
@@ -105,8 +153,12 @@ int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
 		X509_free(bundled);
 		err = ms_load_cert_spec(cert, o, tok, &s->certs[i],
 					&fail->key);
-		if (err)
-			return fail_at(fail, MS_STAGE_CERT, cert, NULL, err);
+		if (err) {
+			fail_at(fail, MS_STAGE_CERT, cert, NULL, err);
+			redact_pin(fail->path, sizeof(fail->path));
+			name_tokens(fail, *tok);
+			return err;
+		}
 	}
 	/* Refuse before writing anything: a mismatched pair makes a module
 	 * the kernel rejects, found only at load time. */
@@ -185,13 +237,91 @@ static int strip_trailers(const uint8_t *buf, size_t len, size_t *body_len)
 	return 0;
 }
 
+/* Hex of up to the first 8 bytes, ".." after when there are more. */
+static void short_hex(char *out, size_t size, const uint8_t *p, size_t n)
+{
+	size_t k = 0;
+
+	out[0] = 0;
+	for (size_t i = 0; i < n && i < 8 && k + 3 < size; i++)
+		k += (size_t)snprintf(out + k, size - k, "%02x", p[i]);
+	if (n > 8 && k + 3 <= size)
+		snprintf(out + k, size - k, "..");
+}
+
+/*
+ * --skip-signed leaves alone what these certificates signed: the last
+ * signature (the one the kernel checks, kernel/module/signing.c:
+ * mod_verify_sig()) has, for every certificate of this run, a SignerInfo
+ * naming it by issuer and serial number or by subjectKeyIdentifier, the
+ * way the kernel finds the key (crypto/asymmetric_keys/pkcs7_verify.c:
+ * pkcs7_find_key()).  Anything else (a module signed by the
+ * distribution's key before a key rotation) is named and refused: only
+ * --replace re-signs it.  Without a certificate (--digest-only) any
+ * signature counts.
+ */
+static int signed_by_us(const struct ms_signer *s, const uint8_t *buf,
+			size_t len, const struct ms_sign_req *r,
+			struct ms_fail *fail)
+{
+	static const char ours[] = "this run's certificate";
+	int n = s->n ? s->n : (s->certs[0] != NULL), all = 1;
+	struct ms_sigdesc d;
+	const struct ms_signer_desc *sd;
+	char id[24] = "";
+
+	if (!n)
+		return 0;
+	for (int k = 0; k < n && all; k++) {
+		int found = 0;
+
+		if (ms_sigdesc_fill(&d, buf, len, s->certs[k], ours) == 0)
+			for (int i = 0; i < d.n_signers &&
+			     i < MS_MAX_SIGNERS; i++)
+				found |= d.s[i].cert_from == ours;
+		all = found;
+		if (!all)
+			break;
+		ms_sigdesc_free(&d);
+	}
+	if (all)
+		return 0;
+	/* d is the description that lacked certificate k: name its first
+	 * signer, as the kernel logs a key ("<signer>: <key id>") */
+	sd = d.cms_ok && d.n_signers ? &d.s[0] : NULL;
+	if (sd && sd->by_skid)
+		short_hex(id, sizeof(id), sd->skid, sd->skid_len);
+	else if (sd)
+		short_hex(id, sizeof(id), sd->serial, sd->serial_len);
+	if (sd && sd->by_skid)
+		/* a SignerInfo by SKID carries no name */
+		snprintf(fail->text, sizeof(fail->text), "already signed by "
+			 "the key with subjectKeyIdentifier %s, not by this "
+			 "certificate: use --replace to sign it again", id);
+	else if (sd)
+		snprintf(fail->text, sizeof(fail->text), "already signed by "
+			 "'%s' (serial %s), not by this certificate: use "
+			 "--replace to sign it again", sd->issuer_cn ?
+			 sd->issuer_cn : "?", id);
+	else
+		snprintf(fail->text, sizeof(fail->text), "already signed, "
+			 "with a signature whose signer cannot be read (not "
+			 "a CMS made by this certificate): use --replace to "
+			 "sign it again");
+	ms_sigdesc_free(&d);
+	return fail_at(fail, MS_STAGE_OTHER_SIGNER, r->module, fail->text,
+		       -EEXIST);
+}
+
 /*
  * The already-signed policy, the same for signing and --digest-only:
- * refuse (-EEXIST), skip (*skipped), or strip every trailer (--replace).
+ * refuse (-EEXIST), skip (*skipped) what these certificates signed, or
+ * strip every trailer (--replace).
  */
-static int apply_signed_policy(const uint8_t *buf, size_t len,
-			       const struct ms_sign_req *r, size_t *body_len,
-			       int *skipped, struct ms_fail *fail)
+static int apply_signed_policy(const struct ms_signer *s, const uint8_t *buf,
+			       size_t len, const struct ms_sign_req *r,
+			       size_t *body_len, int *skipped,
+			       struct ms_fail *fail)
 {
 	int err;
 
@@ -199,6 +329,9 @@ static int apply_signed_policy(const uint8_t *buf, size_t len,
 		return 0;
 	switch (r->signed_policy) {
 	case MS_SIGNED_SKIP:
+		err = signed_by_us(s, buf, len, r, fail);
+		if (err)
+			return err;
 		*skipped = 1;
 		return 0;
 	case MS_SIGNED_REPLACE:
@@ -214,6 +347,137 @@ static int apply_signed_policy(const uint8_t *buf, size_t len,
 	return fail_at(fail, MS_STAGE_SIGNED, r->module, NULL, -EEXIST);
 }
 
+/* Bytes compared a chunk at a time, read through ms_map_read so that a
+ * mapped file never faults (fileio.h). */
+#define CMP_CHUNK ((size_t)64 << 10)
+
+static int same_bytes(const uint8_t *a, const uint8_t *b, size_t len)
+{
+	uint8_t *x = malloc(2 * CMP_CHUNK), *y = x + CMP_CHUNK;
+	int same = 1;
+
+	if (!x)
+		return 0;
+	for (size_t off = 0; same && off < len; off += CMP_CHUNK) {
+		size_t n = len - off < CMP_CHUNK ? len - off : CMP_CHUNK;
+
+		if (ms_map_read(x, a + off, n) || ms_map_read(y, b + off, n))
+			same = 0;
+		else
+			same = memcmp(x, y, n) == 0;
+	}
+	free(x);
+	return same;
+}
+
+/* An ELF file starts with its identification (elf.h: ELFMAG). */
+static int is_elf(const uint8_t *buf, size_t len)
+{
+	uint8_t id[4];
+
+	return len >= sizeof(id) && !ms_map_read(id, buf, sizeof(id)) &&
+	       memcmp(id, "\177ELF", sizeof(id)) == 0;
+}
+
+/*
+ * The kernel tool writes <dest> whatever it holds, so "sign-file sha256
+ * key cert dir/ *.ko" (a glob matching two) replaces the second
+ * with a signed copy of the first.  An existing <dest> that is a kernel
+ * module (ELF, or anything carrying a signature trailer) is overwritten
+ * only when it is this module (signed or not): the same body once every
+ * trailer is peeled off.  A <dest> that cannot be read is left to the
+ * write to judge.
+ */
+static int check_dest(const struct ms_sign_req *r, const uint8_t *body,
+		      size_t body_len, struct ms_fail *fail)
+{
+	struct ms_modfile d;
+	const char *why;
+	size_t dlen;
+	int other = 0;
+
+	if (!r->dest || r->p7s_only || r->trailer_only)
+		return 0;
+	if (ms_modfile_open(r->dest, &d, &why))
+		return 0;
+	if (is_elf(d.data, d.len) || ms_has_magic(d.data, d.len)) {
+		if (strip_trailers(d.data, d.len, &dlen))
+			dlen = d.len;
+		other = dlen != body_len || !same_bytes(d.data, body, dlen);
+	}
+	ms_modfile_close(&d);
+	if (!other)
+		return 0;
+	return fail_at(fail, MS_STAGE_DEST, r->dest, NULL, -EEXIST);
+}
+
+/*
+ * finit_module() refuses an empty or non-ELF file (-ENOEXEC from
+ * kernel/module/main.c: elf_validity_check()), so a zero-byte module
+ * left by a failed build, or a git-lfs pointer named .ko, is refused
+ * here rather than signed: the signature would hide the damage.  The
+ * kernel tool signs them.  A body that is no module (firmware,
+ * regulatory.db) is signed when named otherwise or with --usage firmware;
+ * an empty one never.
+ */
+static int has_ko_name(const char *path)
+{
+	static const char *const ext[] = { ".ko", ".ko.gz", ".ko.xz",
+					   ".ko.zst" };
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		size_t e = strlen(ext[i]);
+
+		if (n > e && strcmp(path + n - e, ext[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int check_body(const struct ms_sign_req *r, const uint8_t *body,
+		      size_t body_len, struct ms_fail *fail)
+{
+	if (!body_len)
+		return fail_at(fail, MS_STAGE_NOT_MODULE, r->module,
+			       "empty module (nothing to sign: a failed "
+			       "build?)", -ENOEXEC);
+	if (r->firmware || !has_ko_name(r->module) || is_elf(body, body_len))
+		return 0;
+	return fail_at(fail, MS_STAGE_NOT_MODULE, r->module,
+		       "not an ELF file, so no kernel module (a truncated "
+		       "build output or a git-lfs pointer?); to sign it as "
+		       "data, give --usage firmware", -ENOEXEC);
+}
+
+/*
+ * A failed write, named by what it needed.  The file is never written in
+ * place: a new one is created beside it (fileio.h: ms_out_begin), so a
+ * read-only directory refuses even a writable module, and "Permission
+ * denied" on the module's name would point at the wrong thing.
+ */
+static int out_fail(struct ms_fail *fail, const char *target, int err)
+{
+	char *copy;
+	const char *dir;
+
+	fail_at(fail, MS_STAGE_OUTPUT, target, NULL, err);
+	if (err != -EACCES && err != -EPERM && err != -EROFS)
+		return err;
+	copy = strdup(target);
+	if (!copy)
+		return err;
+	dir = dirname(copy);
+	snprintf(fail->text, sizeof(fail->text), "cannot create a file in "
+		 "the directory %s: %s (the signed file is written there "
+		 "as a new file, then renamed over %s: make the directory "
+		 "writable, or give a <dest> elsewhere)", dir, strerror(-err),
+		 target);
+	fail->reason = fail->text;
+	free(copy);
+	return err;
+}
+
 static int write_p7s(const char *module, const uint8_t *der, size_t len,
 		     struct ms_out *o, char **path, struct ms_fail *fail)
 {
@@ -224,8 +488,9 @@ static int write_p7s(const char *module, const uint8_t *der, size_t len,
 		return fail_at(fail, MS_STAGE_OUTPUT, module, NULL, -ENOMEM);
 	}
 	err = ms_out_begin(*path, ms_output_mode(*path), o);
-	if (!err)
-		err = ms_out_write(o, der, len);
+	if (err)
+		return out_fail(fail, *path, err);
+	err = ms_out_write(o, der, len);
 	if (err)
 		return fail_at(fail, MS_STAGE_OUTPUT, *path, NULL, err);
 	return 0;
@@ -422,6 +687,37 @@ static int check_mldsa(const struct ms_signer *s,
 	return fail_at(fail, MS_STAGE_KERNEL, r->module, fail->text, err);
 }
 
+/*
+ * The signers of a signature just made, in the schema extract-sig and
+ * verify-file use: the CMS is described as a trailer on an empty body
+ * (CMS, descriptor, magic), with the first certificate for the key.
+ */
+static struct json_object *describe_sig(const struct ms_signer *s,
+					const char *cert_from,
+					const uint8_t *sig, size_t sig_len)
+{
+	uint8_t *buf = malloc(sig_len + MS_TRAILER_OVERHEAD);
+	json_object *all, *arr = NULL;
+	struct ms_sigdesc d;
+
+	if (!buf)
+		return NULL;
+	memcpy(buf, sig, sig_len);
+	ms_trailer_encode((uint32_t)sig_len, buf + sig_len);
+	if (ms_sigdesc_fill(&d, buf, sig_len + MS_TRAILER_OVERHEAD,
+			    s->certs[0], cert_from) == 0) {
+		all = ms_sigdesc_json(&d, "");
+		if (json_object_object_get_ex(all, "signers", &arr))
+			json_object_get(arr);
+		else
+			arr = NULL;
+		json_object_put(all);
+	}
+	ms_sigdesc_free(&d);
+	free(buf);
+	return arr;
+}
+
 int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 		    struct ms_signed *job, int *skipped, struct ms_fail *fail)
 {
@@ -463,9 +759,14 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 		goto done;
 	}
 
-	err = apply_signed_policy(in.data, in.len, r, &body_len, skipped,
+	err = apply_signed_policy(s, in.data, in.len, r, &body_len, skipped,
 				  fail);
 	if (err || *skipped)
+		goto done;
+	err = check_body(r, in.data, body_len, fail);
+	if (!err)
+		err = check_dest(r, in.data, body_len, fail);
+	if (err)
 		goto done;
 
 	/* In place keeps the module's mode, an existing dest its own, and
@@ -555,11 +856,14 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 		if (err)
 			goto done;
 		if (copy.err) {
-			err = fail_at(fail, MS_STAGE_OUTPUT, target, NULL,
-				      copy.err);
+			err = out_fail(fail, target, copy.err);
 			goto done;
 		}
 	}
+
+	if (r->describe)
+		job->signers = describe_sig(s, r->cert_path ? r->cert_path :
+					    "given", sig, sig_len);
 
 	/* -p and -d only exist for signatures made here, as in the kernel
 	 * tool, whose .p7s writing sits in its non-raw branch.  For a
@@ -589,7 +893,7 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 					       body_len, sig, sig_len);
 	}
 	if (err)
-		fail_at(fail, MS_STAGE_OUTPUT, target, NULL, err);
+		out_fail(fail, target, err);
 done:
 	if (copying)		/* signing failed while the body was copied */
 		pthread_join(copy.tid, NULL);
@@ -638,6 +942,8 @@ int ms_sign_commit(struct ms_signed *job, unsigned int sync,
 
 void ms_sign_release(struct ms_signed *job)
 {
+	json_object_put(job->signers);
+	job->signers = NULL;
 	ms_out_abort(&job->p7s);
 	ms_out_abort(&job->out);
 	free(job->p7s_path);
@@ -711,9 +1017,12 @@ int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
 		goto done;
 	}
 	body_len = in.len;
-	err = apply_signed_policy(in.data, in.len, r, &body_len, skipped,
+	err = apply_signed_policy(s, in.data, in.len, r, &body_len, skipped,
 				  fail);
 	if (err || *skipped)
+		goto done;
+	err = check_body(r, in.data, body_len, fail);
+	if (err)
 		goto done;
 	err = ms_digest_info(s->md, in.data, body_len, digest, digest_len,
 			     &tbs, &tbs_len);

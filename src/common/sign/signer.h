@@ -39,6 +39,12 @@ enum ms_stage {
 	MS_STAGE_NOALG,		/* this build's OpenSSL lacks the algorithm
 				 * (ML-DSA before OpenSSL 3.5): -ENOSYS */
 	MS_STAGE_OUTPUT,	/* writing the result */
+	MS_STAGE_DEST,		/* <dest> holds another kernel module: not
+				 * overwritten (a glob that matched two) */
+	MS_STAGE_NOT_MODULE,	/* empty body, or a .ko that is not ELF:
+				 * -ENOEXEC, as finit_module() would say */
+	MS_STAGE_OTHER_SIGNER,	/* --skip-signed: signed, but not by these
+				 * certificates (reason names the signer) */
 };
 
 struct ms_fail {
@@ -113,6 +119,12 @@ struct ms_sign_req {
 				 * be appended (CMS, descriptor, magic), so
 				 * that cat module dest is the signed module */
 	enum ms_signed_policy signed_policy;
+	int firmware;		/* --usage firmware: the body need not be
+				 * ELF even when named .ko */
+	int describe;		/* batch --json: keep the signers' facts
+				 * of the signature made (ms_signed) */
+	const char *cert_path;	/* the first certificate's name, for
+				 * those facts */
 	int nowait;		/* batch: -EWOULDBLOCK (MS_STAGE_INPUT)
 				 * instead of waiting for the module's lock */
 	int overlap;		/* single runs: copy a large module's body
@@ -145,11 +157,16 @@ int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
  * ms_sign_release then removes whatever was not committed and unlocks;
  * it is also the way to give up on a prepared job.
  */
+struct json_object;
 struct ms_signed {
 	const char *module;
 	struct ms_modfile in;	/* the locked input: fd only */
 	struct ms_out out, p7s;	/* out.tmp NULL with -d */
 	char *p7s_path;
+	/* with describe: the signers of the signature made, as the JSON
+	 * array every tool writes (base/signer_facts.h); owned, taken
+	 * (set to NULL) by whoever prints it, else freed by release */
+	struct json_object *signers;
 };
 
 int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,

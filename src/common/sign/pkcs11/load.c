@@ -31,6 +31,11 @@ void ms_token_free(struct ms_token *t)
 	free(t);
 }
 
+const char *ms_token_searched(const struct ms_token *t)
+{
+	return t ? ms_p11_tokens(t->sess) : "";
+}
+
 const char *ms_token_via(const struct ms_token *t)
 {
 	return t ? t->via : "file";
@@ -62,7 +67,11 @@ static int choose_route(struct ms_token *t, const struct ms_key_opts *o,
 			 OSSL_PROVIDER_get0_name(t->prov));
 		return 0;
 	}
-	if (o->provider) {
+	/* --provider pkcs11 names the default: it falls back to the
+	 * engine as the default does (Debian 12 has no pkcs11-provider).
+	 * Any other name is a provider the user wants, and nothing else
+	 * stands in for it. */
+	if (o->provider && strcmp(o->provider, "pkcs11") != 0) {
 		*why = MS_KEY_P11_PROVIDER;
 		return -ENOPKG;
 	}

@@ -187,6 +187,8 @@ struct ms_p11_session {
 	CK_FUNCTION_LIST_PTR f;
 	CK_SESSION_HANDLE s;
 	int initialized, open, logged_in;
+	/* what a failure names: the token searched, or those present */
+	char tokens[MS_P11_TOKENS_MAX];
 };
 
 /* A blank-padded CK_UTF8CHAR field equals a URI attribute. */
@@ -240,6 +242,27 @@ static int load_module(struct ms_p11_session *p, const char *module)
 	return 0;
 }
 
+/* Append "'label' (serial X)" of a token to p->tokens, comma-separated;
+ * what runs over the room is left out with "...". */
+static void name_token(struct ms_p11_session *p, const CK_TOKEN_INFO *ti)
+{
+	size_t len = strlen(p->tokens), ll = sizeof(ti->label),
+	       sl = sizeof(ti->serialNumber);
+	char one[128];
+
+	while (ll && ti->label[ll - 1] == ' ')
+		ll--;
+	while (sl && ti->serialNumber[sl - 1] == ' ')
+		sl--;
+	snprintf(one, sizeof(one), "%s'%.*s' (serial %.*s)", len ? ", " : "",
+		 (int)ll, (const char *)ti->label, (int)sl,
+		 (const char *)ti->serialNumber);
+	if (len + strlen(one) + 4 < sizeof(p->tokens))
+		memcpy(p->tokens + len, one, strlen(one) + 1);
+	else if (len + 4 < sizeof(p->tokens) && !strstr(p->tokens, "..."))
+		memcpy(p->tokens + len, "...", 4);
+}
+
 static int find_token(struct ms_p11_session *p, const struct ms_p11_uri *u,
 		      CK_SLOT_ID *slot, CK_TOKEN_INFO *ti)
 {
@@ -262,6 +285,15 @@ static int find_token(struct ms_p11_session *p, const struct ms_p11_uri *u,
 			err = 0;
 			break;
 		}
+		/* none matched: the message lists those there are */
+		if (ti->flags & CKF_TOKEN_INITIALIZED)
+			name_token(p, ti);
+	}
+	/* one matched: the message names it (the first that matches is
+	 * the one searched, token= or not) */
+	if (!err) {
+		p->tokens[0] = 0;
+		name_token(p, ti);
 	}
 out:
 	free(slots);
@@ -352,6 +384,11 @@ int ms_p11_open(struct ms_p11_session **sess, const struct ms_p11_uri *u,
 	}
 	*why = MS_KEY_OK;
 	return 0;
+}
+
+const char *ms_p11_tokens(const struct ms_p11_session *p)
+{
+	return p ? p->tokens : "";
 }
 
 void ms_p11_close(struct ms_p11_session *p)

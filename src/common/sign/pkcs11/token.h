@@ -61,4 +61,12 @@ int ms_p11_open(struct ms_p11_session **sess, const struct ms_p11_uri *u,
 		enum ms_key_problem *why);
 void ms_p11_close(struct ms_p11_session *sess);
 
+/*
+ * For the messages: after a lookup that found its token, that token as
+ * "'label' (serial X)"; after one that found none, every initialised
+ * token seen, comma-separated; "" when the module gave no token at all.
+ */
+#define MS_P11_TOKENS_MAX 512
+const char *ms_p11_tokens(const struct ms_p11_session *sess);
+
 #endif
