@@ -442,7 +442,8 @@ cms_of() { # file key out
 	mod
 	: > "$W/empty.cms"
 	sign_fails 6 -s "$W/empty.cms" sha256 "$RSA_DER" "$MOD"
-	stderr_names "$W/empty.cms" "-EBADMSG: not BER, or truncated"
+	# lib/asn1_decoder.c: the first tag lies beyond an empty buffer
+	stderr_names "$W/empty.cms" "-EBADMSG: data overrun"
 }
 
 @test "-s with a CMS that embeds the content: exit 6" {
