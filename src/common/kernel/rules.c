@@ -140,6 +140,12 @@ static const struct kr_x509_algo x509_algos[] = {
 	{ "2.16.840.1.101.3.4.3.11", "ecdsa", "x962", "sha3-384", SINCE612, false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.12", "ecdsa", "x962", "sha3-512", SINCE612, false, WHY_SHA3_SIG },
 	{ "1.2.156.10197.1.501", "sm2", "raw", "sm3", L61, false, WHY_SM2_SIG },
+	/* GOST R 34.10-2012: every line's x509_note_sig_algo() knows it
+	 * (pkey_algo "ecrdsa"); no kernel here builds streebog, so such a
+	 * signature stays unchecked (unsupported_sig), but the certificate
+	 * parses on to the checks after it */
+	{ "1.2.643.7.1.1.3.2", "ecrdsa", "raw", "streebog256", KR_ALL, false, NULL },
+	{ "1.2.643.7.1.1.3.3", "ecrdsa", "raw", "streebog512", KR_ALL, false, NULL },
 	{ "2.16.840.1.101.3.4.3.17", "mldsa44", "raw", "none", L73, true, WHY_MLDSA_SIG },
 	{ "2.16.840.1.101.3.4.3.18", "mldsa65", "raw", "none", L73, true, WHY_MLDSA_SIG },
 	{ "2.16.840.1.101.3.4.3.19", "mldsa87", "raw", "none", L73, true, WHY_MLDSA_SIG },

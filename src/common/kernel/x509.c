@@ -527,6 +527,7 @@ static int x_signature(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 	/* only these have the BIT STRING's unused-bits octet discarded */
 	if (strcmp(x->c->sig.pkey_algo, "rsa") != 0 &&
 	    strcmp(x->c->sig.pkey_algo, "ecdsa") != 0 &&
+	    strcmp(x->c->sig.pkey_algo, "ecrdsa") != 0 &&
 	    strncmp(x->c->sig.pkey_algo, "mldsa", 5) != 0)
 		return 0;
 	if (len < 1 || v[0] != 0)
