@@ -263,13 +263,21 @@ class Keys:
             o, ("2.5.4.3", "kernel-mutants P-384 signer")), spki,
             os.path.join(self.dir, "root.key"), exts)
 
-    def skid(self, name):
+    def skid_if_any(self, name):
+        """name's subjectKeyIdentifier, or None when its certificate has
+        none (the noskid base)."""
         p = der.cert_parts(self.cert(name))
         for e in der.children(der.content_of(der.content_of(p["rest"][0]))):
             f = der.children(der.content_of(e))
             if der.content_of(f[0]) == der.content_of(der.oid("2.5.29.14")):
                 return der.content_of(der.content_of(f[-1]))
-        raise SystemExit("mutate.py: %s has no subjectKeyIdentifier" % name)
+        return None
+
+    def skid(self, name):
+        kid = self.skid_if_any(name)
+        if kid is None:
+            raise SystemExit("mutate.py: %s has no subjectKeyIdentifier" % name)
+        return kid
 
     def ias(self, name):
         p = der.cert_parts(self.cert(name))
@@ -409,7 +417,10 @@ def ser(n):
     if m is None:
         lb = der.length(L)
     elif m[0] == "long":
-        lb = bytes([0x80 | m[1]]) + L.to_bytes(m[1], "big")
+        # m[1] octets, or as many as the length needs once other
+        # mutations grew the body past what m[1] octets hold
+        k = max(m[1], (L.bit_length() + 7) // 8)
+        lb = bytes([0x80 | k]) + L.to_bytes(k, "big")
     elif m[0] == "indef":
         return n.tag + b"\x80" + body + m[1]
     elif m[0] == "delta":
@@ -890,6 +901,8 @@ def op_sid(m, r):
     kind = r.random()
     fix_version = r.random() < 0.5
     if sid.tag == b"\x30":
+        if kind < 0.7 and m.t.keys.skid_if_any(name) is None:
+            return None  # a certificate without a key id to name it by
         if kind < 0.5:
             new = Node(b"\x80", data=m.t.keys.skid(name))
             how = "issuer+serial -> subjectKeyIdentifier (its key's)"
