@@ -1260,8 +1260,29 @@ def resign(m, si):
 
 
 def make_mutant(keys, base, data, seed, index):
-    """-> (signature blob, signed data, description)."""
-    rng = random.Random("%s:%d" % (seed, index))
+    """-> (signature blob, signed data, description).
+
+    An operation that cannot apply to the tree it was drawn for (an empty
+    SET to pick from, a length that no longer fits) raises; the mutant is
+    then drawn again from a fresh tree with the next attempt's generator,
+    so every (seed, index) still gives one mutant, the same on every run,
+    and attempt 0 is what it always was."""
+    last = None
+    for attempt in range(16):
+        try:
+            return draw_mutant(keys, base, data, seed, index, attempt)
+        except (ValueError, IndexError, OverflowError, KeyError,
+                AttributeError, TypeError) as e:
+            last = e
+    raise SystemExit("mutate.py: seed %s index %d: no mutation applies (%r)"
+                     % (seed, index, last))
+
+
+def draw_mutant(keys, base, data, seed, index, attempt):
+    if attempt == 0:
+        rng = random.Random("%s:%d" % (seed, index))
+    else:
+        rng = random.Random("%s:%d:%d" % (seed, index, attempt))
     blob, who = base_blob(keys, base, data)
     m = Mutant(Tree(blob, who, keys), data, rng)
     n_ops = rng.choices([1, 2, 3], [70, 22, 8])[0]
