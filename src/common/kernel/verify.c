@@ -144,9 +144,13 @@ static int verify_chain(const struct kr_rules *kr, struct p7_msg *m,
 			x->signer = x;
 			return 0;
 		}
+		/* the FIRST certificate in message order that matches: a
+		 * second one with the same issuer and serial is never seen,
+		 * so one with another SKID listed first is a nonmatch even
+		 * when the right one follows */
 		p = NULL;
 		if (x->akid_id.data) {
-			for (i = 0; i < m->n_certs; i++)
+			for (i = 0; i < m->n_certs && !p; i++)
 				if (kid_same(&m->certs[i]->id, &x->akid_id))
 					p = m->certs[i];
 			if (p && x->akid_keyid.data &&
@@ -155,7 +159,7 @@ static int verify_chain(const struct kr_rules *kr, struct p7_msg *m,
 				return -EKEYREJECTED;
 			}
 		} else if (x->akid_keyid.data) {
-			for (i = 0; i < m->n_certs; i++)
+			for (i = 0; i < m->n_certs && !p; i++)
 				if (kid_same(&m->certs[i]->skid,
 					     &x->akid_keyid))
 					p = m->certs[i];
