@@ -338,3 +338,26 @@ fifo_release() { # path
 	[ "$rc" -eq 0 ] && [ "$unread" -eq 1 ] ||
 		fail "$1 was opened (guard exit $rc, byte unread: $unread)"
 }
+
+# A kernel-like ELF object for --vmlinux: RODATA (assembler lines for
+# .rodata: a release banner, a decoy certificate, or nothing), then the
+# CERTS back to back at system_certificate_list in .init.rodata with its
+# _size symbol, as kernel builds lay them out (certs/system_certificates.S).
+make_cert_elf() { # out rodata-asm cert...
+	local out=$1 rodata=$2 f
+	shift 2
+	{
+		[ -z "$rodata" ] || printf '.section .rodata,"a"\n%s\n' "$rodata"
+		echo '.section .init.rodata,"a"'
+		echo '.balign 8'
+		echo '.globl system_certificate_list'
+		echo 'system_certificate_list:'
+		for f in "$@"; do echo ".incbin \"$f\""; done
+		echo 'cert_list_end:'
+		echo '.balign 8'
+		echo '.globl system_certificate_list_size'
+		echo 'system_certificate_list_size:'
+		echo '.quad cert_list_end - system_certificate_list'
+	} > "$out.S"
+	gcc -c -o "$out" "$out.S"
+}

@@ -168,24 +168,10 @@ sign_warn() { # key cert hash [sign-file options]
 # A kernel-like ELF object: the release banner in .rodata, the
 # certificates at system_certificate_list.
 make_vmlinux() { # out release cert...
-	local out=$1 rel=$2 f
+	local out=$1 rel=$2
 	shift 2
-	{
-		echo '.section .rodata,"a"'
-		echo ".ascii \"Linux version $rel (builder@example) (gcc) #1 SMP\\n\""
-		echo '.byte 0'
-		echo '.section .init.rodata,"a"'
-		echo '.balign 8'
-		echo '.globl system_certificate_list'
-		echo 'system_certificate_list:'
-		for f in "$@"; do echo ".incbin \"$f\""; done
-		echo 'cert_list_end:'
-		echo '.balign 8'
-		echo '.globl system_certificate_list_size'
-		echo 'system_certificate_list_size:'
-		echo '.quad cert_list_end - system_certificate_list'
-	} > "$out.S"
-	gcc -c -o "$out" "$out.S"
+	make_cert_elf "$out" ".ascii \"Linux version $rel (builder@example) (gcc) #1 SMP\\n\"
+.byte 0" "$@"
 }
 
 @test "--vmlinux takes the rules from the image's own version" {

@@ -21,25 +21,9 @@ setup_file() {
 # A kernel-like ELF object: CERTS back to back at system_certificate_list
 # in .init.rodata with its _size symbol, DECOY (if any) alone in .rodata.
 make_elf() { # out decoy cert...
-	local out=$1 decoy=$2 f
+	local out=$1 decoy=$2
 	shift 2
-	{
-		if [ -n "$decoy" ]; then
-			echo '.section .rodata,"a"'
-			echo "decoy: .incbin \"$decoy\""
-		fi
-		echo '.section .init.rodata,"a"'
-		echo '.balign 8'
-		echo '.globl system_certificate_list'
-		echo 'system_certificate_list:'
-		for f in "$@"; do echo ".incbin \"$f\""; done
-		echo 'cert_list_end:'
-		echo '.balign 8'
-		echo '.globl system_certificate_list_size'
-		echo 'system_certificate_list_size:'
-		echo '.quad cert_list_end - system_certificate_list'
-	} > "$out.S"
-	gcc -c -o "$out" "$out.S"
+	make_cert_elf "$out" "${decoy:+decoy: .incbin \"$decoy\"}" "$@"
 }
 
 # Fingerprints --list-keys printed, one a line.
