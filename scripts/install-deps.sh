@@ -31,6 +31,11 @@ pkgs_test="bats bats-support bats-assert bats-file kmod python3 ca-certificates
 	xz-utils zstd gzip lz4 bzip2 binutils efitools p11-kit softhsm2 opensc
 	opensc-pkcs11 libengine-pkcs11-openssl bash-completion zsh man-db jq
 	strace e2fsprogs"
+# pkcs11-provider exists from Debian 13 on: there the PKCS#11 tests go
+# through it (sign-file's default route); Debian 12 has only the engine.
+if apt-cache show pkcs11-provider > /dev/null 2>&1; then
+	pkgs_test="$pkgs_test pkcs11-provider"
+fi
 pkgs_fuzz="clang libclang-rt-dev"
 pkgs_valgrind="valgrind"
 pkgs_kernel="linux-source-6.1 linux-source-6.12 build-essential bc bison flex
