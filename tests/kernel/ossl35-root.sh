@@ -37,6 +37,8 @@ shift 2
 [ "$dir" != / ] || die "refusing / as the root"
 binds=("$KH_TOP")
 for p in "$@"; do
+	# a fresh clone has no kernel cache yet: the root binds it all the same
+	mkdir -p "$p"
 	binds+=("$(cd "$p" && pwd)")
 done
 for p in "${binds[@]}"; do
