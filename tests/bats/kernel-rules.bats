@@ -113,7 +113,7 @@ sign_warn() { # key cert hash [sign-file options]
 	# Ed25519: OpenSSL's CMS cannot sign a module with it either, but
 	# the warning comes first
 	sign_warn "$CK/ks-ed25519.key" "$CK/ks-ed25519.crt" sha256
-	assert_equal "$reason" "the kernel takes RSA, ECDSA and (since v7.0) ML-DSA keys only (x509_extract_key_data)"
+	assert_equal "$reason" "the kernel takes RSA, ECDSA, GOST, SM2 (until v6.8) and ML-DSA (since v7.0) keys only (x509_extract_key_data)"
 	run "$VERIFY_FILE" -v -c "$CK/ks-ed25519.crt" -c "$KEYS/rsa2048.crt" --list-keys
 	assert_output --partial "ks-ed25519.crt: certificate 1 left out: -ENOPKG: $reason"
 }

@@ -86,8 +86,10 @@ static const struct kr_hash hashes[] = {
  * v7.0 pure ML-DSA (b63c90720348, "pkcs7, x509: Add ML-DSA support":
  * pkcs7_sig_note_pkey_algo sets pkey_algo "mldsa44/65/87", encoding
  * "raw", algo_takes_data).  The SHA-3 ECDSA OIDs came with the v6.7 SHA-3
- * work.  GOST (ecrdsa) is left out: OpenSSL 3 cannot check it, so such
- * signers stay -ENOPKG here.
+ * work.  GOST R 34.10-2012 keys' OIDs name an "ecrdsa" signature on every
+ * line: on an RSA or ECDSA key that fails public_key_verify_signature()
+ * -EKEYREJECTED, as any other mismatch (a real 6.1, 6.12 and 7.3 kernel,
+ * seed 6105 of tests/kernel/kernel-mutants.sh).
  */
 #define WHY_SHA3_SIG "unsupported signature algorithm: the SHA-3 signature " \
 	"OIDs arrived in v6.7"
@@ -113,6 +115,8 @@ static const struct kr_sinfo_algo sinfo_algos[] = {
 	{ "2.16.840.1.101.3.4.3.11", "ecdsa-with-SHA3-384", "ecdsa", "x962", SINCE612, false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.12", "ecdsa-with-SHA3-512", "ecdsa", "x962", SINCE612, false, WHY_SHA3_SIG },
 	{ "1.2.156.10197.1.501", "sm2-with-sm3", "sm2", "raw", L61, false, WHY_SM2_SIG },
+	{ "1.2.643.7.1.1.1.1", "GOST R 34.10-2012 (256)", "ecrdsa", "raw", KR_ALL, false, NULL },
+	{ "1.2.643.7.1.1.1.2", "GOST R 34.10-2012 (512)", "ecrdsa", "raw", KR_ALL, false, NULL },
 	{ "2.16.840.1.101.3.4.3.17", "ML-DSA-44", "mldsa44", "raw", L73, true, WHY_MLDSA_SIG },
 	{ "2.16.840.1.101.3.4.3.18", "ML-DSA-65", "mldsa65", "raw", L73, true, WHY_MLDSA_SIG },
 	{ "2.16.840.1.101.3.4.3.19", "ML-DSA-87", "mldsa87", "raw", L73, true, WHY_MLDSA_SIG },
@@ -153,16 +157,25 @@ static const struct kr_x509_algo x509_algos[] = {
 
 /*
  * Public keys (x509_extract_key_data): RSA, id-ecPublicKey (the curve
- * names the algorithm) and, since v7.0, ML-DSA, whose key is the BIT
+ * names the algorithm), GOST R 34.10-2012 ("ecrdsa", every line), SM2
+ * (6.1 only: gone in v6.8) and, since v7.0, ML-DSA, whose key is the BIT
  * STRING's content and must have its parameter set's length
  * (crypto/mldsa.c crypto_mldsa_set_pub_key: 1312, 1952, 2592 bytes).
+ * GOST and SM2 keys parse, so a signature of another algorithm on them
+ * is -EKEYREJECTED (public_key_verify_signature), not -ENOPKG: a real
+ * 6.1 kernel, seed 6104 of tests/kernel/kernel-mutants.sh.
  */
-const char kr_why_key_algo[] = "the kernel takes RSA, ECDSA and (since "
-	"v7.0) ML-DSA keys only (x509_extract_key_data)";
+const char kr_why_key_algo[] = "the kernel takes RSA, ECDSA, GOST, SM2 "
+	"(until v6.8) and ML-DSA (since v7.0) keys only "
+	"(x509_extract_key_data)";
 #define WHY_MLDSA "ML-DSA keys arrived in v7.0 (x509_extract_key_data)"
+#define WHY_SM2 "SM2 keys left the kernel in v6.8 (x509_extract_key_data)"
 static const struct kr_key_algo key_algos[] = {
 	{ "1.2.840.113549.1.1.1", "rsa", KR_ALL, 0, NULL },
 	{ "1.2.840.10045.2.1", NULL, KR_ALL, 0, NULL },
+	{ "1.2.643.7.1.1.1.1", "ecrdsa", KR_ALL, 0, NULL },
+	{ "1.2.643.7.1.1.1.2", "ecrdsa", KR_ALL, 0, NULL },
+	{ "1.2.156.10197.1.301", "sm2", L61, 0, WHY_SM2 },
 	{ "2.16.840.1.101.3.4.3.17", "mldsa44", L73, 1312, WHY_MLDSA },
 	{ "2.16.840.1.101.3.4.3.18", "mldsa65", L73, 1952, WHY_MLDSA },
 	{ "2.16.840.1.101.3.4.3.19", "mldsa87", L73, 2592, WHY_MLDSA },
@@ -183,6 +196,8 @@ static const struct kr_curve curves[] = {
 	{ "1.3.132.0.34", "ecdsa-nist-p384", KR_ALL, 48, NULL },
 	{ "1.3.132.0.35", "ecdsa-nist-p521", SINCE612, 66,
 	  "NIST P-521 keys arrived in v6.10 (x509_extract_key_data)" },
+	/* 6.1 also takes SM2 named as a curve of id-ecPublicKey */
+	{ "1.2.156.10197.1.301", "sm2", L61, 32, WHY_SM2 },
 };
 
 /*
