@@ -232,6 +232,11 @@ static const unsigned rsa_bits[] = { 512, 1024, 1536, 2048, 3072, 4096 };
  *  - Debian's module whole-file hash check is in its 6.1 and 6.12
  *    (kernel/module/signing.c mod_is_hash_blacklisted), gone from its
  *    6.17 on ("Don't longer use UEFI DBX for module denylisting");
+ *  - x509_akid.asn1's GeneralName alternatives are IMPLICIT in 6.12 and
+ *    7.3 (otherName a SEQUENCE { OID, [0] ANY }, the strings primitive),
+ *    EXPLICIT in 6.1: an AKID naming its issuer as an otherName with
+ *    a Name's contents is a good parse on 6.1 and -EBADMSG on 6.12 (real
+ *    kernels, seed 255974488 of tests/kernel/kernel-mutants.sh);
  *  - the ML-DSA authattrs waiver (v7.0) is a Kconfig default-n option:
  *    only a .config turns it on.
  */
@@ -240,10 +245,12 @@ static const struct kr_rules lines[KR_NLINES] = {
 		     .module_bin_blacklist = true },
 	[KR_6_12] = { .line = KR_6_12, .name = "6.12",
 		      .x509_constraints = true,
+		      .akid_implicit_names = true,
 		      .revocation_all_keyrings = true,
 		      .module_bin_blacklist = true },
 	[KR_7_3] = { .line = KR_7_3, .name = "7.3",
 		     .x509_constraints = true,
+		     .akid_implicit_names = true,
 		     .revocation_all_keyrings = true,
 		     .tbs_blacklist_sha256 = true },
 };

@@ -104,6 +104,10 @@ struct kr_rules {
 	const char *name;	/* "6.1" */
 	/* keyUsage and basicConstraints are parsed (and can fail the parse) */
 	bool x509_constraints;
+	/* x509_akid.asn1 tags the GeneralName alternatives IMPLICIT (an
+	 * otherName is then SEQUENCE { OID, [0] ANY } under its [0], a
+	 * dNSName a primitive [2]); 6.1's grammar had them EXPLICIT */
+	bool akid_implicit_names;
 	/* the revocation list is consulted for every keyring, not only the
 	 * platform keyring (verify_pkcs7_message_sig) */
 	bool revocation_all_keyrings;

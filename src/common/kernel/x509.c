@@ -728,13 +728,60 @@ static const struct asn1_op x_r_general_names[] = {
 	OP(A_RETURN),
 };
 
+/* The 6.12 and 7.3 grammar (kr->akid_implicit_names): otherName [0]
+ * IMPLICIT SEQUENCE { type-id OID, value [0] ANY } */
+static const struct asn1_op x_r_gn_other_name[] = {
+	M(BER_OID),
+	M_F(AF_JUMP, BER_CTXC(0), NULL, x_r_gn_any),
+	END_SEQ,
+	OP(A_RETURN),
+};
+
+/* ediPartyName [5] IMPLICIT SEQUENCE { nameAssigner [0] ANY OPTIONAL,
+ * partyName [1] ANY } */
+static const struct asn1_op x_r_gn_edi_party[] = {
+	M_F(AF_JUMP | AF_SKIP, BER_CTXC(0), NULL, x_r_gn_any),
+	M_F(AF_JUMP, BER_CTXC(1), NULL, x_r_gn_any),
+	END_SEQ,
+	OP(A_RETURN),
+};
+
+/* the string, octet and OID alternatives IMPLICIT: a primitive tag, its
+ * contents not looked into */
+#define GN_PRIM(n) M_F(AF_COND | AF_SKIP, BER_CTX(n), NULL, NULL)
+
+static const struct asn1_op x_r_general_names_implicit[] = {
+	/* 0 */ M_F(AF_JUMP | AF_SKIP, BER_CTXC(0), NULL, x_r_gn_other_name),
+	GN_PRIM(1),
+	GN_PRIM(2),
+	GN(3, x_r_gn_any),
+	GN(4, x_r_gn_dirname),
+	GN(5, x_r_gn_edi_party),
+	GN_PRIM(6),
+	GN_PRIM(7),
+	GN_PRIM(8),
+	OP(A_COND_FAIL),
+	END_OF(0),
+	OP(A_RETURN),
+};
+
 /* AuthorityKeyIdentifier ::= SEQUENCE { keyIdentifier [0] IMPLICIT
  * OPTIONAL, authorityCertIssuer [1] GeneralNames OPTIONAL,
- * authorityCertSerialNumber [2] IMPLICIT OPTIONAL } */
+ * authorityCertSerialNumber [2] IMPLICIT OPTIONAL }, with 6.1's
+ * GeneralName and with the later one */
 static const struct asn1_op x_r_akid[] = {
 	M(BER_SEQ),
 	M_F(AF_SKIP, BER_CTX(0), x_akid_kid, NULL),
 	M_F(AF_JUMP | AF_SKIP, BER_CTXC(1), NULL, x_r_general_names),
+	M_F(AF_SKIP, BER_CTX(2), x_akid_serial, NULL),
+	END_SEQ,
+	OP(A_COMPLETE),
+};
+
+static const struct asn1_op x_r_akid_implicit[] = {
+	M(BER_SEQ),
+	M_F(AF_SKIP, BER_CTX(0), x_akid_kid, NULL),
+	M_F(AF_JUMP | AF_SKIP, BER_CTXC(1), NULL, x_r_general_names_implicit),
 	M_F(AF_SKIP, BER_CTX(2), x_akid_serial, NULL),
 	END_SEQ,
 	OP(A_COMPLETE),
@@ -759,7 +806,9 @@ static int parse_cert(struct x509k_cert *c, const struct kr_rules *kr,
 		return ret;
 	}
 	if (x.akid) {
-		ret = asn1_decode(x_r_akid, &x, x.akid, x.akid_len, &w);
+		ret = asn1_decode(kr->akid_implicit_names ?
+				  x_r_akid_implicit : x_r_akid, &x, x.akid,
+				  x.akid_len, &w);
 		if (ret) {
 			if (!*why)
 				*why = "malformed authorityKeyIdentifier";
