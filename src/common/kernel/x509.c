@@ -767,25 +767,19 @@ static const struct asn1_op x_r_general_names_implicit[] = {
 
 /* AuthorityKeyIdentifier ::= SEQUENCE { keyIdentifier [0] IMPLICIT
  * OPTIONAL, authorityCertIssuer [1] GeneralNames OPTIONAL,
- * authorityCertSerialNumber [2] IMPLICIT OPTIONAL }, with 6.1's
- * GeneralName and with the later one */
-static const struct asn1_op x_r_akid[] = {
-	M(BER_SEQ),
-	M_F(AF_SKIP, BER_CTX(0), x_akid_kid, NULL),
-	M_F(AF_JUMP | AF_SKIP, BER_CTXC(1), NULL, x_r_general_names),
-	M_F(AF_SKIP, BER_CTX(2), x_akid_serial, NULL),
-	END_SEQ,
-	OP(A_COMPLETE),
-};
-
-static const struct asn1_op x_r_akid_implicit[] = {
-	M(BER_SEQ),
-	M_F(AF_SKIP, BER_CTX(0), x_akid_kid, NULL),
-	M_F(AF_JUMP | AF_SKIP, BER_CTXC(1), NULL, x_r_general_names_implicit),
-	M_F(AF_SKIP, BER_CTX(2), x_akid_serial, NULL),
-	END_SEQ,
-	OP(A_COMPLETE),
-};
+ * authorityCertSerialNumber [2] IMPLICIT OPTIONAL }: one shape, with
+ * 6.1's GeneralName or the later one */
+#define AKID_GRAMMAR(general_names) {					\
+	M(BER_SEQ),							\
+	M_F(AF_SKIP, BER_CTX(0), x_akid_kid, NULL),			\
+	M_F(AF_JUMP | AF_SKIP, BER_CTXC(1), NULL, general_names),	\
+	M_F(AF_SKIP, BER_CTX(2), x_akid_serial, NULL),			\
+	END_SEQ,							\
+	OP(A_COMPLETE),							\
+}
+static const struct asn1_op x_r_akid[] = AKID_GRAMMAR(x_r_general_names);
+static const struct asn1_op x_r_akid_implicit[] =
+	AKID_GRAMMAR(x_r_general_names_implicit);
 
 static int parse_cert(struct x509k_cert *c, const struct kr_rules *kr,
 		      const struct blacklist *bl, const char **why)
