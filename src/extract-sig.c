@@ -303,6 +303,9 @@ struct job {
  * its object.  Returns code.
  */
 static int fail(const struct job *j, int err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(const struct job *j, int err, int code, const char *fmt, ...)
 {
 	char why[512];
 	va_list ap;
