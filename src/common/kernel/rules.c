@@ -11,10 +11,12 @@
 
 #include "kernel/rules.h"
 
+#define L510 KR_LINE(KR_5_10)
 #define L61 KR_LINE(KR_6_1)
 #define L612 KR_LINE(KR_6_12)
 #define L73 KR_LINE(KR_7_3)
 #define SINCE612 (L612 | L73)
+#define SINCE61 (L61 | L612 | L73)
 
 /*
  * Digests: pkcs7_sig_note_digest_algo() (crypto/asymmetric_keys/
@@ -33,21 +35,26 @@
  *    signatures", Oct 2023: pkcs7_sig_note_digest_algo, the ecdsa-with-
  *    SHA3 SignerInfo OIDs, the RSA/ECDSA SHA-3 X.509 OIDs and the ECDSA
  *    hash list of software_key_determine_akcipher);
- *  - sm3 and streebog are parsed by every line, but the test kernel (like
- *    Debian's) builds neither, so crypto_alloc_shash() fails: -ENOPKG.
+ *  - sm3 and streebog are parsed by every line from 6.1, but the test
+ *    kernel (like Debian's) builds neither, so crypto_alloc_shash()
+ *    fails: -ENOPKG.  5.10's parser knows neither: -ENOPKG at the parse
+ *    ("Unsupported digest algo").
  */
 #define WHY_MD45 "unsupported digest algorithm: md4 and md5 left the " \
 	"kernel's PKCS#7 parser in v6.7 (pkcs7_sig_note_digest_algo)"
 #define WHY_SHA3 "unsupported digest algorithm: SHA-3 digests arrived in " \
 	"the kernel's PKCS#7 parser in v6.7 (pkcs7_sig_note_digest_algo)"
+#define WHY_SM3 "unsupported digest algorithm: 5.10's PKCS#7 parser " \
+	"knows no sm3 or streebog digest (pkcs7_sig_note_digest_algo)"
 #define NOT_BUILT(name, opt) "digest algorithm not available in the " \
 	"kernel: it has no " name " (" opt " is not set)"
 static const struct kr_hash hashes[] = {
-	{ "1.2.840.113549.2.4", "md4", "md4", L61, 0, false, WHY_MD45,
+	{ "1.2.840.113549.2.4", "md4", "md4", L510 | L61, 0, false, WHY_MD45,
 	  "digest algorithm not available in the kernel: no kernel has "
 	  "md4's pkcs1pad DigestInfo",
 	  "MD4 is broken for signatures; use sha256 or better" },
-	{ "1.2.840.113549.2.5", "md5", "md5", L61, L61, false, WHY_MD45,
+	{ "1.2.840.113549.2.5", "md5", "md5", L510 | L61, L510 | L61, false,
+	  WHY_MD45,
 	  NOT_BUILT("md5", "CONFIG_CRYPTO_MD5"),
 	  "MD5 is broken for signatures and gone from the kernel's parsers "
 	  "since v6.7; use sha256 or better" },
@@ -72,11 +79,11 @@ static const struct kr_hash hashes[] = {
 	{ "2.16.840.1.101.3.4.2.10", "sha3-512", "sha3-512", SINCE612,
 	  SINCE612, true, WHY_SHA3,
 	  NOT_BUILT("sha3-512", "CONFIG_CRYPTO_SHA3"), NULL },
-	{ "1.2.156.10197.1.401", "sm3", "sm3", KR_ALL, 0, false, NULL,
+	{ "1.2.156.10197.1.401", "sm3", "sm3", SINCE61, 0, false, WHY_SM3,
 	  NOT_BUILT("sm3", "CONFIG_CRYPTO_SM3_GENERIC"), NULL },
-	{ "1.2.643.7.1.1.2.2", "streebog256", NULL, KR_ALL, 0, false, NULL,
+	{ "1.2.643.7.1.1.2.2", "streebog256", NULL, SINCE61, 0, false, WHY_SM3,
 	  NOT_BUILT("streebog256", "CONFIG_CRYPTO_STREEBOG"), NULL },
-	{ "1.2.643.7.1.1.2.3", "streebog512", NULL, KR_ALL, 0, false, NULL,
+	{ "1.2.643.7.1.1.2.3", "streebog512", NULL, SINCE61, 0, false, WHY_SM3,
 	  NOT_BUILT("streebog512", "CONFIG_CRYPTO_STREEBOG"), NULL },
 };
 
@@ -102,21 +109,29 @@ static const struct kr_hash hashes[] = {
  * octet to discard), so a SignerInfo naming it on another key's signature
  * fails public_key_verify_signature() -EKEYREJECTED there; the 6.12 and
  * 7.3 parsers no longer have it (-ENOPKG) */
-#define WHY_SM2_SIG "unsupported signature algorithm: SM2 is gone from " \
-	"the kernel's PKCS#7 and X.509 parsers (6.1 still had it)"
+#define WHY_SM2_SIG "unsupported signature algorithm: of the lines only " \
+	"6.1's PKCS#7 parser knows SM2 (and 5.10's X.509 parser)"
+/* 5.10's pkcs7_sig_note_pkey_algo() takes rsaEncryption alone ("Unsupported
+ * pkey algo": -ENOPKG), and its x509_note_pkey_algo() no ECDSA signature */
+#define WHY_ECDSA_SIG "unsupported signature algorithm: ECDSA arrived in " \
+	"v5.13; 5.10's PKCS#7 parser takes rsaEncryption only"
+#define WHY_ECDSA_X509 "unsupported certificate signature algorithm: " \
+	"ECDSA arrived in v5.13 (x509_note_pkey_algo)"
+#define WHY_GOST_SIG "unsupported signature algorithm: 5.10's PKCS#7 " \
+	"parser takes rsaEncryption only"
 static const struct kr_sinfo_algo sinfo_algos[] = {
 	{ "1.2.840.113549.1.1.1", "rsaEncryption", "rsa", "pkcs1", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.1", "ecdsa-with-SHA1", "ecdsa", "x962", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.3.1", "ecdsa-with-SHA224", "ecdsa", "x962", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.3.2", "ecdsa-with-SHA256", "ecdsa", "x962", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.3.3", "ecdsa-with-SHA384", "ecdsa", "x962", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.3.4", "ecdsa-with-SHA512", "ecdsa", "x962", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.1", "ecdsa-with-SHA1", "ecdsa", "x962", SINCE61, false, WHY_ECDSA_SIG },
+	{ "1.2.840.10045.4.3.1", "ecdsa-with-SHA224", "ecdsa", "x962", SINCE61, false, WHY_ECDSA_SIG },
+	{ "1.2.840.10045.4.3.2", "ecdsa-with-SHA256", "ecdsa", "x962", SINCE61, false, WHY_ECDSA_SIG },
+	{ "1.2.840.10045.4.3.3", "ecdsa-with-SHA384", "ecdsa", "x962", SINCE61, false, WHY_ECDSA_SIG },
+	{ "1.2.840.10045.4.3.4", "ecdsa-with-SHA512", "ecdsa", "x962", SINCE61, false, WHY_ECDSA_SIG },
 	{ "2.16.840.1.101.3.4.3.10", "ecdsa-with-SHA3-256", "ecdsa", "x962", SINCE612, false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.11", "ecdsa-with-SHA3-384", "ecdsa", "x962", SINCE612, false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.12", "ecdsa-with-SHA3-512", "ecdsa", "x962", SINCE612, false, WHY_SHA3_SIG },
 	{ "1.2.156.10197.1.501", "sm2-with-sm3", "sm2", "raw", L61, false, WHY_SM2_SIG },
-	{ "1.2.643.7.1.1.1.1", "GOST R 34.10-2012 (256)", "ecrdsa", "raw", KR_ALL, false, NULL },
-	{ "1.2.643.7.1.1.1.2", "GOST R 34.10-2012 (512)", "ecrdsa", "raw", KR_ALL, false, NULL },
+	{ "1.2.643.7.1.1.1.1", "GOST R 34.10-2012 (256)", "ecrdsa", "raw", SINCE61, false, WHY_GOST_SIG },
+	{ "1.2.643.7.1.1.1.2", "GOST R 34.10-2012 (512)", "ecrdsa", "raw", SINCE61, false, WHY_GOST_SIG },
 	{ "2.16.840.1.101.3.4.3.17", "ML-DSA-44", "mldsa44", "raw", L73, true, WHY_MLDSA_SIG },
 	{ "2.16.840.1.101.3.4.3.18", "ML-DSA-65", "mldsa65", "raw", L73, true, WHY_MLDSA_SIG },
 	{ "2.16.840.1.101.3.4.3.19", "ML-DSA-87", "mldsa87", "raw", L73, true, WHY_MLDSA_SIG },
@@ -125,8 +140,13 @@ static const struct kr_sinfo_algo sinfo_algos[] = {
 /* X.509 signature algorithms (x509_note_sig_algo); ML-DSA certificates
  * get hash_algo "none" and are verified over the TBS itself (v7.0). */
 static const struct kr_x509_algo x509_algos[] = {
-	{ "1.2.840.113549.1.1.3", "rsa", "pkcs1", "md4", L61, false, WHY_MD45_SIG },
-	{ "1.2.840.113549.1.1.4", "rsa", "pkcs1", "md5", L61, false, WHY_MD45_SIG },
+	/* include/linux/oid_registry.h names 1.2.840.113549.1.1.4 (which is
+	 * md5WithRSAEncryption) OID_md4WithRSAEncryption, and .1.1.3 (the
+	 * real md4WithRSAEncryption) md3: so an md5WithRSA certificate has a
+	 * "md4" signature, which no kernel can check (unsupported_sig: it
+	 * still loads), and an md4WithRSA one is -ENOPKG (a real 5.10
+	 * kernel, corpus case c86) */
+	{ "1.2.840.113549.1.1.4", "rsa", "pkcs1", "md4", L510 | L61, false, WHY_MD45_SIG },
 	{ "1.2.840.113549.1.1.5", "rsa", "pkcs1", "sha1", KR_ALL, false, NULL },
 	{ "1.2.840.113549.1.1.14", "rsa", "pkcs1", "sha224", KR_ALL, false, NULL },
 	{ "1.2.840.113549.1.1.11", "rsa", "pkcs1", "sha256", KR_ALL, false, NULL },
@@ -135,15 +155,15 @@ static const struct kr_x509_algo x509_algos[] = {
 	{ "2.16.840.1.101.3.4.3.14", "rsa", "pkcs1", "sha3-256", SINCE612, false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.15", "rsa", "pkcs1", "sha3-384", SINCE612, false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.16", "rsa", "pkcs1", "sha3-512", SINCE612, false, WHY_SHA3_SIG },
-	{ "1.2.840.10045.4.1", "ecdsa", "x962", "sha1", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.3.1", "ecdsa", "x962", "sha224", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.3.2", "ecdsa", "x962", "sha256", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.3.3", "ecdsa", "x962", "sha384", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.3.4", "ecdsa", "x962", "sha512", KR_ALL, false, NULL },
+	{ "1.2.840.10045.4.1", "ecdsa", "x962", "sha1", SINCE61, false, WHY_ECDSA_X509 },
+	{ "1.2.840.10045.4.3.1", "ecdsa", "x962", "sha224", SINCE61, false, WHY_ECDSA_X509 },
+	{ "1.2.840.10045.4.3.2", "ecdsa", "x962", "sha256", SINCE61, false, WHY_ECDSA_X509 },
+	{ "1.2.840.10045.4.3.3", "ecdsa", "x962", "sha384", SINCE61, false, WHY_ECDSA_X509 },
+	{ "1.2.840.10045.4.3.4", "ecdsa", "x962", "sha512", SINCE61, false, WHY_ECDSA_X509 },
 	{ "2.16.840.1.101.3.4.3.10", "ecdsa", "x962", "sha3-256", SINCE612, false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.11", "ecdsa", "x962", "sha3-384", SINCE612, false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.12", "ecdsa", "x962", "sha3-512", SINCE612, false, WHY_SHA3_SIG },
-	{ "1.2.156.10197.1.501", "sm2", "raw", "sm3", L61, false, WHY_SM2_SIG },
+	{ "1.2.156.10197.1.501", "sm2", "raw", "sm3", L510 | L61, false, WHY_SM2_SIG },
 	/* GOST R 34.10-2012: every line's x509_note_sig_algo() knows it
 	 * (pkey_algo "ecrdsa"); no kernel here builds streebog, so such a
 	 * signature stays unchecked (unsupported_sig), but the certificate
@@ -169,12 +189,15 @@ const char kr_why_key_algo[] = "the kernel takes RSA, ECDSA, GOST, SM2 "
 	"(until v6.8) and ML-DSA (since v7.0) keys only "
 	"(x509_extract_key_data)";
 #define WHY_MLDSA "ML-DSA keys arrived in v7.0 (x509_extract_key_data)"
-#define WHY_SM2 "SM2 keys left the kernel in v6.8 (x509_extract_key_data)"
+#define WHY_SM2 "SM2 keys left the kernel in v6.8, and 5.10 knows no SM2 " \
+	"key OID (x509_extract_key_data)"
 static const struct kr_key_algo key_algos[] = {
 	{ "1.2.840.113549.1.1.1", "rsa", KR_ALL, 0, NULL },
 	{ "1.2.840.10045.2.1", NULL, KR_ALL, 0, NULL },
 	{ "1.2.643.7.1.1.1.1", "ecrdsa", KR_ALL, 0, NULL },
 	{ "1.2.643.7.1.1.1.2", "ecrdsa", KR_ALL, 0, NULL },
+	/* the SM2 OID as the key's algorithm: from v5.13 (5.10 names every
+	 * id-ecPublicKey key "sm2" instead: ec_keys_sm2) */
 	{ "1.2.156.10197.1.301", "sm2", L61, 0, WHY_SM2 },
 	{ "2.16.840.1.101.3.4.3.17", "mldsa44", L73, 1312, WHY_MLDSA },
 	{ "2.16.840.1.101.3.4.3.18", "mldsa65", L73, 1952, WHY_MLDSA },
@@ -241,18 +264,24 @@ static const unsigned rsa_bits[] = { 512, 1024, 1536, 2048, 3072, 4096 };
  *    only a .config turns it on.
  */
 static const struct kr_rules lines[KR_NLINES] = {
+	[KR_5_10] = { .line = KR_5_10, .name = "5.10",
+		      .module_bin_blacklist = true,
+		      .ec_keys_sm2 = true,
+		      .old_pkey_algo_checks = true },
 	[KR_6_1] = { .line = KR_6_1, .name = "6.1",
 		     .module_bin_blacklist = true },
 	[KR_6_12] = { .line = KR_6_12, .name = "6.12",
 		      .x509_constraints = true,
 		      .akid_implicit_names = true,
 		      .revocation_all_keyrings = true,
-		      .module_bin_blacklist = true },
+		      .module_bin_blacklist = true,
+		      .rsa_payload_strict = true },
 	[KR_7_3] = { .line = KR_7_3, .name = "7.3",
 		     .x509_constraints = true,
 		     .akid_implicit_names = true,
 		     .revocation_all_keyrings = true,
-		     .tbs_blacklist_sha256 = true },
+		     .tbs_blacklist_sha256 = true,
+		     .rsa_payload_strict = true },
 };
 
 /*
@@ -266,8 +295,12 @@ static const struct {
 	enum kr_line line;
 	const char *note;
 } versions[] = {
-	{ 0, 0, KR_6_1, "older than 6.1, the oldest line this tool knows: "
-	  "judged by 6.1's rules" },
+	{ 0, 0, KR_5_10, "older than 5.10, the oldest line this tool knows: "
+	  "judged by 5.10's rules" },
+	{ 5, 10, KR_5_10, NULL },
+	{ 5, 13, KR_6_1, "judged by 6.1's rules, but ECDSA keys and "
+	  "signatures arrived in v5.13 and the algorithm checks of v5.18 "
+	  "are 6.1's" },
 	{ 6, 1, KR_6_1, NULL },
 	{ 6, 4, KR_6_1, "judged by 6.1's rules, which parse no keyUsage or "
 	  "basicConstraints (v6.4) and consult the revocation list for the "
@@ -293,7 +326,7 @@ const struct kr_rules *kr_get(enum kr_line line)
 
 const char *kr_line_names(void)
 {
-	return "6.1, 6.12, 7.3";
+	return "5.10, 6.1, 6.12, 7.3";
 }
 
 const struct kr_rules *kr_for_major_minor(int major, int minor,

@@ -17,13 +17,15 @@
 #include <openssl/evp.h>
 
 enum kr_line {
+	KR_5_10,
 	KR_6_1,
 	KR_6_12,
 	KR_7_3,
 	KR_NLINES,
 };
 #define KR_LINE(l) (1u << (l))
-#define KR_ALL (KR_LINE(KR_6_1) | KR_LINE(KR_6_12) | KR_LINE(KR_7_3))
+#define KR_ALL (KR_LINE(KR_5_10) | KR_LINE(KR_6_1) | KR_LINE(KR_6_12) | \
+		KR_LINE(KR_7_3))
 #define KR_DEFAULT KR_7_3
 
 /* A digest the kernel's parsers name (struct public_key_signature.hash_algo). */
@@ -119,6 +121,20 @@ struct kr_rules {
 	 * kernel module": a verified module whose whole-file SHA-256 is a
 	 * bin: entry is rejected (Debian 6.1 and 6.12; dropped in 6.17) */
 	bool module_bin_blacklist;
+	/* before v5.18 (2abc9c246e05, 590bfb57b232): x509_extract_key_data
+	 * names every id-ecPublicKey key "sm2" without reading its curve
+	 * (until ECDSA in v5.13); public_key_verify_signature() does not
+	 * compare the signature's algorithm with the key's, and
+	 * software_key_determine_akcipher() makes "pkcs1pad(<key
+	 * algo>,<hash>)" of any key; pkcs7_find_key() passes over an
+	 * embedded certificate whose key algorithm is not the SignerInfo's;
+	 * x509_check_for_self_signed() compares the two algorithms itself,
+	 * before it looks at whether the signature can be checked */
+	bool ec_keys_sm2;
+	bool old_pkey_algo_checks;
+	/* crypto/rsa.c rsa_check_payload() (SP 800-56B): a signature value
+	 * must be 1 < s < n - 1, else -EINVAL; before, 0 <= s < n */
+	bool rsa_payload_strict;
 	/* CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA: from a .config
 	 * only, the "7.3" line leaves it at its default, n */
 	bool mldsa_authattr_waiver;
@@ -129,7 +145,7 @@ struct kr_rules {
 };
 
 const struct kr_rules *kr_get(enum kr_line line);
-/* The lines, oldest first, for messages: "6.1, 6.12, 7.3". */
+/* The lines, oldest first, for messages: "5.10, 6.1, 6.12, 7.3". */
 const char *kr_line_names(void);
 
 /*
