@@ -314,7 +314,7 @@ int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
 	ber_oid_name(oid, oid_len, o, sizeof(o));
 	/* x509_extract_key_data(), at the BIT STRING */
 	ka = kr_key_algo(o);
-	if (!ka || !(ka->lines & KR_LINE(kr->line))) {
+	if (!ka || !kr_on(kr, ka->on)) {
 		*why = ka ? ka->absent : kr_why_key_algo;
 		return -ENOPKG;
 	}
@@ -335,7 +335,7 @@ int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
 		}
 		ber_oid_name(params + 2, params_len - 2, po, sizeof(po));
 		cv = kr_curve(po);
-		if (!cv || !(cv->lines & KR_LINE(kr->line))) {
+		if (!cv || !kr_on(kr, cv->on)) {
 			*why = cv ? cv->absent : kr_why_curve;
 			return -ENOPKG;
 		}
@@ -805,6 +805,13 @@ static int determine_akcipher(const struct pk_key *k, const struct pk_sig *sig,
 	return -ENOPKG;
 }
 
+bool pk_algo_matches(const char *key_algo, const char *sig_algo)
+{
+	return strcmp(key_algo, sig_algo) == 0 ||
+	       (strncmp(key_algo, "ecdsa-", 6) == 0 &&
+		strcmp(sig_algo, "ecdsa") == 0);
+}
+
 /*
  * Before v5.18, software_key_determine_akcipher() named the akcipher from
  * the encoding alone: "pkcs1" is "pkcs1pad(<key algo>,<hash>)", "raw" the
@@ -822,8 +829,15 @@ static int determine_akcipher_old(const struct pk_key *k,
 		return -ENOPKG;
 	if (strcmp(sig->encoding, "pkcs1") == 0)
 		return strcmp(k->algo, "rsa") == 0 ? 0 : -ENOENT;
-	if (strcmp(sig->encoding, "raw") == 0)
-		return strcmp(k->algo, "rsa") == 0 ? -ENOENT :
+	/* "raw", and from v5.13 "x962", name the key's own algorithm: ECDSA
+	 * takes any hash there (no list before v5.18) */
+	if (strcmp(sig->encoding, "x962") == 0 &&
+	    strncmp(k->algo, "ecdsa-", 6) == 0)
+		return 0;
+	if (strcmp(sig->encoding, "raw") == 0 ||
+	    strcmp(sig->encoding, "x962") == 0)
+		return strcmp(k->algo, "rsa") == 0 ||
+		       strncmp(k->algo, "ecdsa-", 6) == 0 ? -ENOENT :
 		       determine_akcipher(k, sig, why);
 	return -ENOPKG;
 }
@@ -839,9 +853,7 @@ int pk_verify(const struct kr_rules *kr, const struct pk_key *k,
 	 * 2abc9c246e05 and 590bfb57b232, so on every line from 6.1) */
 	if (kr->old_pkey_algo_checks)
 		ret = determine_akcipher_old(k, sig, why);
-	else if (sig->pkey_algo && strcmp(sig->pkey_algo, k->algo) != 0 &&
-		 (strncmp(k->algo, "ecdsa-", 6) != 0 ||
-		  strcmp(sig->pkey_algo, "ecdsa") != 0)) {
+	else if (sig->pkey_algo && !pk_algo_matches(k->algo, sig->pkey_algo)) {
 		*why = "the signature's algorithm is not the key's";
 		return -EKEYREJECTED;
 	} else {
@@ -885,6 +897,14 @@ static int check_on(const struct kr_rules *kr, const uint8_t *der,
 	ret = pk_parse_spki(kr, NULL, &top, &k, why);
 	if (ret)
 		return ret;
+	if (kr->ec_keys_sm2 && strcmp(k.algo, "sm2") == 0) {
+		/* it loads (as "sm2"), but nothing it signs is taken */
+		EVP_PKEY_free(k.pkey);
+		*why = "ECDSA arrived in v5.13: 5.10 takes an EC key as an SM2 "
+		       "key, and its PKCS#7 parser refuses every ECDSA "
+		       "signature (pkcs7_sig_note_pkey_algo)";
+		return -ENOPKG;
+	}
 	ret = key_usable(&k, &ksize, why);
 	if (!ret && !kr_pkey_available(kr, k.algo)) {
 		*why = "the kernel lacks this key type (see its .config)";

@@ -201,7 +201,8 @@ static int verify_one(const struct kr_rules *kr, struct p7_msg *m,
 		if (kid_same(&m->certs[i]->id, &si->auth_id) &&
 		    (!kr->old_pkey_algo_checks || !si->sig.pkey_algo ||
 		     !m->certs[i]->pub.algo ||
-		     strcmp(m->certs[i]->pub.algo, si->sig.pkey_algo) == 0)) {
+		     pk_algo_matches(m->certs[i]->pub.algo,
+				     si->sig.pkey_algo))) {
 			si->signer = m->certs[i];
 			break;
 		}

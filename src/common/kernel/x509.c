@@ -292,7 +292,7 @@ static int check_self_signed(struct x509k_cert *c, const struct kr_rules *kr,
 	/* before v5.18 the key's and the signature's algorithms are
 	 * compared here, before an unsupported signature is let through */
 	if (kr->old_pkey_algo_checks && c->pub.algo && c->sig.pkey_algo &&
-	    strcmp(c->pub.algo, c->sig.pkey_algo) != 0) {
+	    !pk_algo_matches(c->pub.algo, c->sig.pkey_algo)) {
 		*why = "self-signed certificate's key and signature "
 		       "algorithms differ";
 		return -EKEYREJECTED;
