@@ -272,6 +272,11 @@ make_vmlinux() { # out release cert...
 	run "$VERIFY_FILE" --kernel 6.12 --kernel-config "$W/.config" -c "$KEYS/rsa2048.crt" "$W/m.ko"
 	assert_failure 2
 	assert_output --partial "kernel 7.9.1 is not --kernel 6.12"
+	# a .config older than the oldest line is refused as --kernel is
+	sed -i 's/7\.9\.1/4.19.3/' "$W/.config"
+	run "$VERIFY_FILE" --kernel-config "$W/.config" -c "$KEYS/rsa2048.crt" "$W/m.ko"
+	assert_failure 2
+	assert_output "verify-file: $W/.config: kernel 4.19.3 is older than 5.10, the oldest kernel this tool models: not judged"
 }
 
 @test "sign-file --kernel names the release asked: P-521 on 6.6, ECDSA on 5.10, and verify-file gives the same reason" {

@@ -116,10 +116,11 @@ static void pick_line(struct kconfig *kc)
 {
 	/* a release older than the oldest line is refused by the callers
 	 * (kc->too_old); its rules here are the oldest line's */
-	kc->too_old = kc->major &&
-		      kr_resolve_mm(kc->major, kc->minor, &kc->rules,
-				    &kc->line_note) == -ERANGE;
-	if (!kc->major || kc->too_old)
+	int ret = kc->major ? kr_resolve_mm(kc->major, kc->minor, &kc->rules,
+					    &kc->line_note) : -EINVAL;
+
+	kc->too_old = ret == -ERANGE;
+	if (ret)
 		kc->rules = *kr_get(kc->too_old ? 0 : KR_DEFAULT);
 }
 
