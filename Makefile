@@ -155,7 +155,7 @@ check-dkms: deps-test all
 	scripts/install-deps.sh dkms
 	$(call run_bats,$(BUILD)/bin,tests/dkms,$(BUILD)/check-dkms)
 
-# The real-kernel stage (tests/kernel): Debian's 6.1, 6.12 and 7.3 kernels,
+# The real-kernel stage (tests/kernel): Debian's 5.10, 6.1, 6.12 and 7.3 kernels,
 # built to trust the conformance certificates, judge every conformance
 # case under QEMU; the committed expectations and verify-file must agree
 # with them.  kernel-verdicts-update rewrites expected.tsv from the kernels.

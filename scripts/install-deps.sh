@@ -12,8 +12,9 @@
 #   valgrind  memcheck the main paths
 #   kernel  build Debian's 6.1, 6.12 and 7.3 kernels and judge the
 #           conformance corpus under QEMU (make kernel-verdicts,
-#           tests/kernel); 7.3's source is not in Debian 12: apt-get
-#           download fetches it from trixie-backports through a private
+#           tests/kernel); 7.3's and 5.10's sources are not in Debian 12:
+#           apt-get download fetches them (trixie-backports,
+#           bullseye-security) through a private
 #           apt configuration (tests/kernel/fetch-source.sh), which needs
 #           the archive keyring; the ML-DSA cases need OpenSSL 3.5,
 #           which on Debian 12 comes from a Debian 13 root that

@@ -130,8 +130,13 @@ for m in $(kh_intree_modules); do
 	add "m$n-kbuild-modules-install-$id" "m1-$id.ko"
 	n=$((n + 1))
 done
-grep -q 'SIGN' "$KH_LINEDIR/modinst.log" ||
-	die "modules_install signed nothing: is CONFIG_MODULE_SIG_ALL honoured? ($KH_LINEDIR/modinst.log)"
+# 6.x logs a SIGN line per module; 5.10's modules_install signs inside its
+# INSTALL step, silently: the marker at the end of each installed file says
+for m in $(kh_intree_modules); do
+	f=$CASEDIR/m1-${m//_/-}.ko
+	[ "$(tail -c 28 "$f")" = "~Module signature appended~" ] ||
+		die "modules_install did not sign $m.ko: is CONFIG_MODULE_SIG_ALL honoured? ($KH_LINEDIR/modinst.log)"
+done
 
 # out of tree, as DKMS does: M= points at a copy of the payload build
 ext=$KH_LINEDIR/modsign_payload
