@@ -297,3 +297,17 @@ make_vmlinux() { # out release cert...
 	run "$VERIFY_FILE" --kernel 5.13 -c "$CK/ecsigner.crt" "$W/m.ko"
 	assert_success
 }
+
+@test "sm3 and streebog: parsed from v6.0 (not built, -ENOPKG), refused at the parse before" {
+	sh "$CONF/gen-cases.sh" --out "$W/cases" >"$W/gen.log" 2>&1
+	for c in c25a-sm3 c25b-streebog256; do
+		# 5.19's pkcs7_sig_note_digest_algo() has neither OID
+		run --separate-stderr "$VERIFY_FILE" --kernel 5.19 -c "$CONF/trusted.pem" "$W/cases/$c.ko"
+		assert_failure 5
+		assert_output --partial "UNSUPPORTED -ENOPKG: unsupported digest algorithm: sm3 and streebog digests arrived in the kernel's PKCS#7 parser in v6.0"
+		# 6.0's parses both; crypto_alloc_shash() then finds no hash
+		run --separate-stderr "$VERIFY_FILE" --kernel 6.0 -c "$CONF/trusted.pem" "$W/cases/$c.ko"
+		assert_failure 5
+		assert_output --partial "UNSUPPORTED -ENOPKG: digest algorithm not available in the kernel"
+	done
+}

@@ -38,17 +38,20 @@
  *    signatures", Oct 2023: pkcs7_sig_note_digest_algo, the ecdsa-with-
  *    SHA3 SignerInfo OIDs, the RSA/ECDSA SHA-3 X.509 OIDs and the ECDSA
  *    hash list of software_key_determine_akcipher);
- *  - sm3 and streebog are parsed by every line from 6.1, but the test
- *    kernel (like Debian's) builds neither, so crypto_alloc_shash()
- *    fails: -ENOPKG.  5.10's parser knows neither: -ENOPKG at the parse
- *    ("Unsupported digest algo").
+ *  - sm3 and streebog arrived in the PKCS#7 parser in v6.0 ("pkcs7:
+ *    parser support SM2 and SM3 algorithms combination", "pkcs7: support
+ *    EC-RDSA/streebog in SignerInfo"; 5.12.9's and 5.19's parsers have
+ *    neither, 6.0.1's both), so they are parsed by every line from 6.1,
+ *    but the test kernel (like Debian's) builds neither, so
+ *    crypto_alloc_shash() fails: -ENOPKG.  5.10's parser knows neither:
+ *    -ENOPKG at the parse ("Unsupported digest algo").
  */
 #define WHY_MD45 "unsupported digest algorithm: md4 and md5 left the " \
 	"kernel's PKCS#7 parser in v6.7 (pkcs7_sig_note_digest_algo)"
 #define WHY_SHA3 "unsupported digest algorithm: SHA-3 digests arrived in " \
 	"the kernel's PKCS#7 parser in v6.7 (pkcs7_sig_note_digest_algo)"
 #define WHY_SM3 "unsupported digest algorithm: sm3 and streebog digests " \
-	"arrived in the kernel's PKCS#7 parser after 5.10 " \
+	"arrived in the kernel's PKCS#7 parser in v6.0 " \
 	"(pkcs7_sig_note_digest_algo)"
 #define WHY_SHA1 "unsupported digest algorithm: 6.7 and 6.8's PKCS#7 " \
 	"parser has no SHA-1 (back in v6.9)"
@@ -87,13 +90,13 @@ static const struct kr_hash hashes[] = {
 	{ "2.16.840.1.101.3.4.2.10", "sha3-512", "sha3-512", SINCE(6, 7), NONE,
 	  true, true, WHY_SHA3,
 	  NOT_BUILT("sha3-512", "CONFIG_CRYPTO_SHA3"), NULL },
-	{ "1.2.156.10197.1.401", "sm3", "sm3", SINCE(5, 12), NONE, false, false,
+	{ "1.2.156.10197.1.401", "sm3", "sm3", SINCE(6, 0), NONE, false, false,
 	  WHY_SM3,
 	  NOT_BUILT("sm3", "CONFIG_CRYPTO_SM3_GENERIC"), NULL },
-	{ "1.2.643.7.1.1.2.2", "streebog256", NULL, SINCE(5, 13), NONE, false,
+	{ "1.2.643.7.1.1.2.2", "streebog256", NULL, SINCE(6, 0), NONE, false,
 	  false, WHY_SM3,
 	  NOT_BUILT("streebog256", "CONFIG_CRYPTO_STREEBOG"), NULL },
-	{ "1.2.643.7.1.1.2.3", "streebog512", NULL, SINCE(5, 13), NONE, false,
+	{ "1.2.643.7.1.1.2.3", "streebog512", NULL, SINCE(6, 0), NONE, false,
 	  false, WHY_SM3,
 	  NOT_BUILT("streebog512", "CONFIG_CRYPTO_STREEBOG"), NULL },
 };
@@ -128,8 +131,9 @@ static const struct kr_hash hashes[] = {
 	"v5.13; 5.10's PKCS#7 parser takes rsaEncryption only"
 #define WHY_ECDSA_X509 "unsupported certificate signature algorithm: " \
 	"ECDSA arrived in v5.13 (x509_note_pkey_algo)"
-#define WHY_GOST_SIG "unsupported signature algorithm: 5.10's PKCS#7 " \
-	"parser takes rsaEncryption only"
+#define WHY_GOST_SIG "unsupported signature algorithm: GOST SignerInfos " \
+	"arrived in the kernel's PKCS#7 parser in v6.0 " \
+	"(pkcs7_sig_note_pkey_algo)"
 static const struct kr_sinfo_algo sinfo_algos[] = {
 	{ "1.2.840.113549.1.1.1", "rsaEncryption", "rsa", "pkcs1", ALWAYS, false, NULL },
 	{ "1.2.840.10045.4.1", "ecdsa-with-SHA1", "ecdsa", "x962", SINCE(5, 13), false, WHY_ECDSA_SIG },
@@ -140,9 +144,9 @@ static const struct kr_sinfo_algo sinfo_algos[] = {
 	{ "2.16.840.1.101.3.4.3.10", "ecdsa-with-SHA3-256", "ecdsa", "x962", SINCE(6, 7), false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.11", "ecdsa-with-SHA3-384", "ecdsa", "x962", SINCE(6, 7), false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.12", "ecdsa-with-SHA3-512", "ecdsa", "x962", SINCE(6, 7), false, WHY_SHA3_SIG },
-	{ "1.2.156.10197.1.501", "sm2-with-sm3", "sm2", "raw", FROM_TO(5, 12, 6, 8), false, WHY_SM2_SIG },
-	{ "1.2.643.7.1.1.1.1", "GOST R 34.10-2012 (256)", "ecrdsa", "raw", SINCE(5, 13), false, WHY_GOST_SIG },
-	{ "1.2.643.7.1.1.1.2", "GOST R 34.10-2012 (512)", "ecrdsa", "raw", SINCE(5, 13), false, WHY_GOST_SIG },
+	{ "1.2.156.10197.1.501", "sm2-with-sm3", "sm2", "raw", FROM_TO(6, 0, 6, 8), false, WHY_SM2_SIG },
+	{ "1.2.643.7.1.1.1.1", "GOST R 34.10-2012 (256)", "ecrdsa", "raw", SINCE(6, 0), false, WHY_GOST_SIG },
+	{ "1.2.643.7.1.1.1.2", "GOST R 34.10-2012 (512)", "ecrdsa", "raw", SINCE(6, 0), false, WHY_GOST_SIG },
 	{ "2.16.840.1.101.3.4.3.17", "ML-DSA-44", "mldsa44", "raw", SINCE(7, 0), true, WHY_MLDSA_SIG },
 	{ "2.16.840.1.101.3.4.3.18", "ML-DSA-65", "mldsa65", "raw", SINCE(7, 0), true, WHY_MLDSA_SIG },
 	{ "2.16.840.1.101.3.4.3.19", "ML-DSA-87", "mldsa87", "raw", SINCE(7, 0), true, WHY_MLDSA_SIG },
@@ -320,12 +324,13 @@ static const struct {
 	enum kr_line line;
 	const char *note;
 } ranges[] = {
-	{ KR_V(5, 10), KR_5_10, "5.10's rules, with sm3 and SM2 in the "
-	  "PKCS#7 parser from v5.12 (the kernel's history; not confirmed by "
-	  "a real kernel of that release)" },
+	{ KR_V(5, 10), KR_5_10, "5.10's rules, which the kernel's history "
+	  "keeps until v5.13 (not confirmed by a real kernel of that "
+	  "release)" },
 	{ KR_V(5, 13), KR_6_1, "6.1's rules as the kernel's history has them "
-	  "for that release (not confirmed by a real kernel of it): ECDSA, "
-	  "GOST and streebog from v5.13, and before v5.18 no check of the "
+	  "for that release (not confirmed by a real kernel of it): ECDSA "
+	  "from v5.13, sm3, SM2, GOST and streebog in the PKCS#7 parser "
+	  "from v6.0, and before v5.18 no check of the "
 	  "key's algorithm against the signature's" },
 	{ KR_V(6, 2), KR_6_1, "6.1's rules as the kernel's history has them "
 	  "for that release (not confirmed by a real kernel of it): "
