@@ -279,7 +279,7 @@ make_vmlinux() { # out release cert...
 	assert_output "verify-file: $W/.config: kernel 4.19.3 is older than 5.10, the oldest kernel this tool models: not judged"
 }
 
-@test "sign-file --kernel names the release asked: P-521 on 6.6, ECDSA on 5.10, and verify-file gives the same reason" {
+@test "sign-file --kernel names the release asked: P-521 on 6.6, ECDSA on 5.10, and verify-file gives the same reason (ECDSA SignerInfos from 5.15)" {
 	sign_warn "$CK/ks-p521.key" "$CK/ks-p521.crt" sha256 --kernel 6.6
 	assert_success
 	[[ "$stderr" == *"ECDSA-P521 key: kernel 6.6 rejects it (-ENOPKG): NIST P-521 keys arrived in v6.10"* ]] ||
@@ -293,8 +293,15 @@ make_vmlinux() { # out release cert...
 	assert_equal "$reason" "ECDSA arrived in v5.13: 5.10 takes an EC key as an SM2 key, and its PKCS#7 parser refuses every ECDSA signature (pkcs7_sig_note_pkey_algo)"
 	run "$VERIFY_FILE" --kernel 5.10 -c "$CK/ecsigner.crt" "$W/m.ko"
 	assert_failure 5
-	assert_output --partial "UNSUPPORTED -ENOPKG: unsupported signature algorithm: ECDSA arrived in v5.13"
-	run "$VERIFY_FILE" --kernel 5.13 -c "$CK/ecsigner.crt" "$W/m.ko"
+	assert_output --partial "UNSUPPORTED -ENOPKG: unsupported signature algorithm: ECDSA SignerInfos arrived in v5.15"
+	# 5.13 and 5.14 load the EC certificate but their PKCS#7 parser
+	# still takes rsaEncryption only
+	for k in 5.13 5.14; do
+		run "$VERIFY_FILE" --kernel $k -c "$CK/ecsigner.crt" "$W/m.ko"
+		assert_failure 5
+		assert_output --partial "UNSUPPORTED -ENOPKG: unsupported signature algorithm: ECDSA SignerInfos arrived in v5.15"
+	done
+	run "$VERIFY_FILE" --kernel 5.15 -c "$CK/ecsigner.crt" "$W/m.ko"
 	assert_success
 }
 

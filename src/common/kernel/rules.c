@@ -125,10 +125,14 @@ static const struct kr_hash hashes[] = {
  * 7.3 parsers no longer have it (-ENOPKG) */
 #define WHY_SM2_SIG "unsupported signature algorithm: of the lines only " \
 	"6.1's PKCS#7 parser knows SM2 (and 5.10's X.509 parser)"
-/* 5.10's pkcs7_sig_note_pkey_algo() takes rsaEncryption alone ("Unsupported
- * pkey algo": -ENOPKG), and its x509_note_pkey_algo() no ECDSA signature */
-#define WHY_ECDSA_SIG "unsupported signature algorithm: ECDSA arrived in " \
-	"v5.13; 5.10's PKCS#7 parser takes rsaEncryption only"
+/* Until v5.15 pkcs7_sig_note_pkey_algo() takes rsaEncryption alone
+ * ("Unsupported pkey algo": -ENOPKG): ECDSA keys and certificate
+ * signatures came in v5.13, ECDSA SignerInfos (and MODULE_SIG_KEY_TYPE_ECDSA)
+ * only in v5.15 (5.14.2's parser has none, 5.15.16's has them); 5.10's
+ * x509_note_pkey_algo() takes no ECDSA signature either */
+#define WHY_ECDSA_SIG "unsupported signature algorithm: ECDSA SignerInfos " \
+	"arrived in v5.15; before, the PKCS#7 parser takes rsaEncryption " \
+	"only (pkcs7_sig_note_pkey_algo)"
 #define WHY_ECDSA_X509 "unsupported certificate signature algorithm: " \
 	"ECDSA arrived in v5.13 (x509_note_pkey_algo)"
 #define WHY_GOST_SIG "unsupported signature algorithm: GOST SignerInfos " \
@@ -136,11 +140,11 @@ static const struct kr_hash hashes[] = {
 	"(pkcs7_sig_note_pkey_algo)"
 static const struct kr_sinfo_algo sinfo_algos[] = {
 	{ "1.2.840.113549.1.1.1", "rsaEncryption", "rsa", "pkcs1", ALWAYS, false, NULL },
-	{ "1.2.840.10045.4.1", "ecdsa-with-SHA1", "ecdsa", "x962", SINCE(5, 13), false, WHY_ECDSA_SIG },
-	{ "1.2.840.10045.4.3.1", "ecdsa-with-SHA224", "ecdsa", "x962", SINCE(5, 13), false, WHY_ECDSA_SIG },
-	{ "1.2.840.10045.4.3.2", "ecdsa-with-SHA256", "ecdsa", "x962", SINCE(5, 13), false, WHY_ECDSA_SIG },
-	{ "1.2.840.10045.4.3.3", "ecdsa-with-SHA384", "ecdsa", "x962", SINCE(5, 13), false, WHY_ECDSA_SIG },
-	{ "1.2.840.10045.4.3.4", "ecdsa-with-SHA512", "ecdsa", "x962", SINCE(5, 13), false, WHY_ECDSA_SIG },
+	{ "1.2.840.10045.4.1", "ecdsa-with-SHA1", "ecdsa", "x962", SINCE(5, 15), false, WHY_ECDSA_SIG },
+	{ "1.2.840.10045.4.3.1", "ecdsa-with-SHA224", "ecdsa", "x962", SINCE(5, 15), false, WHY_ECDSA_SIG },
+	{ "1.2.840.10045.4.3.2", "ecdsa-with-SHA256", "ecdsa", "x962", SINCE(5, 15), false, WHY_ECDSA_SIG },
+	{ "1.2.840.10045.4.3.3", "ecdsa-with-SHA384", "ecdsa", "x962", SINCE(5, 15), false, WHY_ECDSA_SIG },
+	{ "1.2.840.10045.4.3.4", "ecdsa-with-SHA512", "ecdsa", "x962", SINCE(5, 15), false, WHY_ECDSA_SIG },
 	{ "2.16.840.1.101.3.4.3.10", "ecdsa-with-SHA3-256", "ecdsa", "x962", SINCE(6, 7), false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.11", "ecdsa-with-SHA3-384", "ecdsa", "x962", SINCE(6, 7), false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.12", "ecdsa-with-SHA3-512", "ecdsa", "x962", SINCE(6, 7), false, WHY_SHA3_SIG },
@@ -329,7 +333,8 @@ static const struct {
 	  "release)" },
 	{ KR_V(5, 13), KR_6_1, "6.1's rules as the kernel's history has them "
 	  "for that release (not confirmed by a real kernel of it): ECDSA "
-	  "from v5.13, sm3, SM2, GOST and streebog in the PKCS#7 parser "
+	  "keys from v5.13 and SignerInfos from v5.15, sm3, SM2, GOST and "
+	  "streebog in the PKCS#7 parser "
 	  "from v6.0, and before v5.18 no check of the "
 	  "key's algorithm against the signature's" },
 	{ KR_V(6, 2), KR_6_1, "6.1's rules as the kernel's history has them "
