@@ -318,3 +318,30 @@ make_vmlinux() { # out release cert...
 		assert_output --partial "UNSUPPORTED -ENOPKG: digest algorithm not available in the kernel"
 	done
 }
+
+@test "the RSA value range (rsa_check_payload) from v6.9, the IMPLICIT AKID names from v6.7" {
+	sign_warn "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" sha256
+	assert_success
+	# the signature value s = 1: the last 256 bytes before the
+	# module_signature struct (12) and the magic (28)
+	python3 -c 'import sys
+d=bytearray(open(sys.argv[1],"rb").read())
+assert d[-28:]==b"~Module signature appended~\n"
+d[-40-256:-40]=(1).to_bytes(256,"big")
+open(sys.argv[2],"wb").write(d)' "$W/m.ko" "$W/one.ko"
+	run --separate-stderr "$VERIFY_FILE" --kernel 6.8 -c "$KEYS/rsa2048.crt" "$W/one.ko"
+	assert_failure 1
+	assert_output "$W/one.ko: REJECTED -EKEYREJECTED: RSA signature with broken PKCS#1 padding"
+	run --separate-stderr "$VERIFY_FILE" --kernel 6.9 -c "$KEYS/rsa2048.crt" "$W/one.ko"
+	assert_failure 1
+	assert_output "$W/one.ko: REJECTED -EKEYREJECTED: RSA signature value 0, 1 or n - 1 (rsa_check_payload)"
+	# an AKID naming its issuer as an otherName holding a Name's
+	# contents: a good parse with EXPLICIT alternatives, not IMPLICIT
+	run --separate-stderr "$VERIFY_FILE" --kernel 6.6 -c "$CONF/trusted.pem" \
+		--sig "$CONF/mutants/s255974488-45.p7s" "$CONF/payload.bin"
+	assert_success
+	run --separate-stderr "$VERIFY_FILE" --kernel 6.7 -c "$CONF/trusted.pem" \
+		--sig "$CONF/mutants/s255974488-45.p7s" "$CONF/payload.bin"
+	assert_failure 6
+	assert_output "$CONF/payload.bin: MALFORMED -EBADMSG: malformed authorityKeyIdentifier"
+}

@@ -289,18 +289,20 @@ static const struct {
 } switches[] = {
 #define SW(field, span) { offsetof(struct kr_rules, field), span }
 	SW(x509_constraints, SINCE(6, 4)),
-	/* 6.10: "X.509: Add missing IMPLICIT annotations to AKID ASN.1
-	 * module" (not confirmed by a kernel between 6.1 and 6.12) */
-	SW(akid_implicit_names, SINCE(6, 10)),
+	/* 6.7: "X.509: Add missing IMPLICIT annotations to AKID ASN.1
+	 * module": x509_akid.asn1 has them in 6.7.3, 6.8.0 and 6.9.0, not
+	 * in 6.6.9 nor 6.6.63 (so no stable backport) */
+	SW(akid_implicit_names, SINCE(6, 7)),
 	SW(revocation_all_keyrings, SINCE(6, 6)),
 	SW(tbs_blacklist_sha256, SINCE(7, 0)),
 	SW(module_bin_blacklist, UNTIL(6, 17)),
 	/* 5.13: "x509: Detect sm2 keys by their parameters OID" and ECDSA */
 	SW(ec_keys_sm2, UNTIL(5, 13)),
 	SW(old_pkey_algo_checks, UNTIL(5, 18)),
-	/* "crypto: rsa - restrict plaintext/ciphertext values more" (6.10;
-	 * not confirmed by a kernel between 6.1 and 6.12) */
-	SW(rsa_payload_strict, SINCE(6, 10)),
+	/* "crypto: rsa - restrict plaintext/ciphertext values more" (6.9:
+	 * rsa_check_payload() is in 6.9.0's crypto/rsa.c, not in 6.8.0's
+	 * nor 6.8.1's) */
+	SW(rsa_payload_strict, SINCE(6, 9)),
 #undef SW
 };
 
@@ -343,8 +345,8 @@ static const struct {
 	  "list for every keyring from v6.6" },
 	{ KR_V(6, 7), KR_6_12, "6.12's rules as the kernel's history has them "
 	  "for that release (not confirmed by a real kernel of it): no SHA-1 "
-	  "in 6.7 and 6.8, SM2 until v6.8, and P-521, the IMPLICIT AKID "
-	  "names and the RSA value range only from v6.10" },
+	  "in 6.7 and 6.8, SM2 until v6.8, the RSA value range only from "
+	  "v6.9, and P-521 only from v6.10" },
 	{ KR_V(6, 13), KR_6_12, "6.12's rules as the kernel's history has "
 	  "them for that release (not confirmed by a real kernel of it): "
 	  "Debian's module whole-file hash check until its 6.17" },
