@@ -113,7 +113,7 @@ sign_warn() { # key cert hash [sign-file options]
 	# Ed25519: OpenSSL's CMS cannot sign a module with it either, but
 	# the warning comes first
 	sign_warn "$CK/ks-ed25519.key" "$CK/ks-ed25519.crt" sha256
-	assert_equal "$reason" "the kernel takes RSA, ECDSA, GOST, SM2 (until v6.8) and ML-DSA (since v7.0) keys only (x509_extract_key_data)"
+	assert_equal "$reason" "the kernel takes RSA, ECDSA, GOST, SM2 (until v6.11) and ML-DSA (since v7.0) keys only (x509_extract_key_data)"
 	run "$VERIFY_FILE" -v -c "$CK/ks-ed25519.crt" -c "$KEYS/rsa2048.crt" --list-keys
 	assert_output --partial "ks-ed25519.crt: certificate 1 left out: -ENOPKG: $reason"
 }
@@ -344,4 +344,18 @@ open(sys.argv[2],"wb").write(d)' "$W/m.ko" "$W/one.ko"
 		--sig "$CONF/mutants/s255974488-45.p7s" "$CONF/payload.bin"
 	assert_failure 6
 	assert_output "$CONF/payload.bin: MALFORMED -EBADMSG: malformed authorityKeyIdentifier"
+}
+
+@test "SM2 keys until v6.11: 6.10 loads an SM2 certificate, 6.11 leaves it out" {
+	openssl genpkey -algorithm SM2 -out "$W/sm2.key" 2>/dev/null
+	openssl req -new -x509 -key "$W/sm2.key" -sm3 -subj /CN=sm2 -days 30 \
+		-out "$W/sm2.crt"
+	for k in 6.1 6.10; do
+		run --separate-stderr "$VERIFY_FILE" -v --kernel $k -c "$W/sm2.crt" --list-keys
+		assert_output --partial "Loaded X.509 cert 'sm2: "
+	done
+	run --separate-stderr "$VERIFY_FILE" -v --kernel 6.11 -c "$W/sm2.crt" \
+		-c "$KEYS/rsa2048.crt" --list-keys
+	[[ "$stderr" == *"sm2.crt: certificate 1 left out: -ENOPKG: unsupported signature algorithm: SM2 came to the PKCS#7 parser in v6.0 (5.10's X.509 parser has it) and left the kernel in v6.11"* ]] ||
+		fail "$stderr"
 }

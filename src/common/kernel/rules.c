@@ -122,9 +122,13 @@ static const struct kr_hash hashes[] = {
  * still know it (pkey_algo "sm2", encoding "raw"; no BIT STRING unused-bits
  * octet to discard), so a SignerInfo naming it on another key's signature
  * fails public_key_verify_signature() -EKEYREJECTED there; the 6.12 and
- * 7.3 parsers no longer have it (-ENOPKG) */
-#define WHY_SM2_SIG "unsupported signature algorithm: of the lines only " \
-	"6.1's PKCS#7 parser knows SM2 (and 5.10's X.509 parser)"
+ * 7.3 parsers no longer have it (-ENOPKG).  SM2 left the kernel in v6.11:
+ * 6.10.0 (msgeden/cryptocap-arm64-linux-6.10) still has crypto/sm2.c and
+ * SM2 in the X.509 and PKCS#7 parsers, 6.11.11 (segzix/linux-6.11.11)
+ * none of them */
+#define WHY_SM2_SIG "unsupported signature algorithm: SM2 came to the " \
+	"PKCS#7 parser in v6.0 (5.10's X.509 parser has it) and left the " \
+	"kernel in v6.11"
 /* Until v5.15 pkcs7_sig_note_pkey_algo() takes rsaEncryption alone
  * ("Unsupported pkey algo": -ENOPKG): ECDSA keys and certificate
  * signatures came in v5.13, ECDSA SignerInfos (and MODULE_SIG_KEY_TYPE_ECDSA)
@@ -148,7 +152,7 @@ static const struct kr_sinfo_algo sinfo_algos[] = {
 	{ "2.16.840.1.101.3.4.3.10", "ecdsa-with-SHA3-256", "ecdsa", "x962", SINCE(6, 7), false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.11", "ecdsa-with-SHA3-384", "ecdsa", "x962", SINCE(6, 7), false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.12", "ecdsa-with-SHA3-512", "ecdsa", "x962", SINCE(6, 7), false, WHY_SHA3_SIG },
-	{ "1.2.156.10197.1.501", "sm2-with-sm3", "sm2", "raw", FROM_TO(6, 0, 6, 8), false, WHY_SM2_SIG },
+	{ "1.2.156.10197.1.501", "sm2-with-sm3", "sm2", "raw", FROM_TO(6, 0, 6, 11), false, WHY_SM2_SIG },
 	{ "1.2.643.7.1.1.1.1", "GOST R 34.10-2012 (256)", "ecrdsa", "raw", SINCE(6, 0), false, WHY_GOST_SIG },
 	{ "1.2.643.7.1.1.1.2", "GOST R 34.10-2012 (512)", "ecrdsa", "raw", SINCE(6, 0), false, WHY_GOST_SIG },
 	{ "2.16.840.1.101.3.4.3.17", "ML-DSA-44", "mldsa44", "raw", SINCE(7, 0), true, WHY_MLDSA_SIG },
@@ -182,7 +186,7 @@ static const struct kr_x509_algo x509_algos[] = {
 	{ "2.16.840.1.101.3.4.3.10", "ecdsa", "x962", "sha3-256", SINCE(6, 7), false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.11", "ecdsa", "x962", "sha3-384", SINCE(6, 7), false, WHY_SHA3_SIG },
 	{ "2.16.840.1.101.3.4.3.12", "ecdsa", "x962", "sha3-512", SINCE(6, 7), false, WHY_SHA3_SIG },
-	{ "1.2.156.10197.1.501", "sm2", "raw", "sm3", UNTIL(6, 8), false, WHY_SM2_SIG },
+	{ "1.2.156.10197.1.501", "sm2", "raw", "sm3", UNTIL(6, 11), false, WHY_SM2_SIG },
 	/* GOST R 34.10-2012: every line's x509_note_sig_algo() knows it
 	 * (pkey_algo "ecrdsa"); no kernel here builds streebog, so such a
 	 * signature stays unchecked (unsupported_sig), but the certificate
@@ -197,7 +201,7 @@ static const struct kr_x509_algo x509_algos[] = {
 /*
  * Public keys (x509_extract_key_data): RSA, id-ecPublicKey (the curve
  * names the algorithm), GOST R 34.10-2012 ("ecrdsa", every line), SM2
- * (6.1 only: gone in v6.8) and, since v7.0, ML-DSA, whose key is the BIT
+ * (6.1 only of the lines: gone in v6.11) and, since v7.0, ML-DSA, whose key is the BIT
  * STRING's content and must have its parameter set's length
  * (crypto/mldsa.c crypto_mldsa_set_pub_key: 1312, 1952, 2592 bytes).
  * GOST and SM2 keys parse, so a signature of another algorithm on them
@@ -205,10 +209,10 @@ static const struct kr_x509_algo x509_algos[] = {
  * 6.1 kernel, seed 6104 of tests/kernel/kernel-mutants.sh.
  */
 const char kr_why_key_algo[] = "the kernel takes RSA, ECDSA, GOST, SM2 "
-	"(until v6.8) and ML-DSA (since v7.0) keys only "
+	"(until v6.11) and ML-DSA (since v7.0) keys only "
 	"(x509_extract_key_data)";
 #define WHY_MLDSA "ML-DSA keys arrived in v7.0 (x509_extract_key_data)"
-#define WHY_SM2 "SM2 keys left the kernel in v6.8, and 5.10 knows no SM2 " \
+#define WHY_SM2 "SM2 keys left the kernel in v6.11, and 5.10 knows no SM2 " \
 	"key OID (x509_extract_key_data)"
 static const struct kr_key_algo key_algos[] = {
 	{ "1.2.840.113549.1.1.1", "rsa", ALWAYS, 0, NULL },
@@ -217,7 +221,7 @@ static const struct kr_key_algo key_algos[] = {
 	{ "1.2.643.7.1.1.1.2", "ecrdsa", ALWAYS, 0, NULL },
 	/* the SM2 OID as the key's algorithm: from v5.13 (5.10 names every
 	 * id-ecPublicKey key "sm2" instead: ec_keys_sm2) */
-	{ "1.2.156.10197.1.301", "sm2", FROM_TO(5, 13, 6, 8), 0, WHY_SM2 },
+	{ "1.2.156.10197.1.301", "sm2", FROM_TO(5, 13, 6, 11), 0, WHY_SM2 },
 	{ "2.16.840.1.101.3.4.3.17", "mldsa44", SINCE(7, 0), 1312, WHY_MLDSA },
 	{ "2.16.840.1.101.3.4.3.18", "mldsa65", SINCE(7, 0), 1952, WHY_MLDSA },
 	{ "2.16.840.1.101.3.4.3.19", "mldsa87", SINCE(7, 0), 2592, WHY_MLDSA },
@@ -239,7 +243,7 @@ static const struct kr_curve curves[] = {
 	{ "1.3.132.0.35", "ecdsa-nist-p521", SINCE(6, 10), 66,
 	  "NIST P-521 keys arrived in v6.10 (x509_extract_key_data)" },
 	/* 6.1 also takes SM2 named as a curve of id-ecPublicKey */
-	{ "1.2.156.10197.1.301", "sm2", FROM_TO(5, 13, 6, 8), 32, WHY_SM2 },
+	{ "1.2.156.10197.1.301", "sm2", FROM_TO(5, 13, 6, 11), 32, WHY_SM2 },
 };
 
 /*
@@ -345,8 +349,8 @@ static const struct {
 	  "list for every keyring from v6.6" },
 	{ KR_V(6, 7), KR_6_12, "6.12's rules as the kernel's history has them "
 	  "for that release (not confirmed by a real kernel of it): no SHA-1 "
-	  "in 6.7 and 6.8, SM2 until v6.8, the RSA value range only from "
-	  "v6.9, and P-521 only from v6.10" },
+	  "in 6.7 and 6.8, the RSA value range only from v6.9, P-521 only "
+	  "from v6.10, and SM2 until v6.11" },
 	{ KR_V(6, 13), KR_6_12, "6.12's rules as the kernel's history has "
 	  "them for that release (not confirmed by a real kernel of it): "
 	  "Debian's module whole-file hash check until its 6.17" },
