@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +32,7 @@
 #include "report/verdict.h"
 #include "trust/keyring_load.h"
 #include "trust/machine.h"
+#include "trust/machine_parts.h"
 #include "trust/trust_sources.h"
 
 /* long-only options: trust sources, kernel .config */
@@ -190,8 +190,7 @@ struct opts {
 	bool machine;
 	const char *release, *sysroot;
 	struct mc_machine m;
-	char **missing;
-	size_t n_missing;
+	struct mp_notes notes;
 	int lockdown;		/* enum kc_lockdown, -1 when not given */
 	struct tl_source *srcs;	/* one spare for the .config's revocation
 				 * certificates */
@@ -697,63 +696,6 @@ static void add_source(struct opts *o, enum tl_kind kind, const char *path)
 	o->srcs[o->nsrc++] = (struct tl_source){ kind, path };
 }
 
-static bool has_source(const struct opts *o, enum tl_kind kind)
-{
-	for (size_t i = 0; i < o->nsrc; i++)
-		if (o->srcs[i].kind == kind)
-			return true;
-	return false;
-}
-
-/* A part of the machine not found: one line on stderr now, and in
- * every JSON verdict.  0, or an exit code. */
-static int missing(struct opts *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int missing(struct opts *o, const char *fmt, ...)
-{
-	va_list ap;
-	char *line, **v;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&line, fmt, ap);
-	va_end(ap);
-	v = n < 0 ? NULL : realloc(o->missing, (o->n_missing + 1) *
-				   sizeof(*v));
-	if (!v) {
-		if (n >= 0)
-			free(line);
-		ms_error(NULL, "out of memory");
-		return MS_EXIT_IO;
-	}
-	o->missing = v;
-	v[o->n_missing++] = line;
-	ms_warn(NULL, "%s", line);
-	return 0;
-}
-
-/*
- * An efivarfs source of the machine: read from the machine's efivarfs
- * (--mok, --efi-db and --efi-dbx given too read the same); one that is
- * not there is said once, as a part missing.  0, or an exit code.
- */
-static int efivar_part(struct opts *o, enum tl_kind kind, char *path,
-		       bool there, const char *absent)
-{
-	bool given = false;
-
-	for (size_t i = 0; i < o->nsrc; i++)
-		if (o->srcs[i].kind == kind) {
-			o->srcs[i].path = path;
-			given = true;
-		}
-	if (!there)
-		return given ? 0 : missing(o, "no %s: %s", path, absent);
-	if (!given)
-		add_source(o, kind, path);
-	return 0;
-}
-
 /*
  * --machine: each part of this machine (or of the one under --sysroot)
  * that no explicit option replaces becomes a source or a setting; each
@@ -784,47 +726,15 @@ static int machine_parts(struct opts *o)
 		ms_error(NULL, "--machine: %s", ms_io_strerror(err));
 		return MS_EXIT_IO;
 	}
-	if (!has_source(o, TL_VMLINUX)) {
-		if (m->has_vmlinuz)
-			add_source(o, TL_VMLINUX, m->vmlinuz);
-		else if ((err = missing(o, "no %s: no built-in keys (give "
-					"--vmlinux)", m->vmlinuz)))
-			return err;
+	struct mp_request rq = { o->srcs, &o->nsrc, &o->kcpath, o->kline,
+				  &o->enforce, o->lockdown };
+
+	if (mp_settle(m, &rq, &o->notes)) {
+		ms_error(NULL, "out of memory");
+		return MS_EXIT_IO;
 	}
-	if (!o->kcpath && !o->kline) {
-		if (m->has_config)
-			o->kcpath = m->config;
-		else if ((err = missing(o, "no %s: crypto assumed built, "
-					"lockdown assumed under Secure Boot",
-					m->config)))
-			return err;
-	}
-	if (m->has_efivars) {
-		if ((err = efivar_part(o, TL_MOK, m->mok, m->has_mok,
-				       "no MOK key enrolled")) ||
-		    (err = efivar_part(o, TL_EFI_DB, m->db, m->has_db,
-				       "no UEFI db")) ||
-		    (err = efivar_part(o, TL_EFI_DBX, m->dbx, m->has_dbx,
-				       "no UEFI dbx")))
-			return err;
-		if (m->sb == MC_SB_UNKNOWN && (err = missing(o, "%s: "
-		    "SecureBoot unreadable: Secure Boot state unknown",
-		    m->efivars)))
-			return err;
-	} else if ((err = missing(o, "no %s: not booted with UEFI: no "
-				  "Secure Boot, MOK list or db", m->efivars))) {
-		return err;
-	}
-	if (o->lockdown < 0 && m->lockdown < 0 &&
-	    (err = missing(o, "no %s: lockdown from the kernel config and "
-			   "Secure Boot only", m->lockdown_path)))
-		return err;
-	if (!o->enforce && m->sig_enforce < 0 &&
-	    (err = missing(o, "no %s: module.sig_enforce taken as off",
-			   m->enforce_path)))
-		return err;
-	if (m->sig_enforce == 1)
-		o->enforce = true;
+	for (size_t i = 0; i < o->notes.n; i++)
+		ms_warn(NULL, "%s", o->notes.v[i]);
 	ms_info("%s: kernel %s, Secure Boot %s, lockdown %s, sig_enforce %s",
 		root, m->release, mc_secure_boot_name(m->sb),
 		m->lockdown < 0 ? "unknown" :
@@ -977,7 +887,7 @@ static int judge_files(const struct opts *o, struct keyrings *k)
 		.o = o,
 		.kv = { o->kr, &k->trusted, &k->revoked, &k->bl, &k->platform },
 		.rc = { o->kr->name, o->enforce, MC_LD_UNKNOWN, NULL,
-			o->machine ? &o->m : NULL, o->missing, o->n_missing },
+			o->machine ? &o->m : NULL, o->notes.v, o->notes.n },
 	};
 	struct ms_list files = { 0 };
 	struct rp_summary sum = { 0 };
@@ -1016,7 +926,7 @@ int main(int argc, char **argv)
 	ms_log_init(argv[0]);
 	/* the arguments, the .config's revocation certificates and
 	 * --machine's image, MOK list, db and dbx */
-	o.srcs = calloc((size_t)argc + 5, sizeof(*o.srcs));
+	o.srcs = calloc((size_t)argc + 1 + MP_MAX_SOURCES, sizeof(*o.srcs));
 	if (!o.srcs)
 		return MS_EXIT_IO;
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1)
@@ -1044,9 +954,7 @@ done:
 		code = MS_EXIT_USAGE;
 	}
 	free(o.srcs);
-	for (size_t i = 0; i < o.n_missing; i++)
-		free(o.missing[i]);
-	free(o.missing);
+	mp_notes_free(&o.notes);
 	mc_free(&o.m);
 	return code;
 }

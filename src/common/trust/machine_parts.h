@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * verify-file --machine: the parts of one machine (trust/machine.h) made
+ * into what a run judges with.  Each part no explicit option replaces
+ * becomes a trust source or a setting; each part not there becomes a
+ * note (one line, for stderr and the JSON "missing" array), never an
+ * error: a machine without UEFI, or with its config elsewhere, is still
+ * judged, and says what it was judged without.
+ */
+#ifndef MODSIGN_TRUST_MACHINE_PARTS_H
+#define MODSIGN_TRUST_MACHINE_PARTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "trust/keyring_load.h"
+#include "trust/machine.h"
+
+/* What the command line already settled, and where sources go. */
+struct mp_request {
+	struct tl_source *srcs;	/* the command line's sources; room for
+				 * MP_MAX_SOURCES more */
+	size_t *nsrc;
+	const char **kcpath;	/* --kernel-config, or set to the machine's */
+	bool kline;		/* --kernel given: no config is read */
+	bool *enforce;		/* --enforce, or set by sig_enforce=Y */
+	int lockdown;		/* --lockdown, -1 when not given */
+};
+
+#define MP_MAX_SOURCES 4
+
+/* Lines saying what was missing, malloc'd. */
+struct mp_notes {
+	char **v;
+	size_t n;
+};
+
+/*
+ * Settle every part of m into rq.  0, or -ENOMEM.  notes gets a line
+ * for each part not found (the caller shows them); mp_notes_free.
+ */
+int mp_settle(const struct mc_machine *m, struct mp_request *rq,
+	      struct mp_notes *notes);
+void mp_notes_free(struct mp_notes *notes);
+
+#endif
