@@ -421,6 +421,11 @@ static int load_kconfig(struct opts *o, struct keyrings *k)
 			 "(CONFIG_X=value or a # comment)", line);
 		return MS_EXIT_USAGE;
 	}
+	if (ret == -EBADMSG) {
+		ms_error(path, "cannot decompress the kernel config: %s",
+			 kc->why ? kc->why : "corrupt");
+		return MS_EXIT_IO;
+	}
 	if (ret == -ENODATA) {
 		ms_error(path, "no CONFIG_ option in it (give a kernel .config)");
 		return MS_EXIT_USAGE;
@@ -708,12 +713,13 @@ static int machine_parts(struct opts *o)
 	int several, err = mc_probe(o->sysroot, o->release, m, &several);
 
 	if (err == -ENOENT) {
-		ms_error(root, "no /boot/vmlinuz-* under it (give "
-			 "--machine=RELEASE)");
+		ms_error(root, "no kernel installed under it (looked for %s; "
+			 "give --machine=RELEASE and --vmlinux)",
+			 mc_image_places());
 		return MS_EXIT_IO;
 	}
 	if (err == -ENOTUNIQ) {
-		ms_error(root, "%d kernels in /boot (give --machine=RELEASE)",
+		ms_error(root, "%d kernels installed (give --machine=RELEASE)",
 			 several);
 		return MS_EXIT_USAGE;
 	}
@@ -735,6 +741,10 @@ static int machine_parts(struct opts *o)
 	}
 	for (size_t i = 0; i < o->notes.n; i++)
 		ms_warn(NULL, "%s", o->notes.v[i]);
+	if (m->has_vmlinuz)
+		ms_info("%s: kernel image, as %s", m->vmlinuz, m->vmlinuz_from);
+	if (m->has_config)
+		ms_info("%s: kernel config, as %s", m->config, m->config_from);
 	ms_info("%s: kernel %s, Secure Boot %s, lockdown %s, sig_enforce %s",
 		root, m->release, mc_secure_boot_name(m->sb),
 		m->lockdown < 0 ? "unknown" :

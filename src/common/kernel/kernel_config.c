@@ -6,8 +6,84 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "base/fileio.h"
 #include "kernel/kernel_config.h"
+#include "module/compress.h"
+
+/* A .config is some hundred KiB; the cap only stops a wrong file. */
+#define KC_FILE_MAX (64u << 20)
+
+/*
+ * The config's bytes from a file or a pipe (/proc/config.gz, a
+ * `<(zcat ...)`), decompressed when gzip, xz or zstd (kernel/configs.c
+ * serves /proc/config.gz gzip'd; distributions ship config.xz or .zst
+ * beside it at times).  -EISDIR, -EFBIG, -EBADMSG (*why) for a corrupt
+ * stream, -errno.
+ */
+static int read_config(const char *path, uint8_t **out, size_t *out_len,
+		       const char **why)
+{
+	size_t len = 0, cap = 0, used;
+	uint8_t *buf = NULL, *grown;
+	enum ms_comp c;
+	struct stat st;
+	int fd, ret = 0;
+	ssize_t n;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	for (;;) {
+		if (len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			if (cap > KC_FILE_MAX + 1)
+				cap = KC_FILE_MAX + 1;
+			if (len == cap) {
+				ret = -EFBIG;
+				break;
+			}
+			grown = realloc(buf, cap);
+			if (!grown) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = grown;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (!ret && (c = ms_comp_detect(buf, len)) != MS_COMP_NONE) {
+		ret = ms_decompress(c, buf, len, KC_FILE_MAX, out, out_len,
+				    &used, why);
+		free(buf);
+		return ret;
+	}
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	*out = buf;
+	*out_len = len;
+	return 0;
+}
 
 /*
  * Which options give the crypto API an algorithm: the generic drivers
@@ -242,7 +318,7 @@ int kc_load(const char *path, const char *tree, struct kconfig *kc,
 
 	memset(kc, 0, sizeof(*kc));
 	*line = 0;
-	ret = ms_read_all(path, 64u << 20, &buf, &len);
+	ret = read_config(path, &buf, &len, &kc->why);
 	if (ret)
 		return ret;
 	text = realloc(buf, len + 1);

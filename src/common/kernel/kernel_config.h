@@ -50,12 +50,15 @@ struct kconfig {
 	 * against the kernel tree; NULL when unset or "" */
 	char *blacklist, *blacklist_path;
 	char *revocation, *revocation_path;
+	const char *why;	/* static: why a compressed config failed */
 };
 
 /*
- * Read a .config.  tree is the kernel tree the file names in it are
+ * Read a .config: a file or a pipe, plain or compressed with gzip (as
+ * /proc/config.gz), xz or zstd.  tree is the kernel tree the file names in it are
  * relative to; NULL: the directory holding the .config.  -errno when
- * unreadable; -EINVAL (*line set) for a line that is no Kconfig
+ * unreadable, -EBADMSG (kc->why) for a corrupt compressed one;
+ * -EINVAL (*line set) for a line that is no Kconfig
  * assignment or comment; -ENODATA when no CONFIG_ line at all.
  */
 int kc_load(const char *path, const char *tree, struct kconfig *kc,

@@ -107,8 +107,12 @@ static json_object *machine_json(const struct rp_context *c)
 	json_object_object_add(o, "release", json_object_new_string(m->release));
 	json_object_object_add(o, "vmlinuz", m->has_vmlinuz ?
 			       json_object_new_string(m->vmlinuz) : NULL);
+	json_object_object_add(o, "vmlinuz_from", m->has_vmlinuz ?
+			       json_object_new_string(m->vmlinuz_from) : NULL);
 	json_object_object_add(o, "config", m->has_config ?
 			       json_object_new_string(m->config) : NULL);
+	json_object_object_add(o, "config_from", m->has_config ?
+			       json_object_new_string(m->config_from) : NULL);
 	json_object_object_add(o, "secure_boot",
 			       json_object_new_string(mc_secure_boot_name(m->sb)));
 	json_object_object_add(o, "lockdown_file", m->lockdown < 0 ? NULL :

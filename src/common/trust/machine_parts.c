@@ -74,16 +74,21 @@ int mp_settle(const struct mc_machine *m, struct mp_request *rq,
 	if (!has_source(rq, TL_VMLINUX)) {
 		if (m->has_vmlinuz)
 			add_source(rq, TL_VMLINUX, m->vmlinuz);
-		else if ((err = note(n, "no %s: no built-in keys (give "
-				     "--vmlinux)", m->vmlinuz)))
+		else if ((err = note(n, "no kernel image of %s in %s (%s): no "
+				     "built-in keys (give --vmlinux)",
+				     m->release, m->root ? m->root : "/",
+				     mc_image_places())))
 			return err;
 	}
 	if (!*rq->kcpath && !rq->kline) {
 		if (m->has_config)
 			*rq->kcpath = m->config;
-		else if ((err = note(n, "no %s: crypto assumed built, "
-				     "lockdown assumed under Secure Boot",
-				     m->config)))
+		else if ((err = note(n, "no kernel config of %s in %s (%s): "
+				     "crypto assumed built, lockdown assumed "
+				     "under Secure Boot (give "
+				     "--kernel-config)", m->release,
+				     m->root ? m->root : "/",
+				     mc_config_places())))
 			return err;
 	}
 	if (m->has_efivars) {
