@@ -32,6 +32,7 @@
 #include "report/verdict.h"
 #include "trust/keyring_load.h"
 #include "trust/machine.h"
+#include "trust/keyring_model.h"
 #include "trust/machine_parts.h"
 #include "trust/trust_sources.h"
 
@@ -39,7 +40,7 @@
 enum {
 	OPT_VMLINUX = 0x200, OPT_ESL, OPT_DBX, OPT_EFI_DB, OPT_EFI_DBX,
 	OPT_MOK, OPT_KCONFIG, OPT_KTREE, OPT_LIST_KEYS, OPT_FILES_FROM,
-	OPT_MACHINE, OPT_SYSROOT, OPT_LOCKDOWN,
+	OPT_MACHINE, OPT_SYSROOT, OPT_LOCKDOWN, OPT_VENDOR,
 };
 
 static const char short_opts[] = "k:c:r:qvhVj:0";
@@ -66,6 +67,7 @@ static const struct option long_opts[] = {
 	{ "machine", optional_argument, NULL, OPT_MACHINE },
 	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 	{ "lockdown", required_argument, NULL, OPT_LOCKDOWN },
+	{ "kernel-vendor", required_argument, NULL, OPT_VENDOR },
 	{ "json", no_argument, NULL, 'J' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -191,6 +193,8 @@ struct opts {
 	const char *release, *sysroot;
 	struct mc_machine m;
 	struct mp_notes notes;
+	int vendor;		/* --kernel-vendor, enum km_vendor */
+	struct km_model km;	/* --machine: the keyring model */
 	int lockdown;		/* enum kc_lockdown, -1 when not given */
 	struct tl_source *srcs;	/* one spare for the .config's revocation
 				 * certificates */
@@ -359,6 +363,7 @@ static int load_failed(const struct tl_failure *f, int err)
 	case TL_EFI_DB:
 	case TL_EFI_DBX:
 	case TL_MOK:
+	case TL_MOKX:
 		if (err == -EBADMSG)
 			ms_error(path, "%s (at byte %zu)", why,
 				 f->note.bad_off);
@@ -477,7 +482,7 @@ static int load_kconfig(struct opts *o, struct keyrings *k)
 				 kc->revocation, kc->revocation_path);
 			return MS_EXIT_IO;
 		}
-		o->srcs[o->nsrc++] = (struct tl_source){ TL_REVOKED,
+		o->srcs[o->nsrc++] = (struct tl_source){ .kind = TL_REVOKED, .path =
 							 kc->revocation_path };
 	}
 	return 0;
@@ -535,6 +540,42 @@ static int vmlinux_line(struct opts *o)
 	return 0;
 }
 
+/*
+ * --machine: where this kernel files the machine's UEFI keys, by its
+ * config and vendor (trust/keyring_model.h); what was assumed is said.
+ * An exit code, 0 when settled.
+ */
+static int machine_keyrings(struct opts *o, struct keyrings *k)
+{
+	size_t had = o->notes.n;
+	char banner[512], *b = NULL;
+
+	for (size_t i = 0; i < o->nsrc && !b; i++)
+		if (o->srcs[i].kind == TL_VMLINUX &&
+		    ts_vmlinux_banner(o->srcs[i].path, banner,
+				      sizeof(banner)) == 0)
+			b = banner;
+	km_decide(o->kcpath ? &k->kc : NULL, &o->m, (enum km_vendor)o->vendor,
+		  b, &o->km);
+	if (mp_keyrings(&o->m, &o->km, &(struct mp_request){ o->srcs,
+			&o->nsrc, &o->kcpath, o->kline, &o->enforce,
+			o->lockdown }, &o->notes) ||
+	    (o->km.vendor == KM_VENDOR_UNKNOWN &&
+	     mp_note(&o->notes, "kernel vendor unknown: %s", o->km.vendor_why))) {
+		ms_error(NULL, "out of memory");
+		return MS_EXIT_IO;
+	}
+	for (size_t i = had; i < o->notes.n; i++)
+		ms_warn(NULL, "%s", o->notes.v[i]);
+	ms_info("kernel vendor %s (%s): .platform %s for modules; MokListRT "
+		"%s%s%s", km_vendor_name(o->km.vendor), o->km.vendor_why,
+		o->km.platform_for_modules ? "consulted" : "not consulted",
+		o->km.mok == KM_MOK_NOT_LOADED ? "not loaded" :
+		o->km.mok == KM_MOK_PLATFORM ? "in .platform" : "in .machine",
+		o->km.mok_why ? ": " : "", o->km.mok_why ? o->km.mok_why : "");
+	return 0;
+}
+
 /* Fill the keyrings from every source given; an exit code, 0 when done. */
 static int load_keyrings(struct opts *o, struct keyrings *k,
 			 struct ts_stores *st)
@@ -545,6 +586,8 @@ static int load_keyrings(struct opts *o, struct keyrings *k,
 	if (o->kcpath && (err = load_kconfig(o, k)))
 		return err;
 	if ((err = vmlinux_line(o)))
+		return err;
+	if (o->machine && (err = machine_keyrings(o, k)))
 		return err;
 	if (o->blpath && (err = load_blacklist(o->blpath, &k->bl)))
 		return err;
@@ -571,7 +614,7 @@ static void list_keys(const struct keyrings *k)
 	for (i = 0; i < k->trusted.n; i++)
 		ts_print_key(stdout, k->trusted.certs[i], "trusted");
 	for (i = 0; i < k->platform.n; i++)
-		ts_print_key(stdout, k->platform.certs[i], "platform");
+		ts_print_key(stdout, k->platform.certs[i], ".platform");
 	for (i = 0; i < k->revoked.n; i++)
 		ts_print_key(stdout, k->revoked.certs[i], "revocation");
 	printf("%zu trusted, %zu platform, %zu revocation keys; %zu blacklist "
@@ -698,7 +741,7 @@ static int collect_files(const struct opts *o, struct ms_list *files)
 
 static void add_source(struct opts *o, enum tl_kind kind, const char *path)
 {
-	o->srcs[o->nsrc++] = (struct tl_source){ kind, path };
+	o->srcs[o->nsrc++] = (struct tl_source){ .kind = kind, .path = path };
 }
 
 /*
@@ -786,6 +829,14 @@ static int take_option(struct opts *o, int c)
 		o->release = optarg;
 		break;
 	case OPT_SYSROOT: o->sysroot = optarg; break;
+	case OPT_VENDOR:
+		o->vendor = km_vendor_by_name(optarg);
+		if (o->vendor < 0) {
+			ms_error(NULL, "unknown kernel vendor '%s' (use debian "
+				 "or mainline)", optarg);
+			return -1;
+		}
+		break;
 	case OPT_LOCKDOWN:
 		o->lockdown = kc_lockdown_by_name(optarg);
 		if (o->lockdown < 0) {
@@ -860,7 +911,7 @@ static int validate(const struct opts *o)
 		trusts |= tl_kind_trusts(o->srcs[i].kind);
 	if (o->sysroot && !o->machine)
 		ms_error(NULL, "--sysroot goes with --machine");
-	else if (!trusts && o->machine)
+	else if (!trusts && o->machine && !o->m.has_efivars)
 		ms_error(NULL, "--machine found no kernel image and no UEFI "
 			 "variables to trust (give -k DIR, -c CERT or "
 			 "--vmlinux)");
@@ -890,14 +941,25 @@ static int validate(const struct opts *o)
 	return -1;
 }
 
+/* Whether .platform vouches for modules: the machine's kernel's
+ * vendor, --kernel-vendor, else the distributions' behaviour. */
+static bool platform_counts(const struct opts *o)
+{
+	if (o->machine)
+		return o->km.platform_for_modules;
+	return o->vendor != KM_VENDOR_MAINLINE;
+}
+
 /* Judge every file with the keyrings filled; the run's exit code. */
 static int judge_files(const struct opts *o, struct keyrings *k)
 {
 	struct judge jd = {
 		.o = o,
-		.kv = { o->kr, &k->trusted, &k->revoked, &k->bl, &k->platform },
+		.kv = { o->kr, &k->trusted, &k->revoked, &k->bl,
+			platform_counts(o) ? &k->platform : NULL },
 		.rc = { o->kr->name, o->enforce, MC_LD_UNKNOWN, NULL,
-			o->machine ? &o->m : NULL, o->notes.v, o->notes.n },
+			o->machine ? &o->m : NULL, o->notes.v, o->notes.n,
+			o->machine ? &o->km : NULL },
 	};
 	struct ms_list files = { 0 };
 	struct rp_summary sum = { 0 };

@@ -239,6 +239,21 @@ int kc_lockdown_by_name(const char *name)
 }
 
 /* One "CONFIG_X=value" line. */
+static const struct {
+	const char *opt;
+	unsigned bit;
+} keyring_opts[] = {
+	{ "SECONDARY_TRUSTED_KEYRING", KC_SECONDARY },
+	{ "SECONDARY_TRUSTED_KEYRING_SIGNED_BY_BUILTIN",
+	  KC_SECONDARY_BY_BUILTIN },
+	{ "INTEGRITY_MACHINE_KEYRING", KC_MACHINE },
+	{ "INTEGRITY_CA_MACHINE_KEYRING", KC_CA_MACHINE },
+	{ "INTEGRITY_CA_MACHINE_KEYRING_MAX", KC_CA_MACHINE_MAX },
+	{ "INTEGRITY_PLATFORM_KEYRING", KC_PLATFORM },
+	{ "LOAD_UEFI_KEYS", KC_LOAD_UEFI },
+	{ "INTEGRITY_TRUSTED_KEYRING", KC_INTEGRITY_TRUSTED },
+};
+
 static int assign(struct kconfig *kc, const char *name, const char *val,
 		  char **bl, char **rev, bool *revlist, bool *waiver)
 {
@@ -258,6 +273,9 @@ static int assign(struct kconfig *kc, const char *name, const char *val,
 			kc->modular |= 1u << providers[i].bit;
 		}
 	}
+	for (i = 0; i < N(keyring_opts); i++)
+		if (y && strcmp(name, keyring_opts[i].opt) == 0)
+			kc->keyrings |= keyring_opts[i].bit;
 	if (strcmp(name, "MODULE_SIG") == 0)
 		kc->module_sig = y;
 	else if (strcmp(name, "MODULE_SIG_FORCE") == 0)

@@ -326,6 +326,32 @@ next:
 	return ret;
 }
 
+int cs_move_last(struct certstore *from, struct certstore *to)
+{
+	struct x509k_cert *c, **nc;
+	uint64_t *nf;
+
+	if (!from->n)
+		return 0;
+	c = from->certs[from->n - 1];
+	if (to) {
+		nc = realloc(to->certs, (to->n + 1) * sizeof(*nc));
+		if (!nc)
+			return -ENOMEM;
+		to->certs = nc;
+		nf = realloc(to->fp, (to->n + 1) * sizeof(*nf));
+		if (!nf)
+			return -ENOMEM;
+		to->fp = nf;
+		nf[to->n] = from->fp[from->n - 1];
+		nc[to->n++] = c;
+	} else {
+		x509k_free(c);
+	}
+	from->n--;
+	return 0;
+}
+
 void cs_free(struct certstore *cs)
 {
 	size_t i;

@@ -70,6 +70,9 @@ int cs_add_cert_list(struct certstore *cs, const char *path,
  */
 int cs_add_dir(struct certstore *cs, const char *dir,
 	       const struct kr_rules *kr, const struct blacklist *bl);
+/* Move the last certificate of from to to (NULL: drop it): a key a
+ * keyring's restriction refused, filed elsewhere.  -ENOMEM. */
+int cs_move_last(struct certstore *from, struct certstore *to);
 void cs_free(struct certstore *cs);
 
 #endif

@@ -19,12 +19,38 @@ int tl_kind_trusts(enum tl_kind kind)
 
 static int is_dbx(enum tl_kind kind)
 {
-	return kind == TL_DBX || kind == TL_EFI_DBX;
+	return kind == TL_DBX || kind == TL_EFI_DBX || kind == TL_MOKX;
 }
 
 static int is_efivar(enum tl_kind kind)
 {
-	return kind == TL_EFI_DB || kind == TL_EFI_DBX || kind == TL_MOK;
+	return kind == TL_EFI_DB || kind == TL_EFI_DBX || kind == TL_MOK ||
+	       kind == TL_MOKX;
+}
+
+static enum ts_esl_role role_of(const struct tl_source *src)
+{
+	if (is_dbx(src->kind))
+		return TS_ESL_DBX;
+	switch (src->file) {
+	case TL_FILE_PLATFORM: return TS_ESL_PLATFORM;
+	case TL_FILE_MACHINE_CA: return TS_ESL_MACHINE_CA;
+	case TL_FILE_MACHINE_CA_MAX: return TS_ESL_MACHINE_CA_MAX;
+	case TL_FILE_AS_KIND: break;
+	}
+	return src->kind == TL_EFI_DB ? TS_ESL_PLATFORM : TS_ESL_TRUSTED;
+}
+
+/* The keys a source added, labelled with the keyring the model filed
+ * them in (a key already labelled, refused by .machine, keeps its). */
+static void label(const struct certstore *cs, size_t from,
+		  const struct tl_source *src)
+{
+	for (size_t i = from; src->keyring && i < cs->n; i++)
+		if (!cs->certs[i]->keyring) {
+			cs->certs[i]->keyring = src->keyring;
+			cs->certs[i]->filed_why = src->why;
+		}
 }
 
 static void report_skipped(const struct certstore *cs, size_t from,
@@ -47,10 +73,10 @@ static int load_container(const struct tl_source *src,
 			  void (*report)(void *, const struct tl_report *),
 			  void *ctx, struct tl_failure *fail)
 {
-	enum ts_esl_role role = is_dbx(src->kind) ? TS_ESL_DBX :
-		src->kind == TL_EFI_DB ? TS_ESL_PLATFORM : TS_ESL_TRUSTED;
+	enum ts_esl_role role = role_of(src);
 	const char *path = is_efivar(src->kind) && !src->path ?
 		ts_efivar(role, src->kind == TL_MOK) : src->path;
+	size_t t0 = st->trusted->n, p0 = st->platform->n;
 	struct tl_report r = { .src = src, .path = path };
 	int err;
 
@@ -61,8 +87,8 @@ static int load_container(const struct tl_source *src,
 		err = ts_add_vmlinux(st, path, &fail->note);
 		r.event = TL_IMAGE_DONE;
 	} else {
-		err = ts_add_esl(st, path, is_efivar(src->kind), role,
-				 &fail->note);
+		err = ts_add_esl(st, path, is_efivar(src->kind) && !src->raw,
+				 role, &fail->note);
 		r.event = TL_LIST_DONE;
 		if (err == -ENOENT && is_efivar(src->kind)) {
 			r.event = TL_EFIVAR_ABSENT;
@@ -71,6 +97,9 @@ static int load_container(const struct tl_source *src,
 	}
 	if (err)
 		return err;
+	label(st->trusted, t0, src);
+	if (role != TS_ESL_TRUSTED)
+		label(st->platform, p0, src);
 	r.note = &fail->note;
 	report(ctx, &r);
 	return 0;

@@ -13,6 +13,7 @@
 #ifndef MODSIGN_TRUST_KEYRING_LOAD_H
 #define MODSIGN_TRUST_KEYRING_LOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "kernel/blacklist.h"
@@ -29,12 +30,27 @@ enum tl_kind {
 	TL_EFI_DB,	/* UEFI db from efivarfs */
 	TL_EFI_DBX,	/* UEFI dbx from efivarfs */
 	TL_MOK,		/* MokListRT from efivarfs */
+	TL_MOKX,	/* MokListXRT from efivarfs: as dbx */
+};
+
+/* How --machine's keyring model files a source (TL_MOK, TL_EFI_DB) */
+enum tl_file {
+	TL_FILE_AS_KIND,	/* the kind's default keyring */
+	TL_FILE_PLATFORM,	/* MokListRT into .platform */
+	TL_FILE_MACHINE_CA,	/* .machine's CA restriction */
+	TL_FILE_MACHINE_CA_MAX,
 };
 
 struct tl_source {
 	enum tl_kind kind;
 	const char *path;	/* NULL for the efivarfs sources: this
 				 * machine's (or that file under a root) */
+	enum tl_file file;
+	bool raw;		/* a MOK variable table file: no efivarfs
+				 * attribute bytes */
+	/* the keyring its keys are filed in and why, for --list-keys and
+	 * verdicts (static words); NULL: not modelled */
+	const char *keyring, *why;
 };
 
 /* Whether a source adds trusted keys (not only revocations or hashes). */

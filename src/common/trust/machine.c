@@ -415,7 +415,14 @@ int mc_probe(const char *root, const char *release, struct mc_machine *m,
 			"/sys/module/module/parameters/sig_enforce")) ||
 	    !(m->mok = under(m, "%s", ESL_EFIVARS "/" ESL_VAR_MOK)) ||
 	    !(m->db = under(m, "%s", ESL_EFIVARS "/" ESL_VAR_DB)) ||
-	    !(m->dbx = under(m, "%s", ESL_EFIVARS "/" ESL_VAR_DBX)))
+	    !(m->dbx = under(m, "%s", ESL_EFIVARS "/" ESL_VAR_DBX)) ||
+	    !(m->mokx = under(m, "%s", ESL_EFIVARS "/" ESL_VAR_MOKX)) ||
+	    !(m->ignore_db = under(m, "%s",
+				   ESL_EFIVARS "/" ESL_VAR_IGNORE_DB)) ||
+	    !(m->mokvars = under(m, "%s", ESL_MOKVARS)) ||
+	    !(m->mok_table = under(m, "%s", ESL_MOKVARS "/MokListRT")) ||
+	    !(m->mok_trusted = under(m, "%s",
+				     ESL_MOKVARS "/MokListTrustedRT")))
 		return -ENOMEM;
 	m->has_vmlinuz = m->vmlinuz_from != NULL;
 	m->has_config = m->config_from != NULL;
@@ -423,6 +430,11 @@ int mc_probe(const char *root, const char *release, struct mc_machine *m,
 	m->has_mok = exists(m->mok);
 	m->has_db = exists(m->db);
 	m->has_dbx = exists(m->dbx);
+	m->has_mokx = exists(m->mokx);
+	m->has_ignore_db = exists(m->ignore_db);
+	m->has_mokvars = exists(m->mokvars);
+	m->has_mok_table = exists(m->mok_table);
+	m->has_mok_trusted = exists(m->mok_trusted);
 	m->sb = secure_boot(m);
 	m->lockdown = lockdown_level(m->lockdown_path);
 	m->sig_enforce = sig_enforce(m->enforce_path);
@@ -440,6 +452,11 @@ void mc_free(struct mc_machine *m)
 	free(m->mok);
 	free(m->db);
 	free(m->dbx);
+	free(m->mokx);
+	free(m->ignore_db);
+	free(m->mokvars);
+	free(m->mok_table);
+	free(m->mok_trusted);
 	memset(m, 0, sizeof(*m));
 }
 

@@ -31,6 +31,12 @@ struct mc_machine {
 	char *vmlinuz, *config, *efivars, *lockdown_path, *enforce_path;
 	char *mok, *db, *dbx;	/* efivarfs files, for the trust loader */
 	bool has_vmlinuz, has_config, has_efivars, has_mok, has_db, has_dbx;
+	/* shim's MOK variable table as the kernel reads it first
+	 * (load_moklist_certs: MokListRT; trust_moklist: MokListTrustedRT),
+	 * MokListXRT and MokIgnoreDB (efivarfs) */
+	char *mokvars, *mok_table, *mok_trusted, *mokx, *ignore_db;
+	bool has_mokvars, has_mok_table, has_mok_trusted, has_mokx;
+	bool has_ignore_db;
 	enum mc_secure_boot sb;
 	int lockdown;		/* enum kc_lockdown, -1 when not readable */
 	int sig_enforce;	/* 0 or 1, -1 when not readable */

@@ -6,17 +6,14 @@
 
 #include "trust/machine_parts.h"
 
-static int note(struct mp_notes *n, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int note(struct mp_notes *n, const char *fmt, ...)
+static int vnote(struct mp_notes *n, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+static int vnote(struct mp_notes *n, const char *fmt, va_list ap)
 {
-	va_list ap;
 	char *line, **v;
 	int len;
 
-	va_start(ap, fmt);
 	len = vasprintf(&line, fmt, ap);
-	va_end(ap);
 	if (len < 0)
 		return -ENOMEM;
 	v = realloc(n->v, (n->n + 1) * sizeof(*v));
@@ -29,11 +26,18 @@ static int note(struct mp_notes *n, const char *fmt, ...)
 	return 0;
 }
 
-static void add_source(struct mp_request *rq, enum tl_kind kind,
-		       const char *path)
+int mp_note(struct mp_notes *n, const char *fmt, ...)
 {
-	rq->srcs[(*rq->nsrc)++] = (struct tl_source){ kind, path };
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vnote(n, fmt, ap);
+	va_end(ap);
+	return ret;
 }
+
+#define note mp_note
 
 static bool has_source(const struct mp_request *rq, enum tl_kind kind)
 {
@@ -49,21 +53,76 @@ static bool has_source(const struct mp_request *rq, enum tl_kind kind)
  * once.
  */
 static int efivar_part(struct mp_request *rq, struct mp_notes *n,
-		       enum tl_kind kind, const char *path, bool there,
+		       const struct tl_source *want, bool there,
 		       const char *absent)
 {
 	bool given = false;
 
 	for (size_t i = 0; i < *rq->nsrc; i++)
-		if (rq->srcs[i].kind == kind) {
-			rq->srcs[i].path = path;
+		if (rq->srcs[i].kind == want->kind) {
+			rq->srcs[i].path = want->path;
+			rq->srcs[i].raw = want->raw;
 			given = true;
 		}
 	if (!there)
-		return given ? 0 : note(n, "no %s: %s", path, absent);
+		return given ? 0 : note(n, "no %s: %s", want->path, absent);
 	if (!given)
-		add_source(rq, kind, path);
+		rq->srcs[(*rq->nsrc)++] = *want;
 	return 0;
+}
+
+static const char *const mok_keyring[] = {
+	[KM_MOK_NOT_LOADED] = NULL,
+	[KM_MOK_MACHINE] = ".machine",
+	[KM_MOK_MACHINE_CA] = ".machine",
+	[KM_MOK_MACHINE_CA_MAX] = ".machine",
+	[KM_MOK_PLATFORM] = ".platform",
+};
+
+static const enum tl_file mok_file[] = {
+	[KM_MOK_NOT_LOADED] = TL_FILE_AS_KIND,
+	[KM_MOK_MACHINE] = TL_FILE_AS_KIND,
+	[KM_MOK_MACHINE_CA] = TL_FILE_MACHINE_CA,
+	[KM_MOK_MACHINE_CA_MAX] = TL_FILE_MACHINE_CA_MAX,
+	[KM_MOK_PLATFORM] = TL_FILE_PLATFORM,
+};
+
+int mp_keyrings(const struct mc_machine *m, const struct km_model *km,
+		struct mp_request *rq, struct mp_notes *n)
+{
+	/* load_moklist_certs(): the MOK variable table first, then the
+	 * variable */
+	struct tl_source mok = {
+		TL_MOK, m->has_mok_table ? m->mok_table : m->mok,
+		mok_file[km->mok], m->has_mok_table, mok_keyring[km->mok],
+		km->mok_why,
+	};
+	struct tl_source db = { TL_EFI_DB, m->db, TL_FILE_AS_KIND, false,
+				".platform", "UEFI db" };
+	struct tl_source dbx = { TL_EFI_DBX, m->dbx, TL_FILE_AS_KIND, false,
+				 NULL, NULL };
+	struct tl_source mokx = { TL_MOKX, m->mokx, TL_FILE_AS_KIND, false,
+				  NULL, NULL };
+	int err;
+
+	if (!m->has_efivars)
+		return 0;
+	if (km->mok != KM_MOK_NOT_LOADED)
+		err = efivar_part(rq, n, &mok, m->has_mok_table || m->has_mok,
+				  "no MOK key enrolled");
+	else
+		err = m->has_mok_table || m->has_mok ?
+			note(n, "%s: not loaded: %s", mok.path, km->mok_why) :
+			0;
+	if (!err && km->db)
+		err = efivar_part(rq, n, &db, m->has_db, "no UEFI db");
+	else if (!err && m->has_db)
+		err = note(n, "%s: not loaded: %s", m->db, km->db_why);
+	if (!err && km->dbx)
+		err = efivar_part(rq, n, &dbx, m->has_dbx, "no UEFI dbx");
+	if (!err && km->mokx && m->has_mokx)
+		err = efivar_part(rq, n, &mokx, true, NULL);
+	return err;
 }
 
 int mp_settle(const struct mc_machine *m, struct mp_request *rq,
@@ -73,7 +132,9 @@ int mp_settle(const struct mc_machine *m, struct mp_request *rq,
 
 	if (!has_source(rq, TL_VMLINUX)) {
 		if (m->has_vmlinuz)
-			add_source(rq, TL_VMLINUX, m->vmlinuz);
+			rq->srcs[(*rq->nsrc)++] = (struct tl_source){
+				.kind = TL_VMLINUX, .path = m->vmlinuz,
+				.keyring = ".builtin_trusted_keys" };
 		else if ((err = note(n, "no kernel image of %s in %s (%s): no "
 				     "built-in keys (give --vmlinux)",
 				     m->release, m->root ? m->root : "/",
@@ -92,15 +153,9 @@ int mp_settle(const struct mc_machine *m, struct mp_request *rq,
 			return err;
 	}
 	if (m->has_efivars) {
-		if ((err = efivar_part(rq, n, TL_MOK, m->mok, m->has_mok,
-				       "no MOK key enrolled")) ||
-		    (err = efivar_part(rq, n, TL_EFI_DB, m->db, m->has_db,
-				       "no UEFI db")) ||
-		    (err = efivar_part(rq, n, TL_EFI_DBX, m->dbx, m->has_dbx,
-				       "no UEFI dbx")))
-			return err;
 		if (m->sb == MC_SB_UNKNOWN && (err = note(n, "%s: SecureBoot "
-		    "unreadable: Secure Boot state unknown", m->efivars)))
+		    "unreadable: Secure Boot state unknown, taken as on",
+		    m->efivars)))
 			return err;
 	} else if ((err = note(n, "no %s: not booted with UEFI: no Secure "
 			       "Boot, MOK list or db", m->efivars))) {
