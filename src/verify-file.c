@@ -40,7 +40,7 @@
 enum {
 	OPT_VMLINUX = 0x200, OPT_ESL, OPT_DBX, OPT_EFI_DB, OPT_EFI_DBX,
 	OPT_MOK, OPT_KCONFIG, OPT_KTREE, OPT_LIST_KEYS, OPT_FILES_FROM,
-	OPT_MACHINE, OPT_SYSROOT, OPT_LOCKDOWN, OPT_VENDOR,
+	OPT_MACHINE, OPT_SYSROOT, OPT_LOCKDOWN, OPT_VENDOR, OPT_SECONDARY,
 };
 
 static const char short_opts[] = "k:c:r:qvhVj:0";
@@ -68,6 +68,7 @@ static const struct option long_opts[] = {
 	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 	{ "lockdown", required_argument, NULL, OPT_LOCKDOWN },
 	{ "kernel-vendor", required_argument, NULL, OPT_VENDOR },
+	{ "secondary", required_argument, NULL, OPT_SECONDARY },
 	{ "json", no_argument, NULL, 'J' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -374,6 +375,7 @@ static int load_failed(const struct tl_failure *f, int err)
 	case TL_DIR:
 	case TL_CERT:
 	case TL_REVOKED:
+	case TL_SECONDARY:
 		if (err == -EINVAL && why)
 			ms_error(path, "%s", why);
 		else if (err == -ENODATA && f->src->kind != TL_DIR)
@@ -385,7 +387,9 @@ static int load_failed(const struct tl_failure *f, int err)
 				 "the certificate directory" :
 				 "the certificate", ms_io_strerror(err),
 				 f->src->kind == TL_DIR ? "-k" :
-				 f->src->kind == TL_CERT ? "-c" : "--revoked");
+				 f->src->kind == TL_CERT ? "-c" :
+				 f->src->kind == TL_SECONDARY ? "--secondary" :
+				 "--revoked");
 		break;
 	}
 	return MS_EXIT_KEY;
@@ -576,6 +580,47 @@ static int machine_keyrings(struct opts *o, struct keyrings *k)
 	return 0;
 }
 
+/* A --secondary certificate the kernel would not add: keyctl padd's
+ * failure, with the restriction's reason. */
+static void say_refused(void *ctx, const struct tl_refusal *r)
+{
+	(void)ctx;
+	ms_warn(r->path, "certificate %d not added to .secondary_trusted_keys: "
+		"-%s: %s", r->index, ms_errno_name(r->err), r->why);
+}
+
+/*
+ * --secondary: added the way keyctl padd ... %:.secondary_trusted_keys
+ * adds, after every other key is loaded.  An exit code, 0 when done.
+ */
+static int load_secondary(struct opts *o, struct keyrings *k,
+			  const struct ts_stores *st)
+{
+	unsigned opts = o->kcpath ? k->kc.keyrings : KC_SECONDARY;
+	struct tl_failure fail;
+	int err;
+
+	for (size_t i = 0; i < o->nsrc; i++) {
+		if (o->srcs[i].kind != TL_SECONDARY)
+			continue;
+		if (!(opts & KC_SECONDARY)) {
+			ms_warn(o->srcs[i].path, "not added: the kernel has no "
+				".secondary_trusted_keys "
+				"(CONFIG_SECONDARY_TRUSTED_KEYRING is not set)");
+			continue;
+		}
+		err = tl_add_secondary(st, o->srcs[i].path,
+				       opts & KC_SECONDARY_BY_BUILTIN,
+				       say_refused, NULL);
+		if (err) {
+			fail = (struct tl_failure){ .src = &o->srcs[i],
+						    .path = o->srcs[i].path };
+			return load_failed(&fail, err);
+		}
+	}
+	return 0;
+}
+
 /* Fill the keyrings from every source given; an exit code, 0 when done. */
 static int load_keyrings(struct opts *o, struct keyrings *k,
 			 struct ts_stores *st)
@@ -595,7 +640,9 @@ static int load_keyrings(struct opts *o, struct keyrings *k,
 				  &k->platform, &k->bl };
 	err = tl_load(o->srcs, o->nsrc, st, say_loaded, (void *)o->kr,
 		      &fail);
-	return err ? load_failed(&fail, err) : 0;
+	if (err)
+		return load_failed(&fail, err);
+	return load_secondary(o, k, st);
 }
 
 static void keyrings_free(struct keyrings *k)
@@ -810,6 +857,7 @@ static int take_option(struct opts *o, int c)
 	case 'R': add_source(o, TL_REVOKED, optarg); break;
 	case OPT_VMLINUX: add_source(o, TL_VMLINUX, optarg); break;
 	case OPT_ESL: add_source(o, TL_ESL, optarg); break;
+	case OPT_SECONDARY: add_source(o, TL_SECONDARY, optarg); break;
 	case OPT_DBX: add_source(o, TL_DBX, optarg); break;
 	case OPT_EFI_DB: add_source(o, TL_EFI_DB, NULL); break;
 	case OPT_EFI_DBX: add_source(o, TL_EFI_DBX, NULL); break;

@@ -7,6 +7,7 @@
 #include <openssl/pkcs12.h>
 
 #include "base/fileio.h"
+#include "kernel/verify.h"
 #include "trust/keyring_load.h"
 
 /* A blacklist hash list is small; 64 MiB bounds a wrong file. */
@@ -14,7 +15,8 @@
 
 int tl_kind_trusts(enum tl_kind kind)
 {
-	return kind != TL_REVOKED && kind != TL_DBX && kind != TL_EFI_DBX;
+	return kind != TL_REVOKED && kind != TL_DBX && kind != TL_EFI_DBX &&
+	       kind != TL_MOKX && kind != TL_SECONDARY;
 }
 
 static int is_dbx(enum tl_kind kind)
@@ -192,7 +194,7 @@ int tl_load(const struct tl_source *srcs, size_t n,
 			size_t bp = st->platform->n_skipped;
 			size_t br = st->revoked->n_skipped;
 
-			if (!want)
+			if (!want || src->kind == TL_SECONDARY)
 				continue;
 			if (!container) {
 				err = load_certs(src, st, report, ctx, fail);
@@ -224,4 +226,62 @@ int tl_load_blacklist(const char *path, struct blacklist *bl, int *line)
 	err = bl_load(bl, (const char *)buf, len, line);
 	free(buf);
 	return err ? -EINVAL : 0;
+}
+
+static bool is_builtin(const struct x509k_cert *k)
+{
+	return !k->keyring || strcmp(k->keyring, ".builtin_trusted_keys") == 0;
+}
+
+int tl_add_secondary(const struct ts_stores *st, const char *path,
+		     bool builtin_only,
+		     void (*refused)(void *ctx, const struct tl_refusal *r),
+		     void *ctx)
+{
+	struct certstore in = { 0 };
+	struct tl_refusal r = { .path = path };
+	int err;
+
+	err = cs_add_file(&in, path, st->kr, st->bl);
+	if (err)
+		goto out;
+	for (size_t i = 0; i < in.n_skipped; i++) {
+		/* x509_key_preparse() refused it before any restriction */
+		r.index = in.skipped[i].index;
+		r.err = in.skipped[i].err;
+		r.why = in.skipped[i].why ? in.skipped[i].why :
+			"the kernel cannot parse it";
+		refused(ctx, &r);
+	}
+	for (size_t i = 0; i < in.n; i++) {
+		const struct x509k_cert *c = in.certs[i];
+		size_t n0 = st->trusted->n;
+
+		r.index = (int)i + 1;
+		r.why = NULL;
+		r.err = kv_restrict_by_signature(st->kr, st->trusted, c,
+						 builtin_only, is_builtin,
+						 &r.why);
+		if (r.err == -ENOMEM) {
+			err = r.err;
+			goto out;
+		}
+		if (r.err) {
+			refused(ctx, &r);
+			continue;
+		}
+		err = cs_add_der(st->trusted, path, r.index, c->der,
+				 c->der_len, st->kr, st->bl);
+		if (err)
+			goto out;
+		if (st->trusted->n > n0) {
+			struct x509k_cert *k = st->trusted->certs[n0];
+
+			k->keyring = ".secondary_trusted_keys";
+			k->filed_why = "--secondary, signed by a trusted key";
+		}
+	}
+out:
+	cs_free(&in);
+	return err;
 }

@@ -31,6 +31,8 @@ enum tl_kind {
 	TL_EFI_DBX,	/* UEFI dbx from efivarfs */
 	TL_MOK,		/* MokListRT from efivarfs */
 	TL_MOKX,	/* MokListXRT from efivarfs: as dbx */
+	TL_SECONDARY,	/* --secondary FILE: tl_add_secondary(), after
+			 * tl_load(), which passes it over */
 };
 
 /* How --machine's keyring model files a source (TL_MOK, TL_EFI_DB) */
@@ -99,5 +101,27 @@ int tl_load(const struct tl_source *srcs, size_t n,
  * refuse.
  */
 int tl_load_blacklist(const char *path, struct blacklist *bl, int *line);
+
+/* A certificate --secondary refused, as keyctl padd would fail. */
+struct tl_refusal {
+	const char *path;
+	int index;		/* 1-based in the file */
+	int err;		/* the kernel's errno */
+	const char *why;	/* static */
+};
+
+/*
+ * --secondary FILE: each certificate of FILE into st->trusted, filed
+ * in .secondary_trusted_keys, only when a key already trusted signed it
+ * (kv_restrict_by_signature(); builtin_only: one of the image's, the
+ * keys labelled .builtin_trusted_keys, or with no label any -k, -c or
+ * --vmlinux key).  A certificate accepted vouches for the next ones.
+ * Each refusal is reported; -errno only when FILE cannot be read
+ * (-ENODATA: no certificate in it).
+ */
+int tl_add_secondary(const struct ts_stores *st, const char *path,
+		     bool builtin_only,
+		     void (*refused)(void *ctx, const struct tl_refusal *r),
+		     void *ctx);
 
 #endif
