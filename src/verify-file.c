@@ -626,6 +626,7 @@ static int load_keyrings(struct opts *o, struct keyrings *k,
 			 struct ts_stores *st)
 {
 	struct tl_failure fail;
+	size_t had;
 	int err;
 
 	if (o->kcpath && (err = load_kconfig(o, k)))
@@ -642,7 +643,16 @@ static int load_keyrings(struct opts *o, struct keyrings *k,
 		      &fail);
 	if (err)
 		return load_failed(&fail, err);
-	return load_secondary(o, k, st);
+	if ((err = load_secondary(o, k, st)) || !o->machine)
+		return err;
+	had = o->notes.n;
+	if (mp_running(&o->m, &k->trusted, &k->platform, &o->notes)) {
+		ms_error(NULL, "out of memory");
+		return MS_EXIT_IO;
+	}
+	for (size_t i = had; i < o->notes.n; i++)
+		ms_warn(NULL, "%s", o->notes.v[i]);
+	return 0;
 }
 
 static void keyrings_free(struct keyrings *k)

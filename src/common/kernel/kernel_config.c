@@ -6,10 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "base/fileio.h"
 #include "kernel/kernel_config.h"
 #include "module/compress.h"
@@ -27,62 +23,25 @@
 static int read_config(const char *path, uint8_t **out, size_t *out_len,
 		       const char **why)
 {
-	size_t len = 0, cap = 0, used;
-	uint8_t *buf = NULL, *grown;
+	size_t len, used;
+	uint8_t *buf;
 	enum ms_comp c;
-	struct stat st;
-	int fd, ret = 0;
-	ssize_t n;
+	int ret;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		return -EISDIR;
-	}
-	for (;;) {
-		if (len == cap) {
-			cap = cap ? cap * 2 : 65536;
-			if (cap > KC_FILE_MAX + 1)
-				cap = KC_FILE_MAX + 1;
-			if (len == cap) {
-				ret = -EFBIG;
-				break;
-			}
-			grown = realloc(buf, cap);
-			if (!grown) {
-				ret = -ENOMEM;
-				break;
-			}
-			buf = grown;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	if (!ret && (c = ms_comp_detect(buf, len)) != MS_COMP_NONE) {
-		ret = ms_decompress(c, buf, len, KC_FILE_MAX, out, out_len,
-				    &used, why);
-		free(buf);
+	ret = ms_read_stream(path, KC_FILE_MAX, &buf, &len);
+	if (ret)
 		return ret;
+	c = ms_comp_detect(buf, len);
+	if (c == MS_COMP_NONE) {
+		*out = buf;
+		*out_len = len;
+		return 0;
 	}
-	if (ret) {
-		free(buf);
-		return ret;
-	}
-	*out = buf;
-	*out_len = len;
-	return 0;
+	ret = ms_decompress(c, buf, len, KC_FILE_MAX, out, out_len, &used,
+			    why);
+	free(buf);
+	return ret;
 }
 
 /*

@@ -326,14 +326,15 @@ next:
 	return ret;
 }
 
-int cs_move_last(struct certstore *from, struct certstore *to)
+int cs_move(struct certstore *from, size_t i, struct certstore *to)
 {
 	struct x509k_cert *c, **nc;
-	uint64_t *nf;
+	uint64_t *nf, fp;
 
-	if (!from->n)
+	if (i >= from->n)
 		return 0;
-	c = from->certs[from->n - 1];
+	c = from->certs[i];
+	fp = from->fp[i];
 	if (to) {
 		nc = realloc(to->certs, (to->n + 1) * sizeof(*nc));
 		if (!nc)
@@ -343,11 +344,15 @@ int cs_move_last(struct certstore *from, struct certstore *to)
 		if (!nf)
 			return -ENOMEM;
 		to->fp = nf;
-		nf[to->n] = from->fp[from->n - 1];
+		nf[to->n] = fp;
 		nc[to->n++] = c;
 	} else {
 		x509k_free(c);
 	}
+	memmove(from->certs + i, from->certs + i + 1,
+		(from->n - i - 1) * sizeof(*from->certs));
+	memmove(from->fp + i, from->fp + i + 1,
+		(from->n - i - 1) * sizeof(*from->fp));
 	from->n--;
 	return 0;
 }

@@ -420,6 +420,7 @@ int mc_probe(const char *root, const char *release, struct mc_machine *m,
 	    !(m->ignore_db = under(m, "%s",
 				   ESL_EFIVARS "/" ESL_VAR_IGNORE_DB)) ||
 	    !(m->mokvars = under(m, "%s", ESL_MOKVARS)) ||
+	    !(m->proc_keys = under(m, "%s", "/proc/keys")) ||
 	    !(m->mok_table = under(m, "%s", ESL_MOKVARS "/MokListRT")) ||
 	    !(m->mok_trusted = under(m, "%s",
 				     ESL_MOKVARS "/MokListTrustedRT")))
@@ -455,6 +456,7 @@ void mc_free(struct mc_machine *m)
 	free(m->mokx);
 	free(m->ignore_db);
 	free(m->mokvars);
+	free(m->proc_keys);
 	free(m->mok_table);
 	free(m->mok_trusted);
 	memset(m, 0, sizeof(*m));

@@ -37,6 +37,7 @@ struct mc_machine {
 	char *mokvars, *mok_table, *mok_trusted, *mokx, *ignore_db;
 	bool has_mokvars, has_mok_table, has_mok_trusted, has_mokx;
 	bool has_ignore_db;
+	char *proc_keys;	/* the running kernel's /proc/keys */
 	enum mc_secure_boot sb;
 	int lockdown;		/* enum kc_lockdown, -1 when not readable */
 	int sig_enforce;	/* 0 or 1, -1 when not readable */

@@ -4,7 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <string.h>
+
+#include "base/fileio.h"
 #include "trust/machine_parts.h"
+#include "trust/running_keys.h"
 
 static int vnote(struct mp_notes *n, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
@@ -181,4 +185,124 @@ void mp_notes_free(struct mp_notes *n)
 	free(n->v);
 	n->v = NULL;
 	n->n = 0;
+}
+
+static bool trusted_ring(int ring)
+{
+	return ring == RK_BUILTIN || ring == RK_SECONDARY || ring == RK_MACHINE;
+}
+
+/* One store's keys against the kernel's: *i advances unless the key
+ * at it moved out. */
+static int reconcile(struct certstore *cs, bool is_trusted,
+		     struct certstore *other, const struct rk_state *rk,
+		     bool *seen, struct mp_notes *n)
+{
+	char desc[256];
+	int err = 0;
+
+	for (size_t i = 0; i < cs->n && !err;) {
+		struct x509k_cert *c = cs->certs[i];
+		const struct rk_key *k;
+
+		x509k_describe(c, desc, sizeof(desc));
+		k = rk_find(rk, desc);
+		if (k)
+			seen[k - rk->keys] = true;
+		/* keys given on the command line (-k, -c, --esl,
+		 * --secondary) are the user's to judge with, not the
+		 * machine's prediction */
+		if (!c->keyring ||
+		    strcmp(c->keyring, ".secondary_trusted_keys") == 0) {
+			i++;
+			continue;
+		}
+		if (!k) {
+			err = note(n, "running kernel: '%s' (%s) predicted in "
+				   "%s is not among its keys: left out", desc,
+				   c->path, c->keyring ? c->keyring :
+				   is_trusted ? "a trusted keyring" :
+				   ".platform");
+			if (!err)
+				err = cs_move(cs, i, NULL);
+			continue;
+		}
+		if (rk->members && k->ring >= 0 && k->ring != RK_BLACKLIST &&
+		    trusted_ring(k->ring) != is_trusted) {
+			err = note(n, "running kernel: '%s' (%s) is in %s, "
+				   "not %s as the files predict", desc,
+				   c->path, rk_ring_name(k->ring),
+				   c->keyring ? c->keyring : is_trusted ?
+				   "a trusted keyring" : ".platform");
+			c->keyring = rk_ring_name(k->ring);
+			c->filed_why = "where the running kernel holds it";
+			if (!err)
+				err = cs_move(cs, i, other);
+			continue;
+		}
+		if (rk->members && k->ring >= 0 && k->ring != RK_BLACKLIST) {
+			c->keyring = rk_ring_name(k->ring);
+		}
+		i++;
+	}
+	return err;
+}
+
+int mp_running(const struct mc_machine *m, struct certstore *trusted,
+	       struct certstore *platform, struct mp_notes *n)
+{
+	struct rk_state rk;
+	uint8_t *buf;
+	size_t len;
+	bool *seen = NULL, any = false;
+	int err;
+
+	if (!m->running)
+		return 0;
+	err = ms_read_stream(m->proc_keys, 16u << 20, &buf, &len);
+	if (err)
+		return err == -ENOMEM ? err :
+		       note(n, "no %s: the running kernel's keys not read",
+			    m->proc_keys);
+	err = rk_parse((const char *)buf, len, &rk);
+	free(buf);
+	if (err == -EINVAL)
+		err = note(n, "%s: not a /proc/keys listing: the running "
+			   "kernel's keys not read", m->proc_keys);
+	for (int r = 0; r < RK_N; r++)
+		any |= rk.ring_id[r] != 0;
+	if (err || !any) {
+		if (!err)
+			err = note(n, "%s lists no system keyring (run as "
+				   "root): the running kernel's keys not read",
+				   m->proc_keys);
+		rk_free(&rk);
+		return err;
+	}
+	if (!m->root && (err = rk_read_members(&rk)) &&
+	    (err = note(n, "keyctl: cannot read the system keyrings (%s): "
+			"which keyring holds each key not read",
+			strerror(-err)))) {
+		rk_free(&rk);
+		return err;
+	}
+	seen = calloc(rk.n ? rk.n : 1, sizeof(*seen));
+	if (!seen) {
+		rk_free(&rk);
+		return -ENOMEM;
+	}
+	err = reconcile(trusted, true, platform, &rk, seen, n);
+	if (!err)
+		err = reconcile(platform, false, trusted, &rk, seen, n);
+	for (size_t i = 0; !err && i < rk.n; i++)
+		if (!seen[i] && rk.keys[i].ring != RK_BLACKLIST)
+			err = note(n, "running kernel: '%s' is in %s, but in no "
+				   "file read (added at run time?): a module it "
+				   "signed is judged UNKNOWN-KEY here",
+				   rk.keys[i].desc, rk.keys[i].ring >= 0 ?
+				   rk_ring_name(rk.keys[i].ring) :
+				   "its keyrings");
+	free(seen);
+	rk_free(&rk);
+	return err;
 }

@@ -57,4 +57,16 @@ int mp_note(struct mp_notes *notes, const char *fmt, ...)
 int mp_keyrings(const struct mc_machine *m, const struct km_model *km,
 		struct mp_request *rq, struct mp_notes *notes);
 
+/*
+ * The kernel running there (m->running): judge by the keys it really
+ * holds.  Its /proc/keys lists them; on this machine keyctl says which
+ * keyring holds each.  A key the files predicted that the kernel does
+ * not hold is taken out; one it filed elsewhere (a MOK key in .platform)
+ * is moved; one it holds that no file gave (keyctl padd at run time) is
+ * noted: its certificate is not here, so its modules stay UNKNOWN-KEY.
+ * Each difference is a note.  0, or -ENOMEM.
+ */
+int mp_running(const struct mc_machine *m, struct certstore *trusted,
+	       struct certstore *platform, struct mp_notes *notes);
+
 #endif
