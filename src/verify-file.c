@@ -21,6 +21,7 @@
 #include "base/batch_run.h"
 #include "base/exitcode.h"
 #include "base/fileio.h"
+#include "base/format.h"
 #include "base/log.h"
 #include "base/openssl_init.h"
 #include "base/treewalk.h"
@@ -105,16 +106,27 @@ static void help(void)
 "Options:\n"
 "      --machine[=RELEASE]  would this machine's kernel RELEASE (default:\n"
 "                        the running one, uname -r) load FILE?  Judges by\n"
-"                        /boot/vmlinuz-RELEASE and /boot/config-RELEASE, the\n"
-"                        MOK list, UEFI db and dbx (efivarfs), the Secure\n"
-"                        Boot and lockdown state and module.sig_enforce;\n"
-"                        --vmlinux, --kernel-config, --kernel, --enforce and\n"
+"                        its image and config where the distribution\n"
+"                        installs them (/boot, /usr/lib/modules/RELEASE,\n"
+"                        the headers' .config, /proc/config.gz), the MOK\n"
+"                        list, UEFI db and dbx, each key filed in the\n"
+"                        keyring that kernel files it in, the Secure Boot\n"
+"                        and lockdown state, module.sig_enforce and, for\n"
+"                        the running kernel, the keys it holds; --vmlinux,\n"
+"                        --kernel-config, --kernel, --enforce and\n"
 "                        --lockdown replace their part; a part missing is\n"
 "                        said on stderr and in the JSON\n"
 "      --sysroot DIR     with --machine: judge a mounted image of another\n"
-"                        machine (a chroot, a disk image): /boot, /sys and\n"
-"                        efivarfs are read under DIR; RELEASE defaults to\n"
-"                        its only /boot/vmlinuz-*\n"
+"                        machine (a chroot, a disk image): every path is\n"
+"                        resolved inside DIR, links included; RELEASE\n"
+"                        defaults to its only kernel\n"
+"      --kernel-vendor VENDOR  debian or mainline: whose patches the\n"
+"                        kernel carries (debian: .platform vouches for\n"
+"                        modules, MokListRT always trusted); default: the\n"
+"                        image's version line, else mainline, said\n"
+"      --secondary CERT  add CERT's certificates to .secondary_trusted_keys\n"
+"                        as keyctl padd would: only those a trusted key\n"
+"                        signed; a refusal is said with the kernel's errno\n"
 "  -k, --keys DIR        trust every certificate in DIR (PEM or DER)\n"
 "  -c, --cert FILE       trust the certificates in FILE (PEM bundle or DER)\n"
 "  -r, --recursive DIR   check every module (*.ko, *.ko.gz, *.ko.xz,\n"
@@ -153,7 +165,8 @@ static void help(void)
 "                        X509_SHA256 tbs: hashes, X.509 entries\n"
 "                        revocation certificates\n"
 "      --efi-dbx         the same from UEFI dbx in efivarfs\n"
-"      --kernel-config FILE  rules from a kernel .config: its version picks\n"
+"      --kernel-config FILE  rules from a kernel .config (plain, gzip, xz,\n"
+"                        zstd, or a pipe): its version picks\n"
 "                        the line as --kernel does, its crypto decides\n"
 "                        what is -ENOPKG (ML-DSA: CRYPTO_MLDSA), the\n"
 "                        ML-DSA authattrs waiver, MODULE_SIG_FORCE\n"
@@ -211,31 +224,9 @@ struct keyrings {
 	struct kconfig kc;
 };
 
-/*
- * A path as one line of diagnostics: control bytes (a newline in a file
- * name) become \ooo, so one entry is one line and cannot fake another.
- * Other bytes, non-UTF-8 ones included, are kept for grep.  Malloc'd.
- */
-static char *one_line(const char *path)
-{
-	size_t n = strlen(path), o = 0;
-	char *s = malloc(4 * n + 1);
-
-	if (!s)
-		return NULL;
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			o += (size_t)sprintf(s + o, "\\%03o", *p);
-		else
-			s[o++] = (char)*p;
-	}
-	s[o] = 0;
-	return s;
-}
-
 static void say_skipped(const struct cs_skipped *s)
 {
-	char *shown = one_line(s->path);
+	char *shown = ms_one_line(s->path);
 	const char *p = shown ? shown : s->path;
 
 	if (s->index)
@@ -552,20 +543,11 @@ static int vmlinux_line(struct opts *o)
 static int machine_keyrings(struct opts *o, struct keyrings *k)
 {
 	size_t had = o->notes.n;
-	char banner[512], *b = NULL;
+	struct mp_request rq = { o->srcs, &o->nsrc, &o->kcpath, o->kline,
+				 &o->enforce, o->lockdown };
 
-	for (size_t i = 0; i < o->nsrc && !b; i++)
-		if (o->srcs[i].kind == TL_VMLINUX &&
-		    ts_vmlinux_banner(o->srcs[i].path, banner,
-				      sizeof(banner)) == 0)
-			b = banner;
-	km_decide(o->kcpath ? &k->kc : NULL, &o->m, (enum km_vendor)o->vendor,
-		  b, &o->km);
-	if (mp_keyrings(&o->m, &o->km, &(struct mp_request){ o->srcs,
-			&o->nsrc, &o->kcpath, o->kline, &o->enforce,
-			o->lockdown }, &o->notes) ||
-	    (o->km.vendor == KM_VENDOR_UNKNOWN &&
-	     mp_note(&o->notes, "kernel vendor unknown: %s", o->km.vendor_why))) {
+	if (mp_model(&o->m, o->kcpath ? &k->kc : NULL, o->vendor, &rq,
+		     &o->km, &o->notes)) {
 		ms_error(NULL, "out of memory");
 		return MS_EXIT_IO;
 	}
@@ -585,40 +567,26 @@ static int machine_keyrings(struct opts *o, struct keyrings *k)
 static void say_refused(void *ctx, const struct tl_refusal *r)
 {
 	(void)ctx;
-	ms_warn(r->path, "certificate %d not added to .secondary_trusted_keys: "
-		"-%s: %s", r->index, ms_errno_name(r->err), r->why);
+	if (!r->index)
+		ms_warn(r->path, "not added: %s", r->why);
+	else
+		ms_warn(r->path, "certificate %d not added to "
+			".secondary_trusted_keys: -%s: %s", r->index,
+			ms_errno_name(r->err), r->why);
 }
 
-/*
- * --secondary: added the way keyctl padd ... %:.secondary_trusted_keys
- * adds, after every other key is loaded.  An exit code, 0 when done.
- */
+/* --secondary, after every other key is loaded.  An exit code. */
 static int load_secondary(struct opts *o, struct keyrings *k,
 			  const struct ts_stores *st)
 {
 	unsigned opts = o->kcpath ? k->kc.keyrings : KC_SECONDARY;
 	struct tl_failure fail;
-	int err;
+	int err = tl_add_secondaries(o->srcs, o->nsrc, st,
+				     opts & KC_SECONDARY,
+				     opts & KC_SECONDARY_BY_BUILTIN,
+				     say_refused, NULL, &fail);
 
-	for (size_t i = 0; i < o->nsrc; i++) {
-		if (o->srcs[i].kind != TL_SECONDARY)
-			continue;
-		if (!(opts & KC_SECONDARY)) {
-			ms_warn(o->srcs[i].path, "not added: the kernel has no "
-				".secondary_trusted_keys "
-				"(CONFIG_SECONDARY_TRUSTED_KEYRING is not set)");
-			continue;
-		}
-		err = tl_add_secondary(st, o->srcs[i].path,
-				       opts & KC_SECONDARY_BY_BUILTIN,
-				       say_refused, NULL);
-		if (err) {
-			fail = (struct tl_failure){ .src = &o->srcs[i],
-						    .path = o->srcs[i].path };
-			return load_failed(&fail, err);
-		}
-	}
-	return 0;
+	return err ? load_failed(&fail, err) : 0;
 }
 
 /* Fill the keyrings from every source given; an exit code, 0 when done. */

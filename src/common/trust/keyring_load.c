@@ -285,3 +285,33 @@ out:
 	cs_free(&in);
 	return err;
 }
+
+int tl_add_secondaries(const struct tl_source *srcs, size_t n,
+		       const struct ts_stores *st, bool have,
+		       bool builtin_only,
+		       void (*refused)(void *ctx, const struct tl_refusal *r),
+		       void *ctx, struct tl_failure *fail)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct tl_refusal r = { .path = srcs[i].path };
+		int err;
+
+		if (srcs[i].kind != TL_SECONDARY)
+			continue;
+		if (!have) {
+			r.why = "the kernel has no .secondary_trusted_keys "
+				"(CONFIG_SECONDARY_TRUSTED_KEYRING is not set)";
+			refused(ctx, &r);
+			continue;
+		}
+		err = tl_add_secondary(st, srcs[i].path, builtin_only,
+				       refused, ctx);
+		if (err) {
+			memset(fail, 0, sizeof(*fail));
+			fail->src = &srcs[i];
+			fail->path = srcs[i].path;
+			return err;
+		}
+	}
+	return 0;
+}

@@ -124,4 +124,15 @@ int tl_add_secondary(const struct ts_stores *st, const char *path,
 		     void (*refused)(void *ctx, const struct tl_refusal *r),
 		     void *ctx);
 
+/*
+ * Every TL_SECONDARY source of srcs, in order, as above; on a kernel
+ * without the secondary keyring (!have) each file is refused whole
+ * (index 0).  -errno with *fail naming the file that cannot be read.
+ */
+int tl_add_secondaries(const struct tl_source *srcs, size_t n,
+		       const struct ts_stores *st, bool have,
+		       bool builtin_only,
+		       void (*refused)(void *ctx, const struct tl_refusal *r),
+		       void *ctx, struct tl_failure *fail);
+
 #endif

@@ -187,6 +187,25 @@ void mp_notes_free(struct mp_notes *n)
 	n->n = 0;
 }
 
+int mp_model(const struct mc_machine *m, const struct kconfig *kc,
+	     int given, struct mp_request *rq, struct km_model *km,
+	     struct mp_notes *n)
+{
+	char banner[512], *b = NULL;
+	int err;
+
+	for (size_t i = 0; i < *rq->nsrc && !b; i++)
+		if (rq->srcs[i].kind == TL_VMLINUX &&
+		    ts_vmlinux_banner(rq->srcs[i].path, banner,
+				      sizeof(banner)) == 0)
+			b = banner;
+	km_decide(kc, m, (enum km_vendor)given, b, km);
+	err = mp_keyrings(m, km, rq, n);
+	if (!err && km->vendor == KM_VENDOR_UNKNOWN)
+		err = note(n, "kernel vendor unknown: %s", km->vendor_why);
+	return err;
+}
+
 static bool trusted_ring(int ring)
 {
 	return ring == RK_BUILTIN || ring == RK_SECONDARY || ring == RK_MACHINE;

@@ -58,6 +58,16 @@ int mp_keyrings(const struct mc_machine *m, const struct km_model *km,
 		struct mp_request *rq, struct mp_notes *notes);
 
 /*
+ * The keyring model of the judged kernel: its vendor from the first
+ * image among rq's sources (its version line) unless given, kc's
+ * options (NULL: none read), km_decide(), then mp_keyrings(); an
+ * unknown vendor is a note.  0 or -ENOMEM.
+ */
+int mp_model(const struct mc_machine *m, const struct kconfig *kc,
+	     int given, struct mp_request *rq, struct km_model *km,
+	     struct mp_notes *notes);
+
+/*
  * The kernel running there (m->running): judge by the keys it really
  * holds.  Its /proc/keys lists them; on this machine keyctl says which
  * keyring holds each.  A key the files predicted that the kernel does
