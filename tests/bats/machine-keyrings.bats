@@ -34,7 +34,8 @@ judge() { # extra args...; sets output (JSON of mok.ko)
 	run --separate-stderr "$VERIFY_FILE" --json --machine --sysroot "$W/root" "$@"
 }
 
-@test "Debian's kernel under Secure Boot: MokListRT in .machine, trusted as Debian's trust_moklist() always is" {
+@test "Debian's 6.12 under Secure Boot: MokListRT in .machine, trusted as Debian's trust_moklist() always is" {
+	REL=6.12.57+deb13-amd64
 	machine mok="$KEYS/other.der"
 	run --separate-stderr "$VERIFY_FILE" --machine --sysroot "$W/root" "$W/mok.ko"
 	assert_success
@@ -43,6 +44,22 @@ judge() { # extra args...; sets output (JSON of mok.ko)
 	assert_equal "$(jq -c '[.verdict, .keyring, .machine.kernel_vendor, .machine.platform_for_modules, .machine.mok_keyring]' <<< "$output")" \
 		'["OK",".machine","debian",true,".machine"]'
 	assert_equal "$(jq -r .machine.kernel_vendor_why <<< "$output")" "the image's version line names Debian"
+}
+
+@test "Debian's 7.3 has kernel.org's trust_moklist(): MokListRT in .machine only with MokListTrustedRT, else .platform, which Debian still retries" {
+	machine mok="$KEYS/other.der"
+	judge "$W/mok.ko"
+	assert_success
+	assert_equal "$(jq -c '[.keyring, .machine.mok_keyring, .machine.platform_for_modules]' <<< "$output")" '[".platform",".platform",true]'
+	machine mok="$KEYS/other.der" mokvars=trusted
+	judge "$W/mok.ko"
+	assert_success
+	assert_equal "$(jq -c '[.keyring, .machine.mok_why]' <<< "$output")" '[".machine","MokListRT, trusted by MokListTrustedRT in shim'"'"'s MOK variable table"]'
+	# a Debian line between 6.12 and 7.3: not known, said
+	REL=6.16.3-1-amd64
+	machine mok="$KEYS/other.der"
+	judge "$W/mok.ko"
+	[[ "$stderr" == *"Debian kernel 6.16: whether its trust_moklist() is always true (6.1, 6.12) or kernel.org's (7.3) is not known: kernel.org's assumed"* ]]
 }
 
 @test "Secure Boot off: no MOK key is loaded, a MOK-signed module loads unsigned, tainted" {
@@ -75,7 +92,7 @@ judge() { # extra args...; sets output (JSON of mok.ko)
 	# the same image said to be Debian's
 	judge --kernel-vendor=debian "$W/mok.ko"
 	assert_success
-	assert_equal "$(jq -c '[.keyring, .machine.kernel_vendor, .machine.kernel_vendor_why]' <<< "$output")" '[".machine","debian","--kernel-vendor"]'
+	assert_equal "$(jq -c '[.keyring, .machine.kernel_vendor, .machine.kernel_vendor_why]' <<< "$output")" '[".platform","debian","--kernel-vendor"]'
 }
 
 @test "a kernel.org build with MokListTrustedRT in shim's MOK variable table: MokListRT in .machine, read from the table" {
@@ -109,7 +126,7 @@ judge() { # extra args...; sets output (JSON of mok.ko)
 }
 
 @test "INTEGRITY_CA_MACHINE_KEYRING: a MOK key that is no CA goes to .platform; a CA key stays in .machine" {
-	machine mok="$KEYS/other.der" keyrings=ca
+	machine mok="$KEYS/other.der" keyrings=ca mokvars=trusted
 	run --separate-stderr "$VERIFY_FILE" --machine --sysroot "$W/root" "$W/mok.ko"
 	assert_success
 	assert_output --partial "in .platform: MokListRT, refused by .machine: not a CA key with keyCertSign (INTEGRITY_CA_MACHINE_KEYRING))"
@@ -149,14 +166,14 @@ judge() { # extra args...; sets output (JSON of mok.ko)
 }
 
 @test "--list-keys names each key's keyring and why" {
-	machine mok="$KEYS/other.der" db="$KEYS/ec384.der"
+	machine mok="$KEYS/other.der" db="$KEYS/ec384.der" mokvars=trusted
 	run --separate-stderr "$VERIFY_FILE" --machine --sysroot "$W/root" --list-keys
 	assert_success
 	assert_output --partial "    keyring: .builtin_trusted_keys
     from:    $W/root/boot/vmlinuz-$REL"
 	assert_output --partial "    keyring: .machine
-    from:    $W/root/$MOKVAR
-    why:     MokListRT, trusted as Debian's trust_moklist() trusts it always"
+    from:    $W/root/sys/firmware/efi/mok-variables/MokListRT
+    why:     MokListRT, trusted by MokListTrustedRT in shim's MOK variable table"
 	assert_output --partial "    keyring: .platform
     from:    $W/root/sys/firmware/efi/efivars/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f
     why:     UEFI db"

@@ -44,8 +44,10 @@ enum km_vendor km_vendor_of_banner(const char *banner)
 			KC_LOAD_UEFI)
 
 void km_decide(const struct kconfig *kc, const struct mc_machine *m,
-	       enum km_vendor given, const char *banner, struct km_model *o)
+	       enum km_vendor given, const char *banner, int major,
+	       int minor, struct km_model *o)
 {
+	int v = major * 1000 + minor;
 	unsigned opts = kc ? kc->keyrings : KM_DEBIAN_OPTS;
 	bool sb_on;
 
@@ -104,12 +106,16 @@ void km_decide(const struct kconfig *kc, const struct mc_machine *m,
 		return;
 	}
 	o->mokx = true;
-	/* machine_keyring.c: trust_moklist() */
-	if (o->vendor == KM_VENDOR_DEBIAN) {
+	/* machine_keyring.c: trust_moklist().  Debian's 6.1 and 6.12
+	 * return true; its 7.3 has kernel.org's; the lines between are
+	 * not known and taken as 7.3 is, and said */
+	if (o->vendor == KM_VENDOR_DEBIAN && v && v <= 6012) {
 		o->trust_moklist = true;
 		o->trust_why = "MokListRT, trusted as Debian's "
 				"trust_moklist() trusts it always";
 	} else {
+		if (o->vendor == KM_VENDOR_DEBIAN && (!v || v < 7003))
+			o->trust_assumed = true;
 		o->trust_moklist = m->has_mok_trusted;
 		o->trust_why = m->has_mok_trusted ?
 			"MokListRT, trusted by MokListTrustedRT in shim's MOK "

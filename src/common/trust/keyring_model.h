@@ -27,10 +27,12 @@
  *
  * Two things no .config says are the distribution's patches: Debian's
  * kernel/module/signing.c retries an -ENOKEY module against .platform
- * (VERIFY_USE_PLATFORM_KEYRING), and Debian's trust_moklist() is always
- * true; kernel.org's has no retry and trusts MokListRT only when shim
- * published MokListTrustedRT in its MOK variable table.  Which kernel
- * it is comes from the image's version line, or is given.
+ * (VERIFY_USE_PLATFORM_KEYRING; in Debian's 5.10, 6.1, 6.12 and 7.3
+ * sources), and Debian's trust_moklist() of 6.1 and 6.12 is always true,
+ * while Debian's 7.3 has kernel.org's: MokListRT trusted only when shim
+ * published MokListTrustedRT in its MOK variable table.  Kernel.org's has
+ * no retry.  Which kernel it is comes from the image's version line, or
+ * is given.
  */
 #ifndef MODSIGN_TRUST_KEYRING_MODEL_H
 #define MODSIGN_TRUST_KEYRING_MODEL_H
@@ -72,6 +74,8 @@ struct km_model {
 	bool platform_for_modules;	/* the -ENOKEY retry against .platform */
 	bool trust_moklist;
 	const char *trust_why;
+	bool trust_assumed;	/* a Debian line whose trust_moklist() is not
+				 * known: kernel.org's taken */
 	enum km_mok mok;
 	const char *mok_why;
 	bool db, dbx, mokx;		/* loaded */
@@ -83,10 +87,11 @@ struct km_model {
  * Decide the model.  kc: the judged kernel's config, or NULL; m: the
  * machine (Secure Boot, MOK variables), or NULL for no machine; vendor:
  * given (--kernel-vendor), or KM_VENDOR_UNKNOWN to take the banner's
- * (banner may be NULL).
+ * (banner may be NULL); major.minor: the kernel's version (0.0: not
+ * known), which decides Debian's trust_moklist().
  */
 void km_decide(const struct kconfig *kc, const struct mc_machine *m,
-	       enum km_vendor given, const char *banner,
-	       struct km_model *out);
+	       enum km_vendor given, const char *banner, int major,
+	       int minor, struct km_model *out);
 
 #endif

@@ -192,17 +192,25 @@ int mp_model(const struct mc_machine *m, const struct kconfig *kc,
 	     struct mp_notes *n)
 {
 	char banner[512], *b = NULL;
-	int err;
+	int err, major = 0, minor = 0;
 
 	for (size_t i = 0; i < *rq->nsrc && !b; i++)
 		if (rq->srcs[i].kind == TL_VMLINUX &&
 		    ts_vmlinux_banner(rq->srcs[i].path, banner,
 				      sizeof(banner)) == 0)
 			b = banner;
-	km_decide(kc, m, (enum km_vendor)given, b, km);
+	if (kc && kc->major)
+		major = kc->major, minor = kc->minor;
+	else if (sscanf(m->release, "%d.%d", &major, &minor) != 2)
+		major = minor = 0;
+	km_decide(kc, m, (enum km_vendor)given, b, major, minor, km);
 	err = mp_keyrings(m, km, rq, n);
 	if (!err && km->vendor == KM_VENDOR_UNKNOWN)
 		err = note(n, "kernel vendor unknown: %s", km->vendor_why);
+	if (!err && km->trust_assumed)
+		err = note(n, "Debian kernel %d.%d: whether its trust_moklist() "
+			   "is always true (6.1, 6.12) or kernel.org's (7.3) is "
+			   "not known: kernel.org's assumed", major, minor);
 	return err;
 }
 
