@@ -163,6 +163,15 @@ judge() { # extra args...; sets output (JSON of mok.ko)
 	judge "$W/mok.ko"
 	assert_failure 1
 	assert_equal "$(jq -c '[.verdict, .underlying_errno]' <<< "$output")" '["REJECTED","EKEYREJECTED"]'
+	# MokListXRT revoking the built-in key: only under Secure Boot
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$W/m.ko" "$W/built-in.ko"
+	machine mokx="$KEYS/rsa2048.der"
+	judge "$W/built-in.ko"
+	assert_failure 1
+	assert_equal "$(jq -c '[.verdict, .underlying_errno]' <<< "$output")" '["REJECTED","EKEYREJECTED"]'
+	machine sb=off mokx="$KEYS/rsa2048.der"
+	judge "$W/built-in.ko"
+	assert_success
 }
 
 @test "--list-keys names each key's keyring and why" {
