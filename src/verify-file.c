@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include "base/batch_run.h"
 #include "base/exitcode.h"
 #include "base/fileio.h"
+#include "base/format.h"
 #include "base/log.h"
 #include "base/openssl_init.h"
 #include "base/treewalk.h"
@@ -34,13 +34,15 @@
 #include "report/verdict.h"
 #include "trust/keyring_load.h"
 #include "trust/machine.h"
+#include "trust/keyring_model.h"
+#include "trust/machine_parts.h"
 #include "trust/trust_sources.h"
 
 /* long-only options: trust sources, kernel .config */
 enum {
 	OPT_VMLINUX = 0x200, OPT_ESL, OPT_DBX, OPT_EFI_DB, OPT_EFI_DBX,
 	OPT_MOK, OPT_KCONFIG, OPT_KTREE, OPT_LIST_KEYS, OPT_FILES_FROM,
-	OPT_MACHINE, OPT_SYSROOT, OPT_LOCKDOWN,
+	OPT_MACHINE, OPT_SYSROOT, OPT_LOCKDOWN, OPT_VENDOR, OPT_SECONDARY,
 };
 
 static const char short_opts[] = "k:c:r:qvhVj:0";
@@ -67,6 +69,8 @@ static const struct option long_opts[] = {
 	{ "machine", optional_argument, NULL, OPT_MACHINE },
 	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 	{ "lockdown", required_argument, NULL, OPT_LOCKDOWN },
+	{ "kernel-vendor", required_argument, NULL, OPT_VENDOR },
+	{ "secondary", required_argument, NULL, OPT_SECONDARY },
 	{ "json", no_argument, NULL, 'J' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -103,16 +107,27 @@ static void help(void)
 "Options:\n"
 "      --machine[=RELEASE]  would this machine's kernel RELEASE (default:\n"
 "                        the running one, uname -r) load FILE?  Judges by\n"
-"                        /boot/vmlinuz-RELEASE and /boot/config-RELEASE, the\n"
-"                        MOK list, UEFI db and dbx (efivarfs), the Secure\n"
-"                        Boot and lockdown state and module.sig_enforce;\n"
-"                        --vmlinux, --kernel-config, --kernel, --enforce and\n"
+"                        its image and config where the distribution\n"
+"                        installs them (/boot, /usr/lib/modules/RELEASE,\n"
+"                        the headers' .config, /proc/config.gz), the MOK\n"
+"                        list, UEFI db and dbx, each key filed in the\n"
+"                        keyring that kernel files it in, the Secure Boot\n"
+"                        and lockdown state, module.sig_enforce and, for\n"
+"                        the running kernel, the keys it holds; --vmlinux,\n"
+"                        --kernel-config, --kernel, --enforce and\n"
 "                        --lockdown replace their part; a part missing is\n"
 "                        said on stderr and in the JSON\n"
 "      --sysroot DIR     with --machine: judge a mounted image of another\n"
-"                        machine (a chroot, a disk image): /boot, /sys and\n"
-"                        efivarfs are read under DIR; RELEASE defaults to\n"
-"                        its only /boot/vmlinuz-*\n"
+"                        machine (a chroot, a disk image): every path is\n"
+"                        resolved inside DIR, links included; RELEASE\n"
+"                        defaults to its only kernel\n"
+"      --kernel-vendor VENDOR  debian or mainline: whose patches the\n"
+"                        kernel carries (debian: .platform vouches for\n"
+"                        modules); default: the image's version line,\n"
+"                        else mainline, said\n"
+"      --secondary CERT  add CERT's certificates to .secondary_trusted_keys\n"
+"                        as keyctl padd would: only those a trusted key\n"
+"                        signed; a refusal is said with the kernel's errno\n"
 "  -k, --keys DIR        trust every certificate in DIR (PEM or DER)\n"
 "  -c, --cert FILE       trust the certificates in FILE (PEM bundle or DER)\n"
 "  -r, --recursive DIR   check every module (*.ko, *.ko.gz, *.ko.xz,\n"
@@ -152,7 +167,8 @@ static void help(void)
 "                        X509_SHA256 tbs: hashes, X.509 entries\n"
 "                        revocation certificates\n"
 "      --efi-dbx         the same from UEFI dbx in efivarfs\n"
-"      --kernel-config FILE  rules from a kernel .config: its version picks\n"
+"      --kernel-config FILE  rules from a kernel .config (plain, gzip, xz,\n"
+"                        zstd, or a pipe): its version picks\n"
 "                        the line as --kernel does, its crypto decides\n"
 "                        what is -ENOPKG (ML-DSA: CRYPTO_MLDSA), the\n"
 "                        ML-DSA authattrs waiver, MODULE_SIG_FORCE\n"
@@ -193,8 +209,9 @@ struct opts {
 	bool machine;
 	const char *release, *sysroot;
 	struct mc_machine m;
-	char **missing;
-	size_t n_missing;
+	struct mp_notes notes;
+	int vendor;		/* --kernel-vendor, enum km_vendor */
+	struct km_model km;	/* --machine: the keyring model */
 	int lockdown;		/* enum kc_lockdown, -1 when not given */
 	struct tl_source *srcs;	/* one spare for the .config's revocation
 				 * certificates */
@@ -210,31 +227,9 @@ struct keyrings {
 	struct kconfig kc;
 };
 
-/*
- * A path as one line of diagnostics: control bytes (a newline in a file
- * name) become \ooo, so one entry is one line and cannot fake another.
- * Other bytes, non-UTF-8 ones included, are kept for grep.  Malloc'd.
- */
-static char *one_line(const char *path)
-{
-	size_t n = strlen(path), o = 0;
-	char *s = malloc(4 * n + 1);
-
-	if (!s)
-		return NULL;
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			o += (size_t)sprintf(s + o, "\\%03o", *p);
-		else
-			s[o++] = (char)*p;
-	}
-	s[o] = 0;
-	return s;
-}
-
 static void say_skipped(const struct cs_skipped *s)
 {
-	char *shown = one_line(s->path);
+	char *shown = ms_one_line(s->path);
 	const char *p = shown ? shown : s->path;
 
 	if (s->index)
@@ -363,6 +358,7 @@ static int load_failed(const struct tl_failure *f, int err)
 	case TL_EFI_DB:
 	case TL_EFI_DBX:
 	case TL_MOK:
+	case TL_MOKX:
 		if (err == -EBADMSG)
 			ms_error(path, "%s (at byte %zu)", why,
 				 f->note.bad_off);
@@ -373,6 +369,7 @@ static int load_failed(const struct tl_failure *f, int err)
 	case TL_DIR:
 	case TL_CERT:
 	case TL_REVOKED:
+	case TL_SECONDARY:
 		if (err == -EINVAL && why)
 			ms_error(path, "%s", why);
 		else if (err == -ENODATA && f->src->kind != TL_DIR)
@@ -384,7 +381,9 @@ static int load_failed(const struct tl_failure *f, int err)
 				 "the certificate directory" :
 				 "the certificate", ms_io_strerror(err),
 				 f->src->kind == TL_DIR ? "-k" :
-				 f->src->kind == TL_CERT ? "-c" : "--revoked");
+				 f->src->kind == TL_CERT ? "-c" :
+				 f->src->kind == TL_SECONDARY ? "--secondary" :
+				 "--revoked");
 		break;
 	}
 	return MS_EXIT_KEY;
@@ -424,6 +423,11 @@ static int load_kconfig(struct opts *o, struct keyrings *k)
 		ms_error(path, "line %d: not a kernel .config line "
 			 "(CONFIG_X=value or a # comment)", line);
 		return MS_EXIT_USAGE;
+	}
+	if (ret == -EBADMSG) {
+		ms_error(path, "cannot decompress the kernel config: %s",
+			 kc->why ? kc->why : "corrupt");
+		return MS_EXIT_IO;
 	}
 	if (ret == -ENODATA) {
 		ms_error(path, "no CONFIG_ option in it (give a kernel .config)");
@@ -477,7 +481,7 @@ static int load_kconfig(struct opts *o, struct keyrings *k)
 				 kc->revocation, kc->revocation_path);
 			return MS_EXIT_IO;
 		}
-		o->srcs[o->nsrc++] = (struct tl_source){ TL_REVOKED,
+		o->srcs[o->nsrc++] = (struct tl_source){ .kind = TL_REVOKED, .path =
 							 kc->revocation_path };
 	}
 	return 0;
@@ -538,16 +542,73 @@ static int vmlinux_line(struct opts *o)
 	return 0;
 }
 
+/*
+ * --machine: where this kernel files the machine's UEFI keys, by its
+ * config and vendor (trust/keyring_model.h); what was assumed is said.
+ * An exit code, 0 when settled.
+ */
+static int machine_keyrings(struct opts *o, struct keyrings *k)
+{
+	size_t had = o->notes.n;
+	struct mp_request rq = { o->srcs, &o->nsrc, &o->kcpath, o->kline,
+				 &o->enforce, o->lockdown };
+
+	if (mp_model(&o->m, o->kcpath ? &k->kc : NULL, o->vendor, &rq,
+		     &o->km, &o->notes)) {
+		ms_error(NULL, "out of memory");
+		return MS_EXIT_IO;
+	}
+	for (size_t i = had; i < o->notes.n; i++)
+		ms_warn(NULL, "%s", o->notes.v[i]);
+	ms_info("kernel vendor %s (%s): .platform %s for modules; MokListRT "
+		"%s%s%s", km_vendor_name(o->km.vendor), o->km.vendor_why,
+		o->km.platform_for_modules ? "consulted" : "not consulted",
+		o->km.mok == KM_MOK_NOT_LOADED ? "not loaded" :
+		o->km.mok == KM_MOK_PLATFORM ? "in .platform" : "in .machine",
+		o->km.mok_why ? ": " : "", o->km.mok_why ? o->km.mok_why : "");
+	return 0;
+}
+
+/* A --secondary certificate the kernel would not add: keyctl padd's
+ * failure, with the restriction's reason. */
+static void say_refused(void *ctx, const struct tl_refusal *r)
+{
+	(void)ctx;
+	if (!r->index)
+		ms_warn(r->path, "not added: %s", r->why);
+	else
+		ms_warn(r->path, "certificate %d not added to "
+			".secondary_trusted_keys: -%s: %s", r->index,
+			ms_errno_name(r->err), r->why);
+}
+
+/* --secondary, after every other key is loaded.  An exit code. */
+static int load_secondary(struct opts *o, struct keyrings *k,
+			  const struct ts_stores *st)
+{
+	unsigned opts = o->kcpath ? k->kc.keyrings : KC_SECONDARY;
+	struct tl_failure fail;
+	int err = tl_add_secondaries(o->srcs, o->nsrc, st,
+				     opts & KC_SECONDARY,
+				     opts & KC_SECONDARY_BY_BUILTIN,
+				     say_refused, NULL, &fail);
+
+	return err ? load_failed(&fail, err) : 0;
+}
+
 /* Fill the keyrings from every source given; an exit code, 0 when done. */
 static int load_keyrings(struct opts *o, struct keyrings *k,
 			 struct ts_stores *st)
 {
 	struct tl_failure fail;
+	size_t had;
 	int err;
 
 	if (o->kcpath && (err = load_kconfig(o, k)))
 		return err;
 	if ((err = vmlinux_line(o)))
+		return err;
+	if (o->machine && (err = machine_keyrings(o, k)))
 		return err;
 	if (o->blpath && (err = load_blacklist(o->blpath, &k->bl)))
 		return err;
@@ -555,7 +616,18 @@ static int load_keyrings(struct opts *o, struct keyrings *k,
 				  &k->platform, &k->bl };
 	err = tl_load(o->srcs, o->nsrc, st, say_loaded, (void *)o->kr,
 		      &fail);
-	return err ? load_failed(&fail, err) : 0;
+	if (err)
+		return load_failed(&fail, err);
+	if ((err = load_secondary(o, k, st)) || !o->machine)
+		return err;
+	had = o->notes.n;
+	if (mp_running(&o->m, &k->trusted, &k->platform, &o->notes)) {
+		ms_error(NULL, "out of memory");
+		return MS_EXIT_IO;
+	}
+	for (size_t i = had; i < o->notes.n; i++)
+		ms_warn(NULL, "%s", o->notes.v[i]);
+	return 0;
 }
 
 static void keyrings_free(struct keyrings *k)
@@ -574,7 +646,7 @@ static void list_keys(const struct keyrings *k)
 	for (i = 0; i < k->trusted.n; i++)
 		ts_print_key(stdout, k->trusted.certs[i], "trusted");
 	for (i = 0; i < k->platform.n; i++)
-		ts_print_key(stdout, k->platform.certs[i], "platform");
+		ts_print_key(stdout, k->platform.certs[i], ".platform");
 	for (i = 0; i < k->revoked.n; i++)
 		ts_print_key(stdout, k->revoked.certs[i], "revocation");
 	printf("%zu trusted, %zu platform, %zu revocation keys; %zu blacklist "
@@ -701,64 +773,7 @@ static int collect_files(const struct opts *o, struct ms_list *files)
 
 static void add_source(struct opts *o, enum tl_kind kind, const char *path)
 {
-	o->srcs[o->nsrc++] = (struct tl_source){ kind, path };
-}
-
-static bool has_source(const struct opts *o, enum tl_kind kind)
-{
-	for (size_t i = 0; i < o->nsrc; i++)
-		if (o->srcs[i].kind == kind)
-			return true;
-	return false;
-}
-
-/* A part of the machine not found: one line on stderr now, and in
- * every JSON verdict.  0, or an exit code. */
-static int missing(struct opts *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int missing(struct opts *o, const char *fmt, ...)
-{
-	va_list ap;
-	char *line, **v;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&line, fmt, ap);
-	va_end(ap);
-	v = n < 0 ? NULL : realloc(o->missing, (o->n_missing + 1) *
-				   sizeof(*v));
-	if (!v) {
-		if (n >= 0)
-			free(line);
-		ms_error(NULL, "out of memory");
-		return MS_EXIT_IO;
-	}
-	o->missing = v;
-	v[o->n_missing++] = line;
-	ms_warn(NULL, "%s", line);
-	return 0;
-}
-
-/*
- * An efivarfs source of the machine: read from the machine's efivarfs
- * (--mok, --efi-db and --efi-dbx given too read the same); one that is
- * not there is said once, as a part missing.  0, or an exit code.
- */
-static int efivar_part(struct opts *o, enum tl_kind kind, char *path,
-		       bool there, const char *absent)
-{
-	bool given = false;
-
-	for (size_t i = 0; i < o->nsrc; i++)
-		if (o->srcs[i].kind == kind) {
-			o->srcs[i].path = path;
-			given = true;
-		}
-	if (!there)
-		return given ? 0 : missing(o, "no %s: %s", path, absent);
-	if (!given)
-		add_source(o, kind, path);
-	return 0;
+	o->srcs[o->nsrc++] = (struct tl_source){ .kind = kind, .path = path };
 }
 
 /*
@@ -773,12 +788,13 @@ static int machine_parts(struct opts *o)
 	int several, err = mc_probe(o->sysroot, o->release, m, &several);
 
 	if (err == -ENOENT) {
-		ms_error(root, "no /boot/vmlinuz-* under it (give "
-			 "--machine=RELEASE)");
+		ms_error(root, "no kernel installed under it (looked for %s; "
+			 "give --machine=RELEASE and --vmlinux)",
+			 mc_image_places());
 		return MS_EXIT_IO;
 	}
 	if (err == -ENOTUNIQ) {
-		ms_error(root, "%d kernels in /boot (give --machine=RELEASE)",
+		ms_error(root, "%d kernels installed (give --machine=RELEASE)",
 			 several);
 		return MS_EXIT_USAGE;
 	}
@@ -791,47 +807,19 @@ static int machine_parts(struct opts *o)
 		ms_error(NULL, "--machine: %s", ms_io_strerror(err));
 		return MS_EXIT_IO;
 	}
-	if (!has_source(o, TL_VMLINUX)) {
-		if (m->has_vmlinuz)
-			add_source(o, TL_VMLINUX, m->vmlinuz);
-		else if ((err = missing(o, "no %s: no built-in keys (give "
-					"--vmlinux)", m->vmlinuz)))
-			return err;
+	struct mp_request rq = { o->srcs, &o->nsrc, &o->kcpath, o->kline,
+				  &o->enforce, o->lockdown };
+
+	if (mp_settle(m, &rq, &o->notes)) {
+		ms_error(NULL, "out of memory");
+		return MS_EXIT_IO;
 	}
-	if (!o->kcpath && !o->kline) {
-		if (m->has_config)
-			o->kcpath = m->config;
-		else if ((err = missing(o, "no %s: crypto assumed built, "
-					"lockdown assumed under Secure Boot",
-					m->config)))
-			return err;
-	}
-	if (m->has_efivars) {
-		if ((err = efivar_part(o, TL_MOK, m->mok, m->has_mok,
-				       "no MOK key enrolled")) ||
-		    (err = efivar_part(o, TL_EFI_DB, m->db, m->has_db,
-				       "no UEFI db")) ||
-		    (err = efivar_part(o, TL_EFI_DBX, m->dbx, m->has_dbx,
-				       "no UEFI dbx")))
-			return err;
-		if (m->sb == MC_SB_UNKNOWN && (err = missing(o, "%s: "
-		    "SecureBoot unreadable: Secure Boot state unknown",
-		    m->efivars)))
-			return err;
-	} else if ((err = missing(o, "no %s: not booted with UEFI: no "
-				  "Secure Boot, MOK list or db", m->efivars))) {
-		return err;
-	}
-	if (o->lockdown < 0 && m->lockdown < 0 &&
-	    (err = missing(o, "no %s: lockdown from the kernel config and "
-			   "Secure Boot only", m->lockdown_path)))
-		return err;
-	if (!o->enforce && m->sig_enforce < 0 &&
-	    (err = missing(o, "no %s: module.sig_enforce taken as off",
-			   m->enforce_path)))
-		return err;
-	if (m->sig_enforce == 1)
-		o->enforce = true;
+	for (size_t i = 0; i < o->notes.n; i++)
+		ms_warn(NULL, "%s", o->notes.v[i]);
+	if (m->has_vmlinuz)
+		ms_info("%s: kernel image, as %s", m->vmlinuz, m->vmlinuz_from);
+	if (m->has_config)
+		ms_info("%s: kernel config, as %s", m->config, m->config_from);
 	ms_info("%s: kernel %s, Secure Boot %s, lockdown %s, sig_enforce %s",
 		root, m->release, mc_secure_boot_name(m->sb),
 		m->lockdown < 0 ? "unknown" :
@@ -853,6 +841,7 @@ static int take_option(struct opts *o, int c)
 	case 'R': add_source(o, TL_REVOKED, optarg); break;
 	case OPT_VMLINUX: add_source(o, TL_VMLINUX, optarg); break;
 	case OPT_ESL: add_source(o, TL_ESL, optarg); break;
+	case OPT_SECONDARY: add_source(o, TL_SECONDARY, optarg); break;
 	case OPT_DBX: add_source(o, TL_DBX, optarg); break;
 	case OPT_EFI_DB: add_source(o, TL_EFI_DB, NULL); break;
 	case OPT_EFI_DBX: add_source(o, TL_EFI_DBX, NULL); break;
@@ -872,6 +861,14 @@ static int take_option(struct opts *o, int c)
 		o->release = optarg;
 		break;
 	case OPT_SYSROOT: o->sysroot = optarg; break;
+	case OPT_VENDOR:
+		o->vendor = km_vendor_by_name(optarg);
+		if (o->vendor < 0) {
+			ms_error(NULL, "unknown kernel vendor '%s' (use debian "
+				 "or mainline)", optarg);
+			return -1;
+		}
+		break;
 	case OPT_LOCKDOWN:
 		o->lockdown = kc_lockdown_by_name(optarg);
 		if (o->lockdown < 0) {
@@ -940,7 +937,7 @@ static int validate(const struct opts *o)
 		trusts |= tl_kind_trusts(o->srcs[i].kind);
 	if (o->sysroot && !o->machine)
 		ms_error(NULL, "--sysroot goes with --machine");
-	else if (!trusts && o->machine)
+	else if (!trusts && o->machine && !o->m.has_efivars)
 		ms_error(NULL, "--machine found no kernel image and no UEFI "
 			 "variables to trust (give -k DIR, -c CERT or "
 			 "--vmlinux)");
@@ -970,14 +967,25 @@ static int validate(const struct opts *o)
 	return -1;
 }
 
+/* Whether .platform vouches for modules: the machine's kernel's
+ * vendor, --kernel-vendor, else the distributions' behaviour. */
+static bool platform_counts(const struct opts *o)
+{
+	if (o->machine)
+		return o->km.platform_for_modules;
+	return o->vendor != KM_VENDOR_MAINLINE;
+}
+
 /* Judge every file with the keyrings filled; the run's exit code. */
 static int judge_files(const struct opts *o, struct keyrings *k)
 {
 	struct judge jd = {
 		.o = o,
-		.kv = { o->kr, &k->trusted, &k->revoked, &k->bl, &k->platform },
+		.kv = { o->kr, &k->trusted, &k->revoked, &k->bl,
+			platform_counts(o) ? &k->platform : NULL },
 		.rc = { o->kr, o->enforce, MC_LD_UNKNOWN, NULL,
-			o->machine ? &o->m : NULL, o->missing, o->n_missing },
+			o->machine ? &o->m : NULL, o->notes.v, o->notes.n,
+			o->machine ? &o->km : NULL },
 	};
 	struct ms_list files = { 0 };
 	struct rp_summary sum = { 0 };
@@ -1016,7 +1024,7 @@ int main(int argc, char **argv)
 	ms_log_init(argv[0]);
 	/* the arguments, the .config's revocation certificates and
 	 * --machine's image, MOK list, db and dbx */
-	o.srcs = calloc((size_t)argc + 5, sizeof(*o.srcs));
+	o.srcs = calloc((size_t)argc + 1 + MP_MAX_SOURCES, sizeof(*o.srcs));
 	if (!o.srcs)
 		return MS_EXIT_IO;
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1)
@@ -1044,9 +1052,7 @@ done:
 		code = MS_EXIT_USAGE;
 	}
 	free(o.srcs);
-	for (size_t i = 0; i < o.n_missing; i++)
-		free(o.missing[i]);
-	free(o.missing);
+	mp_notes_free(&o.notes);
 	mc_free(&o.m);
 	return code;
 }

@@ -1213,3 +1213,60 @@ void ms_out_abort(struct ms_out *o)
 	free(o->target);
 	o->tmp = o->target = NULL;
 }
+
+int ms_read_stream(const char *path, size_t max, uint8_t **out,
+		   size_t *out_len)
+{
+	size_t len = 0, cap = 0;
+	uint8_t *buf = NULL, *grown;
+	struct stat st;
+	int fd, ret = 0;
+	ssize_t n;
+
+	*out = NULL;
+	*out_len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	for (;;) {
+		if (len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			if (cap > max + 1)
+				cap = max + 1;
+			if (len == cap) {
+				ret = -EFBIG;
+				break;
+			}
+			grown = realloc(buf, cap);
+			if (!grown) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = grown;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	if (!buf && !(buf = malloc(1)))
+		return -ENOMEM;
+	*out = buf;
+	*out_len = len;
+	return 0;
+}

@@ -116,6 +116,14 @@ int ms_write_fd(int fd, const void *buf, size_t len);
 /* Read a whole regular file of at most max bytes into a malloc'd buffer. */
 int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len);
 
+/*
+ * Read a file or a pipe to its end, at most max bytes (-EFBIG past it),
+ * into a malloc'd buffer: for /proc files, whose size says 0, and
+ * pipes.  -EISDIR for a directory, -errno.
+ */
+int ms_read_stream(const char *path, size_t max, uint8_t **buf,
+		   size_t *len);
+
 /* Message for an error returned by this module ("not a regular file"...). */
 const char *ms_io_strerror(int err);
 

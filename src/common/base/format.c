@@ -238,3 +238,25 @@ void ms_pkey_describe(EVP_PKEY *pkey, char *buf, size_t len)
 	}
 	ERR_clear_error();
 }
+
+/*
+ * A path as one line of diagnostics: control bytes (a newline in a file
+ * name) become \ooo, so one entry is one line and cannot fake another.
+ * Other bytes, non-UTF-8 ones included, are kept for grep.  Malloc'd.
+ */
+char *ms_one_line(const char *path)
+{
+	size_t n = strlen(path), o = 0;
+	char *s = malloc(4 * n + 1);
+
+	if (!s)
+		return NULL;
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			o += (size_t)sprintf(s + o, "\\%03o", *p);
+		else
+			s[o++] = (char)*p;
+	}
+	s[o] = 0;
+	return s;
+}

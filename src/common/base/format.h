@@ -15,6 +15,9 @@
 
 /* Lower-case hex without separators into a malloc'd string. */
 char *ms_hex(const uint8_t *p, size_t len);
+/* A path as one line of diagnostics: control bytes become \ooo.
+ * Malloc'd, NULL on -ENOMEM. */
+char *ms_one_line(const char *path);
 /* The same into buf, cut (at a whole byte) to fit size. */
 void ms_hex_to(char *buf, size_t size, const uint8_t *p, size_t len);
 /*

@@ -8,6 +8,41 @@
 
 #include "base/fileio.h"
 #include "kernel/kernel_config.h"
+#include "module/compress.h"
+
+/* A .config is some hundred KiB; the cap only stops a wrong file. */
+#define KC_FILE_MAX (64u << 20)
+
+/*
+ * The config's bytes from a file or a pipe (/proc/config.gz, a
+ * `<(zcat ...)`), decompressed when gzip, xz or zstd (kernel/configs.c
+ * serves /proc/config.gz gzip'd; distributions ship config.xz or .zst
+ * beside it at times).  -EISDIR, -EFBIG, -EBADMSG (*why) for a corrupt
+ * stream, -errno.
+ */
+static int read_config(const char *path, uint8_t **out, size_t *out_len,
+		       const char **why)
+{
+	size_t len, used;
+	uint8_t *buf;
+	enum ms_comp c;
+	int ret;
+
+	*out = NULL;
+	ret = ms_read_stream(path, KC_FILE_MAX, &buf, &len);
+	if (ret)
+		return ret;
+	c = ms_comp_detect(buf, len);
+	if (c == MS_COMP_NONE) {
+		*out = buf;
+		*out_len = len;
+		return 0;
+	}
+	ret = ms_decompress(c, buf, len, KC_FILE_MAX, out, out_len, &used,
+			    why);
+	free(buf);
+	return ret;
+}
 
 /*
  * Which options give the crypto API an algorithm: the generic drivers
@@ -166,6 +201,21 @@ int kc_lockdown_by_name(const char *name)
 }
 
 /* One "CONFIG_X=value" line. */
+static const struct {
+	const char *opt;
+	unsigned bit;
+} keyring_opts[] = {
+	{ "SECONDARY_TRUSTED_KEYRING", KC_SECONDARY },
+	{ "SECONDARY_TRUSTED_KEYRING_SIGNED_BY_BUILTIN",
+	  KC_SECONDARY_BY_BUILTIN },
+	{ "INTEGRITY_MACHINE_KEYRING", KC_MACHINE },
+	{ "INTEGRITY_CA_MACHINE_KEYRING", KC_CA_MACHINE },
+	{ "INTEGRITY_CA_MACHINE_KEYRING_MAX", KC_CA_MACHINE_MAX },
+	{ "INTEGRITY_PLATFORM_KEYRING", KC_PLATFORM },
+	{ "LOAD_UEFI_KEYS", KC_LOAD_UEFI },
+	{ "INTEGRITY_TRUSTED_KEYRING", KC_INTEGRITY_TRUSTED },
+};
+
 static int assign(struct kconfig *kc, const char *name, const char *val,
 		  char **bl, char **rev, bool *revlist, bool *waiver)
 {
@@ -185,6 +235,9 @@ static int assign(struct kconfig *kc, const char *name, const char *val,
 			kc->modular |= 1u << providers[i].bit;
 		}
 	}
+	for (i = 0; i < N(keyring_opts); i++)
+		if (y && strcmp(name, keyring_opts[i].opt) == 0)
+			kc->keyrings |= keyring_opts[i].bit;
 	if (strcmp(name, "MODULE_SIG") == 0)
 		kc->module_sig = y;
 	else if (strcmp(name, "MODULE_SIG_FORCE") == 0)
@@ -245,7 +298,7 @@ int kc_load(const char *path, const char *tree, struct kconfig *kc,
 
 	memset(kc, 0, sizeof(*kc));
 	*line = 0;
-	ret = ms_read_all(path, 64u << 20, &buf, &len);
+	ret = read_config(path, &buf, &len, &kc->why);
 	if (ret)
 		return ret;
 	text = realloc(buf, len + 1);

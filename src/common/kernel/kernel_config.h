@@ -31,6 +31,19 @@ const char *kc_lockdown_name(enum kc_lockdown l);
 /* The level named so (as /sys/kernel/security/lockdown words it), or -1 */
 int kc_lockdown_by_name(const char *name);
 
+/* The options that say which keyrings there are and what may enter
+ * them (certs/Kconfig, security/integrity/Kconfig). */
+enum kc_keyring {
+	KC_SECONDARY = 1u << 0,		/* SECONDARY_TRUSTED_KEYRING */
+	KC_SECONDARY_BY_BUILTIN = 1u << 1, /* ..._SIGNED_BY_BUILTIN */
+	KC_MACHINE = 1u << 2,		/* INTEGRITY_MACHINE_KEYRING */
+	KC_CA_MACHINE = 1u << 3,	/* INTEGRITY_CA_MACHINE_KEYRING */
+	KC_CA_MACHINE_MAX = 1u << 4,	/* INTEGRITY_CA_MACHINE_KEYRING_MAX */
+	KC_PLATFORM = 1u << 5,		/* INTEGRITY_PLATFORM_KEYRING */
+	KC_LOAD_UEFI = 1u << 6,		/* LOAD_UEFI_KEYS */
+	KC_INTEGRITY_TRUSTED = 1u << 7,	/* INTEGRITY_TRUSTED_KEYRING */
+};
+
 struct kconfig {
 	char version[32];	/* "6.1.192"; "" when the header is missing */
 	int major, minor;
@@ -51,12 +64,16 @@ struct kconfig {
 	 * against the kernel tree; NULL when unset or "" */
 	char *blacklist, *blacklist_path;
 	char *revocation, *revocation_path;
+	const char *why;	/* static: why a compressed config failed */
+	unsigned keyrings;	/* enum kc_keyring bits set =y */
 };
 
 /*
- * Read a .config.  tree is the kernel tree the file names in it are
+ * Read a .config: a file or a pipe, plain or compressed with gzip (as
+ * /proc/config.gz), xz or zstd.  tree is the kernel tree the file names in it are
  * relative to; NULL: the directory holding the .config.  -errno when
- * unreadable; -EINVAL (*line set) for a line that is no Kconfig
+ * unreadable, -EBADMSG (kc->why) for a corrupt compressed one;
+ * -EINVAL (*line set) for a line that is no Kconfig
  * assignment or comment; -ENODATA when no CONFIG_ line at all.
  */
 int kc_load(const char *path, const char *tree, struct kconfig *kc,

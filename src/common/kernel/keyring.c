@@ -326,6 +326,37 @@ next:
 	return ret;
 }
 
+int cs_move(struct certstore *from, size_t i, struct certstore *to)
+{
+	struct x509k_cert *c, **nc;
+	uint64_t *nf, fp;
+
+	if (i >= from->n)
+		return 0;
+	c = from->certs[i];
+	fp = from->fp[i];
+	if (to) {
+		nc = realloc(to->certs, (to->n + 1) * sizeof(*nc));
+		if (!nc)
+			return -ENOMEM;
+		to->certs = nc;
+		nf = realloc(to->fp, (to->n + 1) * sizeof(*nf));
+		if (!nf)
+			return -ENOMEM;
+		to->fp = nf;
+		nf[to->n] = fp;
+		nc[to->n++] = c;
+	} else {
+		x509k_free(c);
+	}
+	memmove(from->certs + i, from->certs + i + 1,
+		(from->n - i - 1) * sizeof(*from->certs));
+	memmove(from->fp + i, from->fp + i + 1,
+		(from->n - i - 1) * sizeof(*from->fp));
+	from->n--;
+	return 0;
+}
+
 void cs_free(struct certstore *cs)
 {
 	size_t i;

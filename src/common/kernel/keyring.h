@@ -70,6 +70,10 @@ int cs_add_cert_list(struct certstore *cs, const char *path,
  */
 int cs_add_dir(struct certstore *cs, const char *dir,
 	       const struct kr_rules *kr, const struct blacklist *bl);
+/* Move certificate i of from to the end of to (NULL: drop it): a key a
+ * keyring's restriction refused, filed elsewhere.  -ENOMEM. */
+int cs_move(struct certstore *from, size_t i, struct certstore *to);
+#define cs_move_last(from, to) cs_move((from), (from)->n - 1, (to))
 void cs_free(struct certstore *cs);
 
 #endif

@@ -558,3 +558,34 @@ int kv_usage_by_name(const char *name)
 			return all[i];
 	return -1;
 }
+
+int kv_restrict_by_signature(const struct kr_rules *kr,
+			     const struct certstore *ring,
+			     const struct x509k_cert *c, bool builtin_only,
+			     bool (*is_builtin)(const struct x509k_cert *k),
+			     const char **why)
+{
+	struct x509k_cert *key;
+	int err, ret;
+
+	if (!c->akid_id.data && !c->akid_keyid.data) {
+		*why = "no authorityKeyIdentifier: no key can vouch for it";
+		return -ENOKEY;
+	}
+	key = find_key(ring, &c->akid_id, &c->akid_keyid, &err);
+	if (!key) {
+		/* any failure of find_asymmetric_key() is -ENOKEY here */
+		*why = "no built-in or secondary key signed it";
+		return -ENOKEY;
+	}
+	if (builtin_only && !is_builtin(key)) {
+		*why = "signed by a key that is not built in "
+		       "(SECONDARY_TRUSTED_KEYRING_SIGNED_BY_BUILTIN)";
+		return -ENOKEY;
+	}
+	ret = kpk_verify(kr, key, &c->sig, why);
+	if (ret && !*why)
+		*why = "its signature does not verify with the key that "
+		       "its authorityKeyIdentifier names";
+	return ret;
+}

@@ -10,6 +10,7 @@
 #ifndef MODSIGN_KERNEL_VERIFY_H
 #define MODSIGN_KERNEL_VERIFY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,5 +66,21 @@ int kv_verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
 int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 		     size_t len, enum kv_usage usage, struct kv_result *res);
 void kv_result_free(struct kv_result *res);
+
+/*
+ * crypto/asymmetric_keys/restrict.c: restrict_link_by_signature(), as
+ * keyctl padd ... %:.secondary_trusted_keys meets it
+ * (restrict_link_by_builtin_and_secondary_trusted): the certificate c
+ * enters only when a key of ring, found by its authorityKeyIdentifier
+ * (find_asymmetric_key()), verifies its signature.  builtin_only
+ * (SECONDARY_TRUSTED_KEYRING_SIGNED_BY_BUILTIN): that key must be one
+ * of the image's, is_builtin says which.  0, -ENOKEY (no AKID, no such
+ * key, or not built in), or the signature check's error; *why says it.
+ */
+int kv_restrict_by_signature(const struct kr_rules *kr,
+			     const struct certstore *ring,
+			     const struct x509k_cert *c, bool builtin_only,
+			     bool (*is_builtin)(const struct x509k_cert *k),
+			     const char **why);
 
 #endif

@@ -54,6 +54,9 @@ struct x509k_cert {
 	bool seen, verified;
 	unsigned index;
 	char *path;		/* where a keyring certificate came from */
+	/* the keyring the kernel filed it in (".machine"...) and why,
+	 * static words; NULL when not modelled (-k, -c) */
+	const char *keyring, *filed_why;
 };
 
 /*

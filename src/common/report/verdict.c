@@ -98,6 +98,16 @@ static const char *soft_words(const struct rp_context *c, enum kv_usage usage)
 	}
 }
 
+/* The keyring that vouched for the first trusted signer, when the
+ * machine's model filed it; NULL otherwise. */
+static const char *trusted_keyring(const struct kv_result *r)
+{
+	for (size_t i = 0; r->msg && i < r->msg->n_sinfos; i++)
+		if (r->msg->sinfos[i].trusted_by)
+			return r->msg->sinfos[i].trusted_by->keyring;
+	return NULL;
+}
+
 /* --machine: what was read, and what was missing */
 static json_object *machine_json(const struct rp_context *c)
 {
@@ -107,8 +117,12 @@ static json_object *machine_json(const struct rp_context *c)
 	json_object_object_add(o, "release", json_object_new_string(m->release));
 	json_object_object_add(o, "vmlinuz", m->has_vmlinuz ?
 			       json_object_new_string(m->vmlinuz) : NULL);
+	json_object_object_add(o, "vmlinuz_from", m->has_vmlinuz ?
+			       json_object_new_string(m->vmlinuz_from) : NULL);
 	json_object_object_add(o, "config", m->has_config ?
 			       json_object_new_string(m->config) : NULL);
+	json_object_object_add(o, "config_from", m->has_config ?
+			       json_object_new_string(m->config_from) : NULL);
 	json_object_object_add(o, "secure_boot",
 			       json_object_new_string(mc_secure_boot_name(m->sb)));
 	json_object_object_add(o, "lockdown_file", m->lockdown < 0 ? NULL :
@@ -116,6 +130,20 @@ static json_object *machine_json(const struct rp_context *c)
 				       (enum kc_lockdown)m->lockdown)));
 	json_object_object_add(o, "sig_enforce", m->sig_enforce < 0 ? NULL :
 			       json_object_new_boolean(m->sig_enforce));
+	if (c->km) {
+		json_object_object_add(o, "kernel_vendor", json_object_new_string(
+				       km_vendor_name(c->km->vendor)));
+		json_object_object_add(o, "kernel_vendor_why",
+				       json_object_new_string(c->km->vendor_why));
+		json_object_object_add(o, "platform_for_modules",
+			json_object_new_boolean(c->km->platform_for_modules));
+		json_object_object_add(o, "mok_keyring",
+			c->km->mok == KM_MOK_NOT_LOADED ? NULL :
+			json_object_new_string(c->km->mok == KM_MOK_PLATFORM ?
+					       ".platform" : ".machine"));
+		json_object_object_add(o, "mok_why",
+				       c->km->mok_why ? json_object_new_string(c->km->mok_why) : NULL);
+	}
 	miss = json_object_new_array();
 	for (size_t i = 0; i < c->n_missing; i++)
 		json_object_array_add(miss,
@@ -275,6 +303,7 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 			       jstr_or_null(rp_lockdown_name(c->lockdown)));
 	if (c->machine)
 		json_object_object_add(j, "machine", machine_json(c));
+	json_object_object_add(j, "keyring", jstr_or_null(trusted_keyring(r)));
 	for (i = 0; r->msg && i < r->msg->n_sinfos; i++)
 		json_object_array_add(sg, signer_json(&r->msg->sinfos[i]));
 	json_object_object_add(j, "signers", sg);
@@ -312,9 +341,14 @@ void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 			ms_format_serial(id, sizeof(id),
 					 si->trusted_by->serial,
 					 si->trusted_by->serial_len);
-		fprintf(out, "%s: OK (%s, %s, signer \"%s\", key %s, cert %s)\n",
+		fprintf(out, "%s: OK (%s, %s, signer \"%s\", key %s, cert %s%s%s%s%s)\n",
 			file, si->hash->name, key, si->trusted_by->name, id,
-			si->trusted_by->path);
+			si->trusted_by->path,
+			si->trusted_by->keyring ? ", in " : "",
+			si->trusted_by->keyring ? si->trusted_by->keyring : "",
+			si->trusted_by->filed_why ? ": " : "",
+			si->trusted_by->filed_why ? si->trusted_by->filed_why :
+			"");
 		return;
 	}
 	if (shown == -MS_ENOALG) {

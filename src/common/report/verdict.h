@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "kernel/verify.h"
+#include "trust/keyring_model.h"
 #include "trust/machine.h"
 
 /* How the verdict is to be read. */
@@ -25,6 +26,7 @@ struct rp_context {
 	const struct mc_machine *machine;
 	char *const *missing;
 	size_t n_missing;
+	const struct km_model *km;	/* --machine's keyring model */
 };
 
 /*

@@ -59,5 +59,10 @@ int esl_read_efivar(const char *path, uint8_t **data, size_t *len);
 #define ESL_VAR_DB "db-d719b2cb-3d3a-4596-a3bc-dad00e67656f"
 #define ESL_VAR_DBX "dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f"
 #define ESL_VAR_MOK "MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+#define ESL_VAR_MOKX "MokListXRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+#define ESL_VAR_IGNORE_DB "MokIgnoreDB-605dab50-e046-4300-abb6-3dd810dd8b23"
+/* drivers/firmware/efi/mokvar-table.c: shim's MOK variable config
+ * table, one raw file per entry (no attribute bytes) */
+#define ESL_MOKVARS "/sys/firmware/efi/mok-variables"
 
 #endif

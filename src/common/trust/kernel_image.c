@@ -579,6 +579,58 @@ int vm_find_version(const uint8_t *buf, size_t len, char *out, size_t size)
 	return ret == -EINVAL ? -ENOENT : ret;
 }
 
+/* One printable line from p: up to a NUL, newline or control byte. */
+static int take_line(const uint8_t *p, size_t avail, char *out, size_t size)
+{
+	size_t n = 0;
+
+	while (n < avail && n + 1 < size && p[n] >= ' ' && p[n] < 0x7f)
+		n++;
+	if (n < 3 || p[0] < '0' || p[0] > '9')
+		return -ENOENT;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return 0;
+}
+
+static int banner_line(const uint8_t *p, size_t len, char *out, size_t size)
+{
+	static const char tag[] = "Linux version ";
+	const uint8_t *q = p, *end = p + len;
+
+	while ((q = memmem(q, (size_t)(end - q), tag, sizeof(tag) - 1))) {
+		q += sizeof(tag) - 1;
+		if (take_line(q, (size_t)(end - q), out, size) == 0)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+int vm_find_banner(const uint8_t *buf, size_t len, char *out, size_t size)
+{
+	struct vm_image img;
+	const char *why;
+	size_t off;
+	int ret;
+
+	/* the x86 header's kernel_version: "RELEASE (BUILDER) UTS_VERSION"
+	 * (arch/x86/boot/version.c) */
+	if (len >= 0x250 && le16(buf + 0x1fe) == 0xaa55 &&
+	    memcmp(buf + 0x202, "HdrS", 4) == 0 && le16(buf + 0x20e)) {
+		off = (size_t)le16(buf + 0x20e) + 0x200;
+		if (off < len && take_line(buf + off, len - off, out, size) == 0)
+			return 0;
+	}
+	if (banner_line(buf, len, out, size) == 0)
+		return 0;
+	ret = vm_find_certs(buf, len, kr_get(KR_DEFAULT), &img, &why);
+	if (ret == 0)
+		ret = img.owned ? banner_line(img.data, img.len, out, size) :
+				  -ENOENT;
+	vm_free(&img);
+	return ret == -EINVAL ? -ENOENT : ret;
+}
+
 void vm_free(struct vm_image *img)
 {
 	free(img->owned);

@@ -90,6 +90,14 @@ void vm_free(struct vm_image *img);
  */
 int vm_find_version(const uint8_t *buf, size_t len, char *out, size_t size);
 
+/*
+ * The image's version line after "Linux version " (init/version.c
+ * linux_banner: release, builder, compiler, UTS_VERSION), or the x86
+ * header's kernel_version string (release, builder, UTS_VERSION): who
+ * built the kernel.  0, -ENOENT, -EBADMSG, -ENOMEM.
+ */
+int vm_find_banner(const uint8_t *buf, size_t len, char *out, size_t size);
+
 /* "symbol system_certificate_list", "scan of .init.data/.init.rodata"... */
 const char *vm_how_name(enum vm_how how);
 

@@ -7,6 +7,7 @@
 #include <openssl/pkcs12.h>
 
 #include "base/fileio.h"
+#include "kernel/verify.h"
 #include "trust/keyring_load.h"
 
 /* A blacklist hash list is small; 64 MiB bounds a wrong file. */
@@ -14,17 +15,44 @@
 
 int tl_kind_trusts(enum tl_kind kind)
 {
-	return kind != TL_REVOKED && kind != TL_DBX && kind != TL_EFI_DBX;
+	return kind != TL_REVOKED && kind != TL_DBX && kind != TL_EFI_DBX &&
+	       kind != TL_MOKX && kind != TL_SECONDARY;
 }
 
 static int is_dbx(enum tl_kind kind)
 {
-	return kind == TL_DBX || kind == TL_EFI_DBX;
+	return kind == TL_DBX || kind == TL_EFI_DBX || kind == TL_MOKX;
 }
 
 static int is_efivar(enum tl_kind kind)
 {
-	return kind == TL_EFI_DB || kind == TL_EFI_DBX || kind == TL_MOK;
+	return kind == TL_EFI_DB || kind == TL_EFI_DBX || kind == TL_MOK ||
+	       kind == TL_MOKX;
+}
+
+static enum ts_esl_role role_of(const struct tl_source *src)
+{
+	if (is_dbx(src->kind))
+		return TS_ESL_DBX;
+	switch (src->file) {
+	case TL_FILE_PLATFORM: return TS_ESL_PLATFORM;
+	case TL_FILE_MACHINE_CA: return TS_ESL_MACHINE_CA;
+	case TL_FILE_MACHINE_CA_MAX: return TS_ESL_MACHINE_CA_MAX;
+	case TL_FILE_AS_KIND: break;
+	}
+	return src->kind == TL_EFI_DB ? TS_ESL_PLATFORM : TS_ESL_TRUSTED;
+}
+
+/* The keys a source added, labelled with the keyring the model filed
+ * them in (a key already labelled, refused by .machine, keeps its). */
+static void label(const struct certstore *cs, size_t from,
+		  const struct tl_source *src)
+{
+	for (size_t i = from; src->keyring && i < cs->n; i++)
+		if (!cs->certs[i]->keyring) {
+			cs->certs[i]->keyring = src->keyring;
+			cs->certs[i]->filed_why = src->why;
+		}
 }
 
 static void report_skipped(const struct certstore *cs, size_t from,
@@ -47,10 +75,10 @@ static int load_container(const struct tl_source *src,
 			  void (*report)(void *, const struct tl_report *),
 			  void *ctx, struct tl_failure *fail)
 {
-	enum ts_esl_role role = is_dbx(src->kind) ? TS_ESL_DBX :
-		src->kind == TL_EFI_DB ? TS_ESL_PLATFORM : TS_ESL_TRUSTED;
+	enum ts_esl_role role = role_of(src);
 	const char *path = is_efivar(src->kind) && !src->path ?
 		ts_efivar(role, src->kind == TL_MOK) : src->path;
+	size_t t0 = st->trusted->n, p0 = st->platform->n;
 	struct tl_report r = { .src = src, .path = path };
 	int err;
 
@@ -61,8 +89,8 @@ static int load_container(const struct tl_source *src,
 		err = ts_add_vmlinux(st, path, &fail->note);
 		r.event = TL_IMAGE_DONE;
 	} else {
-		err = ts_add_esl(st, path, is_efivar(src->kind), role,
-				 &fail->note);
+		err = ts_add_esl(st, path, is_efivar(src->kind) && !src->raw,
+				 role, &fail->note);
 		r.event = TL_LIST_DONE;
 		if (err == -ENOENT && is_efivar(src->kind)) {
 			r.event = TL_EFIVAR_ABSENT;
@@ -71,6 +99,9 @@ static int load_container(const struct tl_source *src,
 	}
 	if (err)
 		return err;
+	label(st->trusted, t0, src);
+	if (role != TS_ESL_TRUSTED)
+		label(st->platform, p0, src);
 	r.note = &fail->note;
 	report(ctx, &r);
 	return 0;
@@ -163,7 +194,7 @@ int tl_load(const struct tl_source *srcs, size_t n,
 			size_t bp = st->platform->n_skipped;
 			size_t br = st->revoked->n_skipped;
 
-			if (!want)
+			if (!want || src->kind == TL_SECONDARY)
 				continue;
 			if (!container) {
 				err = load_certs(src, st, report, ctx, fail);
@@ -195,4 +226,92 @@ int tl_load_blacklist(const char *path, struct blacklist *bl, int *line)
 	err = bl_load(bl, (const char *)buf, len, line);
 	free(buf);
 	return err ? -EINVAL : 0;
+}
+
+static bool is_builtin(const struct x509k_cert *k)
+{
+	return !k->keyring || strcmp(k->keyring, ".builtin_trusted_keys") == 0;
+}
+
+int tl_add_secondary(const struct ts_stores *st, const char *path,
+		     bool builtin_only,
+		     void (*refused)(void *ctx, const struct tl_refusal *r),
+		     void *ctx)
+{
+	struct certstore in = { 0 };
+	struct tl_refusal r = { .path = path };
+	int err;
+
+	err = cs_add_file(&in, path, st->kr, st->bl);
+	if (err)
+		goto out;
+	for (size_t i = 0; i < in.n_skipped; i++) {
+		/* x509_key_preparse() refused it before any restriction */
+		r.index = in.skipped[i].index;
+		r.err = in.skipped[i].err;
+		r.why = in.skipped[i].why ? in.skipped[i].why :
+			"the kernel cannot parse it";
+		refused(ctx, &r);
+	}
+	for (size_t i = 0; i < in.n; i++) {
+		const struct x509k_cert *c = in.certs[i];
+		size_t n0 = st->trusted->n;
+
+		r.index = (int)i + 1;
+		r.why = NULL;
+		r.err = kv_restrict_by_signature(st->kr, st->trusted, c,
+						 builtin_only, is_builtin,
+						 &r.why);
+		if (r.err == -ENOMEM) {
+			err = r.err;
+			goto out;
+		}
+		if (r.err) {
+			refused(ctx, &r);
+			continue;
+		}
+		err = cs_add_der(st->trusted, path, r.index, c->der,
+				 c->der_len, st->kr, st->bl);
+		if (err)
+			goto out;
+		if (st->trusted->n > n0) {
+			struct x509k_cert *k = st->trusted->certs[n0];
+
+			k->keyring = ".secondary_trusted_keys";
+			k->filed_why = "--secondary, signed by a trusted key";
+		}
+	}
+out:
+	cs_free(&in);
+	return err;
+}
+
+int tl_add_secondaries(const struct tl_source *srcs, size_t n,
+		       const struct ts_stores *st, bool have,
+		       bool builtin_only,
+		       void (*refused)(void *ctx, const struct tl_refusal *r),
+		       void *ctx, struct tl_failure *fail)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct tl_refusal r = { .path = srcs[i].path };
+		int err;
+
+		if (srcs[i].kind != TL_SECONDARY)
+			continue;
+		if (!have) {
+			r.why = "the kernel has no .secondary_trusted_keys "
+				"(CONFIG_SECONDARY_TRUSTED_KEYRING is not set)";
+			refused(ctx, &r);
+			continue;
+		}
+		err = tl_add_secondary(st, srcs[i].path, builtin_only,
+				       refused, ctx);
+		if (err) {
+			memset(fail, 0, sizeof(*fail));
+			fail->src = &srcs[i];
+			fail->path = srcs[i].path;
+			return err;
+		}
+	}
+	return 0;
 }

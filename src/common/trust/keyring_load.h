@@ -13,6 +13,7 @@
 #ifndef MODSIGN_TRUST_KEYRING_LOAD_H
 #define MODSIGN_TRUST_KEYRING_LOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "kernel/blacklist.h"
@@ -29,12 +30,29 @@ enum tl_kind {
 	TL_EFI_DB,	/* UEFI db from efivarfs */
 	TL_EFI_DBX,	/* UEFI dbx from efivarfs */
 	TL_MOK,		/* MokListRT from efivarfs */
+	TL_MOKX,	/* MokListXRT from efivarfs: as dbx */
+	TL_SECONDARY,	/* --secondary FILE: tl_add_secondary(), after
+			 * tl_load(), which passes it over */
+};
+
+/* How --machine's keyring model files a source (TL_MOK, TL_EFI_DB) */
+enum tl_file {
+	TL_FILE_AS_KIND,	/* the kind's default keyring */
+	TL_FILE_PLATFORM,	/* MokListRT into .platform */
+	TL_FILE_MACHINE_CA,	/* .machine's CA restriction */
+	TL_FILE_MACHINE_CA_MAX,
 };
 
 struct tl_source {
 	enum tl_kind kind;
 	const char *path;	/* NULL for the efivarfs sources: this
 				 * machine's (or that file under a root) */
+	enum tl_file file;
+	bool raw;		/* a MOK variable table file: no efivarfs
+				 * attribute bytes */
+	/* the keyring its keys are filed in and why, for --list-keys and
+	 * verdicts (static words); NULL: not modelled */
+	const char *keyring, *why;
 };
 
 /* Whether a source adds trusted keys (not only revocations or hashes). */
@@ -83,5 +101,38 @@ int tl_load(const struct tl_source *srcs, size_t n,
  * refuse.
  */
 int tl_load_blacklist(const char *path, struct blacklist *bl, int *line);
+
+/* A certificate --secondary refused, as keyctl padd would fail. */
+struct tl_refusal {
+	const char *path;
+	int index;		/* 1-based in the file */
+	int err;		/* the kernel's errno */
+	const char *why;	/* static */
+};
+
+/*
+ * --secondary FILE: each certificate of FILE into st->trusted, filed
+ * in .secondary_trusted_keys, only when a key already trusted signed it
+ * (kv_restrict_by_signature(); builtin_only: one of the image's, the
+ * keys labelled .builtin_trusted_keys, or with no label any -k, -c or
+ * --vmlinux key).  A certificate accepted vouches for the next ones.
+ * Each refusal is reported; -errno only when FILE cannot be read
+ * (-ENODATA: no certificate in it).
+ */
+int tl_add_secondary(const struct ts_stores *st, const char *path,
+		     bool builtin_only,
+		     void (*refused)(void *ctx, const struct tl_refusal *r),
+		     void *ctx);
+
+/*
+ * Every TL_SECONDARY source of srcs, in order, as above; on a kernel
+ * without the secondary keyring (!have) each file is refused whole
+ * (index 0).  -errno with *fail naming the file that cannot be read.
+ */
+int tl_add_secondaries(const struct tl_source *srcs, size_t n,
+		       const struct ts_stores *st, bool have,
+		       bool builtin_only,
+		       void (*refused)(void *ctx, const struct tl_refusal *r),
+		       void *ctx, struct tl_failure *fail);
 
 #endif

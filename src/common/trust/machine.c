@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <sys/utsname.h>
 
 #include "base/fileio.h"
+#include "base/rootpath.h"
 #include "kernel/kernel_config.h"
 #include "trust/efi_siglist.h"
 #include "trust/machine.h"
@@ -18,13 +20,30 @@
 /* include/linux/efi.h: EFI_VARIABLE_NON_VOLATILE */
 #define EFI_VARIABLE_NON_VOLATILE 0x1u
 
-static char *joined(const char *root, const char *path)
+/* path as the machine names it, on the host: inside m->root (NULL on
+ * -ENOMEM, the only failure that must stop the probe) */
+static char *under(const struct mc_machine *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static char *under(const struct mc_machine *m, const char *fmt, ...)
 {
-	char *s;
+	va_list ap;
+	char *rel, *out = NULL;
+	int n, ret;
 
-	if (asprintf(&s, "%s%s", root, path) < 0)
+	va_start(ap, fmt);
+	n = vasprintf(&rel, fmt, ap);
+	va_end(ap);
+	if (n < 0)
 		return NULL;
-	return s;
+	ret = ms_root_path(m->root, rel, &out);
+	if (ret && ret != -ENOMEM) {
+		/* a loop or a name too long: a path that cannot open,
+		 * kept as the machine names it, under the root */
+		if (asprintf(&out, "%s%s", m->root ? m->root : "", rel) < 0)
+			out = NULL;
+	}
+	free(rel);
+	return out;
 }
 
 static bool exists(const char *path)
@@ -36,15 +55,15 @@ static bool exists(const char *path)
 
 /* An efivarfs file: 4 bytes of attributes, then the value; its first
  * byte in *val.  -errno when absent or unreadable, -EBADMSG when empty. */
-static int efivar_byte(const char *efivars, const char *name,
+static int efivar_byte(const struct mc_machine *m, const char *name,
 		       uint32_t *attr, uint8_t *val)
 {
-	char *path;
+	char *path = under(m, ESL_EFIVARS "/%s", name);
 	uint8_t *buf = NULL;
 	size_t len;
 	int ret;
 
-	if (asprintf(&path, "%s/%s", efivars, name) < 0)
+	if (!path)
 		return -ENOMEM;
 	ret = ms_read_all(path, 4096, &buf, &len);
 	free(path);
@@ -76,17 +95,17 @@ static enum mc_secure_boot secure_boot(const struct mc_machine *m)
 
 	if (!m->has_efivars)
 		return MC_SB_NO_UEFI;
-	ret = efivar_byte(m->efivars, "SecureBoot-" EFI_GLOBAL, &attr, &v);
+	ret = efivar_byte(m, "SecureBoot-" EFI_GLOBAL, &attr, &v);
 	if (ret == -ENOENT)
 		return MC_SB_OFF;
 	if (ret)
 		return MC_SB_UNKNOWN;
 	if (v == 0)
 		return MC_SB_OFF;
-	if (efivar_byte(m->efivars, "SetupMode-" EFI_GLOBAL, &attr, &v) == 0 &&
+	if (efivar_byte(m, "SetupMode-" EFI_GLOBAL, &attr, &v) == 0 &&
 	    v == 1)
 		return MC_SB_OFF;
-	if (efivar_byte(m->efivars, "MokSBStateRT-" SHIM_LOCK, &attr, &v) == 0 &&
+	if (efivar_byte(m, "MokSBStateRT-" SHIM_LOCK, &attr, &v) == 0 &&
 	    !(attr & EFI_VARIABLE_NON_VOLATILE) && v == 1)
 		return MC_SB_SHIM_OFF;
 	return MC_SB_ON;
@@ -136,68 +155,287 @@ static int sig_enforce(const char *path)
 	return s[0] == 'Y' || s[0] == 'y' || s[0] == '1';
 }
 
-/* The one /boot/vmlinuz-* under root: its release in m->release. */
-static int only_image(const char *root, struct mc_machine *m, int *several)
+/* Kernels found under a root, by release. */
+#define MC_MAX_RELEASES 16
+struct releases {
+	char name[MC_MAX_RELEASES][128];
+	int n;			/* may pass MC_MAX_RELEASES: counted only */
+};
+
+static void rel_add(struct releases *rs, const char *name)
 {
-	char *boot = joined(root, "/boot");
+	for (int i = 0; i < rs->n && i < MC_MAX_RELEASES; i++)
+		if (strcmp(rs->name[i], name) == 0)
+			return;
+	if (strlen(name) >= sizeof(rs->name[0]))
+		return;
+	if (rs->n < MC_MAX_RELEASES)
+		snprintf(rs->name[rs->n], sizeof(rs->name[0]), "%s", name);
+	rs->n++;
+}
+
+static bool exists_under(const struct mc_machine *m, const char *a,
+			 const char *b, const char *c)
+{
+	char *p = under(m, "%s%s%s", a, b, c);
+	bool yes = p && exists(p);
+
+	free(p);
+	return yes;
+}
+
+static bool has_image(const struct mc_machine *m, const char *dir,
+		      const char *rel)
+{
+	char *p = under(m, "%s/%s/vmlinuz", dir, rel);
+	bool yes = p && exists(p);
+
+	free(p);
+	return yes;
+}
+
+/* Arch's /usr/lib/modules/RELEASE/pkgbase: the name mkinitcpio gives
+ * the image in /boot ("linux", "linux-lts"); "" when none. */
+static void pkgbase(const struct mc_machine *m, const char *rel, char *out,
+		    size_t size)
+{
+	char *p = under(m, "/usr/lib/modules/%s/pkgbase", rel);
+
+	out[0] = 0;
+	if (p && first_line(p, out, size))
+		out[0] = 0;
+	free(p);
+	if (strchr(out, '/'))
+		out[0] = 0;
+}
+
+/* The release whose pkgbase is name (an Arch /boot/vmlinuz-<pkgbase>);
+ * one with its image beside it first.  "" when none. */
+static void release_of_pkgbase(const struct mc_machine *m, const char *name,
+			       char *out, size_t size)
+{
+	char *dir = under(m, "%s", "/usr/lib/modules"), base[128];
+	struct dirent *e;
+	DIR *d = dir ? opendir(dir) : NULL;
+
+	out[0] = 0;
+	free(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		pkgbase(m, e->d_name, base, sizeof(base));
+		if (!base[0] || strcmp(base, name) != 0)
+			continue;
+		if (strlen(e->d_name) < size &&
+		    (!out[0] || exists_under(m, "/usr/lib/modules/",
+					     e->d_name, "/vmlinuz")))
+			memcpy(out, e->d_name, strlen(e->d_name) + 1);
+	}
+	closedir(d);
+}
+
+/*
+ * The kernels installed under the root: a /usr/lib/modules/R/vmlinuz
+ * (Debian 13's 7.x packages, Fedora, Arch) or /lib/modules/R/vmlinuz, and
+ * each /boot/vmlinuz-X, X the release (Debian, Ubuntu, Fedora) or Arch's
+ * pkgbase of one.
+ */
+static void find_releases(const struct mc_machine *m, struct releases *rs)
+{
+	static const char *const dirs[] = { "/usr/lib/modules",
+					    "/lib/modules" };
+	char rel[128];
 	struct dirent *e;
 	DIR *d;
-	int n = 0;
 
-	if (!boot)
-		return -ENOMEM;
-	d = opendir(boot);
-	free(boot);
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		char *dir = under(m, "%s", dirs[i]);
+
+		d = dir ? opendir(dir) : NULL;
+		free(dir);
+		if (!d)
+			continue;
+		while ((e = readdir(d)))
+			if (e->d_name[0] != '.' &&
+			    has_image(m, dirs[i], e->d_name))
+				rel_add(rs, e->d_name);
+		closedir(d);
+	}
+	{
+		char *boot = under(m, "%s", "/boot");
+
+		d = boot ? opendir(boot) : NULL;
+		free(boot);
+	}
 	if (!d)
-		return -ENOENT;
-	while ((e = readdir(d)))
-		if (strncmp(e->d_name, "vmlinuz-", 8) == 0 && n++ == 0)
-			snprintf(m->release, sizeof(m->release), "%s",
-				 e->d_name + 8);
+		return;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "vmlinuz-", 8) != 0 || !e->d_name[8])
+			continue;
+		release_of_pkgbase(m, e->d_name + 8, rel, sizeof(rel));
+		rel_add(rs, rel[0] ? rel : e->d_name + 8);
+	}
 	closedir(d);
-	*several = n;
-	return n == 0 ? -ENOENT : n > 1 ? -ENOTUNIQ : 0;
+}
+
+/* The first of the places a part may be in that holds it: *path and
+ * *from (its layout, static) set; otherwise *path is the first place,
+ * for messages, and *from NULL.  -ENOMEM only. */
+struct place {
+	const char *pre, *post;	/* around the release (or pkgbase) */
+	const char *layout;
+	bool pkgbase;		/* fmt takes the pkgbase, not the release */
+	bool running;		/* only for the kernel running there */
+};
+
+static int first_place(const struct mc_machine *m, const struct place *pl,
+		       size_t n, const char *base, bool running, char **path,
+		       const char **from)
+{
+	*path = NULL;
+	*from = NULL;
+	for (size_t i = 0; i < n; i++) {
+		char *p;
+
+		if ((pl[i].pkgbase && !base[0]) || (pl[i].running && !running))
+			continue;
+		p = under(m, "%s%s%s", pl[i].pre,
+			  pl[i].running ? "" : pl[i].pkgbase ? base :
+			  m->release, pl[i].post);
+		if (!p)
+			return -ENOMEM;
+		if (exists(p)) {
+			free(*path);
+			*path = p;
+			*from = pl[i].layout;
+			return 0;
+		}
+		if (*path)
+			free(p);
+		else
+			*path = p;
+	}
+	return 0;
+}
+
+static const struct place images[] = {
+	{ "/boot/vmlinuz-", "", "/boot/vmlinuz-RELEASE", false, false },
+	{ "/boot/vmlinuz-", "", "/boot/vmlinuz-PKGBASE (Arch: "
+	  "/usr/lib/modules/RELEASE/pkgbase)", true, false },
+	{ "/usr/lib/modules/", "/vmlinuz", "/usr/lib/modules/RELEASE/vmlinuz",
+	  false, false },
+	{ "/lib/modules/", "/vmlinuz", "/lib/modules/RELEASE/vmlinuz", false,
+	  false },
+};
+
+static const struct place configs[] = {
+	{ "/boot/config-", "", "/boot/config-RELEASE", false, false },
+	{ "/usr/lib/modules/", "/config", "/usr/lib/modules/RELEASE/config",
+	  false, false },
+	{ "/lib/modules/", "/config", "/lib/modules/RELEASE/config", false,
+	  false },
+	{ "/usr/lib/modules/", "/build/.config", "the headers' "
+	  "/usr/lib/modules/RELEASE/build/.config", false, false },
+	{ "/lib/modules/", "/build/.config", "the headers' "
+	  "/lib/modules/RELEASE/build/.config", false, false },
+	{ "/proc/config.gz", "", "the running kernel's /proc/config.gz",
+	  false, true },
+};
+
+const char *mc_image_places(void)
+{
+	return "/boot/vmlinuz-RELEASE, /boot/vmlinuz-PKGBASE, "
+	       "/usr/lib/modules/RELEASE/vmlinuz, /lib/modules/RELEASE/vmlinuz";
+}
+
+const char *mc_config_places(void)
+{
+	return "/boot/config-RELEASE, /usr/lib/modules/RELEASE/config, "
+	       "/lib/modules/RELEASE/config, .../RELEASE/build/.config, "
+	       "/proc/config.gz when running";
+}
+
+/* Whether release is the kernel running on the machine: uname -r here,
+ * the root's /proc/sys/kernel/osrelease under another root. */
+static bool running(const struct mc_machine *m)
+{
+	char *p, s[128];
+	struct utsname u;
+	bool yes;
+
+	if (!m->root)
+		return uname(&u) == 0 && strcmp(u.release, m->release) == 0;
+	p = under(m, "%s", "/proc/sys/kernel/osrelease");
+	yes = p && first_line(p, s, sizeof(s)) == 0 &&
+	      strcmp(s, m->release) == 0;
+	free(p);
+	return yes;
 }
 
 int mc_probe(const char *root, const char *release, struct mc_machine *m,
 	     int *several)
 {
+	struct releases rs = { .n = 0 };
 	struct utsname u;
-	int ret;
+	char base[128];
 
 	memset(m, 0, sizeof(*m));
 	m->lockdown = m->sig_enforce = -1;
 	*several = 0;
-	if (!root || strcmp(root, "/") == 0)
-		root = "";
+	if (!ms_root_is_host(root) && !(m->root = strdup(root)))
+		return -ENOMEM;
 	if (release) {
 		if (strlen(release) >= sizeof(m->release) ||
 		    strchr(release, '/'))
 			return -ENAMETOOLONG;
 		snprintf(m->release, sizeof(m->release), "%s", release);
-	} else if (!root[0]) {
+	} else if (!m->root) {
 		if (uname(&u) != 0)
 			return -errno;
 		snprintf(m->release, sizeof(m->release), "%s", u.release);
-	} else if ((ret = only_image(root, m, several))) {
-		return ret;
+	} else {
+		find_releases(m, &rs);
+		*several = rs.n;
+		if (rs.n != 1)
+			return rs.n ? -ENOTUNIQ : -ENOENT;
+		snprintf(m->release, sizeof(m->release), "%s", rs.name[0]);
 	}
-	if (asprintf(&m->vmlinuz, "%s/boot/vmlinuz-%s", root, m->release) < 0 ||
-	    asprintf(&m->config, "%s/boot/config-%s", root, m->release) < 0 ||
-	    !(m->efivars = joined(root, ESL_EFIVARS)) ||
-	    !(m->lockdown_path = joined(root, "/sys/kernel/security/lockdown")) ||
-	    !(m->enforce_path =
-	      joined(root, "/sys/module/module/parameters/sig_enforce")) ||
-	    !(m->mok = joined(root, ESL_EFIVARS "/" ESL_VAR_MOK)) ||
-	    !(m->db = joined(root, ESL_EFIVARS "/" ESL_VAR_DB)) ||
-	    !(m->dbx = joined(root, ESL_EFIVARS "/" ESL_VAR_DBX)))
+	m->running = running(m);
+	pkgbase(m, m->release, base, sizeof(base));
+	if (first_place(m, images, sizeof(images) / sizeof(images[0]), base,
+			m->running, &m->vmlinuz, &m->vmlinuz_from) ||
+	    first_place(m, configs, sizeof(configs) / sizeof(configs[0]), base,
+			m->running, &m->config, &m->config_from) ||
+	    !(m->efivars = under(m, "%s", ESL_EFIVARS)) ||
+	    !(m->lockdown_path = under(m, "%s",
+				       "/sys/kernel/security/lockdown")) ||
+	    !(m->enforce_path = under(m, "%s",
+			"/sys/module/module/parameters/sig_enforce")) ||
+	    !(m->mok = under(m, "%s", ESL_EFIVARS "/" ESL_VAR_MOK)) ||
+	    !(m->db = under(m, "%s", ESL_EFIVARS "/" ESL_VAR_DB)) ||
+	    !(m->dbx = under(m, "%s", ESL_EFIVARS "/" ESL_VAR_DBX)) ||
+	    !(m->mokx = under(m, "%s", ESL_EFIVARS "/" ESL_VAR_MOKX)) ||
+	    !(m->ignore_db = under(m, "%s",
+				   ESL_EFIVARS "/" ESL_VAR_IGNORE_DB)) ||
+	    !(m->mokvars = under(m, "%s", ESL_MOKVARS)) ||
+	    !(m->proc_keys = under(m, "%s", "/proc/keys")) ||
+	    !(m->mok_table = under(m, "%s", ESL_MOKVARS "/MokListRT")) ||
+	    !(m->mok_trusted = under(m, "%s",
+				     ESL_MOKVARS "/MokListTrustedRT")))
 		return -ENOMEM;
-	m->has_vmlinuz = exists(m->vmlinuz);
-	m->has_config = exists(m->config);
+	m->has_vmlinuz = m->vmlinuz_from != NULL;
+	m->has_config = m->config_from != NULL;
 	m->has_efivars = exists(m->efivars);
 	m->has_mok = exists(m->mok);
 	m->has_db = exists(m->db);
 	m->has_dbx = exists(m->dbx);
+	m->has_mokx = exists(m->mokx);
+	m->has_ignore_db = exists(m->ignore_db);
+	m->has_mokvars = exists(m->mokvars);
+	m->has_mok_table = exists(m->mok_table);
+	m->has_mok_trusted = exists(m->mok_trusted);
 	m->sb = secure_boot(m);
 	m->lockdown = lockdown_level(m->lockdown_path);
 	m->sig_enforce = sig_enforce(m->enforce_path);
@@ -206,6 +444,7 @@ int mc_probe(const char *root, const char *release, struct mc_machine *m,
 
 void mc_free(struct mc_machine *m)
 {
+	free(m->root);
 	free(m->vmlinuz);
 	free(m->config);
 	free(m->efivars);
@@ -214,6 +453,12 @@ void mc_free(struct mc_machine *m)
 	free(m->mok);
 	free(m->db);
 	free(m->dbx);
+	free(m->mokx);
+	free(m->ignore_db);
+	free(m->mokvars);
+	free(m->proc_keys);
+	free(m->mok_table);
+	free(m->mok_trusted);
 	memset(m, 0, sizeof(*m));
 }
 

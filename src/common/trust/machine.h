@@ -22,10 +22,22 @@ enum mc_secure_boot {
 
 struct mc_machine {
 	char release[128];	/* the kernel judged for */
-	/* malloc'd paths under the root; has_* when the file is there */
+	char *root;		/* NULL: this machine */
+	bool running;		/* release is the kernel running there */
+	/* malloc'd paths, resolved inside the root (base/rootpath.h);
+	 * has_* when the file is there, and then *_from names the layout
+	 * it was found by (static words); else the first place looked */
+	const char *vmlinuz_from, *config_from;
 	char *vmlinuz, *config, *efivars, *lockdown_path, *enforce_path;
 	char *mok, *db, *dbx;	/* efivarfs files, for the trust loader */
 	bool has_vmlinuz, has_config, has_efivars, has_mok, has_db, has_dbx;
+	/* shim's MOK variable table as the kernel reads it first
+	 * (load_moklist_certs: MokListRT; trust_moklist: MokListTrustedRT),
+	 * MokListXRT and MokIgnoreDB (efivarfs) */
+	char *mokvars, *mok_table, *mok_trusted, *mokx, *ignore_db;
+	bool has_mokvars, has_mok_table, has_mok_trusted, has_mokx;
+	bool has_ignore_db;
+	char *proc_keys;	/* the running kernel's /proc/keys */
 	enum mc_secure_boot sb;
 	int lockdown;		/* enum kc_lockdown, -1 when not readable */
 	int sig_enforce;	/* 0 or 1, -1 when not readable */
@@ -34,13 +46,22 @@ struct mc_machine {
 /*
  * Look at the machine under root (NULL: "/") for kernel release (NULL:
  * the running kernel's, uname -r; under a root other than "/", the one
- * /boot/vmlinuz-* there).  Returns 0, -ENOENT when root has no
- * /boot/vmlinuz-* to choose, -ENOTUNIQ (*several set) when it has
- * several, -ENAMETOOLONG or -ENOMEM.  mc_free in every case.
+ * kernel installed there).  The image is taken from /boot/vmlinuz-R,
+ * Arch's /boot/vmlinuz-<pkgbase>, /usr/lib/modules/R/vmlinuz or
+ * /lib/modules/R/vmlinuz, the first there; the config from
+ * /boot/config-R, /usr/lib/modules/R/config (and /lib/...), the
+ * headers' build/.config, or /proc/config.gz when R runs there.
+ * Returns 0, -ENOENT when root has no kernel to choose, -ENOTUNIQ
+ * (*several set) when it has several, -ENAMETOOLONG or -ENOMEM.
+ * mc_free in every case.
  */
 int mc_probe(const char *root, const char *release, struct mc_machine *m,
 	     int *several);
 void mc_free(struct mc_machine *m);
+
+/* Where images and configs are looked for, as one line for messages. */
+const char *mc_image_places(void);
+const char *mc_config_places(void);
 
 /* What is known of a kernel's lockdown (security/lockdown). */
 enum mc_lockdown {

@@ -98,6 +98,20 @@ int ts_vmlinux_version(const char *path, char *out, size_t size)
 	return ret;
 }
 
+int ts_vmlinux_banner(const char *path, char *out, size_t size)
+{
+	struct ms_file f = { .fd = -1 };
+	int ret;
+
+	ret = ms_file_open(path, &f);
+	if (ret)
+		return ret;
+	ret = f.len > TS_MAX_IMAGE ? -EFBIG :
+	      vm_find_banner(f.data, f.len, out, size);
+	ms_file_close(&f);
+	return ret;
+}
+
 struct esl_ctx {
 	const struct ts_stores *st;
 	const char *path;
@@ -105,6 +119,37 @@ struct esl_ctx {
 	struct ts_note *note;
 	int n;
 };
+
+/*
+ * crypto/asymmetric_keys/restrict.c: restrict_link_by_ca() takes a key
+ * whose certificate is a CA (basicConstraints) with keyCertSign; with
+ * INTEGRITY_CA_MACHINE_KEYRING_MAX, one without digitalSignature.  A key
+ * refused is tried in .platform (machine_keyring.c:
+ * add_to_machine_keyring()).
+ */
+static int machine_ca(struct esl_ctx *c, const struct esl_entry *e)
+{
+	struct certstore *t = c->st->trusted;
+	size_t n0 = t->n;
+	struct x509k_cert *x;
+	int ret;
+
+	ret = cs_add_der(t, c->path, (int)c->note->x509, e->data, e->len,
+			 c->st->kr, c->st->bl);
+	if (ret || t->n == n0)
+		return ret;
+	x = t->certs[t->n - 1];
+	if (x->ca && x->keycertsign &&
+	    !(c->role == TS_ESL_MACHINE_CA_MAX && x->digsig))
+		return 0;
+	x->keyring = ".platform";
+	x->filed_why = c->role == TS_ESL_MACHINE_CA_MAX ?
+		"MokListRT, refused by .machine: not a CA key without "
+		"digitalSignature (INTEGRITY_CA_MACHINE_KEYRING_MAX)" :
+		"MokListRT, refused by .machine: not a CA key with keyCertSign "
+		"(INTEGRITY_CA_MACHINE_KEYRING)";
+	return cs_move_last(t, c->st->platform);
+}
 
 static int esl_entry(void *p, const struct esl_entry *e)
 {
@@ -114,6 +159,9 @@ static int esl_entry(void *p, const struct esl_entry *e)
 	switch (e->type) {
 	case ESL_X509:
 		c->note->x509++;
+		if (c->role == TS_ESL_MACHINE_CA ||
+		    c->role == TS_ESL_MACHINE_CA_MAX)
+			return machine_ca(c, e);
 		cs = c->role == TS_ESL_TRUSTED ? c->st->trusted :
 		     c->role == TS_ESL_PLATFORM ? c->st->platform :
 		     c->st->revoked;
@@ -209,6 +257,8 @@ void ts_print_key(FILE *f, const struct x509k_cert *c, const char *keyring)
 	fprintf(f, "    sha256:  ");
 	if (EVP_Digest(c->der, c->der_len, fp, &fplen, EVP_sha256(), NULL))
 		colon_hex(f, fp, fplen);
-	fprintf(f, "\n    keyring: %s\n    from:    %s\n", keyring,
-		c->path ? c->path : "");
+	fprintf(f, "\n    keyring: %s\n    from:    %s\n",
+		c->keyring ? c->keyring : keyring, c->path ? c->path : "");
+	if (c->filed_why)
+		fprintf(f, "    why:     %s\n", c->filed_why);
 }

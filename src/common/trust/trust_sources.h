@@ -63,10 +63,18 @@ int ts_add_vmlinux(const struct ts_stores *st, const char *path,
  * file cannot be read or holds none (-ENOENT). */
 int ts_vmlinux_version(const char *path, char *out, size_t size);
 
+/* Its version line (vm_find_banner()); -errno as above. */
+int ts_vmlinux_banner(const char *path, char *out, size_t size);
+
 enum ts_esl_role {
 	TS_ESL_TRUSTED,		/* --esl FILE, --mok */
 	TS_ESL_PLATFORM,	/* --efi-db */
 	TS_ESL_DBX,		/* --dbx FILE, --efi-dbx */
+	/* MokListRT into a .machine restricted to CA keys
+	 * (restrict_link_by_ca, _MAX: not digitalSignature either); a key
+	 * refused goes to .platform (add_to_machine_keyring) */
+	TS_ESL_MACHINE_CA,
+	TS_ESL_MACHINE_CA_MAX,
 };
 
 /*

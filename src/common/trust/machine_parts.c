@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <string.h>
+
+#include "base/fileio.h"
+#include "trust/machine_parts.h"
+#include "trust/running_keys.h"
+
+static int vnote(struct mp_notes *n, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+static int vnote(struct mp_notes *n, const char *fmt, va_list ap)
+{
+	char *line, **v;
+	int len;
+
+	len = vasprintf(&line, fmt, ap);
+	if (len < 0)
+		return -ENOMEM;
+	v = realloc(n->v, (n->n + 1) * sizeof(*v));
+	if (!v) {
+		free(line);
+		return -ENOMEM;
+	}
+	n->v = v;
+	v[n->n++] = line;
+	return 0;
+}
+
+int mp_note(struct mp_notes *n, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vnote(n, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+#define note mp_note
+
+static bool has_source(const struct mp_request *rq, enum tl_kind kind)
+{
+	for (size_t i = 0; i < *rq->nsrc; i++)
+		if (rq->srcs[i].kind == kind)
+			return true;
+	return false;
+}
+
+/*
+ * An efivarfs source of the machine: --mok, --efi-db and --efi-dbx
+ * given too read the machine's file; one that is not there is noted
+ * once.
+ */
+static int efivar_part(struct mp_request *rq, struct mp_notes *n,
+		       const struct tl_source *want, bool there,
+		       const char *absent)
+{
+	bool given = false;
+
+	for (size_t i = 0; i < *rq->nsrc; i++)
+		if (rq->srcs[i].kind == want->kind) {
+			rq->srcs[i].path = want->path;
+			rq->srcs[i].raw = want->raw;
+			given = true;
+		}
+	if (!there)
+		return given ? 0 : note(n, "no %s: %s", want->path, absent);
+	if (!given)
+		rq->srcs[(*rq->nsrc)++] = *want;
+	return 0;
+}
+
+static const char *const mok_keyring[] = {
+	[KM_MOK_NOT_LOADED] = NULL,
+	[KM_MOK_MACHINE] = ".machine",
+	[KM_MOK_MACHINE_CA] = ".machine",
+	[KM_MOK_MACHINE_CA_MAX] = ".machine",
+	[KM_MOK_PLATFORM] = ".platform",
+};
+
+static const enum tl_file mok_file[] = {
+	[KM_MOK_NOT_LOADED] = TL_FILE_AS_KIND,
+	[KM_MOK_MACHINE] = TL_FILE_AS_KIND,
+	[KM_MOK_MACHINE_CA] = TL_FILE_MACHINE_CA,
+	[KM_MOK_MACHINE_CA_MAX] = TL_FILE_MACHINE_CA_MAX,
+	[KM_MOK_PLATFORM] = TL_FILE_PLATFORM,
+};
+
+int mp_keyrings(const struct mc_machine *m, const struct km_model *km,
+		struct mp_request *rq, struct mp_notes *n)
+{
+	/* load_moklist_certs(): the MOK variable table first, then the
+	 * variable */
+	struct tl_source mok = {
+		TL_MOK, m->has_mok_table ? m->mok_table : m->mok,
+		mok_file[km->mok], m->has_mok_table, mok_keyring[km->mok],
+		km->mok_why,
+	};
+	struct tl_source db = { TL_EFI_DB, m->db, TL_FILE_AS_KIND, false,
+				".platform", "UEFI db" };
+	struct tl_source dbx = { TL_EFI_DBX, m->dbx, TL_FILE_AS_KIND, false,
+				 NULL, NULL };
+	struct tl_source mokx = { TL_MOKX, m->mokx, TL_FILE_AS_KIND, false,
+				  NULL, NULL };
+	int err;
+
+	if (!m->has_efivars)
+		return 0;
+	if (km->mok != KM_MOK_NOT_LOADED)
+		err = efivar_part(rq, n, &mok, m->has_mok_table || m->has_mok,
+				  "no MOK key enrolled");
+	else
+		err = m->has_mok_table || m->has_mok ?
+			note(n, "%s: not loaded: %s", mok.path, km->mok_why) :
+			0;
+	if (!err && km->db)
+		err = efivar_part(rq, n, &db, m->has_db, "no UEFI db");
+	else if (!err && m->has_db)
+		err = note(n, "%s: not loaded: %s", m->db, km->db_why);
+	if (!err && km->dbx)
+		err = efivar_part(rq, n, &dbx, m->has_dbx, "no UEFI dbx");
+	if (!err && km->mokx && m->has_mokx)
+		err = efivar_part(rq, n, &mokx, true, NULL);
+	return err;
+}
+
+int mp_settle(const struct mc_machine *m, struct mp_request *rq,
+	      struct mp_notes *n)
+{
+	int err;
+
+	if (!has_source(rq, TL_VMLINUX)) {
+		if (m->has_vmlinuz)
+			rq->srcs[(*rq->nsrc)++] = (struct tl_source){
+				.kind = TL_VMLINUX, .path = m->vmlinuz,
+				.keyring = ".builtin_trusted_keys" };
+		else if ((err = note(n, "no kernel image of %s in %s (%s): no "
+				     "built-in keys (give --vmlinux)",
+				     m->release, m->root ? m->root : "/",
+				     mc_image_places())))
+			return err;
+	}
+	if (!*rq->kcpath && !rq->kline) {
+		if (m->has_config)
+			*rq->kcpath = m->config;
+		else if ((err = note(n, "no kernel config of %s in %s (%s): "
+				     "crypto assumed built, lockdown assumed "
+				     "under Secure Boot (give "
+				     "--kernel-config)", m->release,
+				     m->root ? m->root : "/",
+				     mc_config_places())))
+			return err;
+	}
+	if (m->has_efivars) {
+		if (m->sb == MC_SB_UNKNOWN && (err = note(n, "%s: SecureBoot "
+		    "unreadable: Secure Boot state unknown, taken as on",
+		    m->efivars)))
+			return err;
+	} else if ((err = note(n, "no %s: not booted with UEFI: no Secure "
+			       "Boot, MOK list or db", m->efivars))) {
+		return err;
+	}
+	if (rq->lockdown < 0 && m->lockdown < 0 &&
+	    (err = note(n, "no %s: lockdown from the kernel config and "
+			"Secure Boot only", m->lockdown_path)))
+		return err;
+	if (!*rq->enforce && m->sig_enforce < 0 &&
+	    (err = note(n, "no %s: module.sig_enforce taken as off",
+			m->enforce_path)))
+		return err;
+	if (m->sig_enforce == 1)
+		*rq->enforce = true;
+	return 0;
+}
+
+void mp_notes_free(struct mp_notes *n)
+{
+	for (size_t i = 0; i < n->n; i++)
+		free(n->v[i]);
+	free(n->v);
+	n->v = NULL;
+	n->n = 0;
+}
+
+int mp_model(const struct mc_machine *m, const struct kconfig *kc,
+	     int given, struct mp_request *rq, struct km_model *km,
+	     struct mp_notes *n)
+{
+	char banner[512], *b = NULL;
+	int err, major = 0, minor = 0;
+
+	for (size_t i = 0; i < *rq->nsrc && !b; i++)
+		if (rq->srcs[i].kind == TL_VMLINUX &&
+		    ts_vmlinux_banner(rq->srcs[i].path, banner,
+				      sizeof(banner)) == 0)
+			b = banner;
+	if (kc && kc->major)
+		major = kc->major, minor = kc->minor;
+	else if (sscanf(m->release, "%d.%d", &major, &minor) != 2)
+		major = minor = 0;
+	km_decide(kc, m, (enum km_vendor)given, b, major, minor, km);
+	err = mp_keyrings(m, km, rq, n);
+	if (!err && km->vendor == KM_VENDOR_UNKNOWN)
+		err = note(n, "kernel vendor unknown: %s", km->vendor_why);
+	if (!err && km->trust_assumed)
+		err = note(n, "Debian kernel %d.%d: whether its trust_moklist() "
+			   "is always true (6.1, 6.12) or kernel.org's (7.3) is "
+			   "not known: kernel.org's assumed", major, minor);
+	return err;
+}
+
+static bool trusted_ring(int ring)
+{
+	return ring == RK_BUILTIN || ring == RK_SECONDARY || ring == RK_MACHINE;
+}
+
+/* One store's keys against the kernel's: *i advances unless the key
+ * at it moved out. */
+static int reconcile(struct certstore *cs, bool is_trusted,
+		     struct certstore *other, const struct rk_state *rk,
+		     bool *seen, struct mp_notes *n)
+{
+	char desc[256];
+	int err = 0;
+
+	for (size_t i = 0; i < cs->n && !err;) {
+		struct x509k_cert *c = cs->certs[i];
+		const struct rk_key *k;
+
+		x509k_describe(c, desc, sizeof(desc));
+		k = rk_find(rk, desc);
+		if (k)
+			seen[k - rk->keys] = true;
+		/* keys given on the command line (-k, -c, --esl,
+		 * --secondary) are the user's to judge with, not the
+		 * machine's prediction */
+		if (!c->keyring ||
+		    strcmp(c->keyring, ".secondary_trusted_keys") == 0) {
+			i++;
+			continue;
+		}
+		if (!k) {
+			err = note(n, "running kernel: '%s' (%s) predicted in "
+				   "%s is not among its keys: left out", desc,
+				   c->path, c->keyring ? c->keyring :
+				   is_trusted ? "a trusted keyring" :
+				   ".platform");
+			if (!err)
+				err = cs_move(cs, i, NULL);
+			continue;
+		}
+		if (rk->members && k->ring >= 0 && k->ring != RK_BLACKLIST &&
+		    trusted_ring(k->ring) != is_trusted) {
+			err = note(n, "running kernel: '%s' (%s) is in %s, "
+				   "not %s as the files predict", desc,
+				   c->path, rk_ring_name(k->ring),
+				   c->keyring ? c->keyring : is_trusted ?
+				   "a trusted keyring" : ".platform");
+			c->keyring = rk_ring_name(k->ring);
+			c->filed_why = "where the running kernel holds it";
+			if (!err)
+				err = cs_move(cs, i, other);
+			continue;
+		}
+		if (rk->members && k->ring >= 0 && k->ring != RK_BLACKLIST) {
+			c->keyring = rk_ring_name(k->ring);
+		}
+		i++;
+	}
+	return err;
+}
+
+int mp_running(const struct mc_machine *m, struct certstore *trusted,
+	       struct certstore *platform, struct mp_notes *n)
+{
+	struct rk_state rk;
+	uint8_t *buf;
+	size_t len;
+	bool *seen = NULL, any = false;
+	int err;
+
+	if (!m->running)
+		return 0;
+	err = ms_read_stream(m->proc_keys, 16u << 20, &buf, &len);
+	if (err)
+		return err == -ENOMEM ? err :
+		       note(n, "no %s: the running kernel's keys not read",
+			    m->proc_keys);
+	err = rk_parse((const char *)buf, len, &rk);
+	free(buf);
+	if (err == -EINVAL)
+		err = note(n, "%s: not a /proc/keys listing: the running "
+			   "kernel's keys not read", m->proc_keys);
+	for (int r = 0; r < RK_N; r++)
+		any |= rk.ring_id[r] != 0;
+	if (err || !any) {
+		if (!err)
+			err = note(n, "%s lists no system keyring (run as "
+				   "root): the running kernel's keys not read",
+				   m->proc_keys);
+		rk_free(&rk);
+		return err;
+	}
+	if (!m->root && (err = rk_read_members(&rk)) &&
+	    (err = note(n, "keyctl: cannot read the system keyrings (%s): "
+			"which keyring holds each key not read",
+			strerror(-err)))) {
+		rk_free(&rk);
+		return err;
+	}
+	seen = calloc(rk.n ? rk.n : 1, sizeof(*seen));
+	if (!seen) {
+		rk_free(&rk);
+		return -ENOMEM;
+	}
+	err = reconcile(trusted, true, platform, &rk, seen, n);
+	if (!err)
+		err = reconcile(platform, false, trusted, &rk, seen, n);
+	for (size_t i = 0; !err && i < rk.n; i++)
+		if (!seen[i] && rk.keys[i].ring != RK_BLACKLIST)
+			err = note(n, "running kernel: '%s' is in %s, but in no "
+				   "file read (added at run time?): a module it "
+				   "signed is judged UNKNOWN-KEY here",
+				   rk.keys[i].desc, rk.keys[i].ring >= 0 ?
+				   rk_ring_name(rk.keys[i].ring) :
+				   "its keyrings");
+	free(seen);
+	rk_free(&rk);
+	return err;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * verify-file --machine: the parts of one machine (trust/machine.h) made
+ * into what a run judges with.  Each part no explicit option replaces
+ * becomes a trust source or a setting; each part not there becomes a
+ * note (one line, for stderr and the JSON "missing" array), never an
+ * error: a machine without UEFI, or with its config elsewhere, is still
+ * judged, and says what it was judged without.
+ */
+#ifndef MODSIGN_TRUST_MACHINE_PARTS_H
+#define MODSIGN_TRUST_MACHINE_PARTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "trust/keyring_load.h"
+#include "trust/keyring_model.h"
+#include "trust/machine.h"
+
+/* What the command line already settled, and where sources go. */
+struct mp_request {
+	struct tl_source *srcs;	/* the command line's sources; room for
+				 * MP_MAX_SOURCES more */
+	size_t *nsrc;
+	const char **kcpath;	/* --kernel-config, or set to the machine's */
+	bool kline;		/* --kernel given: no config is read */
+	bool *enforce;		/* --enforce, or set by sig_enforce=Y */
+	int lockdown;		/* --lockdown, -1 when not given */
+};
+
+#define MP_MAX_SOURCES 5
+
+/* Lines saying what was missing, malloc'd. */
+struct mp_notes {
+	char **v;
+	size_t n;
+};
+
+/*
+ * Settle every part of m into rq.  0, or -ENOMEM.  notes gets a line
+ * for each part not found (the caller shows them); mp_notes_free.
+ */
+int mp_settle(const struct mc_machine *m, struct mp_request *rq,
+	      struct mp_notes *notes);
+void mp_notes_free(struct mp_notes *notes);
+/* One more note; 0 or -ENOMEM. */
+int mp_note(struct mp_notes *notes, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The machine's UEFI sources as the kernel's keyring model km files
+ * them (trust/keyring_model.h): MokListRT (from the MOK variable table
+ * when there) into .machine or .platform or not at all, db unless
+ * ignored, dbx, MokListXRT.  A source given on the command line too
+ * (--mok, --efi-db, --efi-dbx) reads the machine's file.  0 or -ENOMEM.
+ */
+int mp_keyrings(const struct mc_machine *m, const struct km_model *km,
+		struct mp_request *rq, struct mp_notes *notes);
+
+/*
+ * The keyring model of the judged kernel: its vendor from the first
+ * image among rq's sources (its version line) unless given, kc's
+ * options (NULL: none read), km_decide(), then mp_keyrings(); an
+ * unknown vendor is a note.  0 or -ENOMEM.
+ */
+int mp_model(const struct mc_machine *m, const struct kconfig *kc,
+	     int given, struct mp_request *rq, struct km_model *km,
+	     struct mp_notes *notes);
+
+/*
+ * The kernel running there (m->running): judge by the keys it really
+ * holds.  Its /proc/keys lists them; on this machine keyctl says which
+ * keyring holds each.  A key the files predicted that the kernel does
+ * not hold is taken out; one it filed elsewhere (a MOK key in .platform)
+ * is moved; one it holds that no file gave (keyctl padd at run time) is
+ * noted: its certificate is not here, so its modules stay UNKNOWN-KEY.
+ * Each difference is a note.  0, or -ENOMEM.
+ */
+int mp_running(const struct mc_machine *m, struct certstore *trusted,
+	       struct certstore *platform, struct mp_notes *notes);
+
+#endif

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The keys a running kernel really holds in its system keyrings, as it
+ * lists them: /proc/keys (security/keys/proc.c: proc_keys_show(), one
+ * key a line: id, flags, usage, expiry, permissions, uid, gid, type,
+ * then "description: summary"), and each keyring's members through
+ * keyctl(KEYCTL_READ), which for a keyring gives its keys' ids
+ * (security/keys/keyring.c: keyring_read()).  Both show the system
+ * keyrings to root only.  An asymmetric key's description is the one
+ * x509_key_preparse() gives it ("CN: skid", x509k_describe()): keys are
+ * matched by it, as the kernel itself names them.
+ */
+#ifndef MODSIGN_TRUST_RUNNING_KEYS_H
+#define MODSIGN_TRUST_RUNNING_KEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The keyrings a module's verdict can depend on. */
+enum rk_ring {
+	RK_BUILTIN,		/* .builtin_trusted_keys */
+	RK_SECONDARY,		/* .secondary_trusted_keys */
+	RK_MACHINE,		/* .machine */
+	RK_PLATFORM,		/* .platform */
+	RK_BLACKLIST,		/* .blacklist */
+	RK_N,
+};
+
+const char *rk_ring_name(enum rk_ring r);
+
+struct rk_key {
+	uint32_t id;
+	char desc[256];		/* without the ": summary" */
+	int ring;		/* enum rk_ring holding it, -1: not known */
+};
+
+struct rk_state {
+	struct rk_key *keys;	/* the asymmetric keys listed */
+	size_t n;
+	uint32_t ring_id[RK_N];	/* 0: not listed */
+	bool members;		/* each key's ring is known (keyctl) */
+};
+
+/*
+ * Parse /proc/keys text into s.  0, -EINVAL for a line that is no
+ * /proc/keys line, -ENOMEM.  rk_free in every case.
+ */
+int rk_parse(const char *text, size_t len, struct rk_state *s);
+
+/*
+ * Which of the listed keyrings holds each key, by keyctl(KEYCTL_READ)
+ * of each keyring (a key linked into two keeps the first, in rk_ring
+ * order).  Only for the kernel this process runs on.  0 (s->members
+ * set), or -errno from keyctl (-EACCES without root).
+ */
+int rk_read_members(struct rk_state *s);
+
+/* The key of that description, or NULL. */
+const struct rk_key *rk_find(const struct rk_state *s, const char *desc);
+
+void rk_free(struct rk_state *s);
+
+#endif
