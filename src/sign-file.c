@@ -11,6 +11,8 @@
 
 #include <openssl/crypto.h>
 
+#include "base/agent_client.h"
+#include "base/agent_wire.h"
 #include "base/exitcode.h"
 #include "base/fileio.h"
 #include "base/format.h"
@@ -21,6 +23,7 @@
 #include "kernel/kernel_config.h"
 #include "kernel/public_key.h"
 #include "kernel/rules.h"
+#include "sign/agent_server.h"
 #include "sign/batch_sign.h"
 #include "sign/kernel_check.h"
 #include "sign/pin.h"
@@ -31,6 +34,8 @@
 enum { OPT_BATCH = 0x4200, OPT_FILES_FROM, OPT_USAGE, OPT_JSON };
 /* kmodsign personality */
 enum { OPT_KMODSIGN = 0x4300 };
+/* the signing agent */
+enum { OPT_AGENT = 0x4400, OPT_AGENT_START, OPT_AGENT_STOP };
 
 static const char short_opts[] = "sdpkvqhVj:0r:";
 static const struct option long_opts[] = {
@@ -61,6 +66,9 @@ static const struct option long_opts[] = {
 	{ "kmodsign", no_argument, NULL, OPT_KMODSIGN },
 	{ "usage", required_argument, NULL, OPT_USAGE },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "agent", no_argument, NULL, OPT_AGENT },
+	{ "agent-start", no_argument, NULL, OPT_AGENT_START },
+	{ "agent-stop", no_argument, NULL, OPT_AGENT_STOP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -499,6 +507,8 @@ struct opts {
 	enum verb verb;
 	struct ms_sign_req req;
 	int keyid, quiet, verbose, kmod;
+	int agent;		/* OPT_AGENT* */
+	int ncmd;		/* words after "--": --agent's command */
 	const char *kernel, *kcpath, *rawsig;
 	struct ms_key_opts kopts;
 	struct batch_opts batch;
@@ -641,6 +651,16 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 		o->req.firmware = strcmp(optarg, "firmware") == 0;
 		return 0;
 	case '0': o->batch.nul = 1; return 0;
+	case OPT_AGENT:
+	case OPT_AGENT_START:
+	case OPT_AGENT_STOP:
+		if (o->agent && o->agent != opt) {
+			ms_error(NULL, "--agent, --agent-start and --agent-stop "
+				 "exclude each other");
+			return MS_EXIT_USAGE;
+		}
+		o->agent = opt;
+		return 0;
 	case 'R':
 	case 'S':
 		return take_policy(o, opt);
@@ -684,6 +704,11 @@ static int parse_options(int argc, char **argv, struct opts *o)
 
 	o->req.signed_policy = MS_SIGNED_REFUSE;
 	o->kmod = kmodsign_personality(argc, argv);
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			o->ncmd = argc - i - 1;
+			break;
+		}
 	while ((li = -1, opt = getopt_long(argc, argv, o->kmod ?
 					   kmodsign_short_opts : short_opts,
 					   long_opts, &li)) != -1)
@@ -898,6 +923,106 @@ static int load_for_verb(const struct opts *o, struct ms_signer *s,
 	}
 }
 
+/*
+ * --agent HASH KEY X509 -- COMMAND..., --agent-start HASH KEY X509,
+ * --agent-stop: one key load serving every plain run below it
+ * (sign/agent_server.h).
+ */
+static int run_agent(struct opts *o)
+{
+	const char *names[MS_MAX_SIGNERS] = { 0 }, *sock;
+	struct ms_agent_conf c = { .report = report, .keyid = o->keyid,
+				   .provider = o->kopts.provider,
+				   .p11module = o->kopts.p11_module };
+	struct ms_signer signer;
+	struct ms_fail fail;
+	char *pre = NULL;
+	size_t plen = 0;
+	int err, code = 0, ready = -1;
+	FILE *cap;
+
+	if (o->agent == OPT_AGENT_STOP) {
+		sock = getenv(MS_AGENT_ENV);
+		err = o->nwords ? 0 : ms_agent_stop(sock);
+		if (err)
+			ms_error(sock ? sock : MS_AGENT_ENV, "no signing agent "
+				 "answers there: %s", strerror(-err));
+		return o->nwords ? USAGE_ERR : err ? MS_EXIT_IO : 0;
+	}
+	if (o->verb != SIGN || o->nextra || o->kmod || o->kernel ||
+	    o->kcpath || o->nwords - o->ncmd != 3 ||
+	    (o->agent == OPT_AGENT) != (o->ncmd > 0))
+		return USAGE_ERR;
+	/* Forked before anything is loaded: a token session does not
+	 * survive fork(). */
+	if (o->agent == OPT_AGENT_START && ms_agent_detach(&ready, &code))
+		return code;
+	ms_openssl_init(o->verbose);
+	memset(&signer, 0, sizeof(signer));
+	err = ms_signer_init(&signer, o->words[0], o->keyid, &fail);
+	if (!err)
+		err = add_signers(o, &signer, 1, names, &fail);
+	if (err) {
+		code = report(&fail, err);
+		goto out;
+	}
+	/* What a run of its own prints first, for the clients that would. */
+	cap = open_memstream(&pre, &plen);
+	ms_log_capture(cap);
+	warn_algorithms(&signer, o->words[0], NULL, NULL, NULL, names);
+	warn_mldsa(&signer, NULL, names);
+	ms_log_capture(NULL);
+	if (cap && !fclose(cap))
+		fputs(pre, stderr);
+	ms_set_verbose(o->verbose);
+	c.signer = &signer;
+	c.hash = o->words[0];
+	c.key = o->words[1];
+	c.cert = o->words[2];
+	c.preamble = pre;
+	c.jobs = o->batch.jobs ? o->batch.jobs : ms_pool_default_workers();
+	code = ms_agent_serve(&c, o->ncmd ? o->words + 3 : NULL, ready);
+	if (code < 0) {
+		ms_error(NULL, "cannot start the signing agent: %s",
+			 strerror(-code));
+		code = MS_EXIT_IO;
+	}
+out:
+	ms_signer_free(&signer);
+	ms_pin_clear();
+	free(pre);
+	return code;
+}
+
+/* A plain run under a signing agent (MODSIGN_AGENT) hands its module
+ * over before loading anything: 1 with *code when the agent did it. */
+static int try_agent(const struct opts *o, int *code)
+{
+	const char *sock = getenv(MS_AGENT_ENV);
+	const struct ms_sign_req *r = &o->req;
+	struct ms_agent_job j = {
+		.provider = o->kopts.provider, .p11module = o->kopts.p11_module,
+	};
+
+	if (!sock || o->verb != SIGN || o->nextra || o->kmod || o->verbose ||
+	    o->kernel || o->kcpath || words_wanted(o) != 4)
+		return 0;
+	j.hash = o->words[0];
+	j.key = o->words[1];
+	j.cert = o->words[2];
+	j.module = o->words[3];
+	if (o->nwords == 5 && strcmp(o->words[3], o->words[4]) != 0)
+		j.dest = o->words[4];
+	j.flags = (o->keyid ? MS_AGENT_F_KEYID : 0) |
+		  (r->save_p7s ? MS_AGENT_F_SAVE_P7S : 0) |
+		  (r->p7s_only ? MS_AGENT_F_P7S_ONLY : 0) |
+		  (r->firmware ? MS_AGENT_F_FIRMWARE : 0) |
+		  (o->quiet ? MS_AGENT_F_QUIET : 0) |
+		  (r->signed_policy == MS_SIGNED_REPLACE ? MS_AGENT_F_REPLACE :
+		   r->signed_policy == MS_SIGNED_SKIP ? MS_AGENT_F_SKIP : 0);
+	return ms_agent_delegate(sock, &j, code);
+}
+
 /* One file, by the kernel tool's positional command line. */
 static int run_one(struct opts *o)
 {
@@ -911,7 +1036,7 @@ static int run_one(struct opts *o)
 
 	memset(&signer, 0, sizeof(signer));
 	err = validate_one(o);
-	if (err)
+	if (err || try_agent(o, &err))
 		return err;
 	ms_set_verbose(o->verbose);
 	ms_openssl_init(o->verbose);
@@ -974,7 +1099,9 @@ int main(int argc, char **argv)
 	if (code == STOP_OK)
 		return MS_EXIT_OK;
 	if (!code) {
-		if (o.batch.on || o.batch.from || o.batch.nul ||
+		if (o.agent)
+			code = run_agent(&o);
+		else if (o.batch.on || o.batch.from || o.batch.nul ||
 		    o.batch.jobs || o.batch.walk || o.batch.json)
 			code = run_batch(&o);
 		else
