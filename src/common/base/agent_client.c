@@ -66,7 +66,7 @@ static int replaced_meanwhile(const struct ms_agent_job *job, int modfd)
 {
 	struct stat was, now;
 
-	if (job->dest || (job->flags & MS_AGENT_F_P7S_ONLY))
+	if (job->dest || (job->flags & MS_AGENT_F_P7S_ONLY) || modfd < 0)
 		return 0;
 	return fstat(modfd, &was) == 0 && stat(job->module, &now) == 0 &&
 	       (was.st_dev != now.st_dev || was.st_ino != now.st_ino);
@@ -82,12 +82,13 @@ int ms_agent_delegate(const char *sock, const struct ms_agent_job *job,
 	int fds[2] = { -1, -1 }, s = -1, done = 0, got;
 	long n;
 
-	/* What the agent needs first: the module and where its name is
-	 * resolved from.  What it cannot open the run reports itself. */
+	/* What the agent needs: where the names are resolved from, and
+	 * the module as this run sees it (when it cannot be opened, the
+	 * agent's attempt says why, in the words of a run of its own). */
+	fds[0] = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	fds[1] = open(job->module, O_RDONLY | O_CLOEXEC | O_NOCTTY |
 		      O_NONBLOCK);
-	fds[0] = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fds[0] < 0 || fds[1] < 0)
+	if (fds[0] < 0)
 		goto out;
 	if (!ms_agent_is_uri(job->key) && ms_agent_fid_of(job->key, &rq.key))
 		goto out;
@@ -109,7 +110,8 @@ int ms_agent_delegate(const char *sock, const struct ms_agent_job *job,
 	if (!buf || (n = ms_agent_encode(&rq, buf, MS_AGENT_MSG_MAX)) < 0)
 		goto out;
 	s = agent_connect(sock);
-	if (s < 0 || ms_agent_send(s, buf, (size_t)n, fds, 2))
+	if (s < 0 || ms_agent_send(s, buf, (size_t)n, fds,
+				    fds[1] < 0 ? 1 : 2))
 		goto out;
 	n = ms_agent_recv(s, buf, MS_AGENT_MSG_MAX, NULL, 0, &got);
 	if (n < (long)sizeof(ans)) {

