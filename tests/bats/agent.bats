@@ -259,3 +259,18 @@ c.ko"
 	assert_equal "$rc" 143
 	assert_equal "$(dir_listing "$TMPDIR")" ""
 }
+
+@test "agent: no flush of the directory per module, one syncfs at the end; a run of its own flushes both" {
+	require_cmd strace strace
+	strace -f -qq -e trace=fsync,syncfs -o agent.trace \
+		"$SIGN_FILE" --agent sha256 "${PEM[@]}" -- sh -c \
+		"for f in d/*.ko; do '$SIGN_FILE' sha256 '${PEM[0]}' '${PEM[1]}' \"\$f\" || exit 1; done"
+	# at most the new files' own fsyncs (none where the file system
+	# orders a replacing rename itself: ext4), never a directory's
+	[ "$(grep -c ' fsync(' agent.trace)" -le 3 ]
+	[ "$(grep -c ' syncfs(' agent.trace)" -eq 1 ]
+	make_module e.ko 3000
+	strace -f -qq -e trace=fsync,syncfs -o one.trace \
+		"$SIGN_FILE" sha256 "${PEM[@]}" e.ko
+	[ "$(grep -c ' fsync(' one.trace)" -eq 2 ]
+}

@@ -36,6 +36,7 @@ struct server {
 	pthread_mutex_t lock;		/* fs[], stop_fd */
 	dev_t fs_dev[MAX_FS];
 	int fs_fd[MAX_FS], nfs;
+	int fs_ordered[MAX_FS];		/* ms_fs_orders_replace() */
 	int fs_full;			/* more file systems than fs[]: those
 					 * were flushed per file */
 	int stop_fd;			/* the stop request's connection */
@@ -126,39 +127,45 @@ static void client_names(char *path, const char *prefix, size_t plen)
 }
 
 /*
- * The agent's durability: each file is written whole and renamed over
- * the module (a reader, or a crash of anything but the machine, sees the
- * old or the new module), but neither it nor the directory is flushed
- * per file; each file system written to is flushed once, when the
- * serving ends (README "Durability").
+ * The agent's durability.  Each file is written whole and renamed over
+ * the module, so a reader, or a crash of anything but the machine, sees
+ * the old module or the new one.  Against a power loss the new file is
+ * flushed before its rename (the old or the new module, never an empty
+ * one), except where the file system does that itself for a rename that
+ * replaces a file (ms_fs_orders_replace: ext4); the directories are not
+ * flushed per file: each file system written to is flushed once (syncfs)
+ * when the serving ends, so that once the agent has exited every
+ * module it signed is on disk.  replaces: the job only replaces existing
+ * files (in place, no .p7s).  The flushes for ms_sign_commit.
  */
-static unsigned int note_fs(struct server *sv, const char *target)
+static unsigned int note_fs(struct server *sv, const char *target,
+			    int replaces)
 {
 	char copy[PATH_MAX];
 	struct stat st;
-	unsigned int flags = 0;
-	int fd;
+	unsigned int flags = MS_SYNC_FILE | MS_SYNC_DIR;
+	int fd, i;
 
 	snprintf(copy, sizeof(copy), "%s", target);
 	if (stat(dirname(copy), &st) < 0)
-		return MS_SYNC_FILE | MS_SYNC_DIR;
+		return flags;
 	pthread_mutex_lock(&sv->lock);
-	for (int i = 0; i < sv->nfs; i++)
+	for (i = 0; i < sv->nfs; i++)
 		if (sv->fs_dev[i] == st.st_dev)
-			goto out;
-	if (sv->nfs == MAX_FS) {
-		flags = MS_SYNC_FILE | MS_SYNC_DIR;
-		goto out;
+			break;
+	if (i == sv->nfs && sv->nfs < MAX_FS) {
+		snprintf(copy, sizeof(copy), "%s", target);
+		fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0) {
+			sv->fs_dev[i] = st.st_dev;
+			sv->fs_fd[i] = fd;
+			sv->fs_ordered[i] = ms_fs_orders_replace(fd);
+			sv->nfs++;
+		}
 	}
-	snprintf(copy, sizeof(copy), "%s", target);
-	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		flags = MS_SYNC_FILE | MS_SYNC_DIR;
-		goto out;
-	}
-	sv->fs_dev[sv->nfs] = st.st_dev;
-	sv->fs_fd[sv->nfs++] = fd;
-out:
+	/* not in the list: flushed here, in full */
+	if (i < sv->nfs)
+		flags = replaces && sv->fs_ordered[i] ? 0 : MS_SYNC_FILE;
 	pthread_mutex_unlock(&sv->lock);
 	return flags;
 }
@@ -198,7 +205,8 @@ static int sign_for(struct server *sv, const struct ms_agent_req *rq,
 
 	err = ms_sign_prepare(&sv->signer, &r, &job, &skipped, &fail);
 	if (!err && !skipped) {
-		err = ms_sign_commit(&job, note_fs(sv, r.dest ? r.dest : mpath),
+		err = ms_sign_commit(&job, note_fs(sv, r.dest ? r.dest : mpath,
+						   !r.dest && !r.save_p7s),
 				     &fail);
 		ms_sign_release(&job);
 	}
