@@ -171,7 +171,11 @@ static void usage(FILE *f)
 		"   or: %1$s [-k] --attach <sig> <hash> <x509> <module> "
 		"[<dest>]\n"
 		"   or: %1$s --batch [-j N] [--json] [-dpk] <hash> <key> "
-		"<x509> [-r DIR] [--files-from LIST [-0]] [<module>...]\n",
+		"<x509> [-r DIR] [--files-from LIST [-0]] [<module>...]\n"
+		"   or: %1$s --agent [-j N] [-k] <hash> <key> <x509> -- "
+		"COMMAND [ARGS...]\n"
+		"   or: %1$s --agent-start [-j N] [-k] <hash> <key> <x509>\n"
+		"   or: %1$s --agent-stop\n",
 		ms_prog());
 }
 
@@ -238,6 +242,12 @@ static void help(void)
 "                      extract-sig --json gives them; \"verdict\":\"ERROR\"\n"
 "                      with errno, reason and exit for a failure), then\n"
 "                      a summary object; replaces the lines, even with -q\n"
+"      --agent         load the key once and run COMMAND with MODSIGN_AGENT\n"
+"                      set: each plain sign-file run beneath it with the\n"
+"                      same <hash> <key> <x509> is signed by this process\n"
+"                      (one PIN, one token login); exit with COMMAND's status\n"
+"      --agent-start   the same, detached: print the variables to export\n"
+"      --agent-stop    end the agent MODSIGN_AGENT names\n"
 "      --kmodsign      read Ubuntu kmodsign's command line, as when run\n"
 "                      under the name kmodsign: -D writes the signature\n"
 "                      block to <dest> (see kmodsign --help)\n"
