@@ -51,6 +51,12 @@ cleanup() {
 	rm -rf "$w"
 }
 trap cleanup EXIT
+# the binaries as they are now: a rebuild during the run changes nothing
+mkdir "$w/bin"
+cp "$sf" "$w/bin/sign-file"
+cp "$ref" "$w/bin/sign-file.kernel"
+sf=$w/bin/sign-file
+ref=$w/bin/sign-file.kernel
 fstype=$(findmnt -n -o FSTYPE -T "$w" 2>/dev/null || stat -f -c %T "$w")
 [ "$fstype" != tmpfs ] ||
 	echo "warning: $w is on tmpfs, not a disk file system" >&2
