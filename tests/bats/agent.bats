@@ -274,3 +274,17 @@ c.ko"
 		"$SIGN_FILE" sha256 "${PEM[@]}" e.ko
 	[ "$(grep -c ' fsync(' one.trace)" -eq 2 ]
 }
+
+@test "agent: clients served in parallel (-j 2, four at once), each module as signed without it" {
+	for i in 1 2 3 4 5 6 7 8; do
+		make_module "d/p$i.ko" $((20000 * i))
+	done
+	reference "${ENC[@]}"
+	run -0 --separate-stderr "$SIGN_FILE" --agent -j 2 --pin-file pin \
+		sha256 "${ENC[@]}" -- sh -c "ls d/*.ko | xargs -P 4 -n 1 \
+		'$SIGN_FILE' sha256 '${ENC[0]}' '${ENC[1]}'"
+	assert_equal "$stderr" ""
+	for f in ref/*.ko; do
+		cmp "$f" "d/${f#ref/}"
+	done
+}
