@@ -288,3 +288,15 @@ c.ko"
 		cmp "$f" "d/${f#ref/}"
 	done
 }
+
+@test "agent: --agent-stop under --agent ends the serving, not the command" {
+	reference "${ENC[@]}"
+	run -0 --separate-stderr "$SIGN_FILE" --agent --pin-file pin sha256 \
+		"${ENC[@]}" -- sh -c "'$SIGN_FILE' sha256 '${ENC[0]}' '${ENC[1]}' d/a.ko &&
+		'$SIGN_FILE' --agent-stop && test ! -e \"\$MODSIGN_AGENT\" &&
+		KBUILD_SIGN_PIN=modsign-pin '$SIGN_FILE' sha256 '${ENC[0]}' '${ENC[1]}' d/b.ko &&
+		echo finished"
+	assert_output finished
+	cmp d/a.ko ref/a.ko
+	cmp d/b.ko ref/b.ko
+}

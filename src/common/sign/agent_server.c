@@ -372,6 +372,22 @@ static void teardown(struct server *sv, pthread_t *tid, int nt)
 	rmdir(sv->dir);
 }
 
+/* Once the serving has ended: flush what was signed, then answer a stop
+ * request, so that --agent-stop returns with every module on disk. */
+static void finish(struct server *sv)
+{
+	for (int i = 0; i < sv->nfs; i++) {
+		syncfs(sv->fs_fd[i]);
+		close(sv->fs_fd[i]);
+	}
+	sv->nfs = 0;
+	if (sv->stop_fd >= 0) {
+		answer(sv->stop_fd, MS_AGENT_DONE, 0, NULL, 0);
+		close(sv->stop_fd);
+		sv->stop_fd = -1;
+	}
+}
+
 static int load_identity(struct server *sv)
 {
 	const struct ms_agent_conf *c = sv->conf;
@@ -495,24 +511,20 @@ int ms_agent_serve(const struct ms_agent_conf *conf, char *const *cmd,
 		if (sig < 0)
 			continue;
 		/* Serving ends now; the command gets the signal and may
-		 * finish (its sign-file runs sign themselves). */
+		 * finish (its sign-file runs sign themselves).  A stop
+		 * request (our own SIGTERM) ends the serving only. */
 		teardown(&sv, tid, nt);
+		finish(&sv);
 		if (pid <= 0)
 			break;
-		kill(pid, sig);
+		if (si.si_code != SI_USER || si.si_pid != getpid())
+			kill(pid, sig);
 	}
 	teardown(&sv, tid, nt);
 unblock:
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 out:
-	for (int i = 0; i < sv.nfs; i++) {
-		syncfs(sv.fs_fd[i]);
-		close(sv.fs_fd[i]);
-	}
-	if (sv.stop_fd >= 0) {
-		answer(sv.stop_fd, MS_AGENT_DONE, 0, NULL, 0);
-		close(sv.stop_fd);
-	}
+	finish(&sv);
 	ms_cms_template_free(tmpl);
 	free(sv.cert);
 	free(tid);
