@@ -29,6 +29,7 @@
 #include "sign/pin.h"
 #include "sign/pkcs11/load.h"
 #include "sign/sign_report.h"
+#include "sign/sign_warn.h"
 #include "sign/signer.h"
 
 /* Batch mode's options: long-only values kept apart from the rest. */
@@ -291,64 +292,6 @@ static void help(void)
 	ms_exit_help(stdout);
 }
 
-/* Warnings before anything is signed: the key types and digest the
- * kernel (the line of --kernel, or the kernel of --kernel-config) would
- * reject, from the table verify-file judges with, in its words.  kcfg
- * names the .config the line was taken from, NULL for --kernel. */
-static void warn_algorithms(const struct ms_signer *s, const char *hash,
-			    const char *kernel, const struct kconfig *kcfg,
-			    const char *kcpath, const char *const *names)
-{
-	const struct kr_rules *kr = kernel ? kr_for_version(kernel, NULL)
-					   : NULL;
-	const char *why, *advice;
-	char who[256];
-	int err;
-
-	if (kr && kcfg)
-		/* said by what was given: the .config, not a --kernel the
-		 * user never typed */
-		snprintf(who, sizeof(who), "the kernel of %s (the %s line)",
-			 kcpath, kr->name);
-	else
-		snprintf(who, sizeof(who), kr ? "kernel %s" :
-			 "every kernel line", kr ? kr->name : "");
-	err = kr_digest_check(kr, s->md, &why, &advice);
-	if (advice)
-		ms_warn(hash, "%s", advice);
-	if (err)
-		ms_warn(hash, "%s rejects it (-%s): %s", who,
-			ms_errno_name(err), why);
-	for (int k = 0; k < s->n || (k == 0 && s->certs[0]); k++) {
-		EVP_PKEY *key = k < s->n ? s->keys[k]
-					 : X509_get0_pubkey(s->certs[0]);
-		char desc[64];
-
-		if (!key)
-			continue;
-		ms_pkey_describe(key, desc, sizeof(desc));
-		err = pk_check_pkey(kr, key, &why);
-		if (err)
-			ms_warn(names[k], "%s key: %s rejects it (-%s): %s",
-				desc, who, ms_errno_name(err), why);
-		if (k < s->n)
-			ms_info("signer %d: %s key from %s (%s)", k + 1, desc,
-				names[k], ms_token_via(s->toks[k]));
-	}
-}
-
-/* ML-DSA's signed attributes need a kernel option no line implies. */
-static void warn_mldsa(const struct ms_signer *s, const struct kr_rules *kr,
-		       const char *const *names)
-{
-	for (int k = 0; k < s->n; k++) {
-		const char *w = ms_kernel_mldsa_note(kr, s->keys[k]);
-
-		if (w)
-			ms_warn(names[k], "%s", w);
-	}
-}
-
 /*
  * --kernel-config: its line stands in for --kernel (a different explicit
  * --kernel is a usage error), and "-" as <hash> means its
@@ -387,25 +330,6 @@ static int load_kconfig(const char *path, struct kconfig *kc,
 		*hash = kc->sig_hash;
 	}
 	return 0;
-}
-
-static void warn_kconfig(const struct kconfig *kc, const char *path,
-			 const struct ms_signer *s, const char *hash)
-{
-	char w[KC_MAX_WARN][200];
-	int n, i, k;
-
-	n = kc_digest_warnings(kc, hash, w);
-	for (i = 0; i < n; i++)
-		ms_warn(path, "%s: %s", hash, w[i]);
-	for (k = 0; k < s->n || (k == 0 && s->certs[0]); k++) {
-		EVP_PKEY *key = k < s->n ? s->keys[k]
-					 : X509_get0_pubkey(s->certs[0]);
-
-		n = key ? kc_key_warnings(kc, key, w) : 0;
-		for (i = 0; i < n; i++)
-			ms_warn(path, "signing key: %s", w[i]);
-	}
 }
 
 enum verb { SIGN, RAW, ATTACH, DIGEST };
@@ -568,8 +492,8 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 	case OPT_AGENT_START:
 	case OPT_AGENT_STOP:
 		if (o->agent && o->agent != opt) {
-			ms_error(NULL, "--agent, --agent-start and --agent-stop "
-				 "exclude each other");
+			ms_error(NULL, "--agent, --agent-start and "
+				 "--agent-stop exclude each other");
 			return MS_EXIT_USAGE;
 		}
 		o->agent = opt;
@@ -768,12 +692,12 @@ static int run_batch(struct opts *o)
 		code = ms_sign_report(&fail, err);
 		goto out;
 	}
-	warn_algorithms(&signer, hash, o->kernel, o->kcpath ? &kc : NULL,
-			o->kcpath, names);
+	ms_sign_warn_algorithms(&signer, hash, o->kernel,
+				o->kcpath ? &kc : NULL, o->kcpath, names);
 	if (o->kcpath)
-		warn_kconfig(&kc, o->kcpath, &signer, hash);
+		ms_sign_warn_kconfig(&kc, o->kcpath, &signer, hash);
 	o->req.cert_path = o->nextra ? o->extra_certs[0] : o->words[2];
-	warn_mldsa(&signer, o->req.kernel, names);
+	ms_sign_warn_mldsa(&signer, o->req.kernel, names);
 	code = ms_exit_worst(listed, ms_batch_sign(&signer, &o->req, &list,
 			     o->batch.jobs ? o->batch.jobs :
 			     ms_pool_default_workers(), o->quiet,
@@ -882,8 +806,8 @@ static int run_agent(struct opts *o)
 	/* What a run of its own prints first, for the clients that would. */
 	cap = open_memstream(&pre, &plen);
 	ms_log_capture(cap);
-	warn_algorithms(&signer, o->words[0], NULL, NULL, NULL, names);
-	warn_mldsa(&signer, NULL, names);
+	ms_sign_warn_algorithms(&signer, o->words[0], NULL, NULL, NULL, names);
+	ms_sign_warn_mldsa(&signer, NULL, names);
 	ms_log_capture(NULL);
 	if (cap && !fclose(cap))
 		fputs(pre, stderr);
@@ -977,11 +901,12 @@ static int run_one(struct opts *o)
 
 	err = load_for_verb(o, &signer, hash, cert, names, &fail);
 	if (!err && o->verb != RAW) {
-		warn_algorithms(&signer, hash, o->kernel,
-				o->kcpath ? &kc : NULL, o->kcpath, names);
-		warn_mldsa(&signer, req->kernel, names);
+		ms_sign_warn_algorithms(&signer, hash, o->kernel,
+					o->kcpath ? &kc : NULL, o->kcpath,
+					names);
+		ms_sign_warn_mldsa(&signer, req->kernel, names);
 		if (o->kcpath)
-			warn_kconfig(&kc, o->kcpath, &signer, hash);
+			ms_sign_warn_kconfig(&kc, o->kcpath, &signer, hash);
 	}
 	if (!err)
 		err = o->verb == DIGEST

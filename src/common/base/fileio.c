@@ -1094,7 +1094,8 @@ int ms_out_copy(struct ms_out *o, int fd, size_t len)
 	return 0;
 }
 
-#define EXT4_MAGIC 0xEF53	/* include/uapi/linux/magic.h: EXT4_SUPER_MAGIC */
+/* include/uapi/linux/magic.h: EXT4_SUPER_MAGIC */
+#define EXT4_MAGIC 0xEF53
 
 int ms_fs_orders_replace(int dirfd)
 {
