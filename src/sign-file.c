@@ -811,7 +811,6 @@ static int run_agent(struct opts *o)
 	ms_log_capture(NULL);
 	if (cap && !fclose(cap))
 		fputs(pre, stderr);
-	ms_set_verbose(o->verbose);
 	c.signer = &signer;
 	c.hash = o->words[0];
 	c.key = o->words[1];

@@ -302,3 +302,18 @@ c.ko"
 	cmp d/a.ko ref/a.ko
 	cmp d/b.ko ref/b.ko
 }
+
+@test "agent: the warnings a run of its own prints before signing, each served run prints too" {
+	cp d/a.ko x.ko
+	run -0 --separate-stderr "$SIGN_FILE" sha1 "${PEM[@]}" x.ko
+	[ -n "$stderr" ]
+	local direct=$stderr
+	cp -r d ref
+	KBUILD_SIGN_PIN=modsign-pin "$SIGN_FILE" sha1 "${ENC[@]}" ref/a.ko 2>/dev/null
+	run -0 --separate-stderr "$SIGN_FILE" --agent --pin-file pin sha1 \
+		"${ENC[@]}" -- "$SIGN_FILE" sha1 "${ENC[@]}" d/a.ko
+	# the agent says them once for itself, the served run once more
+	assert_equal "$stderr" "$direct
+$direct"
+	cmp d/a.ko ref/a.ko
+}
