@@ -317,3 +317,19 @@ c.ko"
 $direct"
 	cmp d/a.ko ref/a.ko
 }
+
+@test "agent: a FIFO or device module is refused without being opened, as without it" {
+	require_cmd strace strace
+	fifo_for_reading fifo.ko
+	mknod dev.ko c 1 3 2>/dev/null || ln -s /dev/null dev.ko
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	for m in fifo.ko dev.ko; do
+		run -7 strace -f -e trace=open,openat -o trace \
+			"$SIGN_FILE" --agent sha256 "${PEM[@]}" -- \
+			"$SIGN_FILE" sha256 "${PEM[@]}" "$m"
+		assert_output --partial "sign-file: $m: not a regular file"
+		# by the client, or by the agent through /proc/self/fd
+		! grep -F "$m\"" trace || fail "$m was opened"
+	done
+	fifo_release fifo.ko
+}

@@ -79,6 +79,7 @@ int ms_agent_delegate(const char *sock, const struct ms_agent_job *job,
 				   .flags = job->flags };
 	uint8_t *buf = NULL, *cert = NULL;
 	struct ms_agent_ans ans;
+	struct stat st;
 	int fds[2] = { -1, -1 }, s = -1, done = 0, got;
 	long n;
 
@@ -86,8 +87,11 @@ int ms_agent_delegate(const char *sock, const struct ms_agent_job *job,
 	 * the module as this run sees it (when it cannot be opened, the
 	 * agent's attempt says why, in the words of a run of its own). */
 	fds[0] = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	fds[1] = open(job->module, O_RDONLY | O_CLOEXEC | O_NOCTTY |
-		      O_NONBLOCK);
+	/* Never open what is no regular file: opening a device can act on
+	 * it (a tape rewinds on close); the agent refuses it unopened. */
+	if (stat(job->module, &st) == 0 && S_ISREG(st.st_mode))
+		fds[1] = open(job->module, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+			      O_NONBLOCK);
 	if (fds[0] < 0)
 		goto out;
 	if (!ms_agent_is_uri(job->key) && ms_agent_fid_of(job->key, &rq.key))
