@@ -39,8 +39,12 @@ static int read_cert(const char *path, uint8_t *buf, size_t *len)
 	struct stat st;
 	ssize_t n;
 	size_t off = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	int fd;
 
+	/* no regular file: the run's own loading says why, unopened */
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
