@@ -333,3 +333,23 @@ $direct"
 	done
 	fifo_release fifo.ko
 }
+
+@test "agent: what an agent killed by SIGKILL leaves is removed by the next agent; its clients sign themselves" {
+	export TMPDIR="$W/tmp"
+	mkdir "$TMPDIR"
+	reference "${PEM[@]}"
+	mkfifo ready
+	"$SIGN_FILE" --agent sha256 "${PEM[@]}" -- sh -c \
+		'echo "$$ $MODSIGN_AGENT" > ready; exec sleep 1000' &
+	local pid=$! cmd sock
+	fifo_line ready
+	read -r cmd sock <<< "$REPLY"
+	kill -KILL "$pid" "$cmd"
+	wait "$pid" || true
+	[ -S "$sock" ]
+	# a stale socket: the run signs itself
+	MODSIGN_AGENT=$sock run -0 "$SIGN_FILE" sha256 "${PEM[@]}" d/a.ko
+	cmp d/a.ko ref/a.ko
+	run -0 "$SIGN_FILE" --agent sha256 "${PEM[@]}" -- true
+	assert_equal "$(dir_listing "$TMPDIR")" ""
+}

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -320,6 +321,50 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* The pid a directory name "modsign-agent.<pid>.XXXXXX" encodes, 0 for
+ * any other name. */
+static pid_t agent_dir_pid(const char *name)
+{
+	static const char pre[] = "modsign-agent.";
+	char *end;
+	long pid;
+
+	if (strncmp(name, pre, sizeof(pre) - 1) != 0)
+		return 0;
+	pid = strtol(name + sizeof(pre) - 1, &end, 10);
+	return *end == '.' && strlen(end) == 7 && pid > 0 && pid < INT_MAX
+		       ? (pid_t)pid : 0;
+}
+
+/*
+ * Remove what agents of this uid that were killed (SIGKILL: nothing ran
+ * to clean up) left in tmp: their directory and socket, found by the
+ * pid in the name being gone, as fileio.c does for temporary files.
+ */
+static void sweep_dead(const char *tmp)
+{
+	DIR *d = opendir(tmp);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		pid_t pid = agent_dir_pid(e->d_name);
+		char path[PATH_MAX];
+		struct stat st;
+
+		if (!pid || (kill(pid, 0) == 0 || errno != ESRCH) ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/socket", tmp, e->d_name);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/%s", tmp, e->d_name);
+		rmdir(path);
+	}
+	closedir(d);
+}
+
 static int make_socket(struct server *sv)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -328,8 +373,9 @@ static int make_socket(struct server *sv)
 
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
-	n = snprintf(sv->dir, sizeof(sv->dir), "%s/modsign-agent.XXXXXX",
-		     tmp);
+	sweep_dead(tmp);
+	n = snprintf(sv->dir, sizeof(sv->dir), "%s/modsign-agent.%d.XXXXXX",
+		     tmp, (int)getpid());
 	if (n < 0 || (size_t)n >= sizeof(sv->dir))
 		return -ENAMETOOLONG;
 	/* mkdtemp: mode 0700, a name nobody else could have taken */
