@@ -238,7 +238,7 @@ static int same_module(const struct ms_agent_req *rq, int cwd, int modfd)
 /* One connection: 1 when its descriptor is kept (a stop request). */
 static int serve_client(struct server *sv, int fd, uint8_t *buf)
 {
-	struct ucred cr;
+	struct ucred cr = { .uid = (uid_t)-1 };
 	socklen_t crlen = sizeof(cr);
 	struct ms_agent_req rq;
 	int fds[2] = { -1, -1 }, got = 0, code, keep = 0;
