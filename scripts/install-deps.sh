@@ -29,8 +29,9 @@ pkgs_build="build-essential pkg-config libssl-dev libjson-c-dev openssl help2man
 # Every command a test calls: a missing one fails its test naming the
 # package (tests/bats/helpers.bash need_cmd), so add it here first.
 pkgs_test="clang bats bats-support bats-assert bats-file kmod python3 ca-certificates
-	xz-utils zstd gzip lz4 bzip2 binutils efitools p11-kit softhsm2 opensc
-	opensc-pkcs11 libengine-pkcs11-openssl bash-completion zsh man-db jq
+	xz-utils zstd gzip lz4 bzip2 binutils efitools p11-kit p11-kit-modules
+	softhsm2 opensc opensc-pkcs11 libengine-pkcs11-openssl bash-completion zsh
+	man-db jq
 	strace e2fsprogs"
 # pkcs11-provider exists from Debian 13 on: there the PKCS#11 tests go
 # through it (sign-file's default route); Debian 12 has only the engine.

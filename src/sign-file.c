@@ -11,6 +11,8 @@
 
 #include <openssl/crypto.h>
 
+#include "base/agent_client.h"
+#include "base/agent_wire.h"
 #include "base/exitcode.h"
 #include "base/fileio.h"
 #include "base/format.h"
@@ -22,16 +24,21 @@
 #include "kernel/public_key.h"
 #include "kernel/rules.h"
 #include "report/kernel_arg.h"
+#include "sign/agent_server.h"
 #include "sign/batch_sign.h"
 #include "sign/kernel_check.h"
 #include "sign/pin.h"
 #include "sign/pkcs11/load.h"
+#include "sign/sign_report.h"
+#include "sign/sign_warn.h"
 #include "sign/signer.h"
 
 /* Batch mode's options: long-only values kept apart from the rest. */
 enum { OPT_BATCH = 0x4200, OPT_FILES_FROM, OPT_USAGE, OPT_JSON };
 /* kmodsign personality */
 enum { OPT_KMODSIGN = 0x4300 };
+/* the signing agent */
+enum { OPT_AGENT = 0x4400, OPT_AGENT_START, OPT_AGENT_STOP };
 
 static const char short_opts[] = "sdpkvqhVj:0r:";
 static const struct option long_opts[] = {
@@ -62,6 +69,9 @@ static const struct option long_opts[] = {
 	{ "kmodsign", no_argument, NULL, OPT_KMODSIGN },
 	{ "usage", required_argument, NULL, OPT_USAGE },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "agent", no_argument, NULL, OPT_AGENT },
+	{ "agent-start", no_argument, NULL, OPT_AGENT_START },
+	{ "agent-stop", no_argument, NULL, OPT_AGENT_STOP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -164,7 +174,11 @@ static void usage(FILE *f)
 		"   or: %1$s [-k] --attach <sig> <hash> <x509> <module> "
 		"[<dest>]\n"
 		"   or: %1$s --batch [-j N] [--json] [-dpk] <hash> <key> "
-		"<x509> [-r DIR] [--files-from LIST [-0]] [<module>...]\n",
+		"<x509> [-r DIR] [--files-from LIST [-0]] [<module>...]\n"
+		"   or: %1$s --agent [-j N] [-k] <hash> <key> <x509> -- "
+		"COMMAND [ARGS...]\n"
+		"   or: %1$s --agent-start [-j N] [-k] <hash> <key> <x509>\n"
+		"   or: %1$s --agent-stop\n",
 		ms_prog());
 }
 
@@ -232,6 +246,12 @@ static void help(void)
 "                      extract-sig --json gives them; \"verdict\":\"ERROR\"\n"
 "                      with errno, reason and exit for a failure), then\n"
 "                      a summary object; replaces the lines, even with -q\n"
+"      --agent         load the key once and run COMMAND with MODSIGN_AGENT\n"
+"                      set: each plain sign-file run beneath it with the\n"
+"                      same <hash> <key> <x509> is signed by this process\n"
+"                      (one PIN, one token login); exit with COMMAND's status\n"
+"      --agent-start   the same, detached: print the variables to export\n"
+"      --agent-stop    end the agent MODSIGN_AGENT names\n"
 "      --kmodsign      read Ubuntu kmodsign's command line, as when run\n"
 "                      under the name kmodsign: -D writes the signature\n"
 "                      block to <dest> (see kmodsign --help)\n"
@@ -272,160 +292,6 @@ static void help(void)
 "The exit status is the most severe of all files'.  With --signer, give\n"
 "no <key> <x509>: \"--batch --signer K C ... <hash> <module>...\".\n");
 	ms_exit_help(stdout);
-}
-
-/* Exit code and one line for a failed step. */
-static int report(const struct ms_fail *f, int err)
-{
-	switch (f->stage) {
-	case MS_STAGE_HASH:
-		/* "-" reads CONFIG_MODULE_SIG_HASH, which only a .config
-		 * has: say so rather than call "-" an unknown digest. */
-		if (strcmp(f->path, "-") == 0)
-			ms_error(NULL, "<hash> \"-\" takes CONFIG_MODULE_SIG_HASH "
-				 "from --kernel-config FILE: give that option, "
-				 "or name the hash (sha256, sha512, ...)");
-		else
-			ms_error(NULL, "unknown hash algorithm '%s' (use "
-				 "sha256, sha384, sha512, sha3-256, ...)",
-				 f->path);
-		return MS_EXIT_USAGE;
-	case MS_STAGE_KEY:
-	case MS_STAGE_CERT:
-	case MS_STAGE_MATCH:
-		if (f->key == MS_KEY_PIN_UNREADABLE) {
-			ms_error(ms_pin_source_name(), "%s",
-				 err == -EMSGSIZE ? "longer than 1023 bytes"
-						  : ms_io_strerror(err));
-			return MS_EXIT_KEY;
-		}
-		if (f->reason)
-			ms_error(f->path, "%s", f->reason);
-		else if (f->key == MS_KEY_UNREADABLE)
-			ms_error(f->path, "%s", ms_io_strerror(err));
-		else
-			ms_error(f->path, "%s", ms_key_problem_str(f->key));
-		return MS_EXIT_KEY;
-	case MS_STAGE_RAWSIG:
-		if (!f->reason) {
-			ms_error(f->path, "%s", ms_io_strerror(err));
-			return MS_EXIT_IO;
-		}
-		ms_error(f->path, "%s", f->reason);
-		if (err == -ENOKEY)
-			return MS_EXIT_KEY;
-		return err == -EKEYREJECTED ? MS_EXIT_REJECTED
-					    : MS_EXIT_MALFORMED;
-	case MS_STAGE_SIGNED:
-		ms_error(f->path, "already signed (use --replace or "
-			 "--skip-signed)");
-		return MS_EXIT_SIGNED;
-	case MS_STAGE_TRAILER:
-		ms_error(f->path, "%s", f->reason);
-		return MS_EXIT_MALFORMED;
-	case MS_STAGE_DECOMPRESS:
-		/* A corrupt stream is malformed input (6); too large or out
-		 * of memory is a system limit (7). */
-		ms_error(f->path, "cannot decompress: %s", f->reason);
-		return ms_exit_for_errno(err);
-	case MS_STAGE_SIGNED_AFTER:
-		/* Not 8: the kernel does not see this module as signed, and
-		 * a script treating 8 as "nothing to do" would ship it. */
-		ms_error(f->path, "%s (use --replace to sign the decompressed "
-			 "module)", f->reason);
-		return MS_EXIT_MALFORMED;
-	case MS_STAGE_SIGN:
-		ms_error(f->path, "%s", f->reason);
-		return err == -ENOPKG ? MS_EXIT_NOPKG : MS_EXIT_KEY;
-	case MS_STAGE_KERNEL:
-	case MS_STAGE_NOALG:
-		/* the kernel's errno, as verify-file would exit with it;
-		 * or what this build lacks */
-		ms_error(f->path, "%s", f->reason);
-		return ms_exit_for_errno(err);
-	case MS_STAGE_DEST:
-		/* 2, a usage error: the command line named a second module
-		 * where the kernel tool's layout puts <dest> */
-		ms_error(f->path, "is another kernel module, not overwritten "
-			 "(<dest> after <module>: to sign several modules in "
-			 "place, use --batch)");
-		return MS_EXIT_USAGE;
-	case MS_STAGE_NOT_MODULE:
-		/* 6, malformed input: the kernel refuses it as -ENOEXEC
-		 * before any signature is looked at */
-		ms_error(f->path, "%s", f->reason);
-		return MS_EXIT_MALFORMED;
-	case MS_STAGE_OTHER_SIGNER:
-		ms_error(f->path, "%s", f->reason);
-		return MS_EXIT_SIGNED;
-	case MS_STAGE_OUTPUT:
-		if (f->reason) {
-			ms_error(f->path, "%s", f->reason);
-			return MS_EXIT_IO;
-		}
-		break;
-	case MS_STAGE_INPUT:
-	case MS_STAGE_NONE:
-		break;
-	}
-	ms_error(f->path, "%s", ms_io_strerror(err));
-	return MS_EXIT_IO;
-}
-
-/* Warnings before anything is signed: the key types and digest the
- * kernel (the line of --kernel, or the kernel of --kernel-config) would
- * reject, from the table verify-file judges with, in its words.  kcfg
- * names the .config the line was taken from, NULL for --kernel. */
-static void warn_algorithms(const struct ms_signer *s, const char *hash,
-			    const struct kr_rules *kr, const struct kconfig *kcfg,
-			    const char *kcpath, const char *const *names)
-{
-	const char *why, *advice;
-	char who[256];
-	int err;
-
-	if (kr && kcfg)
-		/* said by what was given: the .config, not a --kernel the
-		 * user never typed */
-		snprintf(who, sizeof(who), "the kernel of %s (%s)",
-			 kcpath, kcfg->version[0] ? kcfg->version : kr->name);
-	else
-		snprintf(who, sizeof(who), kr ? "kernel %s" :
-			 "every kernel line", kr ? kr_label(kr) : "");
-	err = kr_digest_check(kr, s->md, &why, &advice);
-	if (advice)
-		ms_warn(hash, "%s", advice);
-	if (err)
-		ms_warn(hash, "%s rejects it (-%s): %s", who,
-			ms_errno_name(err), why);
-	for (int k = 0; k < s->n || (k == 0 && s->certs[0]); k++) {
-		EVP_PKEY *key = k < s->n ? s->keys[k]
-					 : X509_get0_pubkey(s->certs[0]);
-		char desc[64];
-
-		if (!key)
-			continue;
-		ms_pkey_describe(key, desc, sizeof(desc));
-		err = pk_check_pkey(kr, key, &why);
-		if (err)
-			ms_warn(names[k], "%s key: %s rejects it (-%s): %s",
-				desc, who, ms_errno_name(err), why);
-		if (k < s->n)
-			ms_info("signer %d: %s key from %s (%s)", k + 1, desc,
-				names[k], ms_token_via(s->toks[k]));
-	}
-}
-
-/* ML-DSA's signed attributes need a kernel option no line implies. */
-static void warn_mldsa(const struct ms_signer *s, const struct kr_rules *kr,
-		       const char *const *names)
-{
-	for (int k = 0; k < s->n; k++) {
-		const char *w = ms_kernel_mldsa_note(kr, s->keys[k]);
-
-		if (w)
-			ms_warn(names[k], "%s", w);
-	}
 }
 
 /*
@@ -469,25 +335,6 @@ static int load_kconfig(const char *path, struct kconfig *kc,
 	return 0;
 }
 
-static void warn_kconfig(const struct kconfig *kc, const char *path,
-			 const struct ms_signer *s, const char *hash)
-{
-	char w[KC_MAX_WARN][200];
-	int n, i, k;
-
-	n = kc_digest_warnings(kc, hash, w);
-	for (i = 0; i < n; i++)
-		ms_warn(path, "%s: %s", hash, w[i]);
-	for (k = 0; k < s->n || (k == 0 && s->certs[0]); k++) {
-		EVP_PKEY *key = k < s->n ? s->keys[k]
-					 : X509_get0_pubkey(s->certs[0]);
-
-		n = key ? kc_key_warnings(kc, key, w) : 0;
-		for (i = 0; i < n; i++)
-			ms_warn(path, "signing key: %s", w[i]);
-	}
-}
-
 enum verb { SIGN, RAW, ATTACH, DIGEST };
 
 struct batch_opts {
@@ -500,6 +347,8 @@ struct opts {
 	enum verb verb;
 	struct ms_sign_req req;
 	int keyid, quiet, verbose, kmod;
+	int agent;		/* OPT_AGENT* */
+	int ncmd;		/* words after "--": --agent's command */
 	const char *kcpath, *rawsig;
 	struct kr_rules kr_buf;		/* --kernel's */
 	struct ms_key_opts kopts;
@@ -634,6 +483,16 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 		o->req.firmware = strcmp(optarg, "firmware") == 0;
 		return 0;
 	case '0': o->batch.nul = 1; return 0;
+	case OPT_AGENT:
+	case OPT_AGENT_START:
+	case OPT_AGENT_STOP:
+		if (o->agent && o->agent != opt) {
+			ms_error(NULL, "--agent, --agent-start and "
+				 "--agent-stop exclude each other");
+			return MS_EXIT_USAGE;
+		}
+		o->agent = opt;
+		return 0;
 	case 'R':
 	case 'S':
 		return take_policy(o, opt);
@@ -677,6 +536,11 @@ static int parse_options(int argc, char **argv, struct opts *o)
 
 	o->req.signed_policy = MS_SIGNED_REFUSE;
 	o->kmod = kmodsign_personality(argc, argv);
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			o->ncmd = argc - i - 1;
+			break;
+		}
 	while ((li = -1, opt = getopt_long(argc, argv, o->kmod ?
 					   kmodsign_short_opts : short_opts,
 					   long_opts, &li)) != -1)
@@ -820,19 +684,19 @@ static int run_batch(struct opts *o)
 	if (!err)
 		err = add_signers(o, &signer, !o->nextra, names, &fail);
 	if (err) {
-		code = report(&fail, err);
+		code = ms_sign_report(&fail, err);
 		goto out;
 	}
-	warn_algorithms(&signer, hash, o->req.kernel, o->kcpath ? &kc : NULL,
-			o->kcpath, names);
+	ms_sign_warn_algorithms(&signer, hash, o->req.kernel,
+				o->kcpath ? &kc : NULL, o->kcpath, names);
 	if (o->kcpath)
-		warn_kconfig(&kc, o->kcpath, &signer, hash);
+		ms_sign_warn_kconfig(&kc, o->kcpath, &signer, hash);
 	o->req.cert_path = o->nextra ? o->extra_certs[0] : o->words[2];
-	warn_mldsa(&signer, o->req.kernel, names);
+	ms_sign_warn_mldsa(&signer, o->req.kernel, names);
 	code = ms_exit_worst(listed, ms_batch_sign(&signer, &o->req, &list,
 			     o->batch.jobs ? o->batch.jobs :
 			     ms_pool_default_workers(), o->quiet,
-			     o->batch.json, report));
+			     o->batch.json, ms_sign_report));
 out:
 	ms_signer_free(&signer);
 	ms_pin_clear();
@@ -891,6 +755,105 @@ static int load_for_verb(const struct opts *o, struct ms_signer *s,
 	}
 }
 
+/*
+ * --agent HASH KEY X509 -- COMMAND..., --agent-start HASH KEY X509,
+ * --agent-stop: one key load serving every plain run below it
+ * (sign/agent_server.h).
+ */
+static int run_agent(struct opts *o)
+{
+	const char *names[MS_MAX_SIGNERS] = { 0 }, *sock;
+	struct ms_agent_conf c = { .report = ms_sign_report, .keyid = o->keyid,
+				   .provider = o->kopts.provider,
+				   .p11module = o->kopts.p11_module };
+	struct ms_signer signer;
+	struct ms_fail fail;
+	char *pre = NULL;
+	size_t plen = 0;
+	int err, code = 0, ready = -1;
+	FILE *cap;
+
+	if (o->agent == OPT_AGENT_STOP) {
+		sock = getenv(MS_AGENT_ENV);
+		err = o->nwords ? 0 : ms_agent_stop(sock);
+		if (err)
+			ms_error(sock ? sock : MS_AGENT_ENV, "no signing agent "
+				 "answers there: %s", strerror(-err));
+		return o->nwords ? USAGE_ERR : err ? MS_EXIT_IO : 0;
+	}
+	if (o->verb != SIGN || o->nextra || o->kmod || o->req.kernel ||
+	    o->kcpath || o->nwords - o->ncmd != 3 ||
+	    (o->agent == OPT_AGENT) != (o->ncmd > 0))
+		return USAGE_ERR;
+	/* Forked before anything is loaded: a token session does not
+	 * survive fork(). */
+	if (o->agent == OPT_AGENT_START && ms_agent_detach(&ready, &code))
+		return code;
+	ms_openssl_init(o->verbose);
+	memset(&signer, 0, sizeof(signer));
+	err = ms_signer_init(&signer, o->words[0], o->keyid, &fail);
+	if (!err)
+		err = add_signers(o, &signer, 1, names, &fail);
+	if (err) {
+		code = ms_sign_report(&fail, err);
+		goto out;
+	}
+	/* What a run of its own prints first, for the clients that would. */
+	cap = open_memstream(&pre, &plen);
+	ms_log_capture(cap);
+	ms_sign_warn_algorithms(&signer, o->words[0], NULL, NULL, NULL, names);
+	ms_sign_warn_mldsa(&signer, NULL, names);
+	ms_log_capture(NULL);
+	if (cap && !fclose(cap))
+		fputs(pre, stderr);
+	c.signer = &signer;
+	c.hash = o->words[0];
+	c.key = o->words[1];
+	c.cert = o->words[2];
+	c.preamble = pre;
+	c.jobs = o->batch.jobs ? o->batch.jobs : ms_pool_default_workers();
+	code = ms_agent_serve(&c, o->ncmd ? o->words + 3 : NULL, ready);
+	if (code < 0) {
+		ms_error(NULL, "cannot start the signing agent: %s",
+			 strerror(-code));
+		code = MS_EXIT_IO;
+	}
+out:
+	ms_signer_free(&signer);
+	ms_pin_clear();
+	free(pre);
+	return code;
+}
+
+/* A plain run under a signing agent (MODSIGN_AGENT) hands its module
+ * over before loading anything: 1 with *code when the agent did it. */
+static int try_agent(const struct opts *o, int *code)
+{
+	const char *sock = getenv(MS_AGENT_ENV);
+	const struct ms_sign_req *r = &o->req;
+	struct ms_agent_job j = {
+		.provider = o->kopts.provider, .p11module = o->kopts.p11_module,
+	};
+
+	if (!sock || o->verb != SIGN || o->nextra || o->kmod || o->verbose ||
+	    o->req.kernel || o->kcpath || words_wanted(o) != 4)
+		return 0;
+	j.hash = o->words[0];
+	j.key = o->words[1];
+	j.cert = o->words[2];
+	j.module = o->words[3];
+	if (o->nwords == 5 && strcmp(o->words[3], o->words[4]) != 0)
+		j.dest = o->words[4];
+	j.flags = (o->keyid ? MS_AGENT_F_KEYID : 0) |
+		  (r->save_p7s ? MS_AGENT_F_SAVE_P7S : 0) |
+		  (r->p7s_only ? MS_AGENT_F_P7S_ONLY : 0) |
+		  (r->firmware ? MS_AGENT_F_FIRMWARE : 0) |
+		  (o->quiet ? MS_AGENT_F_QUIET : 0) |
+		  (r->signed_policy == MS_SIGNED_REPLACE ? MS_AGENT_F_REPLACE :
+		   r->signed_policy == MS_SIGNED_SKIP ? MS_AGENT_F_SKIP : 0);
+	return ms_agent_delegate(sock, &j, code);
+}
+
 /* One file, by the kernel tool's positional command line. */
 static int run_one(struct opts *o)
 {
@@ -904,7 +867,7 @@ static int run_one(struct opts *o)
 
 	memset(&signer, 0, sizeof(signer));
 	err = validate_one(o);
-	if (err)
+	if (err || try_agent(o, &err))
 		return err;
 	ms_set_verbose(o->verbose);
 	ms_openssl_init(o->verbose);
@@ -932,11 +895,12 @@ static int run_one(struct opts *o)
 
 	err = load_for_verb(o, &signer, hash, cert, names, &fail);
 	if (!err && o->verb != RAW) {
-		warn_algorithms(&signer, hash, req->kernel,
-				o->kcpath ? &kc : NULL, o->kcpath, names);
-		warn_mldsa(&signer, req->kernel, names);
+		ms_sign_warn_algorithms(&signer, hash, req->kernel,
+					o->kcpath ? &kc : NULL, o->kcpath,
+					names);
+		ms_sign_warn_mldsa(&signer, req->kernel, names);
 		if (o->kcpath)
-			warn_kconfig(&kc, o->kcpath, &signer, hash);
+			ms_sign_warn_kconfig(&kc, o->kcpath, &signer, hash);
 	}
 	if (!err)
 		err = o->verb == DIGEST
@@ -946,7 +910,7 @@ static int run_one(struct opts *o)
 	ms_pin_clear();
 	kc_free(&kc);
 	if (err)
-		return report(&fail, err);
+		return ms_sign_report(&fail, err);
 	if (skipped && !o->quiet)
 		fprintf(stderr, "%s: %s: already signed, left unchanged\n",
 			ms_prog(), req->module);
@@ -967,7 +931,9 @@ int main(int argc, char **argv)
 	if (code == STOP_OK)
 		return MS_EXIT_OK;
 	if (!code) {
-		if (o.batch.on || o.batch.from || o.batch.nul ||
+		if (o.agent)
+			code = run_agent(&o);
+		else if (o.batch.on || o.batch.from || o.batch.nul ||
 		    o.batch.jobs || o.batch.walk || o.batch.json)
 			code = run_batch(&o);
 		else

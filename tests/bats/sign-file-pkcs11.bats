@@ -7,6 +7,7 @@
 # exit status: a run that signs and then dies at exit (issue 19) fails.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 SOFTHSM_MODULE=${SOFTHSM_MODULE:-/usr/lib/softhsm/libsofthsm2.so}
 
@@ -329,4 +330,78 @@ spy_leaks_not_ours() {
 	done
 	[ "$(grep -cE '^[0-9]+: C_Login$' spy.log)" -eq 1 ]
 	[ "$(grep -cE '^[0-9]+: C_Sign$' spy.log)" -eq 5 ]
+}
+
+# sign-file --agent: the key loaded once; every plain run beneath it
+# hands its module over.  The spy counts one login for the whole run.
+@test "agent: one login for a run of many modules, each signed as from PEM" {
+	spy=$(ls /usr/lib/*/pkcs11/pkcs11-spy.so 2>/dev/null | head -1)
+	[ -n "$spy" ] || require_file /usr/lib/MULTIARCH/pkcs11/pkcs11-spy.so opensc-pkcs11
+	local key="pkcs11:token=modsign;object=rsa2048?module-path=$spy"
+	local cert="pkcs11:token=modsign;object=rsa2048;type=cert?module-path=$spy"
+	for i in 1 2 3 4 5 6; do
+		make_module "b$i.ko" $((10000 * i))
+		"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" \
+			"b$i.ko" "pem$i.ko"
+	done
+	# the runs beneath have no PIN: one that signed itself would fail
+	printf '#!/bin/sh\nfor f in b?.ko; do "%s" sha256 "$1" "$2" "$f" || exit 1; done\n' \
+		"$SIGN_FILE" > each.sh
+	chmod +x each.sh
+	spy_leaks_not_ours
+	ASAN_OPTIONS="$SPY_ASAN" LSAN_OPTIONS="suppressions=$W/lsan.supp" \
+	PKCS11SPY="$SOFTHSM_MODULE" PKCS11SPY_OUTPUT="$W/spy.log" \
+		run "$SIGN_FILE" --agent -j 2 --pin-file pin sha256 "$key" \
+		"$cert" -- ./each.sh "$key" "$cert"
+	assert_success
+	for i in 1 2 3 4 5 6; do
+		cmp "pem$i.ko" "b$i.ko"
+	done
+	[ "$(grep -cE '^[0-9]+: C_Login$' spy.log)" -eq 1 ]
+	[ "$(grep -cE '^[0-9]+: C_Sign$' spy.log)" -eq 6 ]
+}
+
+# p11-kit's remoting, as a build farm shares one HSM: "p11-kit server"
+# exports the token on a UNIX socket, and sign-file reaches it through
+# p11-kit-client.so with P11_KIT_SERVER_ADDRESS.
+p11kit_server() {
+	local client
+	client=$(ls /usr/lib/*/pkcs11/p11-kit-client.so 2>/dev/null | head -1)
+	[ -n "$client" ] || require_file /usr/lib/MULTIARCH/pkcs11/p11-kit-client.so p11-kit-modules
+	require_cmd p11-kit p11-kit
+	mkfifo srv.out
+	p11-kit server -f -s -n "$W/p11.sock" --provider "$SOFTHSM_MODULE" \
+		"pkcs11:token=modsign" > srv.out 2> srv.err &
+	P11_SERVER=$!
+	# its first line is printed once the socket listens
+	fifo_line srv.out
+	[[ "$REPLY" == P11_KIT_SERVER_ADDRESS=* ]] || fail "p11-kit server: $REPLY $(cat srv.err)"
+	export P11_KIT_SERVER_ADDRESS="unix:path=$W/p11.sock"
+	RKEY="pkcs11:token=modsign;object=rsa2048?module-path=$client"
+	RCERT="pkcs11:token=modsign;object=rsa2048;type=cert?module-path=$client"
+}
+
+teardown() {
+	[ -z "${P11_SERVER:-}" ] || kill "$P11_SERVER" 2>/dev/null || true
+	return 0
+}
+
+@test "p11-kit server: one file, --batch and under the agent, each signed as from PEM" {
+	p11kit_server
+	for i in 1 2 3 4; do
+		make_module "r$i.ko" $((7000 * i))
+		"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" \
+			"r$i.ko" "pem$i.ko"
+	done
+	run -0 "$SIGN_FILE" --pin-file pin sha256 "$RKEY" "$RCERT" r1.ko
+	cmp pem1.ko r1.ko
+	run -0 "$SIGN_FILE" --batch -q --pin-file pin sha256 "$RKEY" "$RCERT" r2.ko
+	cmp pem2.ko r2.ko
+	printf '#!/bin/sh\nfor f in r3.ko r4.ko; do "%s" sha256 "$1" "$2" "$f" || exit 1; done\n' \
+		"$SIGN_FILE" > each.sh
+	chmod +x each.sh
+	run -0 "$SIGN_FILE" --agent --pin-file pin sha256 "$RKEY" "$RCERT" \
+		-- ./each.sh "$RKEY" "$RCERT"
+	cmp pem3.ko r3.ko
+	cmp pem4.ko r4.ko
 }

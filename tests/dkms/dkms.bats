@@ -88,7 +88,7 @@ EOF
 # dkms add, build and install for $DKMS_KVER, reading the test's
 # conf.d as /etc/dkms/framework.conf.d.  Output in $W/dkms.log.
 run_dkms() {
-	unshare -m bash -c '
+	${DKMS_WRAP:+"${DKMS_WRAP[@]}"} unshare -m bash -c '
 		set -e
 		mount --bind "$1/conf.d" /etc/dkms/framework.conf.d
 		t=(--dkmstree "$1/tree" --sourcetree "$1/src")
@@ -173,4 +173,32 @@ EOF
 		-newkey rsa:2048 -keyout other.key -outform DER -out other.pub \
 		2> /dev/null
 	run -4 "$VERIFY_FILE" -c other.pub "$(installed_module)"
+}
+
+# The whole dkms run under one signing agent: dkms's sign_file call hands
+# the module over.  Only the agent has the key's passphrase, so a sign-file
+# run that signed itself would fail.
+@test "dkms under sign-file --agent: the module signed by the agent, as signing without it would" {
+	openssl req -new -x509 -days 30 -subj "/CN=modsign DKMS agent" \
+		-newkey rsa:2048 -passout pass:dkms-pin -keyout enc.key \
+		-outform DER -out enc.pub 2> /dev/null
+	echo dkms-pin > pin
+	cat > conf.d/modsign.conf <<EOF
+sign_file="$SIGN_FILE"
+mok_signing_key="$W/enc.key"
+mok_certificate="$W/enc.pub"
+EOF
+	local hash
+	hash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$/\1/p' \
+		"/lib/modules/$DKMS_KVER/build/.config")
+	unset KBUILD_SIGN_PIN
+	DKMS_WRAP=("$SIGN_FILE" --agent --pin-file "$W/pin" "${hash:-sha512}" \
+		"$W/enc.key" "$W/enc.pub" --)
+	run_dkms
+	run -0 grep -F "Signing module " dkms.log
+	run -0 "$VERIFY_FILE" -c enc.pub "$(installed_module)"
+	split_signed "$(installed_module)" body sig.cms
+	KBUILD_SIGN_PIN=dkms-pin "$SIGN_FILE" "${hash:-sha512}" enc.key enc.pub \
+		body direct.ko
+	cmp direct.ko "$(installed_module)"
 }

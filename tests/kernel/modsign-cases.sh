@@ -23,7 +23,9 @@
 #              of the tree's own modules (lib.sh kh_intree_modules: crc7
 #              and crc-itu-t, on 7.3 wp512 and serpent_generic), and
 #              "make M=... modules_install"
-#              for an out-of-tree module, the way DKMS and vendors sign
+#              for an out-of-tree module, the way DKMS and vendors sign;
+#              the in-tree install is repeated under sign-file --agent
+#              and must give the same bytes
 #
 # Needs the LINE kernel built (build-kernel.sh) and build/bin (make).
 # Keys: tests/fixtures/conformance/keys, whose signer/ecsigner
@@ -136,6 +138,29 @@ for m in $(kh_intree_modules); do
 	f=$CASEDIR/m1-${m//_/-}.ko
 	[ "$(tail -c 28 "$f")" = "~Module signature appended~" ] ||
 		die "modules_install did not sign $m.ko: is CONFIG_MODULE_SIG_ALL honoured? ($KH_LINEDIR/modinst.log)"
+done
+
+# The same install under one signing agent (sign-file --agent): kbuild's
+# per-module sign-file runs hand their modules over.  The key is an
+# encrypted copy whose passphrase only the agent has, so a run that signed
+# itself would fail; the modules must be the bytes signed without it.
+astage=$KH_LINEDIR/modinst-agent
+akey=$KH_LINEDIR/signer-agent.key
+rm -rf "$astage"
+openssl pkey -in "$K/signer.key" -aes256 -passout pass:modsign-agent \
+	-out "$akey"
+echo modsign-agent > "$akey.pin"
+agent_sign=("${kbuild_sign[@]/#INSTALL_MOD_PATH=*/INSTALL_MOD_PATH=$astage}")
+agent_sign=("${agent_sign[@]/#CONFIG_MODULE_SIG_KEY=*/CONFIG_MODULE_SIG_KEY=$akey}")
+env -u KBUILD_SIGN_PIN "$SIGN" --agent --pin-file "$akey.pin" sha256 \
+	"$akey" "$x509" -- make -C "$KH_TREE" "${agent_sign[@]}" \
+	modules_install >"$KH_LINEDIR/modinst-agent.log" 2>&1 ||
+	{ tail -n 20 "$KH_LINEDIR/modinst-agent.log" >&2; die "kbuild modules_install under sign-file --agent failed"; }
+for m in $(kh_intree_modules); do
+	a=$(find "$astage" -name "$m.ko" | head -n 1)
+	f=$(find "$stage" -name "$m.ko" | head -n 1)
+	[ -n "$a" ] && cmp -s "$a" "$f" ||
+		die "modules_install under sign-file --agent: $m.ko is not the module signed without it (see $KH_LINEDIR/modinst-agent.log)"
 done
 
 # out of tree, as DKMS does: M= points at a copy of the payload build
