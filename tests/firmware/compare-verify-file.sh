@@ -21,6 +21,11 @@
 #
 # A verdict is "0" (verified), "0(E)" (loaded unverified, the kernel's
 # E taint; verify-file: no errno, loads_unsigned) or the errno name.
+# The same is done with what verify-file --machine said inside the machine
+# (fw-init.c runs a static build there: KERNEL/MACHINE.vf-inside.json):
+#
+#   DISAGREE-INSIDE debian/sb-on/db: kernel EPERM, verify-file inside 0
+#
 # BINDIR: verify-file's directory (default build/bin).  Exit 1 on any
 # disagreement; the summary line says how many.
 set -euo pipefail
@@ -37,7 +42,11 @@ OUT=$KH_TOP/build/firmware-verdicts
 command -v jq >/dev/null || die "jq missing (scripts/install-deps.sh test)"
 
 agree=0 disagree=0
-printf 'kernel\tmachine\tcase\tkernel_verdict\tverify_file\n' >"$OUT/compare.tsv"
+printf 'kernel\tmachine\tcase\tkernel_verdict\tverify_file_sysroot\tverify_file_inside\n' >"$OUT/compare.tsv"
+JQ_VERDICT='if .errno != null then .errno
+	elif .underlying_errno != null and .loads_unsigned then "0(E)"
+	else "0" end'
+iagree=0 idisagree=0
 while IFS=$'\t' read -r k m c r taint; do
 	[ "$k" != kernel ] || continue
 	rel=$(cat "$FW/release-$k")
@@ -52,12 +61,20 @@ while IFS=$'\t' read -r k m c r taint; do
 	kv=$r
 	[ "$r" != 0 ] || [ "$taint" = - ] || kv="0$taint"
 	json=$("$VF" --machine --sysroot "$root" --json "$FW/cases/$c.ko" 2>"$OUT/$k/$m.$c.vf-stderr") || true
-	vv=$(printf '%s' "$json" | jq -r '
-		if .errno != null then .errno
-		elif .underlying_errno != null and .loads_unsigned then "0(E)"
-		else "0" end' 2>/dev/null) || vv="error"
+	vv=$(printf '%s' "$json" | jq -r "$JQ_VERDICT" 2>/dev/null) || vv="error"
 	[ -n "$vv" ] || vv="error: $(head -n 1 "$OUT/$k/$m.$c.vf-stderr")"
-	printf '%s\t%s\t%s\t%s\t%s\n' "$k" "$m" "$c" "$kv" "$vv" >>"$OUT/compare.tsv"
+	inside=$OUT/$k/$m.vf-inside.json
+	iv=$(jq -r --arg f "/cases/$c.ko" "select(.file == \$f) | $JQ_VERDICT" "$inside" 2>/dev/null | head -n 1) || true
+	if [ -z "$iv" ]; then
+		iv="none: $(head -n 1 "$OUT/$k/$m.vf-inside.err" 2>/dev/null)"
+	fi
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$m" "$c" "$kv" "$vv" "$iv" >>"$OUT/compare.tsv"
+	if [ "$kv" = "$iv" ]; then
+		iagree=$((iagree + 1))
+	else
+		idisagree=$((idisagree + 1))
+		echo "DISAGREE-INSIDE $k/$m/$c: kernel $kv, verify-file inside $iv"
+	fi
 	if [ "$kv" = "$vv" ]; then
 		agree=$((agree + 1))
 	else
@@ -65,5 +82,5 @@ while IFS=$'\t' read -r k m c r taint; do
 		echo "DISAGREE $k/$m/$c: kernel $kv, verify-file $vv ($(printf '%s' "$json" | jq -r '.reason // empty' 2>/dev/null))"
 	fi
 done <"$OUT/verdicts.tsv"
-echo "compare-verify-file: $agree agree, $disagree disagree (table: $OUT/compare.tsv)"
-[ "$disagree" -eq 0 ]
+echo "compare-verify-file: --sysroot outside: $agree agree, $disagree disagree; inside the machine: $iagree agree, $idisagree disagree (table: $OUT/compare.tsv)"
+[ "$disagree" -eq 0 ] && [ "$idisagree" -eq 0 ]

@@ -63,10 +63,22 @@ VFV=$("$FW_DIR/fetch-virt-firmware.sh")
 
 # 1. A built tree first: the case modules are built and signed against it
 # (vermagic), then built into its initramfs.
-if [ ! -f "$KH_TREE/Module.symvers" ] || [ ! -x "$KH_TREE/scripts/sign-file" ]; then
+# That first image, without the cases, is also the /boot/vmlinuz-RELEASE
+# the initramfs carries for verify-file run inside the machine (the same
+# keys, config and release; an image cannot hold itself).
+if [ ! -f "$KH_TREE/Module.symvers" ] || [ ! -x "$KH_TREE/scripts/sign-file" ] ||
+	[ ! -f "$FW/vmlinuz-plain" ]; then
 	printf 'dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\n' >"$FW/placeholder.list"
 	"$FW_DIR/build-efi-kernel.sh" debian "$FW/placeholder.list" >/dev/null
+	cp "$FW/bzImage-debian" "$FW/vmlinuz-plain"
 fi
+REL=$(make -s -C "$KH_TREE" kernelrelease)
+cmp -s "$KH_TREE/.config" "$FW/config-plain" || cp "$KH_TREE/.config" "$FW/config-plain"
+
+# verify-file for inside the machine: static, so the initramfs needs no libraries
+VF_STATIC=$KH_TOP/build/static/bin/verify-file
+make -s -C "$KH_TOP" BUILD=build/static LDFLAGS=-static build/static/bin/verify-file \
+	>"$FW/static-build.log" 2>&1 || { tail -n 20 "$FW/static-build.log" >&2; die "static verify-file failed"; }
 
 # 2. Cases: the payload signed by each key (sha256, the tree's sign-file).
 CASES=$FW/cases
@@ -96,6 +108,11 @@ gcc -static -O2 -Wall -Wextra -o "$FW/init" "$FW_DIR/fw-init.c" ||
 	echo "dir /proc 0755 0 0"
 	echo "dir /sys 0755 0 0"
 	echo "file /init $FW/init 0755 0 0"
+	echo "dir /bin 0755 0 0"
+	echo "file /bin/verify-file $VF_STATIC 0755 0 0"
+	echo "dir /boot 0755 0 0"
+	echo "file /boot/vmlinuz-$REL $FW/vmlinuz-plain 0644 0 0"
+	echo "file /boot/config-$REL $FW/config-plain 0644 0 0"
 	echo "dir /cases 0755 0 0"
 	for f in "$CASES"/*; do
 		echo "file /cases/${f##*/} $f 0644 0 0"
@@ -165,6 +182,8 @@ boot() { # KERNEL MACHINE OPTS
 			printf '%s' "$hex" | xxd -r -p >"$dir/$m.root$path"
 		done
 	tr -d '\r' <"$log" | awk -F'\t' '$1 == "MODSIGN-PROCKEY" { print $2 }' >"$dir/$m.proc-keys"
+	tr -d '\r' <"$log" | awk -F'\t' '$1 == "MODSIGN-VF" { print $2 }' >"$dir/$m.vf-inside.json"
+	tr -d '\r' <"$log" | awk -F'\t' '$1 == "MODSIGN-VF-ERR" { print $2 }' >"$dir/$m.vf-inside.err"
 	tr -d '\r' <"$log" | awk -F'\t' '$1 == "MODSIGN-STATE" && $2 == "lockdown" { print $3 }' >"$dir/$m.lockdown"
 }
 failed=0

@@ -14,10 +14,15 @@
  *	MODSIGN-CASE	<case>	accepted|rejected	0|<ERRNO>	<taint flags>
  *	MODSIGN-KMSG	<case>	<kernel log line produced by that load>
  *	MODSIGN-ERROR	<what went wrong>
+ *	MODSIGN-VF	<line of verify-file --machine --json on every case>
+ *	MODSIGN-VF-ERR	<line verify-file wrote to stderr>
  *	MODSIGN-DONE	<cases loaded>
  *
  * The MODSIGN-FILE lines let the host rebuild the machine's variables as
- * files for verify-file --machine --sysroot.
+ * files for verify-file --machine --sysroot.  When the initramfs holds
+ * /bin/verify-file (static), /init runs it as a user would on this machine,
+ * after the loads, with /boot/vmlinuz-RELEASE and /boot/config-RELEASE
+ * that the initramfs carries too.
  *
  * Build: gcc -static -O2 -o init fw-init.c
  */
@@ -32,6 +37,7 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define CASES_DIR "/cases"
@@ -261,6 +267,65 @@ static int run_cases(void)
 	return n;
 }
 
+/* Relay each line of FD with TAG in front. */
+static void relay(FILE *f, const char *tag)
+{
+	char line[16384];
+
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		printf("%s\t%s\n", tag, line);
+	}
+}
+
+static void run_verify_file(void)
+{
+	char *argv[64] = { "/bin/verify-file", "--machine", "--json" };
+	int argc = 3, out[2], err[2], status;
+	DIR *d;
+	struct dirent *e;
+	pid_t pid;
+
+	if (access(argv[0], X_OK))
+		return;
+	d = opendir(CASES_DIR);
+	if (!d)
+		return;
+	while ((e = readdir(d)) && argc < 62) {
+		size_t n = strlen(e->d_name);
+		char *p;
+
+		if (n < 4 || strcmp(e->d_name + n - 3, ".ko"))
+			continue;
+		if (asprintf(&p, "%s/%s", CASES_DIR, e->d_name) < 0)
+			break;
+		argv[argc++] = p;
+	}
+	closedir(d);
+	argv[argc] = NULL;
+	if (pipe(out) || pipe(err))
+		return;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		dup2(out[1], 1);
+		dup2(err[1], 2);
+		close(out[0]);
+		close(err[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(out[1]);
+	close(err[1]);
+	FILE *fo = fdopen(out[0], "r"), *fe = fdopen(err[0], "r");
+	relay(fo, "MODSIGN-VF");
+	relay(fe, "MODSIGN-VF-ERR");
+	fclose(fo);
+	fclose(fe);
+	waitpid(pid, &status, 0);
+	printf("MODSIGN-VF-EXIT\t%d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
 int main(void)
 {
 	int loaded;
@@ -283,6 +348,7 @@ int main(void)
 	print_lines("/proc/keys", "MODSIGN-PROCKEY");
 
 	loaded = run_cases();
+	run_verify_file();
 	printf("MODSIGN-DONE\t%d\n", loaded);
 	fflush(stdout);
 	sync();
