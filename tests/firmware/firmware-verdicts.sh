@@ -45,6 +45,7 @@ FW=$KH_CACHE/firmware
 OUT=$KH_TOP/build/firmware-verdicts
 KEYS=$FW_DIR/keys
 KKEYS=$KH_DIR/keys
+CONF=$KH_TOP/tests/fixtures/conformance
 TIMEOUT=${MODSIGN_QEMU_TIMEOUT:-600}
 EXPECTED=$FW_DIR/expected.tsv
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
@@ -113,6 +114,14 @@ gcc -static -O2 -Wall -Wextra -o "$FW/init" "$FW_DIR/fw-init.c" ||
 	echo "dir /boot 0755 0 0"
 	echo "file /boot/vmlinuz-$REL $FW/vmlinuz-plain 0644 0 0"
 	echo "file /boot/config-$REL $FW/config-plain 0644 0 0"
+	# the files the .config names, where it names them
+	d=
+	for part in $(echo "${CONF#/}" | tr / ' '); do
+		d=$d/$part
+		echo "dir $d 0755 0 0"
+	done
+	echo "file $CONF/blacklist-hashes.txt $CONF/blacklist-hashes.txt 0644 0 0"
+	echo "file $CONF/revoked.pem $CONF/revoked.pem 0644 0 0"
 	echo "dir /cases 0755 0 0"
 	for f in "$CASES"/*; do
 		echo "file /cases/${f##*/} $f 0644 0 0"
@@ -127,18 +136,49 @@ rm -f "$FW/initramfs.list.tmp"
 # each on its own ESP image: shim as the removable-media loader, the
 # kernel as the grubx64.efi it starts.  No fallback (fbx64.efi), which
 # would write boot entries and reset.
+# MODSIGN_FW_CHAIN=grub: shim starts Debian's signed GRUB, which loads the
+# kernel (verified through shim's protocol) and the initramfs from the ESP
+# with the command line of its grub.cfg; the image then carries no
+# initramfs.  Default "direct": shim starts the kernel's EFI stub itself.
+CHAIN=${MODSIGN_FW_CHAIN:-direct}
+GRUB=/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed
+case $CHAIN in
+direct) KLIST=$FW/initramfs.list ;;
+grub)
+	[ -f "$GRUB" ] || die "$GRUB missing (scripts/install-deps.sh firmware)"
+	KLIST=$FW/placeholder.list
+	"$KH_TREE/usr/gen_init_cpio" "$FW/initramfs.list" | gzip -n -9 >"$FW/initrd.gz"
+	cat >"$FW/grub.cfg" <<EOT
+set timeout=0
+linux /vmlinuz console=ttyS0 panic=-1 loglevel=1 log_buf_len=16M
+initrd /initrd.gz
+boot
+EOT
+	;;
+*) die "MODSIGN_FW_CHAIN=$CHAIN: direct or grub" ;;
+esac
 for k in "${KERNELS[@]}"; do
 	t=$(now)
-	"$FW_DIR/build-efi-kernel.sh" "$k" "$FW/initramfs.list" >/dev/null
+	"$FW_DIR/build-efi-kernel.sh" "$k" "$KLIST" >/dev/null
 	note "$k: kernel ready in $(elapsed "$t")s"
 	sbsign --key "$KEYS/mok-key.pem" --cert "$KEYS/mok-cert.pem" \
 		--output "$FW/$k.efi" "$FW/bzImage-$k" 2>"$FW/sbsign.log" ||
 		{ cat "$FW/sbsign.log" >&2; die "sbsign failed for $k"; }
-	rm -f "$FW/esp-$k.img"
-	mkfs.vfat -C "$FW/esp-$k.img" 65536 >/dev/null
-	mmd -i "$FW/esp-$k.img" ::/EFI ::/EFI/BOOT
-	mcopy -i "$FW/esp-$k.img" "$SHIM" ::/EFI/BOOT/BOOTX64.EFI
-	mcopy -i "$FW/esp-$k.img" "$FW/$k.efi" ::/EFI/BOOT/grubx64.efi
+	esp=$FW/esp-$k.img
+	rm -f "$esp"
+	mkfs.vfat -C "$esp" 65536 >/dev/null
+	mmd -i "$esp" ::/EFI ::/EFI/BOOT
+	mcopy -i "$esp" "$SHIM" ::/EFI/BOOT/BOOTX64.EFI
+	if [ "$CHAIN" = direct ]; then
+		mcopy -i "$esp" "$FW/$k.efi" ::/EFI/BOOT/grubx64.efi
+	else
+		# Debian's signed GRUB reads \EFI\debian\grub.cfg (its prefix)
+		mmd -i "$esp" ::/EFI/debian
+		mcopy -i "$esp" "$GRUB" ::/EFI/BOOT/grubx64.efi
+		mcopy -i "$esp" "$FW/grub.cfg" ::/EFI/debian/grub.cfg
+		mcopy -i "$esp" "$FW/$k.efi" ::/vmlinuz
+		mcopy -i "$esp" "$FW/initrd.gz" ::/initrd.gz
+	fi
 	cp "$KH_TREE/.config" "$FW/config-$k"
 	make -s -C "$KH_TREE" kernelrelease >"$FW/release-$k"
 done
