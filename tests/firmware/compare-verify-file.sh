@@ -19,8 +19,8 @@
 #
 #   DISAGREE debian/sb-on/db: kernel EPERM, verify-file 0 (...)
 #
-# A verdict is "0" (verified), "0(E)" (loaded unverified, the kernel's
-# E taint; verify-file: no errno, loads_unsigned) or the errno name.
+# A verdict is "0" (verified), "0(E)" (loaded unverified: the kernel's E
+# taint; verify-file's loads_unsigned) or the errno name.
 # The same is done with what verify-file --machine said inside the machine
 # (fw-init.c runs a static build there: KERNEL/MACHINE.vf-inside.json):
 #
@@ -43,9 +43,9 @@ command -v jq >/dev/null || die "jq missing (scripts/install-deps.sh test)"
 
 agree=0 disagree=0
 printf 'kernel\tmachine\tcase\tkernel_verdict\tverify_file_sysroot\tverify_file_inside\n' >"$OUT/compare.tsv"
-JQ_VERDICT='if .errno != null then .errno
-	elif .underlying_errno != null and .loads_unsigned then "0(E)"
-	else "0" end'
+JQ_VERDICT='if .errno == null and .underlying_errno == null then "0"
+	elif .loads_unsigned == true then "0(E)"
+	else (.errno // .underlying_errno) end'
 iagree=0 idisagree=0
 while IFS=$'\t' read -r k m c r taint; do
 	[ "$k" != kernel ] || continue
@@ -59,7 +59,9 @@ while IFS=$'\t' read -r k m c r taint; do
 			cp -r "$OUT/$k/$m.root/sys/firmware/efi/." "$root/sys/firmware/efi/"
 	fi
 	kv=$r
-	[ "$r" != 0 ] || [ "$taint" = - ] || kv="0$taint"
+	case $r:$taint in
+	0:*E*) kv="0(E)" ;;
+	esac
 	json=$("$VF" --machine --sysroot "$root" --json "$FW/cases/$c.ko" 2>"$OUT/$k/$m.$c.vf-stderr") || true
 	vv=$(printf '%s' "$json" | jq -r "$JQ_VERDICT" 2>/dev/null) || vv="error"
 	[ -n "$vv" ] || vv="error: $(head -n 1 "$OUT/$k/$m.$c.vf-stderr")"

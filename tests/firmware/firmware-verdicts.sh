@@ -76,11 +76,18 @@ fi
 REL=$(make -s -C "$KH_TREE" kernelrelease)
 cmp -s "$KH_TREE/.config" "$FW/config-plain" || cp "$KH_TREE/.config" "$FW/config-plain"
 
-# verify-file for inside the machine: static, so the initramfs needs no libraries
-VF_STATIC=$KH_TOP/build/static/bin/verify-file
-make -s -C "$KH_TOP" BUILD=build/static LDFLAGS=-static build/static/bin/verify-file \
-	>"$FW/static-build.log" 2>&1 || { tail -n 20 "$FW/static-build.log" >&2; die "static verify-file failed"; }
-
+# verify-file for inside the machine: this build with the shared
+# libraries it links and those it opens for compressed images (dlopen,
+# src/common/module/compress.c), at their own paths.  A static build cannot
+# dlopen them, so it could not read the xz-compressed bzImage.
+VF=$KH_TOP/build/bin/verify-file
+[ -x "$VF" ] || die "$VF missing (make)"
+vf_libs() {
+	ldd "$VF" | awk '$2 == "=>" { print $3 } $1 ~ /^\// { print $1 }'
+	for so in libz.so.1 liblzma.so.5 libzstd.so.1 liblz4.so.1 libbz2.so.1.0; do
+		ldconfig -p | awk -v s="$so" '$1 == s && /x86-64/ { print $NF; exit }'
+	done
+}
 # 2. Cases: the payload signed by each key (sha256, the tree's sign-file).
 CASES=$FW/cases
 rm -rf "$CASES"
@@ -110,7 +117,15 @@ gcc -static -O2 -Wall -Wextra -o "$FW/init" "$FW_DIR/fw-init.c" ||
 	echo "dir /sys 0755 0 0"
 	echo "file /init $FW/init 0755 0 0"
 	echo "dir /bin 0755 0 0"
-	echo "file /bin/verify-file $VF_STATIC 0755 0 0"
+	echo "file /bin/verify-file $VF 0755 0 0"
+	vf_libs | sort -u | while read -r lib; do
+		d=
+		for part in $(dirname "${lib#/}" | tr / ' '); do
+			d=$d/$part
+			echo "dir $d 0755 0 0"
+		done
+		echo "file $lib $(readlink -f "$lib") 0755 0 0"
+	done | awk '!seen[$0]++'
 	echo "dir /boot 0755 0 0"
 	echo "file /boot/vmlinuz-$REL $FW/vmlinuz-plain 0644 0 0"
 	echo "file /boot/config-$REL $FW/config-plain 0644 0 0"

@@ -20,7 +20,7 @@
  *
  * The MODSIGN-FILE lines let the host rebuild the machine's variables as
  * files for verify-file --machine --sysroot.  When the initramfs holds
- * /bin/verify-file (static), /init runs it as a user would on this machine,
+ * /bin/verify-file (with its libraries), /init runs it as a user would on this machine,
  * after the loads, with /boot/vmlinuz-RELEASE and /boot/config-RELEASE
  * that the initramfs carries too.
  *
