@@ -85,7 +85,7 @@ VF=$KH_TOP/build/bin/verify-file
 vf_libs() {
 	ldd "$VF" | awk '$2 == "=>" { print $3 } $1 ~ /^\// { print $1 }'
 	for so in libz.so.1 liblzma.so.5 libzstd.so.1 liblz4.so.1 libbz2.so.1.0; do
-		ldconfig -p | awk -v s="$so" '$1 == s && /x86-64/ { print $NF; exit }'
+		ldconfig -p | awk -v s="$so" '$1 == s && /x86-64/ && !p { p = $NF } END { if (p) print p }'
 	done
 }
 # 2. Cases: the payload signed by each key (sha256, the tree's sign-file).
