@@ -67,14 +67,24 @@ VFV=$("$FW_DIR/fetch-virt-firmware.sh")
 # That first image, without the cases, is also the /boot/vmlinuz-RELEASE
 # the initramfs carries for verify-file run inside the machine (the same
 # keys, config and release; an image cannot hold itself).
+# Remade when a fragment is newer than it (a configuration change).
+plain_stale() {
+	local f
+	[ -f "$FW/vmlinuz-plain" ] && [ -f "$FW/config-plain" ] || return 0
+	for f in "$KH_DIR/config.fragment" "$KH_DIR/config-7.3.fragment" \
+		"$FW_DIR/config-efi.fragment" "$FW_DIR/sbat.csv"; do
+		[ ! "$f" -nt "$FW/vmlinuz-plain" ] || return 0
+	done
+	return 1
+}
 if [ ! -f "$KH_TREE/Module.symvers" ] || [ ! -x "$KH_TREE/scripts/sign-file" ] ||
-	[ ! -f "$FW/vmlinuz-plain" ]; then
+	plain_stale; then
 	printf 'dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\n' >"$FW/placeholder.list"
 	"$FW_DIR/build-efi-kernel.sh" debian "$FW/placeholder.list" >/dev/null
 	cp "$FW/bzImage-debian" "$FW/vmlinuz-plain"
+	cp "$KH_TREE/.config" "$FW/config-plain"
 fi
 REL=$(make -s -C "$KH_TREE" kernelrelease)
-cmp -s "$KH_TREE/.config" "$FW/config-plain" || cp "$KH_TREE/.config" "$FW/config-plain"
 
 # verify-file for inside the machine: this build with the shared
 # libraries it links and those it opens for compressed images (dlopen,
