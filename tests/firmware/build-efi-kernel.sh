@@ -23,9 +23,22 @@ FW_DIR=$(cd "$(dirname "$0")" && pwd)
 [ $# -eq 2 ] || { echo "usage: $PROG debian|mainline INITRAMFS.list" >&2; exit 2; }
 VARIANT=$1
 LIST=$(cd "$(dirname "$2")" && pwd)/${2##*/}
+# The version line (/proc/version, the image's banner) says who built the
+# kernel, which is how verify-file tells a Debian kernel from a kernel.org
+# one: the debian variant carries the builder and UTS version Debian's own
+# build sets (debian-kernel@lists.debian.org, "Debian VERSION"), the
+# mainline variant says what it is.
 case $VARIANT in
-debian) SIGNING_CFLAGS= ;;
-mainline) SIGNING_CFLAGS="-include $FW_DIR/mainline-signing.h" ;;
+debian)
+	SIGNING_CFLAGS=
+	BUILD_USER=debian-kernel BUILD_HOST=lists.debian.org
+	BUILD_TS=	# "Debian <linux-source version>", below
+	;;
+mainline)
+	SIGNING_CFLAGS="-include $FW_DIR/mainline-signing.h"
+	BUILD_USER=modsign BUILD_HOST=kernel-org-variant
+	BUILD_TS="kernel.org module signature check"
+	;;
 *) die "unknown variant '$VARIANT' (debian or mainline)" ;;
 esac
 [ -f "$LIST" ] || die "$LIST: no such initramfs list"
@@ -85,7 +98,10 @@ if [ -n "$missing" ]; then
 fi
 
 t=$(now)
-kh_kmake MODSIGN_SIGNING_CFLAGS="$SIGNING_CFLAGS" bzImage modules
+[ "$VARIANT" != debian ] || BUILD_TS="Debian $(awk '{ print $2 }' "$KH_LINEDIR/source-version" 2>/dev/null)"
+kh_kmake MODSIGN_SIGNING_CFLAGS="$SIGNING_CFLAGS" KBUILD_BUILD_USER="$BUILD_USER" \
+	KBUILD_BUILD_HOST="$BUILD_HOST" KBUILD_BUILD_VERSION=1 \
+	KBUILD_BUILD_TIMESTAMP="$BUILD_TS" bzImage modules
 cp "$KH_BZIMAGE" "$FW/bzImage-$VARIANT.tmp"
 mv "$FW/bzImage-$VARIANT.tmp" "$FW/bzImage-$VARIANT"
 note "$VARIANT: kernel build took $(elapsed "$t")s ($(make -s -C "$KH_TREE" kernelrelease))"

@@ -41,6 +41,8 @@ OUT=$KH_TOP/build/firmware-verdicts
 [ -f "$OUT/verdicts.tsv" ] || die "$OUT/verdicts.tsv missing: run firmware-verdicts.sh first"
 command -v jq >/dev/null || die "jq missing (scripts/install-deps.sh test)"
 
+# laid out anew each run: the images change with every build
+rm -rf "$OUT"/*/*.sysroot
 agree=0 disagree=0
 printf 'kernel\tmachine\tcase\tkernel_verdict\tverify_file_sysroot\tverify_file_inside\n' >"$OUT/compare.tsv"
 JQ_VERDICT='if .errno == null and .underlying_errno == null then "0"

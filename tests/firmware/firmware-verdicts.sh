@@ -67,23 +67,27 @@ VFV=$("$FW_DIR/fetch-virt-firmware.sh")
 # That first image, without the cases, is also the /boot/vmlinuz-RELEASE
 # the initramfs carries for verify-file run inside the machine (the same
 # keys, config and release; an image cannot hold itself).
-# Remade when a fragment is newer than it (a configuration change).
-plain_stale() {
+# One per kernel (its banner names its builder); remade when the
+# configuration or the build script changed.
+plain_stale() { # KERNEL
 	local f
-	[ -f "$FW/vmlinuz-plain" ] && [ -f "$FW/config-plain" ] || return 0
+	[ -f "$FW/vmlinuz-plain-$1" ] && [ -f "$FW/config-plain" ] || return 0
 	for f in "$KH_DIR/config.fragment" "$KH_DIR/config-7.3.fragment" \
-		"$FW_DIR/config-efi.fragment" "$FW_DIR/sbat.csv"; do
-		[ ! "$f" -nt "$FW/vmlinuz-plain" ] || return 0
+		"$FW_DIR/config-efi.fragment" "$FW_DIR/sbat.csv" \
+		"$FW_DIR/build-efi-kernel.sh"; do
+		[ ! "$f" -nt "$FW/vmlinuz-plain-$1" ] || return 0
 	done
 	return 1
 }
-if [ ! -f "$KH_TREE/Module.symvers" ] || [ ! -x "$KH_TREE/scripts/sign-file" ] ||
-	plain_stale; then
-	printf 'dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\n' >"$FW/placeholder.list"
-	"$FW_DIR/build-efi-kernel.sh" debian "$FW/placeholder.list" >/dev/null
-	cp "$FW/bzImage-debian" "$FW/vmlinuz-plain"
-	cp "$KH_TREE/.config" "$FW/config-plain"
-fi
+printf 'dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\n' >"$FW/placeholder.list"
+for k in "${KERNELS[@]}"; do
+	if [ ! -f "$KH_TREE/Module.symvers" ] || [ ! -x "$KH_TREE/scripts/sign-file" ] ||
+		plain_stale "$k"; then
+		"$FW_DIR/build-efi-kernel.sh" "$k" "$FW/placeholder.list" >/dev/null
+		cp "$FW/bzImage-$k" "$FW/vmlinuz-plain-$k"
+		cp "$KH_TREE/.config" "$FW/config-plain"
+	fi
+done
 REL=$(make -s -C "$KH_TREE" kernelrelease)
 
 # verify-file for inside the machine: this build with the shared
@@ -120,7 +124,7 @@ printf 'unsigned\tunsigned.ko\tmodule\tmodule\t-\n' >>"$CASES/cases.tsv"
 
 gcc -static -O2 -Wall -Wextra -o "$FW/init" "$FW_DIR/fw-init.c" ||
 	die "could not build the static /init"
-{
+write_list() { # KERNEL
 	echo "dir /dev 0755 0 0"
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "dir /proc 0755 0 0"
@@ -137,7 +141,7 @@ gcc -static -O2 -Wall -Wextra -o "$FW/init" "$FW_DIR/fw-init.c" ||
 		echo "file $lib $(readlink -f "$lib") 0755 0 0"
 	done | awk '!seen[$0]++'
 	echo "dir /boot 0755 0 0"
-	echo "file /boot/vmlinuz-$REL $FW/vmlinuz-plain 0644 0 0"
+	echo "file /boot/vmlinuz-$REL $FW/vmlinuz-plain-$1 0644 0 0"
 	echo "file /boot/config-$REL $FW/config-plain 0644 0 0"
 	# the files the .config names, where it names them
 	d=
@@ -151,10 +155,13 @@ gcc -static -O2 -Wall -Wextra -o "$FW/init" "$FW_DIR/fw-init.c" ||
 	for f in "$CASES"/*; do
 		echo "file /cases/${f##*/} $f 0644 0 0"
 	done
-} >"$FW/initramfs.list.tmp"
-cmp -s "$FW/initramfs.list.tmp" "$FW/initramfs.list" ||
-	mv "$FW/initramfs.list.tmp" "$FW/initramfs.list"
-rm -f "$FW/initramfs.list.tmp"
+}
+for k in "${KERNELS[@]}"; do
+	write_list "$k" >"$FW/initramfs-$k.list.tmp"
+	cmp -s "$FW/initramfs-$k.list.tmp" "$FW/initramfs-$k.list" ||
+		mv "$FW/initramfs-$k.list.tmp" "$FW/initramfs-$k.list"
+	rm -f "$FW/initramfs-$k.list.tmp"
+done
 
 # 3. The kernels, signed for shim with the MOK key (shim accepts MokList
 # keys in every machine; a db signature would fail under MokIgnoreDB),
@@ -168,11 +175,12 @@ rm -f "$FW/initramfs.list.tmp"
 CHAIN=${MODSIGN_FW_CHAIN:-direct}
 GRUB=/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed
 case $CHAIN in
-direct) KLIST=$FW/initramfs.list ;;
+direct) ;;
 grub)
 	[ -f "$GRUB" ] || die "$GRUB missing (scripts/install-deps.sh firmware)"
-	KLIST=$FW/placeholder.list
-	"$KH_TREE/usr/gen_init_cpio" "$FW/initramfs.list" | gzip -n -9 >"$FW/initrd.gz"
+	for k in "${KERNELS[@]}"; do
+		"$KH_TREE/usr/gen_init_cpio" "$FW/initramfs-$k.list" | gzip -n -9 >"$FW/initrd-$k.gz"
+	done
 	cat >"$FW/grub.cfg" <<EOT
 set timeout=0
 linux /vmlinuz console=ttyS0 panic=-1 loglevel=1 log_buf_len=16M
@@ -184,6 +192,8 @@ EOT
 esac
 for k in "${KERNELS[@]}"; do
 	t=$(now)
+	KLIST=$FW/initramfs-$k.list
+	[ "$CHAIN" = direct ] || KLIST=$FW/placeholder.list
 	"$FW_DIR/build-efi-kernel.sh" "$k" "$KLIST" >/dev/null
 	note "$k: kernel ready in $(elapsed "$t")s"
 	sbsign --key "$KEYS/mok-key.pem" --cert "$KEYS/mok-cert.pem" \
@@ -202,7 +212,7 @@ for k in "${KERNELS[@]}"; do
 		mcopy -i "$esp" "$GRUB" ::/EFI/BOOT/grubx64.efi
 		mcopy -i "$esp" "$FW/grub.cfg" ::/EFI/debian/grub.cfg
 		mcopy -i "$esp" "$FW/$k.efi" ::/vmlinuz
-		mcopy -i "$esp" "$FW/initrd.gz" ::/initrd.gz
+		mcopy -i "$esp" "$FW/initrd-$k.gz" ::/initrd.gz
 	fi
 	cp "$KH_TREE/.config" "$FW/config-$k"
 	make -s -C "$KH_TREE" kernelrelease >"$FW/release-$k"
