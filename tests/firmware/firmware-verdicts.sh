@@ -94,7 +94,8 @@ REL=$(make -s -C "$KH_TREE" kernelrelease)
 # libraries it links and those it opens for compressed images (dlopen,
 # src/common/module/compress.c), at their own paths.  A static build cannot
 # dlopen them, so it could not read the xz-compressed bzImage.
-VF=$KH_TOP/build/bin/verify-file
+# MODSIGN_FW_VERIFY_FILE: another build to run inside (e.g. a branch's)
+VF=${MODSIGN_FW_VERIFY_FILE:-$KH_TOP/build/bin/verify-file}
 [ -x "$VF" ] || die "$VF missing (make)"
 vf_libs() {
 	ldd "$VF" | awk '$2 == "=>" { print $3 } $1 ~ /^\// { print $1 }'
