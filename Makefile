@@ -186,6 +186,7 @@ firmware-verdicts-update: deps-build $(BINS)
 	tests/firmware/firmware-verdicts.sh --update
 
 firmware-compare: $(BINS)
+	scripts/install-deps.sh firmware
 	tests/firmware/compare-verify-file.sh $(abspath $(BUILD)/bin)
 
 demo: deps-build

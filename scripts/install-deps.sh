@@ -49,7 +49,7 @@ pkgs_kernel="linux-source-6.1 linux-source-6.12 build-essential bc bison flex
 	openssl python3 debian-archive-keyring debootstrap"
 pkgs_firmware="ovmf shim-signed grub-efi-amd64-signed sbsigntool mtools
 	dosfstools qemu-system-x86 python3-cryptography
-	python3-importlib-resources debian-archive-keyring xxd"
+	python3-importlib-resources debian-archive-keyring xxd jq"
 # The metapackage pulls the headers of the current ABI (linux-headers-6.1.0-N)
 # with linux-kbuild-6.1 and gcc-12: about 20 s on a fresh Debian 12.
 pkgs_dkms="dkms linux-headers-$(dpkg --print-architecture)"
