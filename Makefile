@@ -45,6 +45,7 @@ COMPLETIONS := $(BUILD)/completions/modsign.bash $(BUILD)/completions/_modsign
 
 .SECONDARY:
 .PHONY: all check check-layers check-clang check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update kernel-mutants demo install \
+	firmware-verdicts firmware-verdicts-update firmware-compare \
 	install-kmodsign clean deps-build deps-test fuzz fuzz-smoke deps-fuzz \
 	valgrind bench
 all: $(BINS) $(MANS) $(COMPLETIONS)
@@ -175,6 +176,24 @@ kernel-verdicts-update: deps-build $(BINS)
 kernel-mutants: deps-build $(BINS)
 	scripts/install-deps.sh kernel
 	tests/kernel/kernel-mutants.sh $(if $(N),-n $(N)) $(if $(SEED),-s $(SEED))
+
+# The firmware stage (tests/firmware): OVMF with Secure Boot boots Debian's
+# shim, which starts Debian's 7.3 as an EFI-stub kernel (as Debian ships it
+# and with kernel.org's module check) on several UEFI/MOK variable stores;
+# finit_module's verdict on each case module must match expected.tsv.
+# firmware-compare then holds verify-file --machine --sysroot to each
+# booted machine, printing every disagreement.
+firmware-verdicts: deps-build $(BINS)
+	scripts/install-deps.sh kernel firmware
+	tests/firmware/firmware-verdicts.sh
+
+firmware-verdicts-update: deps-build $(BINS)
+	scripts/install-deps.sh kernel firmware
+	tests/firmware/firmware-verdicts.sh --update
+
+firmware-compare: $(BINS)
+	scripts/install-deps.sh firmware
+	tests/firmware/compare-verify-file.sh $(abspath $(BUILD)/bin)
 
 demo: deps-build
 	$(MAKE) $(BINS)

@@ -19,6 +19,11 @@
 #           the archive keyring; the ML-DSA cases need OpenSSL 3.5,
 #           which on Debian 12 comes from a Debian 13 root that
 #           tests/kernel/ossl35-root.sh makes with debootstrap
+#   firmware  the firmware stage (make firmware-verdicts, tests/firmware):
+#           Debian 12's OVMF with Secure Boot, the Microsoft-signed shim,
+#           sbsign for the kernel image, mtools/dosfstools for the ESP
+#           image, and what virt-fw-vars (fetched from Debian 13 by
+#           tests/firmware/fetch-virt-firmware.sh) imports on Debian 12
 #   dkms    build, sign and install a module with Debian's dkms against
 #           the headers of the current Debian kernel (make check-dkms)
 #   pristine  make the fresh Debian roots of scripts/pristine-root.sh
@@ -44,6 +49,9 @@ pkgs_kernel="linux-source-6.1 linux-source-6.12 build-essential bc bison flex
 	libelf-dev libssl-dev cpio kmod xz-utils qemu-system-x86 busybox-static
 	gawk
 	openssl python3 debian-archive-keyring debootstrap"
+pkgs_firmware="ovmf shim-signed grub-efi-amd64-signed sbsigntool mtools
+	dosfstools qemu-system-x86 python3-cryptography
+	python3-importlib-resources debian-archive-keyring xxd jq"
 # The metapackage pulls the headers of the current ABI (linux-headers-6.1.0-N)
 # with linux-kbuild-6.1 and gcc-12: about 20 s on a fresh Debian 12.
 pkgs_dkms="dkms linux-headers-$(dpkg --print-architecture)"

@@ -1,0 +1,309 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# firmware-verdicts.sh [--update] [-k debian|mainline]... [-m MACHINE]...
+#
+# make firmware-verdicts: boot Debian's 7.3 source, built as an EFI-stub
+# kernel, through OVMF (Secure Boot capable, SMM) and Debian's
+# Microsoft-signed shim on a set of UEFI variable stores (machines), load
+# each case module with finit_module in every booted machine and compare
+# the kernel's verdicts with expected.tsv (--update rewrites it).
+# Kernels: "debian" (as Debian ships it) and "mainline" (the module check
+# without Debian's platform-keyring retry).  Machines: see MACHINES below.
+# Results: build/firmware-verdicts/ (verdicts.tsv, KERNEL/MACHINE.log and
+# .tsv, and each machine's variables as the kernel saw them under
+# KERNEL/MACHINE.root/, for compare-verify-file.sh).
+set -euo pipefail
+PROG=firmware-verdicts.sh
+FW_DIR=$(cd "$(dirname "$0")" && pwd)
+. "$FW_DIR/../kernel/lib.sh"
+
+# name and fw-vars.py options of each machine
+MACHINES=(
+	"sb-on:"                          # Secure Boot on, MOK trusted (shim's default)
+	"sb-on-untrusted:--untrust-mok"   # MokListTrusted set: no MokListTrustedRT
+	"sb-on-ignoredb:--ignore-db"      # MokDBState: shim publishes MokIgnoreDB
+	"mok-sb-off:--mok-sb-off"         # MokSBState: shim and kernel see SB off
+	"fw-sb-off:--sb-off"              # SecureBootEnable off in the firmware
+)
+KERNELS=(debian mainline)
+UPDATE=0
+want_k=() want_m=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--update) UPDATE=1 ;;
+	-k) want_k+=("$2"); shift ;;
+	-m) want_m+=("$2"); shift ;;
+	*) echo "usage: $PROG [--update] [-k KERNEL]... [-m MACHINE]..." >&2; exit 2 ;;
+	esac
+	shift
+done
+[ ${#want_k[@]} -eq 0 ] || KERNELS=("${want_k[@]}")
+
+kh_paths 7.3
+FW=$KH_CACHE/firmware
+OUT=$KH_TOP/build/firmware-verdicts
+KEYS=$FW_DIR/keys
+KKEYS=$KH_DIR/keys
+CONF=$KH_TOP/tests/fixtures/conformance
+TIMEOUT=${MODSIGN_QEMU_TIMEOUT:-600}
+EXPECTED=$FW_DIR/expected.tsv
+OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
+OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.ms.fd
+SHIM=/usr/lib/shim/shimx64.efi.signed
+for f in "$OVMF_CODE" "$OVMF_VARS" "$SHIM"; do
+	[ -f "$f" ] || die "$f missing (scripts/install-deps.sh firmware)"
+done
+for c in sbsign mcopy mkfs.vfat qemu-system-x86_64; do
+	command -v "$c" >/dev/null || die "$c missing (scripts/install-deps.sh firmware)"
+done
+mkdir -p "$FW" "$OUT"
+T0=$(now)
+
+VFV=$("$FW_DIR/fetch-virt-firmware.sh")
+
+# 1. A built tree first: the case modules are built and signed against it
+# (vermagic), then built into its initramfs.
+# That first image, without the cases, is also the /boot/vmlinuz-RELEASE
+# the initramfs carries for verify-file run inside the machine (the same
+# keys, config and release; an image cannot hold itself).
+# One per kernel (its banner names its builder); remade when the
+# configuration or the build script changed.
+plain_stale() { # KERNEL
+	local f
+	[ -f "$FW/vmlinuz-plain-$1" ] && [ -f "$FW/config-plain" ] || return 0
+	for f in "$KH_DIR/config.fragment" "$KH_DIR/config-7.3.fragment" \
+		"$FW_DIR/config-efi.fragment" "$FW_DIR/sbat.csv" \
+		"$FW_DIR/build-efi-kernel.sh"; do
+		[ ! "$f" -nt "$FW/vmlinuz-plain-$1" ] || return 0
+	done
+	return 1
+}
+printf 'dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\n' >"$FW/placeholder.list"
+for k in "${KERNELS[@]}"; do
+	if [ ! -f "$KH_TREE/Module.symvers" ] || [ ! -x "$KH_TREE/scripts/sign-file" ] ||
+		plain_stale "$k"; then
+		"$FW_DIR/build-efi-kernel.sh" "$k" "$FW/placeholder.list" >/dev/null
+		cp "$FW/bzImage-$k" "$FW/vmlinuz-plain-$k"
+		cp "$KH_TREE/.config" "$FW/config-plain"
+	fi
+done
+REL=$(make -s -C "$KH_TREE" kernelrelease)
+
+# verify-file for inside the machine: this build with the shared
+# libraries it links and those it opens for compressed images (dlopen,
+# src/common/module/compress.c), at their own paths.  A static build cannot
+# dlopen them, so it could not read the xz-compressed bzImage.
+# MODSIGN_FW_VERIFY_FILE: another build to run inside (e.g. a branch's)
+VF=${MODSIGN_FW_VERIFY_FILE:-$KH_TOP/build/bin/verify-file}
+[ -x "$VF" ] || die "$VF missing (make)"
+vf_libs() {
+	ldd "$VF" | awk '$2 == "=>" { print $3 } $1 ~ /^\// { print $1 }'
+	for so in libz.so.1 liblzma.so.5 libzstd.so.1 liblz4.so.1 libbz2.so.1.0; do
+		ldconfig -p | awk -v s="$so" '$1 == s && /x86-64/ && !p { p = $NF } END { if (p) print p }'
+	done
+}
+# 2. Cases: the payload signed by each key (sha256, the tree's sign-file).
+CASES=$FW/cases
+rm -rf "$CASES"
+mkdir -p "$CASES"
+payload=$(kh_ext_module "$KH_DIR/payload" modsign_payload)
+printf 'case\tfile\tkind\tusage\tsig\n' >"$CASES/cases.tsv"
+sign_case() { # ID KEY CERT
+	cp "$payload" "$CASES/$1.ko"
+	"$KH_TREE/scripts/sign-file" sha256 "$2" "$3" "$CASES/$1.ko" ||
+		die "sign-file failed for case $1"
+	printf '%s\t%s.ko\tmodule\tmodule\t-\n' "$1" "$1" >>"$CASES/cases.tsv"
+}
+sign_case builtin "$KKEYS/trusted-key.pem" "$KKEYS/trusted-cert.pem"
+for k in mok mokx dbx db; do
+	sign_case "$k" "$KEYS/$k-key.pem" "$KEYS/$k-cert.pem"
+done
+sign_case unknown "$KKEYS/untrusted-key.pem" "$KKEYS/untrusted-cert.pem"
+cp "$payload" "$CASES/unsigned.ko"
+printf 'unsigned\tunsigned.ko\tmodule\tmodule\t-\n' >>"$CASES/cases.tsv"
+
+gcc -static -O2 -Wall -Wextra -o "$FW/init" "$FW_DIR/fw-init.c" ||
+	die "could not build the static /init"
+write_list() { # KERNEL
+	echo "dir /dev 0755 0 0"
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "dir /proc 0755 0 0"
+	echo "dir /sys 0755 0 0"
+	echo "file /init $FW/init 0755 0 0"
+	echo "dir /bin 0755 0 0"
+	echo "file /bin/verify-file $VF 0755 0 0"
+	vf_libs | sort -u | while read -r lib; do
+		d=
+		for part in $(dirname "${lib#/}" | tr / ' '); do
+			d=$d/$part
+			echo "dir $d 0755 0 0"
+		done
+		echo "file $lib $(readlink -f "$lib") 0755 0 0"
+	done | awk '!seen[$0]++'
+	echo "dir /boot 0755 0 0"
+	echo "file /boot/vmlinuz-$REL $FW/vmlinuz-plain-$1 0644 0 0"
+	echo "file /boot/config-$REL $FW/config-plain 0644 0 0"
+	# the files the .config names, where it names them
+	d=
+	for part in $(echo "${CONF#/}" | tr / ' '); do
+		d=$d/$part
+		echo "dir $d 0755 0 0"
+	done
+	echo "file $CONF/blacklist-hashes.txt $CONF/blacklist-hashes.txt 0644 0 0"
+	echo "file $CONF/revoked.pem $CONF/revoked.pem 0644 0 0"
+	echo "dir /cases 0755 0 0"
+	for f in "$CASES"/*; do
+		echo "file /cases/${f##*/} $f 0644 0 0"
+	done
+}
+for k in "${KERNELS[@]}"; do
+	write_list "$k" >"$FW/initramfs-$k.list.tmp"
+	cmp -s "$FW/initramfs-$k.list.tmp" "$FW/initramfs-$k.list" ||
+		mv "$FW/initramfs-$k.list.tmp" "$FW/initramfs-$k.list"
+	rm -f "$FW/initramfs-$k.list.tmp"
+done
+
+# 3. The kernels, signed for shim with the MOK key (shim accepts MokList
+# keys in every machine; a db signature would fail under MokIgnoreDB),
+# each on its own ESP image: shim as the removable-media loader, the
+# kernel as the grubx64.efi it starts.  No fallback (fbx64.efi), which
+# would write boot entries and reset.
+# MODSIGN_FW_CHAIN=grub: shim starts Debian's signed GRUB, which loads the
+# kernel (verified through shim's protocol) and the initramfs from the ESP
+# with the command line of its grub.cfg; the image then carries no
+# initramfs.  Default "direct": shim starts the kernel's EFI stub itself.
+CHAIN=${MODSIGN_FW_CHAIN:-direct}
+GRUB=/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed
+case $CHAIN in
+direct) ;;
+grub)
+	[ -f "$GRUB" ] || die "$GRUB missing (scripts/install-deps.sh firmware)"
+	for k in "${KERNELS[@]}"; do
+		"$KH_TREE/usr/gen_init_cpio" "$FW/initramfs-$k.list" | gzip -n -9 >"$FW/initrd-$k.gz"
+	done
+	cat >"$FW/grub.cfg" <<EOT
+set timeout=0
+linux /vmlinuz console=ttyS0 panic=-1 loglevel=1 log_buf_len=16M
+initrd /initrd.gz
+boot
+EOT
+	;;
+*) die "MODSIGN_FW_CHAIN=$CHAIN: direct or grub" ;;
+esac
+for k in "${KERNELS[@]}"; do
+	t=$(now)
+	KLIST=$FW/initramfs-$k.list
+	[ "$CHAIN" = direct ] || KLIST=$FW/placeholder.list
+	"$FW_DIR/build-efi-kernel.sh" "$k" "$KLIST" >/dev/null
+	note "$k: kernel ready in $(elapsed "$t")s"
+	sbsign --key "$KEYS/mok-key.pem" --cert "$KEYS/mok-cert.pem" \
+		--output "$FW/$k.efi" "$FW/bzImage-$k" 2>"$FW/sbsign.log" ||
+		{ cat "$FW/sbsign.log" >&2; die "sbsign failed for $k"; }
+	esp=$FW/esp-$k.img
+	rm -f "$esp"
+	mkfs.vfat -C "$esp" 65536 >/dev/null
+	mmd -i "$esp" ::/EFI ::/EFI/BOOT
+	mcopy -i "$esp" "$SHIM" ::/EFI/BOOT/BOOTX64.EFI
+	if [ "$CHAIN" = direct ]; then
+		mcopy -i "$esp" "$FW/$k.efi" ::/EFI/BOOT/grubx64.efi
+	else
+		# Debian's signed GRUB reads \EFI\debian\grub.cfg (its prefix)
+		mmd -i "$esp" ::/EFI/debian
+		mcopy -i "$esp" "$GRUB" ::/EFI/BOOT/grubx64.efi
+		mcopy -i "$esp" "$FW/grub.cfg" ::/EFI/debian/grub.cfg
+		mcopy -i "$esp" "$FW/$k.efi" ::/vmlinuz
+		mcopy -i "$esp" "$FW/initrd-$k.gz" ::/initrd.gz
+	fi
+	cp "$KH_TREE/.config" "$FW/config-$k"
+	make -s -C "$KH_TREE" kernelrelease >"$FW/release-$k"
+done
+
+# 4. Boot each kernel on each machine.
+boot() { # KERNEL MACHINE OPTS
+	local k=$1 m=$2 opts=$3 dir=$OUT/$1 log vars t rc=0
+	mkdir -p "$dir"
+	log=$dir/$m.log
+	vars=$dir/$m.vars.fd
+	# shellcheck disable=SC2086
+	"$FW_DIR/fw-vars.py" --vfv "$VFV" --base "$OVMF_VARS" --out "$vars" \
+		--keys "$KEYS" $opts || die "$m: could not make the variable store"
+	t=$(now)
+	timeout -k 10 "$TIMEOUT" qemu-system-x86_64 -nodefaults -display none \
+		-machine q35,smm=on -cpu max -m 512M -smp 1 -no-reboot \
+		-global driver=cfi.pflash01,property=secure,value=on \
+		-global ICH9-LPC.disable_s3=1 \
+		-drive if=pflash,format=raw,unit=0,readonly=on,file="$OVMF_CODE" \
+		-drive if=pflash,format=raw,unit=1,file="$vars" \
+		-drive if=none,id=esp,format=raw,snapshot=on,file="$FW/esp-$k.img" \
+		-device ide-hd,drive=esp,bus=ide.0 \
+		-serial "file:$log" </dev/null >"$dir/$m.qemu.out" 2>&1 || rc=$?
+	note "$k/$m: boot took $(elapsed "$t")s"
+	[ $rc -ne 124 ] || { note "$k/$m: QEMU timed out after ${TIMEOUT}s (serial log: $log)"; return 1; }
+	[ $rc -eq 0 ] || { note "$k/$m: QEMU failed (exit $rc): $(tail -n 3 "$dir/$m.qemu.out")"; return 1; }
+	tr -d '\r' <"$log" | grep -a '^MODSIGN-ERROR' >&2 || true
+	if ! tr -d '\r' <"$log" | grep -aq '^MODSIGN-DONE'; then
+		note "$k/$m: the machine did not reach /init's end; last lines of $log:"
+		tr -d '\r' <"$log" | tail -n 15 >&2
+		return 1
+	fi
+	# kernel, machine, case, finit result, taint flags of the loaded module
+	tr -d '\r' <"$log" | awk -F'\t' -v k="$k" -v m="$m" \
+		'$1 == "MODSIGN-CASE" { print k "\t" m "\t" $2 "\t" $4 "\t" $5 }' >"$dir/$m.tsv"
+	# the machine's variables as files (efivarfs: 4 bytes attributes + data)
+	rm -rf "$dir/$m.root"
+	tr -d '\r' <"$log" | awk -F'\t' '$1 == "MODSIGN-FILE" { print $2 "\t" $3 }' |
+		while IFS=$'\t' read -r path hex; do
+			mkdir -p "$dir/$m.root${path%/*}"
+			printf '%s' "$hex" | xxd -r -p >"$dir/$m.root$path"
+		done
+	tr -d '\r' <"$log" | awk -F'\t' '$1 == "MODSIGN-PROCKEY" { print $2 }' >"$dir/$m.proc-keys"
+	tr -d '\r' <"$log" | awk -F'\t' '$1 == "MODSIGN-VF" { print $2 }' >"$dir/$m.vf-inside.json"
+	tr -d '\r' <"$log" | awk -F'\t' '$1 == "MODSIGN-VF-ERR" { print $2 }' >"$dir/$m.vf-inside.err"
+	tr -d '\r' <"$log" | awk -F'\t' '$1 == "MODSIGN-STATE" && $2 == "lockdown" { print $3 }' >"$dir/$m.lockdown"
+}
+failed=0
+printf 'kernel\tmachine\tcase\tfinit\ttaint\n' >"$OUT/verdicts.tsv"
+for k in "${KERNELS[@]}"; do
+	for spec in "${MACHINES[@]}"; do
+		m=${spec%%:*}
+		if [ ${#want_m[@]} -gt 0 ] && [[ " ${want_m[*]} " != *" $m "* ]]; then
+			continue
+		fi
+		if boot "$k" "$m" "${spec#*:}"; then
+			cat "$OUT/$k/$m.tsv" >>"$OUT/verdicts.tsv"
+			note "$k/$m: lockdown $(cat "$OUT/$k/$m.lockdown"); $(tr '\t' ' ' <"$OUT/$k/$m.tsv" | cut -d' ' -f3- | paste -sd, -)"
+		else
+			failed=$((failed + 1))
+		fi
+	done
+done
+
+# 5. Against the expected table.
+if [ $UPDATE = 1 ]; then
+	{
+		printf '# SPDX-License-Identifier: GPL-2.0-or-later\n'
+		printf '# Real verdicts of firmware-verdicts.sh (kernel, machine, case, finit_module result, taint flags)\n'
+		cat "$OUT/verdicts.tsv"
+	} >"$EXPECTED"
+	note "wrote $EXPECTED"
+fi
+pass=0 fail=0
+if [ -f "$EXPECTED" ]; then
+	while IFS=$'\t' read -r k m c r tf; do
+		[ "$k" != kernel ] || continue
+		want=$(awk -F'\t' -v k="$k" -v m="$m" -v c="$c" \
+			'$1 == k && $2 == m && $3 == c { print $4 "\t" $5 }' "$EXPECTED")
+		if [ "$want" = "$r"$'\t'"$tf" ]; then
+			pass=$((pass + 1))
+		else
+			fail=$((fail + 1))
+			echo "MISMATCH $k/$m/$c: kernel $r $tf, expected ${want:-nothing}" >&2
+		fi
+	done <"$OUT/verdicts.tsv"
+else
+	note "no $EXPECTED yet (run with --update)"
+fi
+note "total $(elapsed "$T0")s"
+echo "firmware-verdicts: $pass passed, $((fail + failed)) failed"
+[ $((fail + failed)) -eq 0 ]
