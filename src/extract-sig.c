@@ -18,6 +18,7 @@
 #include "base/fileio.h"
 #include "base/log.h"
 #include "base/openssl_init.h"
+#include "base/samefile.h"
 #include "base/signer_facts.h"
 #include "base/treewalk.h"
 #include "base/workpool.h"
@@ -631,6 +632,35 @@ static int describe_all(const struct args *a, X509 *cert)
 	return code;
 }
 
+/* --body-out and --sig-out never replace a file this run reads
+ * (base/samefile.h), nor each other: 0 or exit 2 after one line. */
+static int check_outputs(const struct args *a)
+{
+	const char *outs[] = { a->body_out, a->sig_out }, *path, *role;
+	struct ms_input_set in = { 0 };
+
+	ms_inputs_add(&in, a->nfiles ? a->files[0] : NULL, "the module");
+	ms_inputs_add(&in, a->cert, "the certificate");
+	if (a->body_out && a->sig_out && (!strcmp(a->body_out, a->sig_out) ||
+	    ms_same_file(a->body_out, a->sig_out))) {
+		ms_error(a->sig_out, "given for both --body-out and --sig-out: "
+			 "nothing written (name two files)");
+		return MS_EXIT_USAGE;
+	}
+	for (int i = 0; i < 2; i++)
+		if (ms_inputs_check_output(&in, outs[i], &path, &role)) {
+			int other = strcmp(path, outs[i]) != 0;
+
+			ms_error(outs[i], "is %s%s%s%s, an input of this "
+				 "run: not overwritten, nothing written (name "
+				 "another output)", other ? "the same file as "
+				 : "", role, other ? " " : "",
+				 other ? path : "");
+			return MS_EXIT_USAGE;
+		}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { .view = VIEW_DESCRIBE };
@@ -646,6 +676,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return MS_EXIT_USAGE;
 	}
+	if ((rc = check_outputs(&a)))
+		return rc;
 	ms_cleanup_on_signals();
 	if (a.cert) {
 		err = ms_load_cert(a.cert, &cert, &why);

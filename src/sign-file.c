@@ -23,6 +23,7 @@
 #include "kernel/rules.h"
 #include "sign/batch_sign.h"
 #include "sign/kernel_check.h"
+#include "sign/outputs.h"
 #include "sign/pin.h"
 #include "sign/pkcs11/load.h"
 #include "sign/signer.h"
@@ -356,6 +357,9 @@ static int report(const struct ms_fail *f, int err)
 	case MS_STAGE_OTHER_SIGNER:
 		ms_error(f->path, "%s", f->reason);
 		return MS_EXIT_SIGNED;
+	case MS_STAGE_CLOBBER:
+		ms_error(f->path, "%s", f->reason);
+		return MS_EXIT_USAGE;
 	case MS_STAGE_OUTPUT:
 		if (f->reason) {
 			ms_error(f->path, "%s", f->reason);
@@ -499,7 +503,7 @@ struct opts {
 	enum verb verb;
 	struct ms_sign_req req;
 	int keyid, quiet, verbose, kmod;
-	const char *kernel, *kcpath, *rawsig;
+	const char *kernel, *kcpath, *rawsig, *pin_file;
 	struct ms_key_opts kopts;
 	struct batch_opts batch;
 	/* --signer KEY CERT, in order */
@@ -609,6 +613,8 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 	case 'G':
 		return take_signer(o, argc, argv);
 	case 'P':
+		o->pin_file = optarg;
+		/* fall through */
 	case 'F':
 		return take_pin_source(opt);
 	case 'O': o->kopts.provider = optarg; return 0;
@@ -775,6 +781,25 @@ static int add_signers(const struct opts *o, struct ms_signer *s,
 	return err;
 }
 
+/*
+ * The files this run reads besides the modules, which no output may be
+ * (sign/outputs.h).  key is NULL when only --signer names keys.
+ */
+static void run_inputs(const struct opts *o, const char *key,
+		       const char *cert, struct ms_input_set *in)
+{
+	ms_inputs_add(in, key, o->verb == RAW ? "the raw CMS" : "the key");
+	ms_inputs_add(in, cert, "the certificate");
+	ms_inputs_add(in, o->rawsig, "the signature to attach");
+	for (int i = 0; i < o->nextra; i++) {
+		ms_inputs_add(in, o->extra_keys[i], "a --signer key");
+		ms_inputs_add(in, o->extra_certs[i], "a --signer certificate");
+	}
+	ms_inputs_add(in, o->pin_file, "the PIN file");
+	ms_inputs_add(in, o->kcpath, "the kernel config");
+	ms_inputs_add(in, o->batch.from, "the --files-from list");
+}
+
 /* The names in words, --files-from and -r (base/treewalk.h): exit code
  * or 0. */
 static int batch_list(const struct opts *o, int first, struct ms_list *list)
@@ -796,6 +821,7 @@ static int run_batch(struct opts *o)
 {
 	const char *names[MS_MAX_SIGNERS] = { 0 };
 	const char *hash = o->words[0];
+	struct ms_input_set in = { 0 };
 	struct ms_list list = { 0 };
 	struct kconfig kc = { 0 };
 	struct ms_signer signer;
@@ -810,6 +836,15 @@ static int run_batch(struct opts *o)
 	code = listed = batch_list(o, o->nextra ? 1 : 3, &list);
 	if (!list.n)
 		goto out;
+	run_inputs(o, o->nextra ? NULL : o->words[1],
+		   o->nextra ? NULL : o->words[2], &in);
+	for (size_t i = 0; i < list.n; i++) {
+		o->req.module = list.v[i];
+		if (ms_sign_check_outputs(&o->req, 0, &in, &fail)) {
+			code = report(&fail, -EEXIST);
+			goto out;
+		}
+	}
 	ms_set_verbose(o->verbose);
 	ms_openssl_init(o->verbose);
 	ms_cleanup_on_signals();
@@ -903,6 +938,7 @@ static int run_one(struct opts *o)
 {
 	const char *names[MS_MAX_SIGNERS] = { 0 };
 	struct ms_sign_req *req = &o->req;
+	struct ms_input_set in = { 0 };
 	struct kconfig kc = { 0 };
 	struct ms_signer signer;
 	struct ms_fail fail;
@@ -929,12 +965,20 @@ static int run_one(struct opts *o)
 	cert = o->verb == ATTACH ? o->words[1] : o->words[2];
 	req->module = o->words[npos - 1];
 	req->overlap = 1;
-	if (o->nwords == npos + 1 &&
+	/* <dest> that is <module> by any name: in place */
+	if (o->nwords == npos + 1 && (req->trailer_only ||
+	    !ms_same_file(o->words[npos - 1], o->words[npos])) &&
 	    strcmp(o->words[npos - 1], o->words[npos]) != 0)
 		req->dest = o->words[npos];
 	if (kmodsign_check(req)) {
 		kc_free(&kc);
 		return MS_EXIT_USAGE;
+	}
+	run_inputs(o, npos == 4 ? o->words[o->verb == RAW ? 0 : 1] : NULL,
+		   o->verb == DIGEST ? NULL : cert, &in);
+	if (ms_sign_check_outputs(req, o->verb == DIGEST, &in, &fail)) {
+		kc_free(&kc);
+		return report(&fail, -EEXIST);
 	}
 
 	err = load_for_verb(o, &signer, hash, cert, names, &fail);

@@ -229,3 +229,106 @@ CHANGED="changed while it was read (it shrank, or its storage failed)"
 	cmp -n $((64 << 20)) body.bin m.ko
 	[ "$(file_size body.bin)" -eq $((64 << 20)) ]
 }
+
+# ---- Output names an input: no file a run writes may be a file it reads,
+# whatever name reaches it (./x, a hard link, a symbolic link).  Exit 2,
+# one line naming the output, and every file as it was.
+
+# Copies of the test key and certificate that a run may be asked to
+# overwrite, a module, and their checksums.
+clobber_setup() {
+	cp "$KEYS/rsa2048.key" key.pem
+	cp "$KEYS/rsa2048.crt" cert.pem
+	make_module m.ko 300
+	sha256sum key.pem cert.pem m.ko > before.sum
+}
+
+# run the command; expect exit 2, one line about OUT, nothing changed
+refused_output() { # out cmd...
+	local out=$1
+	shift
+	run "$@"
+	assert_failure 2
+	assert_output --regexp "^[a-z-]+: $out: (is|given for) .*nothing written"
+	[ "${#lines[@]}" = 1 ] || fail "more than one line"
+	sha256sum -c --quiet before.sum || fail "an input changed"
+	[ -z "$(ls -A | grep -e '\.tmp-' || true)" ] ||
+		fail "a temporary file was left"
+}
+
+@test "output names an input: sign-file <dest> is the key or the certificate, by any name" {
+	clobber_setup
+	ln key.pem hard.pem
+	ln -s key.pem sym.pem
+	for d in key.pem ./key.pem hard.pem sym.pem "$W/key.pem"; do
+		refused_output "$d" "$SIGN_FILE" sha256 key.pem cert.pem m.ko "$d"
+	done
+	assert_output --partial "the key key.pem"
+	refused_output cert.pem "$SIGN_FILE" sha256 key.pem cert.pem m.ko cert.pem
+	assert_output "sign-file: cert.pem: is the certificate, an input of this run: not overwritten, nothing written (name another output)"
+	# a --signer's key, the PIN file and the kernel config
+	refused_output key.pem "$SIGN_FILE" --signer key.pem cert.pem sha256 m.ko key.pem
+	printf '\n' > pin
+	sha256sum pin >> before.sum
+	refused_output pin "$SIGN_FILE" --pin-file pin sha256 key.pem cert.pem m.ko pin
+	printf '# Linux/x86 6.12.1 Kernel Configuration\nCONFIG_MODULE_SIG=y\n' > cfg
+	sha256sum cfg >> before.sum
+	refused_output cfg "$SIGN_FILE" --kernel-config cfg sha256 key.pem cert.pem m.ko cfg
+}
+
+@test "output names an input: a module signed in place that is the key" {
+	clobber_setup
+	refused_output key.pem "$SIGN_FILE" --usage firmware sha256 key.pem cert.pem key.pem
+	refused_output ./cert.pem "$SIGN_FILE" --usage firmware sha256 key.pem cert.pem ./cert.pem
+	refused_output key.pem "$SIGN_FILE" --batch --usage firmware sha256 key.pem cert.pem m.ko key.pem
+	# the list is an input too
+	printf 'm.ko\nlist\n' > list
+	sha256sum list >> before.sum
+	refused_output list "$SIGN_FILE" --batch --usage firmware --files-from list sha256 key.pem cert.pem
+}
+
+@test "output names an input: -p, -d and --digest-only's files beside the module" {
+	clobber_setup
+	ln -s key.pem m.ko.p7s
+	refused_output m.ko.p7s "$SIGN_FILE" -p sha256 key.pem cert.pem m.ko
+	refused_output m.ko.p7s "$SIGN_FILE" -d sha256 key.pem cert.pem m.ko
+	refused_output m.ko.p7s "$SIGN_FILE" --batch -p sha256 key.pem cert.pem m.ko
+	[ -L m.ko.p7s ]
+	rm m.ko.p7s
+	ln m.ko m.ko.digest
+	refused_output m.ko.digest "$SIGN_FILE" --digest-only sha256 m.ko
+	rm m.ko.digest
+	ln -s m.ko m.ko.tbs
+	refused_output m.ko.tbs "$SIGN_FILE" --digest-only sha256 m.ko
+}
+
+@test "output names an input: -s's raw CMS, --attach's signature, kmodsign -D's module" {
+	clobber_setup
+	"$SIGN_FILE" -d sha256 key.pem cert.pem m.ko
+	mv m.ko.p7s raw.p7s
+	sha256sum raw.p7s >> before.sum
+	refused_output raw.p7s "$SIGN_FILE" -s raw.p7s sha256 cert.pem m.ko raw.p7s
+	refused_output raw.p7s "$SIGN_FILE" --attach raw.p7s sha256 cert.pem m.ko raw.p7s
+	refused_output ./m.ko "$SIGN_FILE" --kmodsign -D sha256 key.pem cert.pem m.ko ./m.ko
+	# <dest> that is <module> by another name signs in place, as when
+	# both are spelled the same
+	run "$SIGN_FILE" sha256 key.pem cert.pem m.ko ./m.ko
+	assert_success
+	run "$EXTRACT_SIG" -q m.ko
+	assert_success
+}
+
+@test "output names an input: extract-sig --sig-out and --body-out" {
+	clobber_setup
+	"$SIGN_FILE" sha256 key.pem cert.pem m.ko
+	sha256sum key.pem cert.pem m.ko > before.sum
+	ln -s m.ko link.ko
+	for o in --sig-out --body-out; do
+		for d in m.ko ./m.ko link.ko; do
+			refused_output "$d" "$EXTRACT_SIG" $o "$d" m.ko
+		done
+		refused_output cert.pem "$EXTRACT_SIG" -c cert.pem $o cert.pem m.ko
+	done
+	refused_output x "$EXTRACT_SIG" --sig-out x --body-out x m.ko
+	[ ! -e x ]
+}
