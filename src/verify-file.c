@@ -626,7 +626,7 @@ static int check_file(const struct judge *jd, const char *file,
 		code = j.why ? ms_exit_for_errno(err) : MS_EXIT_IO;
 		sum->errors++;
 	} else {
-		code = rp_exit_code(&jd->rc, j.usage, j.r.err);
+		code = rp_exit_code(&jd->rc, j.usage, &j.r);
 		rp_count(sum, j.r.err);
 		if (o->json)
 			rp_print_json(out, &jd->rc, file, j.usage, &j.r);

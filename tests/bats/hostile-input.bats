@@ -4,6 +4,7 @@
 # table and one line, never a crash, and damages nothing.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 @test "every fuzz regression input gets a table exit code from extract-sig" {
 	local f rc
@@ -68,7 +69,7 @@ open(sys.argv[1],"ab").write(struct.pack(">BBBBB3xI",0,0,2,0,0,int(sys.argv[2]))
 }
 
 @test "a FIFO or device as the destination is refused, never replaced by a file" {
-	make_module m.ko 100
+	make_module m.ko 200
 	cp m.ko orig.ko
 	fifo_for_writing fifo.ko
 	run "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko fifo.ko
@@ -105,8 +106,8 @@ open(sys.argv[1],"ab").write(struct.pack(">BBBBB3xI",0,0,2,0,0,int(sys.argv[2]))
 
 @test "a sparse 4 GiB module is signed and described" {
 	truncate -s 4G big.ko
-	# a module starts with the ELF magic (sign-file refuses a .ko without)
-	printf '\177ELF' | dd of=big.ko conv=notrunc 2>/dev/null
+	# a module starts with an ELF head (sign-file refuses a .ko without)
+	elf_head big.ko
 	printf 'ELF' | dd of=big.ko bs=1 seek=1000 conv=notrunc 2>/dev/null
 	run "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" big.ko
 	assert_success
@@ -118,12 +119,12 @@ open(sys.argv[1],"ab").write(struct.pack(">BBBBB3xI",0,0,2,0,0,int(sys.argv[2]))
 
 @test "non-UTF-8 and very long file names work" {
 	local long
-	make_module "$(printf 'm\377\376.ko')" 100
+	make_module "$(printf 'm\377\376.ko')" 200
 	run "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$(printf 'm\377\376.ko')"
 	assert_success
 	long=$(printf 'd%.0s' $(seq 1 200))
 	mkdir -p "$long/$long/$long/$long/$long"
-	make_module "$long/$long/$long/$long/$long/m.ko" 100
+	make_module "$long/$long/$long/$long/$long/m.ko" 200
 	run "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$long/$long/$long/$long/$long/m.ko"
 	assert_success
 	run "$EXTRACT_SIG" -q "$long/$long/$long/$long/$long/m.ko"
@@ -201,7 +202,7 @@ CHANGED="changed while it was read (it shrank, or its storage failed)"
 @test "a sparse module on a full tmpfs is read as from any other file system" {
 	need_root "mounts a small tmpfs"
 	truncate -s 64M m.ko
-	printf '\177ELF' | dd of=m.ko conv=notrunc status=none
+	elf_head m.ko
 	printf 'ELF' | dd of=m.ko bs=1 seek=1000 conv=notrunc status=none
 	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko want.ko
 	mkdir full
@@ -331,4 +332,92 @@ refused_output() { # out cmd...
 	done
 	refused_output x "$EXTRACT_SIG" --sig-out x --body-out x m.ko
 	[ ! -e x ]
+}
+
+# ---- Files that are not what they claim: the kernel checks the
+# signature first (module_sig_check), then the ELF (elf_validity_check,
+# -ENOEXEC); a module that does not decompress is -EINVAL before both.
+
+# a real relocatable object cut before its section headers, as a copy
+# interrupted mid-way leaves a module
+truncated_elf() { # out
+	require_cmd cc gcc
+	sh "$TOP/tests/fixtures/make-module.sh" "$1.full" >/dev/null
+	head -c $(($(stat -c %s "$1.full") - 200)) "$1.full" >"$1"
+}
+
+@test "verify-file: a .ko that is no ELF module is REJECTED -ENOEXEC, exit 6, with the kernel's reason" {
+	echo "hello world" >text.ko
+	truncated_elf cut.ko
+	make_module m.ko 4096
+	"$SIGN_FILE" -d sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
+	cp m.ko.p7s renamed.ko
+	run "$VERIFY_FILE" -c "$KEYS/rsa2048.crt" text.ko
+	assert_failure 6
+	assert_output "text.ko: REJECTED -ENOEXEC: not an ELF file (no ELF magic): no kernel module"
+	run "$VERIFY_FILE" -c "$KEYS/rsa2048.crt" cut.ko
+	assert_failure 6
+	assert_output "cut.ko: REJECTED -ENOEXEC: ELF section header table beyond the end of the module (truncated file?)"
+	run "$VERIFY_FILE" -c "$KEYS/rsa2048.crt" renamed.ko
+	assert_failure 6
+	assert_output --partial "renamed.ko: REJECTED -ENOEXEC: not an ELF file"
+	# JSON keeps the signature's own verdict apart (the kernel's judge)
+	run --separate-stderr "$VERIFY_FILE" --json -c "$KEYS/rsa2048.crt" cut.ko
+	assert_failure 6
+	run python3 -c 'import json, sys
+o = json.loads(sys.argv[1])
+assert o["verdict"] == "REJECTED" and o["errno"] == "ENOEXEC", o
+assert o["signature_errno"] == "ENODATA", o
+print("ok")' "$output"
+	assert_output ok
+}
+
+@test "verify-file: a good signature over a truncated ELF is -ENOEXEC, a bad one the signature's errno" {
+	truncated_elf cut.ko
+	cp cut.ko bad.ko
+	"$SIGN_FILE" --usage firmware sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" cut.ko
+	run --separate-stderr "$VERIFY_FILE" --json -c "$KEYS/rsa2048.crt" cut.ko
+	assert_failure 6
+	run python3 -c 'import json, sys
+o = json.loads(sys.argv[1])
+assert o["errno"] == "ENOEXEC" and o["signature_errno"] is None, o
+print("ok")' "$output"
+	assert_output ok
+	# signed by a key nobody trusts, tampered with: the signature decides
+	"$SIGN_FILE" --usage firmware sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" bad.ko
+	printf 'X' | dd of=bad.ko bs=1 seek=300 conv=notrunc status=none
+	run "$VERIFY_FILE" -c "$KEYS/rsa2048.crt" bad.ko
+	assert_failure 1
+	assert_output --partial "bad.ko: REJECTED -EKEYREJECTED"
+	# enforcing, an unsigned module is refused for its signature first
+	truncated_elf u.ko
+	run "$VERIFY_FILE" --enforce -c "$KEYS/rsa2048.crt" u.ko
+	assert_failure 1
+	assert_output --partial "u.ko: REJECTED -EKEYREJECTED"
+}
+
+@test "verify-file: a compressed module that does not decompress is -EINVAL, as module_decompress() says" {
+	make_module m.ko 100000
+	xz --check=crc32 -c m.ko >m.ko.xz
+	head -c $(($(stat -c %s m.ko.xz) / 2)) m.ko.xz >cut.ko.xz
+	run "$VERIFY_FILE" -c "$KEYS/rsa2048.crt" cut.ko.xz
+	assert_failure 6
+	assert_output "cut.ko.xz: MALFORMED -EINVAL: does not decompress: truncated xz data"
+	# not compressed at all (no xz magic) whatever the name: the ELF check
+	echo garbage >g.ko.xz
+	run "$VERIFY_FILE" -c "$KEYS/rsa2048.crt" g.ko.xz
+	assert_failure 6
+	assert_output --partial "g.ko.xz: REJECTED -ENOEXEC: not an ELF file"
+}
+
+@test "sign-file refuses a truncated ELF module (exit 6) and leaves it as it was" {
+	truncated_elf cut.ko
+	cp cut.ko orig.ko
+	run "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" cut.ko
+	assert_failure 6
+	assert_output "sign-file: cut.ko: no kernel module: ELF section header table beyond the end of the module (truncated file?) (the kernel refuses it, ENOEXEC); to sign it as data, give --usage firmware"
+	cmp cut.ko orig.ko
+	# the whole object signs
+	run "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" cut.ko.full
+	assert_success
 }

@@ -501,18 +501,19 @@ cms_of() { # file key out
 	stderr_names "$W/cut.der" "not an X.509 certificate"
 }
 
-# A sparse module of 4 GiB + 100 bytes: a length kept in an int wraps to
-# 100, so a CMS over 100 zero bytes must still be refused.  The dest is on
+# A sparse module of 4 GiB + 200 bytes: a length kept in an int wraps to
+# 200, so a CMS over 200 such bytes must still be refused.  The dest is on
 # a read-only mount so that a wrongly accepted CMS shows up as a failed
 # write (exit 7, "Read-only file system") instead of writing 4 GiB.
 @test "-s refuses a CMS that covers only the first (size mod 4 GiB) bytes of a huge module" {
 	need_root "mounts a read-only tmpfs"
 	mkdir -p "$W/d" "$W/ro"
-	# both start with the ELF magic: sign-file refuses a .ko without
-	{ printf '\177ELF'; head -c 96 /dev/zero; } > "$W/small.ko"
+	# both start with an ELF head: sign-file refuses a .ko without
+	head -c 200 /dev/zero > "$W/small.ko"
+	elf_head "$W/small.ko"
 	cms_of "$W/small.ko" rsa2048 "$W/small.cms"
-	truncate -s $(((4 << 30) + 100)) "$W/d/huge.ko"
-	printf '\177ELF' | dd of="$W/d/huge.ko" conv=notrunc status=none
+	truncate -s $(((4 << 30) + 200)) "$W/d/huge.ko"
+	elf_head "$W/d/huge.ko"
 	[ "$(du -k "$W/d/huge.ko" | cut -f1)" -lt 1024 ] ||
 		skip "the scratch file system has no sparse files"
 	mount -t tmpfs -o ro,size=64k tmpfs "$W/ro" ||
@@ -526,7 +527,7 @@ cms_of() { # file key out
 	need_root "mounts a read-only tmpfs"
 	mkdir -p "$W/d" "$W/ro"
 	truncate -s $(((2 << 30) + 100)) "$W/d/huge.ko"
-	printf '\177ELF' | dd of="$W/d/huge.ko" conv=notrunc status=none
+	elf_head "$W/d/huge.ko"
 	[ "$(du -k "$W/d/huge.ko" | cut -f1)" -lt 1024 ] ||
 		skip "the scratch file system has no sparse files"
 	mount -t tmpfs -o ro,size=64k tmpfs "$W/ro" ||

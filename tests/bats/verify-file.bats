@@ -11,8 +11,9 @@ bats_require_minimum_version 1.5.0
 setup() {
 	T="$BATS_TEST_TMPDIR"
 	VF="$VERIFY_FILE"
-	# a module starts with the ELF magic (sign-file refuses a .ko without)
-	{ printf '\177ELF'; head -c 2996 /dev/urandom; } >"$T/body"
+	# a module starts with an ELF head (sign-file refuses a .ko without)
+	head -c 3000 /dev/urandom >"$T/body"
+	elf_head "$T/body"
 	mkdir "$T/certs"
 	cp "$KEYS/rsa2048.crt" "$KEYS/ec256.der" "$T/certs/"
 }

@@ -31,9 +31,24 @@ int rp_shown(const struct rp_context *c, enum kv_usage usage, int err)
 	return rp_locked(c) ? -EPERM : err;
 }
 
-int rp_exit_code(const struct rp_context *c, enum kv_usage usage, int err)
+/*
+ * What a module judged -ENOEXEC (no valid ELF, kernel/judge_file.h) shows:
+ * when enforcing or locked down, the kernel stops at its signature
+ * first.
+ */
+static int rp_shown_result(const struct rp_context *c, enum kv_usage usage,
+			   const struct kv_result *r)
 {
-	int shown = rp_shown(c, usage, err);
+	if (r->elf_refused && rp_is_soft(r->sig_err) &&
+	    rp_shown(c, usage, r->sig_err) != r->sig_err)
+		return rp_shown(c, usage, r->sig_err);
+	return rp_shown(c, usage, r->err);
+}
+
+int rp_exit_code(const struct rp_context *c, enum kv_usage usage,
+		 const struct kv_result *r)
+{
+	int shown = rp_shown_result(c, usage, r);
 
 	return shown == -EPERM ? MS_EXIT_REJECTED : ms_exit_for_errno(shown);
 }
@@ -133,6 +148,8 @@ static const char *rp_verdict_word(int err)
 	case -ENOPKG: return "UNSUPPORTED";
 	case -EKEYREJECTED: return "REJECTED";
 	case -EPERM: return "REJECTED";
+	/* load_module()'s ELF checks: the kernel refuses it */
+	case -ENOEXEC: return "REJECTED";
 	case -MS_ENOALG: return "CANNOT-CHECK";
 	default: return "MALFORMED";
 	}
@@ -240,10 +257,11 @@ static json_object *signer_json(const struct p7_sinfo *si)
 void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 		   enum kv_usage usage, const struct kv_result *r)
 {
-	int shown = rp_shown(c, usage, r->err);
+	int shown = rp_shown_result(c, usage, r);
 	json_object *j = json_object_new_object(), *sg = json_object_new_array();
 	char lacks[160];
 	size_t i;
+	int sig;
 
 	json_object_object_add(j, "file", json_object_new_string(file));
 	json_object_object_add(j, "verdict",
@@ -254,6 +272,11 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 	json_object_object_add(j, "underlying_errno",
 			       r->err && r->err != -MS_ENOALG ?
 			       json_object_new_string(ms_errno_name(r->err)) : NULL);
+	/* the signature check's own verdict, before load_module()'s ELF
+	 * checks: what the kernel's mod_verify_sig() says */
+	sig = r->elf_refused ? r->sig_err : r->err;
+	json_object_object_add(j, "signature_errno", sig && sig != -MS_ENOALG ?
+			       json_object_new_string(ms_errno_name(sig)) : NULL);
 	cannot_check(lacks, sizeof(lacks));
 	json_object_object_add(j, "reason", r->err == -MS_ENOALG ?
 			       json_object_new_string(lacks) :
@@ -280,7 +303,7 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 		   enum kv_usage usage, const struct kv_result *r)
 {
-	int shown = rp_shown(c, usage, r->err);
+	int shown = rp_shown_result(c, usage, r);
 	const struct p7_sinfo *si = NULL;
 	char key[64], id[160];
 	size_t i;

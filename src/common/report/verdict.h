@@ -35,7 +35,8 @@ struct rp_context {
  */
 int rp_shown(const struct rp_context *c, enum kv_usage usage, int err);
 /* The exit code of that verdict: a lockdown refusal is a rejection. */
-int rp_exit_code(const struct rp_context *c, enum kv_usage usage, int err);
+int rp_exit_code(const struct rp_context *c, enum kv_usage usage,
+		 const struct kv_result *r);
 
 void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 		   enum kv_usage usage, const struct kv_result *r);

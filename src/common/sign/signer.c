@@ -14,6 +14,7 @@
 #include "base/fileio.h"
 #include "kernel/rules.h"
 #include "module/compress.h"
+#include "module/elf_check.h"
 #include "module/module_file.h"
 #include "module/sig_describe.h"
 #include "module/trailer.h"
@@ -438,16 +439,28 @@ static int has_ko_name(const char *path)
 static int check_body(const struct ms_sign_req *r, const uint8_t *body,
 		      size_t body_len, struct ms_fail *fail)
 {
+	const char *why;
+
 	if (!body_len)
 		return fail_at(fail, MS_STAGE_NOT_MODULE, r->module,
 			       "empty module (nothing to sign: a failed "
 			       "build?)", -ENOEXEC);
-	if (r->firmware || !has_ko_name(r->module) || is_elf(body, body_len))
+	if (r->firmware || !has_ko_name(r->module))
 		return 0;
-	return fail_at(fail, MS_STAGE_NOT_MODULE, r->module,
-		       "not an ELF file, so no kernel module (a truncated "
-		       "build output or a git-lfs pointer?); to sign it as "
-		       "data, give --usage firmware", -ENOEXEC);
+	if (!is_elf(body, body_len))
+		return fail_at(fail, MS_STAGE_NOT_MODULE, r->module,
+			       "not an ELF file, so no kernel module (a "
+			       "truncated build output or a git-lfs "
+			       "pointer?); to sign it as data, give --usage "
+			       "firmware", -ENOEXEC);
+	/* the ELF checks load_module() makes after the signature's */
+	if (!ms_elf_module_check(body, body_len, &why))
+		return 0;
+	snprintf(fail->text, sizeof(fail->text), "no kernel module: %s "
+		 "(the kernel refuses it, ENOEXEC); to sign it as data, give "
+		 "--usage firmware", why);
+	return fail_at(fail, MS_STAGE_NOT_MODULE, r->module, fail->text,
+		       -ENOEXEC);
 }
 
 /*
