@@ -421,3 +421,46 @@ print("ok")' "$output"
 	run "$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" cut.ko.full
 	assert_success
 }
+
+# Every line of JSON on stdin strictly UTF-8 and RFC 8259; each object
+# with a "file" names NAME (hex) in "file_bytes", or in "file" itself.
+json_names_check() { # name-hex
+	python3 -c 'import json, sys
+want = bytes.fromhex(sys.argv[1])
+n = 0
+for line in sys.stdin.buffer.read().splitlines():
+    o = json.loads(line.decode("utf-8"))   # strict: no bad bytes
+    if "file" not in o:
+        continue
+    got = bytes.fromhex(o["file_bytes"]) if "file_bytes" in o else o["file"].encode()
+    assert got == want, (got, want)
+    assert o["file"] == want.decode("utf-8", "replace"), o
+    n += 1
+assert n, "no object named the file"
+print("ok")' "$1"
+}
+
+@test "JSON stays valid UTF-8 with a Latin-1 file name, and file_bytes holds the exact name (all three tools)" {
+	local name hex
+	name=$(printf 'caf\351.ko')
+	hex=$(printf '%s' "$name" | od -An -tx1 | tr -d ' \n')
+	make_module "$name" 4096
+	"$SIGN_FILE" --batch --json sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$name" >sign.json
+	run json_names_check "$hex" <sign.json
+	assert_output ok
+	"$VERIFY_FILE" --json -c "$KEYS/rsa2048.crt" "$name" >verify.json
+	run json_names_check "$hex" <verify.json
+	assert_output ok
+	"$EXTRACT_SIG" --json "$name" >extract.json
+	run json_names_check "$hex" <extract.json
+	assert_output ok
+	# an error object too, and its reason
+	"$SIGN_FILE" --batch --json sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$name" >again.json || true
+	run json_names_check "$hex" <again.json
+	assert_output ok
+	# a UTF-8 name is written as it is, with no file_bytes
+	make_module "$(printf 'caf\303\251.ko')" 4096
+	run "$VERIFY_FILE" --json -c "$KEYS/rsa2048.crt" "$(printf 'caf\303\251.ko')"
+	assert_output --partial "\"file\":\"$(printf 'caf\303\251.ko')\""
+	refute_output --partial file_bytes
+}

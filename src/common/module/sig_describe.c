@@ -9,6 +9,7 @@
 #include <openssl/err.h>
 
 #include "base/format.h"
+#include "base/json_name.h"
 #include "base/signer_facts.h"
 #include "module/sig_describe.h"
 
@@ -501,9 +502,9 @@ json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file)
 	const struct ms_desc *ds = &d->t.desc;
 	json_object *o = json_object_new_object(), *arr, *desc;
 
-	json_object_object_add(o, "file", json_object_new_string(file));
+	ms_json_add_name(o, "file", file);
 	/* null for an appended signature, else the .p7s read */
-	json_object_object_add(o, "signature_file", json_str(d->sig_file));
+	ms_json_add_name(o, "signature_file", d->sig_file);
 	json_object_object_add(o, "file_size", d->sig_file &&
 			       !strcmp(file, d->sig_file) ? NULL :
 			       json_object_new_int64((int64_t)d->file_len));
@@ -564,8 +565,7 @@ json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file)
 	if (d->cert_path) {
 		json_object *c = json_object_new_object();
 
-		json_object_object_add(c, "file",
-				       json_object_new_string(d->cert_path));
+		ms_json_add_name(c, "file", d->cert_path);
 		json_object_object_add(c, "is_signer",
 				       json_object_new_boolean(d->cert_signs));
 		json_object_object_add(o, "given_certificate", c);

@@ -7,6 +7,7 @@
 
 #include "base/exitcode.h"
 #include "base/format.h"
+#include "base/json_name.h"
 #include "base/signer_facts.h"
 #include "kernel/kernel_config.h"
 #include "kernel/x509.h"
@@ -263,7 +264,7 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 	size_t i;
 	int sig;
 
-	json_object_object_add(j, "file", json_object_new_string(file));
+	ms_json_add_name(j, "file", file);
 	json_object_object_add(j, "verdict",
 			       json_object_new_string(rp_verdict_word(shown)));
 	/* a verdict this build cannot reach has no kernel errno */
@@ -395,11 +396,12 @@ void rp_print_error_json(FILE *out, const char *file, int err,
 {
 	json_object *j = json_object_new_object();
 
-	json_object_object_add(j, "file", json_object_new_string(file));
+	ms_json_add_name(j, "file", file);
 	json_object_object_add(j, "verdict", json_object_new_string("ERROR"));
 	json_object_object_add(j, "errno",
 			       json_object_new_string(ms_errno_name(err)));
-	json_object_object_add(j, "reason", jstr_or_null(reason));
+	/* it may name the file, or another */
+	ms_json_add_name(j, "reason", reason);
 	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
 	json_object_put(j);
 }
