@@ -998,7 +998,7 @@ static int judge_files(const struct opts *o, struct keyrings *k)
 	code = ms_exit_worst(code, check_all(&jd, &files, o->jobs ? o->jobs :
 		files.n > 1 ? ms_pool_default_workers() : 1, &sum));
 	if ((o->walk || o->from) && o->json)
-		rp_print_summary_json(stdout, files.n, &sum);
+		rp_print_summary_json(stdout, files.n, &sum, code);
 	else if ((o->walk || o->from) && !o->quiet)
 		rp_print_summary(stdout, files.n, &sum);
 	ms_list_free(&files);

@@ -54,6 +54,7 @@ int kv_judge_file(const struct kv_ctx *kv, const char *file,
 {
 	struct ms_modfile *m = &j->file;
 	const char *why = NULL;
+	struct ms_trailer t;
 	int err;
 
 	memset(j, 0, sizeof(*j));
@@ -101,6 +102,10 @@ int kv_judge_file(const struct kv_ctx *kv, const char *file,
 	} else {
 		kv_verify_module(kv, m->data, m->len, j->usage, &j->r);
 	}
+	/* signed twice: the kernel strips and checks the last signature
+	 * only, as extract-sig says too */
+	if (!ms_trailer_check(m->data, m->len, &t, &why))
+		j->r.signed_twice = ms_has_magic(m->data, t.body_len);
 	if (j->usage == KV_USAGE_MODULE)
 		elf_after_sig(j);
 	return unchanged(j);

@@ -57,6 +57,8 @@ struct kv_result {
 					 * the kernel loads when not
 					 * enforcing */
 	int sig_err;
+	int signed_twice;		/* the body the signature covers ends
+					 * with another signature (judge_file.h) */
 };
 
 /* verify_pkcs7_signature(data, len, sig, sig_len, keyring, usage) */

@@ -371,10 +371,8 @@ void ms_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
 	else
 		print_appended_head(out, d, file);
 	if (d->signed_twice)
-		fprintf(out, "signed twice:     yes: the body still ends with "
-			"an older signature, which the kernel reads as part of "
-			"the module (sign the unsigned module, or use "
-			"sign-file --replace)\n");
+		fprintf(out, "signed twice:     yes: %s\n",
+			MS_SIGNED_TWICE_WHY);
 	if (!d->cms_ok)
 		return;
 	fprintf(out, "content:          %s\n", d->detached ? "detached" :

@@ -8,9 +8,11 @@
 #include "base/exitcode.h"
 #include "base/format.h"
 #include "base/json_name.h"
+#include "base/log.h"
 #include "base/signer_facts.h"
 #include "kernel/kernel_config.h"
 #include "kernel/x509.h"
+#include "module/trailer.h"
 #include "report/verdict.h"
 
 static bool rp_is_soft(int err)
@@ -211,7 +213,8 @@ static json_object *with_mldsa(json_object *o, const struct p7_sinfo *si)
 }
 
 /* One signer in the schema every tool shares (base/signer_facts.h). */
-static json_object *signer_json(const struct p7_sinfo *si)
+/* One signer's facts, for the JSON and the text alike. */
+static void signer_facts(const struct p7_sinfo *si, struct ms_signer_facts *fp)
 {
 	const struct x509k_cert *k = si->trusted_by;
 	const struct x509k_cert *c = k ? k : si->signer;
@@ -251,7 +254,21 @@ static json_object *signer_json(const struct p7_sinfo *si)
 		f.has_subject = true;
 		ms_format_name(f.subject, sizeof(f.subject), c->subject,
 			       c->subject_len);
+		/* identified by skid: kmod names the certificate's */
+		if (!f.has_signer)
+			f.has_signer = ms_format_signer(f.signer,
+							sizeof(f.signer),
+							c->subject,
+							c->subject_len) == 0;
 	}
+	*fp = f;
+}
+
+static json_object *signer_json(const struct p7_sinfo *si)
+{
+	struct ms_signer_facts f;
+
+	signer_facts(si, &f);
 	return with_mldsa(ms_signer_facts_json(&f), si);
 }
 
@@ -284,6 +301,8 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 			       jstr_or_null(r->reason));
 	if (r->err == -MS_ENOALG)
 		json_object_object_add(j, "depends_on", jstr_or_null(r->reason));
+	json_object_object_add(j, "signed_twice",
+			       json_object_new_boolean(r->signed_twice));
 	json_object_object_add(j, "loads_unsigned",
 			       loads_unsigned(c, usage, r->err));
 	json_object_object_add(j, "kernel", json_object_new_string(c->kernel));
@@ -306,9 +325,12 @@ void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 {
 	int shown = rp_shown_result(c, usage, r);
 	const struct p7_sinfo *si = NULL;
+	struct ms_signer_facts f;
 	char key[64], id[160];
 	size_t i;
 
+	if (r->signed_twice)
+		ms_warn(file, "signed twice: %s", MS_SIGNED_TWICE_WHY);
 	if (shown == 0) {
 		for (i = 0; r->msg && i < r->msg->n_sinfos; i++)
 			if (r->msg->sinfos[i].trusted_by) {
@@ -330,9 +352,11 @@ void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 			ms_format_serial(id, sizeof(id),
 					 si->trusted_by->serial,
 					 si->trusted_by->serial_len);
+		/* the signer as the JSON and extract-sig name it */
+		signer_facts(si, &f);
 		fprintf(out, "%s: OK (%s, %s, signer \"%s\", key %s, cert %s)\n",
-			file, si->hash->name, key, si->trusted_by->name, id,
-			si->trusted_by->path);
+			file, si->hash->name, key, f.has_signer ? f.signer :
+			si->trusted_by->name, id, si->trusted_by->path);
 		return;
 	}
 	if (shown == -MS_ENOALG) {
@@ -407,7 +431,7 @@ void rp_print_error_json(FILE *out, const char *file, int err,
 }
 
 void rp_print_summary_json(FILE *out, size_t files,
-			   const struct rp_summary *s)
+			   const struct rp_summary *s, int exit_code)
 {
 	json_object *j = json_object_new_object(), *n = json_object_new_object();
 
@@ -428,6 +452,8 @@ void rp_print_summary_json(FILE *out, size_t files,
 	if (s->nocheck)
 		json_object_object_add(n, "not_checkable",
 				       json_object_new_int((int)s->nocheck));
+	/* the run's exit status, as sign-file's summary has it */
+	json_object_object_add(n, "exit", json_object_new_int(exit_code));
 	json_object_object_add(j, "summary", n);
 	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
 	json_object_put(j);

@@ -55,8 +55,9 @@ struct rp_summary {
 void rp_count(struct rp_summary *s, int err);
 void rp_summary_add(struct rp_summary *to, const struct rp_summary *from);
 void rp_print_summary(FILE *out, size_t files, const struct rp_summary *s);
-/* The same as one JSON object: {"summary":{"files":N,"ok":N,...}} */
+/* The same as one JSON object: {"summary":{"files":N,"ok":N,...,
+ * "exit":N}}, the run's exit status last, as in sign-file's */
 void rp_print_summary_json(FILE *out, size_t files,
-			   const struct rp_summary *s);
+			   const struct rp_summary *s, int exit_code);
 
 #endif
