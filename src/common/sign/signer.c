@@ -95,7 +95,8 @@ static void redact_pin(char *path, size_t size)
 	if (!v || strncmp(path, "pkcs11:", 7) != 0)
 		return;
 	v += strlen("pin-value=");
-	end = v + strcspn(v, "&");
+	/* the value ends at the next attribute, in the query or the path */
+	end = v + strcspn(v, "&;?");
 	if (strlen(path) - (size_t)(end - v) + 3 >= size)
 		return;
 	memmove(v + 3, end, strlen(end) + 1);
