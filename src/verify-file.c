@@ -766,8 +766,11 @@ static int machine_parts(struct opts *o)
 	int several, err = mc_probe(o->sysroot, o->release, m, &several);
 
 	if (err == -ENOENT) {
-		ms_error(root, "no /boot/vmlinuz-* under it (give "
-			 "--machine=RELEASE)");
+		struct stat st;
+
+		ms_error(root, stat(root, &st) || !S_ISDIR(st.st_mode) ?
+			 "no such directory (check --sysroot)" :
+			 "no /boot/vmlinuz-* under it (give --machine=RELEASE)");
 		return MS_EXIT_IO;
 	}
 	if (err == -ENOTUNIQ) {
@@ -800,6 +803,11 @@ static int machine_parts(struct opts *o)
 			return err;
 	}
 	if (m->has_efivars) {
+		if (m->mok_pending)
+			ms_warn(m->efivars, "a MOK enrolment is pending "
+				"(MokNew): the key waits for confirmation in "
+				"MokManager at the next boot, and is not "
+				"trusted until then");
 		if ((err = efivar_part(o, TL_MOK, m->mok, m->has_mok,
 				       "no MOK key enrolled")) ||
 		    (err = efivar_part(o, TL_EFI_DB, m->db, m->has_db,

@@ -163,6 +163,7 @@ int mc_probe(const char *root, const char *release, struct mc_machine *m,
 	     int *several)
 {
 	struct utsname u;
+	char *pending;
 	int ret;
 
 	memset(m, 0, sizeof(*m));
@@ -201,6 +202,13 @@ int mc_probe(const char *root, const char *release, struct mc_machine *m,
 	m->sb = secure_boot(m);
 	m->lockdown = lockdown_level(m->lockdown_path);
 	m->sig_enforce = sig_enforce(m->enforce_path);
+	/* mokutil --import writes MokNew; shim's MokManager enrols it at
+	 * the next boot, when the user confirms (MokListRT only then) */
+	if (asprintf(&pending, "%s/MokNew-605dab50-e046-4300-abb6-"
+		     "3dd810dd8b23", m->efivars) >= 0) {
+		m->mok_pending = exists(pending);
+		free(pending);
+	}
 	return 0;
 }
 
