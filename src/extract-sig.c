@@ -673,7 +673,7 @@ int main(int argc, char **argv)
 	if (rc == STOP_OK)
 		return MS_EXIT_OK;
 	if (rc) {
-		usage(stderr);
+		ms_usage_hint();
 		return MS_EXIT_USAGE;
 	}
 	if ((rc = check_outputs(&a)))

@@ -717,6 +717,21 @@ static int words_wanted(const struct opts *o)
 	}
 }
 
+/* Too few or too many positional words (need of them, and up to more
+ * optional): say which, then USAGE_ERR. */
+static int words_error(const struct opts *o, int need, int more)
+{
+	if (!o->nwords)
+		ms_error(NULL, "no arguments (%d needed)", need);
+	else if (o->nwords < need)
+		ms_error(NULL, "missing arguments: %d given, %d needed",
+			 o->nwords, need);
+	else
+		ms_error(NULL, "too many arguments (at most %d): '%s'",
+			 need + more, o->words[need + more]);
+	return USAGE_ERR;
+}
+
 /* The single-file command line holds together: 0, else an answer. */
 static int validate_one(const struct opts *o)
 {
@@ -731,7 +746,7 @@ static int validate_one(const struct opts *o)
 		ms_error(NULL, "-d and -p only go with signing here");
 	else if (o->nwords < npos ||
 		 o->nwords > npos + (o->verb == DIGEST ? 0 : 1))
-		return USAGE_ERR;
+		return words_error(o, npos, o->verb == DIGEST ? 0 : 1);
 	else
 		return 0;
 	return MS_EXIT_USAGE;
@@ -752,7 +767,7 @@ static int validate_batch(const struct opts *o)
 		ms_error(NULL, "-0 goes with --files-from");
 	else if (o->nwords < npos ||
 		 (o->nwords == npos && !o->batch.from && !o->batch.walk))
-		return USAGE_ERR;
+		return words_error(o, npos + 1, 0);
 	else
 		return 0;
 	return MS_EXIT_USAGE;
@@ -1028,7 +1043,7 @@ int main(int argc, char **argv)
 		if (o.kmod)
 			kmodsign_usage(stderr);
 		else
-			usage(stderr);
+			ms_usage_hint();
 		code = MS_EXIT_USAGE;
 	}
 	/* Providers and their PKCS#11 modules go before exit(). */

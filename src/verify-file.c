@@ -1048,7 +1048,7 @@ int main(int argc, char **argv)
 	keyrings_free(&k);
 done:
 	if (code < 0) {
-		usage(stderr);
+		ms_usage_hint();
 		code = MS_EXIT_USAGE;
 	}
 	free(o.srcs);

@@ -375,3 +375,10 @@ assert u["errno"] == "ENODATA", u' "${lines[@]}"
 	run -0 --separate-stderr "$EXTRACT_SIG" once.ko
 	refute_output --partial "signed twice"
 }
+
+@test "a usage error is one line, then the --help hint, not the usage block" {
+	run --separate-stderr "$EXTRACT_SIG"
+	assert_failure 2
+	assert_equal "$stderr" "extract-sig: no FILE to describe
+Try 'extract-sig --help' for the usage."
+}

@@ -333,7 +333,9 @@ PY
 @test "bad options and conflicting modes are usage errors (exit 2)" {
 	run "$VF" --no-such-option -k "$T/certs" "$T/body"
 	assert_failure 2
-	assert_output --partial "Usage:"
+	assert_line --index 1 "Try 'verify-file --help' for the usage."
+	assert_equal "${#lines[@]}" 2
+	refute_output --partial "Usage:"
 	run "$VF" "$T/body"
 	assert_failure 2
 	run "$VF" -k "$T/certs" --sig x --detached "$T/body"
