@@ -453,6 +453,9 @@ static int load_kconfig(const char *path, struct kconfig *kc,
 			 ms_io_strerror(err));
 		return MS_EXIT_IO;
 	}
+	/* --kernel settles what the file does not say */
+	if (*kernel)
+		kc_settle_line(kc, kr_for_version(*kernel, NULL));
 	if (*kernel && strcmp(*kernel, kc->rules.name) != 0) {
 		ms_error(path, "kernel %s is the %s line, not --kernel %s",
 			 kc->version, kc->rules.name, *kernel);

@@ -431,13 +431,15 @@ static int load_kconfig(struct opts *o, struct keyrings *k)
 			 "--kernel-config)", ms_io_strerror(ret));
 		return MS_EXIT_IO;
 	}
+	if (o->kline)
+		kc_settle_line(kc, o->kr);
 	if (o->kline && o->kr->line != kc->rules.line) {
 		ms_error(path, "kernel %s is the %s line, not --kernel %s",
 			 kc->version[0] ? kc->version : "(no version)",
 			 kc->rules.name, o->kline);
 		return MS_EXIT_USAGE;
 	}
-	if (!kc->version[0])
+	if (!kc->version[0] && !o->kline)
 		ms_warn(path, "no \"# Linux/<arch> <version> Kernel "
 			"Configuration\" line: using the %s rules",
 			kc->rules.name);

@@ -258,3 +258,24 @@ make_vmlinux() { # out release cert...
 	assert_failure 2
 	assert_output --partial "kernel 7.9.1 is the 7.3 line, not --kernel 6.12"
 }
+
+@test "a .config without its version line: --kernel settles the line, in both tools, with no conflict" {
+	printf 'CONFIG_MODULE_SIG=y\nCONFIG_CRYPTO_RSA=y\nCONFIG_CRYPTO_SHA256=y\n' > "$W/nover.config"
+	make_module "$W/m.ko" 4096
+	run --separate-stderr "$SIGN_FILE" --kernel 6.1 --kernel-config "$W/nover.config" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$W/m.ko"
+	assert_success
+	assert_equal "$stderr" ""
+	run --separate-stderr "$VERIFY_FILE" --json --kernel 6.12 --kernel-config "$W/nover.config" -c "$KEYS/rsa2048.crt" "$W/m.ko"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output --partial '"kernel":"6.12"'
+	# the 6.1 line's rules, from --kernel: SHA-3 is no hash 6.1 knows
+	"$SIGN_FILE" --replace sha3-256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$W/m.ko"
+	run "$VERIFY_FILE" --kernel 6.1 --kernel-config "$W/nover.config" -c "$KEYS/rsa2048.crt" "$W/m.ko"
+	assert_failure 5
+	# a version in the file still has to agree
+	printf '# Linux/x86 7.3.1 Kernel Configuration\n' | cat - "$W/nover.config" > "$W/v.config"
+	run "$VERIFY_FILE" --kernel 6.1 --kernel-config "$W/v.config" -c "$KEYS/rsa2048.crt" "$W/m.ko"
+	assert_failure 2
+	assert_output --partial "kernel 7.3.1 is the 7.3 line, not --kernel 6.1"
+}
