@@ -600,7 +600,14 @@ struct each {
 	const struct args *a;
 	X509 *cert;
 	const struct ms_list *files;
+	struct rp_describe_summary sum;
 };
+
+static void each_done(void *ctx, size_t i, int code)
+{
+	(void)i;
+	rp_describe_count(&((struct each *)ctx)->sum, code);
+}
 
 static int each_describe(void *ctx, size_t i, FILE *out)
 {
@@ -620,14 +627,18 @@ static int describe_all(const struct args *a, X509 *cert)
 		.from = a->from, .nul = a->nul, .walk = a->walk,
 	};
 	struct ms_list files = { 0 };
-	struct each e = { a, cert, &files };
+	struct each e = { a, cert, &files, { 0 } };
 	int code;
 
 	code = ms_inputs_collect(&in, &files);
 	if (files.n)
 		code = ms_exit_worst(code, ms_batch_each(&files, a->jobs ?
 			a->jobs : ms_pool_default_workers(), "described",
-			each_describe, NULL, &e));
+			each_describe, each_done, &e));
+	/* as verify-file: a tree or a list ends with its count */
+	if (files.n && (a->walk || a->from) && a->view != VIEW_NONE)
+		rp_print_describe_summary(stdout, files.n, &e.sum, code,
+					  a->view == VIEW_JSON);
 	ms_list_free(&files);
 	return code;
 }

@@ -382,3 +382,24 @@ assert u["errno"] == "ENODATA", u' "${lines[@]}"
 	assert_equal "$stderr" "extract-sig: no FILE to describe
 Try 'extract-sig --help' for the usage."
 }
+
+@test "-r and --files-from end with a summary, as verify-file's, in text and JSON with the exit status" {
+	mkdir tree
+	make_module tree/a.ko 4096
+	make_module tree/b.ko 4096
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" tree/a.ko
+	run --separate-stderr "$EXTRACT_SIG" -r tree
+	assert_failure 3
+	assert_line --index -1 "summary: 2 files: 1 signed, 1 unsigned, 0 malformed, 0 unreadable"
+	run --separate-stderr "$EXTRACT_SIG" --json -r tree
+	assert_failure 3
+	assert_line --index -1 '{"summary":{"files":2,"signed":1,"unsigned":1,"malformed":0,"unreadable":0,"exit":3}}'
+	printf 'tree/a.ko\n' >list
+	run --separate-stderr "$EXTRACT_SIG" --files-from list
+	assert_success
+	assert_line --index -1 "summary: 1 files: 1 signed, 0 unsigned, 0 malformed, 0 unreadable"
+	# -q prints nothing, summary included
+	run --separate-stderr "$EXTRACT_SIG" -q -r tree
+	assert_failure 3
+	assert_output ""
+}

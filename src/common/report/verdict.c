@@ -458,3 +458,41 @@ void rp_print_summary_json(FILE *out, size_t files,
 	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
 	json_object_put(j);
 }
+
+void rp_describe_count(struct rp_describe_summary *s, int code)
+{
+	switch (code) {
+	case MS_EXIT_OK: s->signed_++; break;
+	case MS_EXIT_UNSIGNED: s->unsigned_++; break;
+	case MS_EXIT_MALFORMED: s->malformed++; break;
+	default: s->errors++; break;
+	}
+}
+
+void rp_print_describe_summary(FILE *out, size_t files,
+			       const struct rp_describe_summary *s,
+			       int exit_code, bool json)
+{
+	json_object *j, *n;
+
+	if (!json) {
+		fprintf(out, "summary: %zu files: %u signed, %u unsigned, "
+			"%u malformed, %u unreadable\n", files, s->signed_,
+			s->unsigned_, s->malformed, s->errors);
+		return;
+	}
+	j = json_object_new_object();
+	n = json_object_new_object();
+	json_object_object_add(n, "files", json_object_new_int64((int64_t)files));
+	json_object_object_add(n, "signed", json_object_new_int((int)s->signed_));
+	json_object_object_add(n, "unsigned",
+			       json_object_new_int((int)s->unsigned_));
+	json_object_object_add(n, "malformed",
+			       json_object_new_int((int)s->malformed));
+	json_object_object_add(n, "unreadable",
+			       json_object_new_int((int)s->errors));
+	json_object_object_add(n, "exit", json_object_new_int(exit_code));
+	json_object_object_add(j, "summary", n);
+	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
+	json_object_put(j);
+}
