@@ -29,6 +29,7 @@
 #include "module/module_file.h"
 #include "module/sig_describe.h"
 #include "module/trailer.h"
+#include "report/cert_check.h"
 #include "report/verdict.h"
 #include "sign/keys.h"
 
@@ -484,6 +485,7 @@ static int run(const struct job *j, const struct ms_modfile *f)
 	struct ms_trailer t;
 	struct ms_sigdesc d;
 	const char *why;
+	char desc[320];
 	int err, rc;
 
 	err = ms_trailer_split(f->data, f->len, &t, &why);
@@ -519,6 +521,11 @@ static int run(const struct job *j, const struct ms_modfile *f)
 		return fail(j, -EBADMSG, MS_EXIT_MALFORMED, "signature blob "
 			    "is not a CMS/PKCS#7 SignedData message");
 	}
+	/* -c: CERT's key and whether it vouches, as verify-file says */
+	if (a->cert)
+		rp_cert_check(a->cert, a->kernel ? a->kernel :
+			      kr_get(KR_DEFAULT), f->data, f->len, &d, desc,
+			      sizeof(desc));
 	print_desc(j, f, &d);
 	rc = id_type_exit(j, &t);
 	ms_sigdesc_free(&d);

@@ -126,7 +126,8 @@ assert s["signer_id"] == "issuer-and-serial" and s["skid"] is None, s
 assert s["signer"] == "modsign test RSA-2048 key", s
 assert s["hash"] == "sha256" and s["signature_algorithm"] == "rsaEncryption", s
 assert s["signed_attributes"] is False and s["key_type"] == "RSA-2048", s
-assert s["index"] == 1 and s["trusted"] is None, s
+assert s["index"] == 1 and s["trusted"] is True, s
+assert s["key_description"] == "modsign test RSA-2048 key: 52becfe834406c10d9bcf8d61d7d192348b534db", s
 assert s["certificate"] == sys.argv[2], s
 print("ok")
 PY

@@ -297,3 +297,24 @@ print(json.load(sys.stdin)["signers"][0]["signer"])')
 	assert_failure 3
 	assert_line -n 1 '{"summary":{"files":1,"ok":0,"unsigned":1,"unknown_key":0,"unsupported":0,"rejected":0,"malformed":0,"unreadable":0,"exit":3}}'
 }
+
+@test "extract-sig -c fills key_description and trusted as verify-file -c does" {
+	make_module m.ko 4096
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
+	for cert in "$KEYS/rsa2048.crt" "$KEYS/ec256.der"; do
+		a=$("$EXTRACT_SIG" --json -c "$cert" m.ko 2>/dev/null | signer_field key_description)
+		b=$("$VERIFY_FILE" --json -c "$cert" m.ko 2>/dev/null | signer_field key_description)
+		assert_equal "$a" "$b"
+		a=$("$EXTRACT_SIG" --json -c "$cert" m.ko 2>/dev/null | signer_field trusted)
+		b=$("$VERIFY_FILE" --json -c "$cert" m.ko 2>/dev/null | signer_field trusted)
+		assert_equal "$a" "$b"
+	done
+	# the signer's certificate: described and trusted; another: neither
+	run signer_field trusted < <("$EXTRACT_SIG" --json -c "$KEYS/rsa2048.crt" m.ko)
+	assert_output True
+	run signer_field trusted < <("$EXTRACT_SIG" --json -c "$KEYS/ec256.der" m.ko 2>/dev/null)
+	assert_output False
+	# without -c: not judged
+	run signer_field trusted < <("$EXTRACT_SIG" --json m.ko)
+	assert_output None
+}

@@ -434,7 +434,8 @@ static json_object *json_str(const char *s)
 }
 
 /* One signer in the schema every tool shares (base/signer_facts.h). */
-static json_object *signer_json(const struct ms_signer_desc *s, int index)
+static json_object *signer_json(const struct ms_sigdesc *d,
+				const struct ms_signer_desc *s, int index)
 {
 	struct ms_signer_facts f = {
 		.index = index,
@@ -471,6 +472,13 @@ static json_object *signer_json(const struct ms_signer_desc *s, int index)
 	if (s->subject) {
 		f.has_subject = true;
 		snprintf(f.subject, sizeof(f.subject), "%s", s->subject);
+	}
+	/* -c CERT judged as verify-file judges with it alone */
+	if (d->cert_judged) {
+		f.trusted = d->cert_trusted[index - 1];
+		if (d->cert_description && s->cert_from == d->cert_path)
+			snprintf(f.key_description, sizeof(f.key_description),
+				 "%s", d->cert_description);
 	}
 	return ms_signer_facts_json(&f);
 }
@@ -550,7 +558,7 @@ json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file)
 	arr = json_object_new_array();
 	for (int i = 0; i < d->n_signers && i < MS_MAX_SIGNERS; i++) {
 		const struct ms_signer_desc *s = &d->s[i];
-		json_object *j = signer_json(s, i + 1);
+		json_object *j = signer_json(d, s, i + 1);
 
 		/* extract-sig's own: what the kernel line makes of an
 		 * ML-DSA signer (null for any other) */
