@@ -186,7 +186,8 @@ y.ko'
 	assert_line --index 0 "a b/x"
 	assert_line --index 1 --partial "y.ko: OK (sha256, RSA-2048"
 	run -0 --separate-stderr "$EXTRACT_SIG" -j 2 --json -0 --files-from list0
-	assert_equal "${#lines[@]}" 1
+	# the object, then the summary
+	assert_equal "${#lines[@]}" 2
 	assert_output --partial '"file":"a b/x\ny.ko"'
 	# -q: no verdict on stdout, in every tool
 	run -0 --separate-stderr "$VERIFY_FILE" -q -k certs m.ko
@@ -211,7 +212,8 @@ y.ko'
 	assert_line --partial "tree/a.ko: OK"
 	assert_line --partial "tree/sub/b.ko: OK"
 	run -0 --separate-stderr "$EXTRACT_SIG" --json -r tree
-	assert_equal "${#lines[@]}" 2
+	assert_equal "${#lines[@]}" 3
+	assert_line --index 2 --partial '{"summary":{"files":2,"signed":2,'
 	assert_line --index 0 --partial '"file":"tree/a.ko"'
 	assert_line --index 1 --partial '"file":"tree/sub/b.ko"'
 	printf 'tree/sub/b.ko\ntree/a.ko\n' > list
