@@ -654,29 +654,17 @@ static int describe_all(const struct args *a, X509 *cert)
  * (base/samefile.h), nor each other: 0 or exit 2 after one line. */
 static int check_outputs(const struct args *a)
 {
-	const char *outs[] = { a->body_out, a->sig_out }, *path, *role;
+	const char *const outs[] = { a->body_out, a->sig_out };
 	struct ms_input_set in = { 0 };
+	const char *bad;
+	char why[512];
 
 	ms_inputs_add(&in, a->nfiles ? a->files[0] : NULL, "the module");
 	ms_inputs_add(&in, a->cert, "the certificate");
-	if (a->body_out && a->sig_out && (!strcmp(a->body_out, a->sig_out) ||
-	    ms_same_file(a->body_out, a->sig_out))) {
-		ms_error(a->sig_out, "given for both --body-out and --sig-out: "
-			 "nothing written (name two files)");
-		return MS_EXIT_USAGE;
-	}
-	for (int i = 0; i < 2; i++)
-		if (ms_inputs_check_output(&in, outs[i], &path, &role)) {
-			int other = strcmp(path, outs[i]) != 0;
-
-			ms_error(outs[i], "is %s%s%s%s, an input of this "
-				 "run: not overwritten, nothing written (name "
-				 "another output)", other ? "the same file as "
-				 : "", role, other ? " " : "",
-				 other ? path : "");
-			return MS_EXIT_USAGE;
-		}
-	return 0;
+	if (!ms_outputs_check(&in, outs, 2, &bad, why, sizeof(why)))
+		return 0;
+	ms_error(bad, "%s", why);
+	return MS_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)

@@ -250,7 +250,7 @@ refused_output() { # out cmd...
 	shift
 	run "$@"
 	assert_failure 2
-	assert_output --regexp "^[a-z-]+: $out: (is|given for) .*nothing written"
+	assert_output --regexp "^[a-z-]+: $out: (is|named for) .*nothing written"
 	[ "${#lines[@]}" = 1 ] || fail "more than one line"
 	sha256sum -c --quiet before.sum || fail "an input changed"
 	[ -z "$(ls -A | grep -e '\.tmp-' || true)" ] ||

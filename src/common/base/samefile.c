@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -36,6 +37,44 @@ int ms_inputs_check_output(const struct ms_input_set *s, const char *output,
 			*role = s->in[i].role;
 			return -EEXIST;
 		}
+	return 0;
+}
+
+void ms_clobber_text(char *buf, size_t size, const char *output,
+		     const char *path, const char *role)
+{
+	if (strcmp(output, path) == 0)
+		snprintf(buf, size, "is %s, an input of this run: not "
+			 "overwritten, nothing written (name another output)",
+			 role);
+	else
+		snprintf(buf, size, "is the same file as %s %s, an input of "
+			 "this run: not overwritten, nothing written (name "
+			 "another output)", role, path);
+}
+
+int ms_outputs_check(const struct ms_input_set *s, const char *const *outs,
+		     int n, const char **bad, char *buf, size_t size)
+{
+	const char *path, *role;
+
+	for (int i = 0; i < n; i++) {
+		if (!outs[i])
+			continue;
+		for (int k = 0; k < i; k++)
+			if (outs[k] && (!strcmp(outs[k], outs[i]) ||
+					ms_same_file(outs[k], outs[i]))) {
+				*bad = outs[i];
+				snprintf(buf, size, "named for two outputs: "
+					 "nothing written (name two files)");
+				return -EEXIST;
+			}
+		if (ms_inputs_check_output(s, outs[i], &path, &role)) {
+			*bad = outs[i];
+			ms_clobber_text(buf, size, outs[i], path, role);
+			return -EEXIST;
+		}
+	}
 	return 0;
 }
 

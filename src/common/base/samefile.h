@@ -9,6 +9,7 @@
 #ifndef MODSIGN_BASE_SAMEFILE_H
 #define MODSIGN_BASE_SAMEFILE_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 #define MS_INPUTS_MAX 32
@@ -41,5 +42,16 @@ int ms_inputs_check_output(const struct ms_input_set *s, const char *output,
 
 /* 1 when a and b name the same existing file, else 0. */
 int ms_same_file(const char *a, const char *b);
+
+/* The words every tool says of output being path, the input role. */
+void ms_clobber_text(char *buf, size_t size, const char *output,
+		     const char *path, const char *role);
+
+/*
+ * The n outputs (NULL ones skipped) against s and against each other:
+ * 0, or -EEXIST with *bad the output and buf saying what it is.
+ */
+int ms_outputs_check(const struct ms_input_set *s, const char *const *outs,
+		     int n, const char **bad, char *buf, size_t size);
 
 #endif

@@ -10,14 +10,7 @@ static int clobber(struct ms_fail *fail, const char *out, const char *path,
 {
 	fail->stage = MS_STAGE_CLOBBER;
 	snprintf(fail->path, sizeof(fail->path), "%s", out);
-	if (strcmp(out, path) == 0)
-		snprintf(fail->text, sizeof(fail->text), "is %s, an input of "
-			 "this run: not overwritten, nothing written (name "
-			 "another output)", role);
-	else
-		snprintf(fail->text, sizeof(fail->text), "is the same file as "
-			 "%s %s, an input of this run: not overwritten, "
-			 "nothing written (name another output)", role, path);
+	ms_clobber_text(fail->text, sizeof(fail->text), out, path, role);
 	fail->reason = fail->text;
 	return -EEXIST;
 }
