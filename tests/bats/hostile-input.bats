@@ -393,7 +393,11 @@ print("ok")' "$output"
 	truncated_elf u.ko
 	run "$VERIFY_FILE" --enforce -c "$KEYS/rsa2048.crt" u.ko
 	assert_failure 1
-	assert_output --partial "u.ko: REJECTED -EKEYREJECTED"
+	assert_output "u.ko: REJECTED -EKEYREJECTED: Loading of unsigned module is rejected (-ENODATA: unsigned module (no signature magic at the end))"
+	# and locked down, for lockdown's reason, with the signature's errno
+	run --separate-stderr "$VERIFY_FILE" --json --lockdown integrity -c "$KEYS/rsa2048.crt" u.ko
+	assert_failure 1
+	assert_output --partial '"errno":"EPERM","underlying_errno":"ENODATA","signature_errno":"ENODATA","reason":"unsigned module (no signature magic at the end)"'
 }
 
 @test "verify-file: a compressed module that does not decompress is -EINVAL, as module_decompress() says" {

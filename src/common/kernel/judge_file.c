@@ -45,6 +45,7 @@ static void elf_after_sig(struct kv_judgement *j)
 		return;
 	j->r.elf_refused = 1;
 	j->r.sig_err = e;
+	j->r.sig_reason = j->r.reason;
 	j->r.err = -ENOEXEC;
 	j->r.reason = why;
 }

@@ -57,6 +57,7 @@ struct kv_result {
 					 * the kernel loads when not
 					 * enforcing */
 	int sig_err;
+	const char *sig_reason;		/* and its reason */
 	int signed_twice;		/* the body the signature covers ends
 					 * with another signature (judge_file.h) */
 };

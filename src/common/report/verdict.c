@@ -35,23 +35,30 @@ int rp_shown(const struct rp_context *c, enum kv_usage usage, int err)
 }
 
 /*
- * What a module judged -ENOEXEC (no valid ELF, kernel/judge_file.h) shows:
- * when enforcing or locked down, the kernel stops at its signature
- * first.
+ * A module judged -ENOEXEC (no valid ELF, kernel/judge_file.h) after a
+ * soft signature outcome: enforcing or locked down, the kernel stops at
+ * the signature first, so the result is the signature's (in tmp).
  */
-static int rp_shown_result(const struct rp_context *c, enum kv_usage usage,
-			   const struct kv_result *r)
+static const struct kv_result *rp_decided(const struct rp_context *c,
+					  enum kv_usage usage,
+					  const struct kv_result *r,
+					  struct kv_result *tmp)
 {
-	if (r->elf_refused && rp_is_soft(r->sig_err) &&
-	    rp_shown(c, usage, r->sig_err) != r->sig_err)
-		return rp_shown(c, usage, r->sig_err);
-	return rp_shown(c, usage, r->err);
+	if (!r->elf_refused || !rp_is_soft(r->sig_err) ||
+	    rp_shown(c, usage, r->sig_err) == r->sig_err)
+		return r;
+	*tmp = *r;
+	tmp->err = r->sig_err;
+	tmp->reason = r->sig_reason;
+	tmp->elf_refused = 0;
+	return tmp;
 }
 
 int rp_exit_code(const struct rp_context *c, enum kv_usage usage,
 		 const struct kv_result *r)
 {
-	int shown = rp_shown_result(c, usage, r);
+	struct kv_result tmp;
+	int shown = rp_shown(c, usage, rp_decided(c, usage, r, &tmp)->err);
 
 	return shown == -EPERM ? MS_EXIT_REJECTED : ms_exit_for_errno(shown);
 }
@@ -273,9 +280,11 @@ static json_object *signer_json(const struct p7_sinfo *si)
 }
 
 void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
-		   enum kv_usage usage, const struct kv_result *r)
+		   enum kv_usage usage, const struct kv_result *given)
 {
-	int shown = rp_shown_result(c, usage, r);
+	struct kv_result tmp;
+	const struct kv_result *r = rp_decided(c, usage, given, &tmp);
+	int shown = rp_shown(c, usage, r->err);
 	json_object *j = json_object_new_object(), *sg = json_object_new_array();
 	char lacks[160];
 	size_t i;
@@ -321,9 +330,11 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 }
 
 void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
-		   enum kv_usage usage, const struct kv_result *r)
+		   enum kv_usage usage, const struct kv_result *given)
 {
-	int shown = rp_shown_result(c, usage, r);
+	struct kv_result tmp;
+	const struct kv_result *r = rp_decided(c, usage, given, &tmp);
+	int shown = rp_shown(c, usage, r->err);
 	const struct p7_sinfo *si = NULL;
 	struct ms_signer_facts f;
 	char key[64], id[160];
