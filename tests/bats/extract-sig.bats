@@ -322,10 +322,11 @@ assert u["file"] == "tree/u.ko" and u["verdict"] == "ERROR", u
 assert u["errno"] == "ENODATA", u' "${lines[@]}"
 	assert_success
 	run -3 --separate-stderr "$EXTRACT_SIG" --json -r tree
-	assert_equal "${#lines[@]}" 3
+	assert_equal "${#lines[@]}" 4
 	assert_line --index 0 --partial '"file":"tree/a.ko"'
 	assert_line --index 1 --partial '"file":"tree/sub/b.ko"'
 	assert_line --index 2 --partial '"file":"tree/u.ko","verdict":"ERROR"'
+	assert_line --index 3 '{"summary":{"files":3,"signed":2,"unsigned":1,"malformed":0,"unreadable":0,"exit":3}}'
 	# splitting takes one file
 	run -2 "$EXTRACT_SIG" --body-stdout tree/a.ko tree/sub/b.ko
 	assert_line --index 0 --partial "take exactly one FILE"
