@@ -724,6 +724,8 @@ static int words_wanted(const struct opts *o)
  * optional): say which, then USAGE_ERR. */
 static int words_error(const struct opts *o, int need, int more)
 {
+	if (o->kmod)		/* kmodsign says only its usage */
+		return USAGE_ERR;
 	if (!o->nwords)
 		ms_error(NULL, "no arguments (%d needed)", need);
 	else if (o->nwords < need)
