@@ -22,6 +22,7 @@
 #include "base/signer_facts.h"
 #include "base/treewalk.h"
 #include "base/workpool.h"
+#include "kernel/cert_check.h"
 #include "kernel/public_key.h"
 #include "kernel/rules.h"
 #include "kernel/waiver.h"
@@ -29,7 +30,6 @@
 #include "module/module_file.h"
 #include "module/sig_describe.h"
 #include "module/trailer.h"
-#include "report/cert_check.h"
 #include "report/verdict.h"
 #include "sign/keys.h"
 
@@ -523,7 +523,7 @@ static int run(const struct job *j, const struct ms_modfile *f)
 	}
 	/* -c: CERT's key and whether it vouches, as verify-file says */
 	if (a->cert)
-		rp_cert_check(a->cert, a->kernel ? a->kernel :
+		kv_cert_check(a->cert, a->kernel ? a->kernel :
 			      kr_get(KR_DEFAULT), f->data, f->len, &d, desc,
 			      sizeof(desc));
 	print_desc(j, f, &d);

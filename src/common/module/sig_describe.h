@@ -74,7 +74,7 @@ struct ms_sigdesc {
 	const char *cert_path;
 	int cert_signs;
 	/* Set by the caller that judged the signature with CERT alone as
-	 * the kernel would (report/cert_check.h), else cert_judged 0:
+	 * the kernel would (kernel/cert_check.h), else cert_judged 0:
 	 * CERT's key as the kernel names it, and per signer whether CERT
 	 * vouched for it ("key_description", "trusted") */
 	int cert_judged;

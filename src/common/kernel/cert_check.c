@@ -2,12 +2,12 @@
 #include <errno.h>
 #include <string.h>
 
+#include "kernel/cert_check.h"
 #include "kernel/keyring.h"
 #include "kernel/verify.h"
 #include "kernel/x509.h"
-#include "report/cert_check.h"
 
-int rp_cert_check(const char *cert_path, const struct kr_rules *kr,
+int kv_cert_check(const char *cert_path, const struct kr_rules *kr,
 		  const uint8_t *buf, size_t len, struct ms_sigdesc *d,
 		  char *desc, size_t size)
 {
