@@ -12,8 +12,9 @@
 #   valgrind  memcheck the main paths
 #   kernel  build Debian's 6.1, 6.12 and 7.3 kernels and judge the
 #           conformance corpus under QEMU (make kernel-verdicts,
-#           tests/kernel); 7.3's source is not in Debian 12: apt-get
-#           download fetches it from trixie-backports through a private
+#           tests/kernel); 7.3's and 5.10's sources are not in Debian 12:
+#           apt-get download fetches them (trixie-backports,
+#           bullseye-security) through a private
 #           apt configuration (tests/kernel/fetch-source.sh), which needs
 #           the archive keyring; the ML-DSA cases need OpenSSL 3.5,
 #           which on Debian 12 comes from a Debian 13 root that
@@ -27,7 +28,7 @@ pkgs_build="build-essential pkg-config libssl-dev libjson-c-dev openssl help2man
 	zlib1g-dev liblzma-dev libzstd-dev liblz4-dev libbz2-dev libp11-kit-dev"
 # Every command a test calls: a missing one fails its test naming the
 # package (tests/bats/helpers.bash need_cmd), so add it here first.
-pkgs_test="bats bats-support bats-assert bats-file kmod python3 ca-certificates
+pkgs_test="clang bats bats-support bats-assert bats-file kmod python3 ca-certificates
 	xz-utils zstd gzip lz4 bzip2 binutils efitools p11-kit softhsm2 opensc
 	opensc-pkcs11 libengine-pkcs11-openssl bash-completion zsh man-db jq
 	strace e2fsprogs"

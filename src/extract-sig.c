@@ -30,6 +30,7 @@
 #include "module/module_file.h"
 #include "module/sig_describe.h"
 #include "module/trailer.h"
+#include "report/kernel_arg.h"
 #include "report/verdict.h"
 #include "sign/keys.h"
 
@@ -83,6 +84,7 @@ struct args {
 	const char *sig;	/* --sig FILE.p7s: the detached signature */
 	int detached;		/* --detached: FILE.p7s beside each FILE */
 	const struct kr_rules *kernel;	/* --kernel; NULL: the newest */
+	struct kr_rules kernel_buf;
 	const char *from, *walk;	/* --files-from, -r */
 	int nul, jobs;
 	char **files;
@@ -179,16 +181,9 @@ static int set_view(struct args *a, enum view v)
 
 static int take_kernel(struct args *a)
 {
-	const char *note;
-
-	a->kernel = kr_for_version(optarg, &note);
-	if (!a->kernel) {
-		ms_error(NULL, "not a kernel version '%s' (use MAJOR.MINOR: "
-			 "the lines are %s)", optarg, kr_line_names());
+	if (rp_kernel_release("--kernel", optarg, &a->kernel_buf))
 		return -1;
-	}
-	if (note)
-		ms_warn(NULL, "--kernel %s: %s", optarg, note);
+	a->kernel = &a->kernel_buf;
 	return 0;
 }
 
@@ -304,6 +299,9 @@ struct job {
  * verify-file's ERROR object (report/verdict.h) so that every input has
  * its object.  Returns code.
  */
+static int fail(const struct job *j, int err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 static int fail(const struct job *j, int err, int code, const char *fmt, ...)
 {
 	char why[512];

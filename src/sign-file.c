@@ -21,6 +21,7 @@
 #include "kernel/kernel_config.h"
 #include "kernel/public_key.h"
 #include "kernel/rules.h"
+#include "report/kernel_arg.h"
 #include "sign/batch_sign.h"
 #include "sign/kernel_check.h"
 #include "sign/outputs.h"
@@ -204,7 +205,8 @@ static void help(void)
 "      --pkcs11-module PATH  PKCS#11 module when the URI has no\n"
 "                      module-path (default: p11-kit's proxy)\n"
 "      --kernel VERSION  warn when that kernel would reject the key type,\n"
-"                      key size or digest (the lines: 6.1, 6.12, 7.3)\n"
+"                      key size or digest (5.10 on; the lines: 5.10,\n"
+"                      6.1, 6.12, 7.3)\n"
 "      --kernel-config FILE  the same for the kernel built from this\n"
 "                      .config (its version stands for --kernel); also\n"
 "                      warn when <hash> is not CONFIG_MODULE_SIG_HASH or\n"
@@ -379,11 +381,9 @@ static int report(const struct ms_fail *f, int err)
  * reject, from the table verify-file judges with, in its words.  kcfg
  * names the .config the line was taken from, NULL for --kernel. */
 static void warn_algorithms(const struct ms_signer *s, const char *hash,
-			    const char *kernel, const struct kconfig *kcfg,
+			    const struct kr_rules *kr, const struct kconfig *kcfg,
 			    const char *kcpath, const char *const *names)
 {
-	const struct kr_rules *kr = kernel ? kr_for_version(kernel, NULL)
-					   : NULL;
 	const char *why, *advice;
 	char who[256];
 	int err;
@@ -391,11 +391,11 @@ static void warn_algorithms(const struct ms_signer *s, const char *hash,
 	if (kr && kcfg)
 		/* said by what was given: the .config, not a --kernel the
 		 * user never typed */
-		snprintf(who, sizeof(who), "the kernel of %s (the %s line)",
-			 kcpath, kr->name);
+		snprintf(who, sizeof(who), "the kernel of %s (%s)",
+			 kcpath, kcfg->version[0] ? kcfg->version : kr->name);
 	else
 		snprintf(who, sizeof(who), kr ? "kernel %s" :
-			 "every kernel line", kr ? kr->name : "");
+			 "every kernel line", kr ? kr_label(kr) : "");
 	err = kr_digest_check(kr, s->md, &why, &advice);
 	if (advice)
 		ms_warn(hash, "%s", advice);
@@ -439,7 +439,7 @@ static void warn_mldsa(const struct ms_signer *s, const struct kr_rules *kr,
  * user's: a drop-in never second-guesses its arguments, it warns.
  */
 static int load_kconfig(const char *path, struct kconfig *kc,
-			const char **kernel, const char **hash)
+			const struct kr_rules *asked, const char **hash)
 {
 	int err, line;
 
@@ -454,15 +454,16 @@ static int load_kconfig(const char *path, struct kconfig *kc,
 		return MS_EXIT_IO;
 	}
 	/* --kernel settles what the file does not say */
-	if (*kernel)
-		kc_settle_line(kc, kr_for_version(*kernel, NULL));
-	if (*kernel && strcmp(*kernel, kc->rules.name) != 0) {
-		ms_error(path, "kernel %s is the %s line, not --kernel %s",
-			 kc->version, kc->rules.name, *kernel);
+	if (asked)
+		kc_settle_line(kc, asked);
+	if (kc->too_old || (asked && asked->version != kc->rules.version)) {
+		ms_error(path, kc->too_old ? "kernel %s is older than %s, the "
+			 "oldest kernel this tool models" : "kernel %s is not "
+			 "--kernel %s", kc->version, kc->too_old ? kr_oldest :
+			 kr_label(asked));
 		kc_free(kc);
 		return MS_EXIT_USAGE;
 	}
-	*kernel = kc->rules.name;
 	if (strcmp(*hash, "-") == 0) {
 		if (!kc->sig_hash[0]) {
 			ms_error(path, "no CONFIG_MODULE_SIG_HASH to take for "
@@ -506,7 +507,8 @@ struct opts {
 	enum verb verb;
 	struct ms_sign_req req;
 	int keyid, quiet, verbose, kmod;
-	const char *kernel, *kcpath, *rawsig, *pin_file;
+	const char *kcpath, *rawsig, *pin_file;
+	struct kr_rules kr_buf;		/* --kernel's */
 	struct ms_key_opts kopts;
 	struct batch_opts batch;
 	/* --signer KEY CERT, in order */
@@ -584,18 +586,9 @@ static int take_policy(struct opts *o, int opt)
 /* --kernel VERSION: the line whose rules that version has (rules.c) */
 static int take_kernel(struct opts *o)
 {
-	const char *note;
-	const struct kr_rules *kr = kr_for_version(optarg, &note);
-
-	if (!kr) {
-		ms_error(NULL, "not a kernel version '%s' (use MAJOR.MINOR: "
-			 "the lines are %s)", optarg, kr_line_names());
+	if (rp_kernel_release("--kernel", optarg, &o->kr_buf))
 		return MS_EXIT_USAGE;
-	}
-	if (note)
-		ms_warn(NULL, "--kernel %s: %s", optarg, note);
-	o->kernel = kr->name;
-	o->req.kernel = kr;
+	o->req.kernel = &o->kr_buf;
 	return 0;
 }
 
@@ -871,7 +864,7 @@ static int run_batch(struct opts *o)
 	/* --kernel-config as for one file: its line, its warnings, and
 	 * "-" as the hash (it was ignored here). */
 	if (o->kcpath) {
-		code = load_kconfig(o->kcpath, &kc, &o->kernel, &hash);
+		code = load_kconfig(o->kcpath, &kc, o->req.kernel, &hash);
 		if (code)
 			goto out;
 		o->req.kernel = &kc.rules;
@@ -885,7 +878,7 @@ static int run_batch(struct opts *o)
 		code = report(&fail, err);
 		goto out;
 	}
-	warn_algorithms(&signer, hash, o->kernel, o->kcpath ? &kc : NULL,
+	warn_algorithms(&signer, hash, o->req.kernel, o->kcpath ? &kc : NULL,
 			o->kcpath, names);
 	if (o->kcpath)
 		warn_kconfig(&kc, o->kcpath, &signer, hash);
@@ -977,7 +970,7 @@ static int run_one(struct opts *o)
 	 * holds the raw CMS and the hash moves to the second place. */
 	hash = o->verb == RAW ? o->words[1] : o->words[0];
 	if (o->kcpath) {
-		err = load_kconfig(o->kcpath, &kc, &o->kernel, &hash);
+		err = load_kconfig(o->kcpath, &kc, req->kernel, &hash);
 		if (err)
 			return err;
 		req->kernel = &kc.rules;
@@ -1003,7 +996,7 @@ static int run_one(struct opts *o)
 
 	err = load_for_verb(o, &signer, hash, cert, names, &fail);
 	if (!err && o->verb != RAW) {
-		warn_algorithms(&signer, hash, o->kernel,
+		warn_algorithms(&signer, hash, req->kernel,
 				o->kcpath ? &kc : NULL, o->kcpath, names);
 		warn_mldsa(&signer, req->kernel, names);
 		if (o->kcpath)

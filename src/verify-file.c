@@ -30,6 +30,7 @@
 #include "kernel/kernel_config.h"
 #include "kernel/public_key.h"
 #include "kernel/rules.h"
+#include "report/kernel_arg.h"
 #include "report/verdict.h"
 #include "trust/keyring_load.h"
 #include "trust/machine.h"
@@ -124,9 +125,10 @@ static void help(void)
 "      --usage USAGE     module, firmware, unspecified, kexec or bpf\n"
 "                        (default: module for appended, unspecified for\n"
 "                        detached)\n"
-"      --kernel VERSION  judge by the rules of that kernel (MAJOR.MINOR):\n"
-"                        the lines are 6.1, 6.12 and 7.3 (the default);\n"
-"                        another version gets the line whose rules it has\n"
+"      --kernel VERSION  judge by the rules of that kernel (MAJOR.MINOR,\n"
+"                        5.10 on): the lines are 5.10, 6.1, 6.12 and 7.3\n"
+"                        (the default); another version gets its own rules\n"
+"                        from the kernel's history, said to be inexact\n"
 "      --blacklist FILE  CONFIG_SYSTEM_BLACKLIST_HASH_LIST file\n"
 "      --revoked CERT    revocation certificate (CONFIG_SYSTEM_REVOCATION_KEYS)\n"
 "      --enforce         as module.sig_enforce=1: unsigned, unknown-key and\n"
@@ -181,6 +183,7 @@ static void help(void)
 /* The command line, parsed. */
 struct opts {
 	const struct kr_rules *kr;
+	struct kr_rules kr_buf, img_buf;	/* --kernel's, an image's */
 	const char *kline;	/* --kernel as given */
 	int usage;		/* -1: the default of the form */
 	const char *sig, *walk, *from, *blpath, *kcpath, *ktree;
@@ -325,13 +328,13 @@ static void say_loaded(void *ctx, const struct tl_report *r)
 			"ignored", r->path, n->x509, n->tbs_hashes,
 			n->bin_hashes, n->other);
 		if (n->bin_hashes && kr->module_bin_blacklist)
-			ms_info("%s: bin: hashes: the %s line (Debian's) "
+			ms_info("%s: bin: hashes: kernel %s (Debian's) "
 				"rejects a module whose whole-file SHA-256 is "
-				"one", r->path, kr->name);
+				"one", r->path, kr_label(kr));
 		else if (n->bin_hashes)
 			ms_info("%s: bin: hashes are for IMA and kexec; module "
-				"verification on the %s line never consults "
-				"them", r->path, kr->name);
+				"verification on kernel %s never consults "
+				"them", r->path, kr_label(kr));
 		break;
 	}
 }
@@ -431,12 +434,14 @@ static int load_kconfig(struct opts *o, struct keyrings *k)
 			 "--kernel-config)", ms_io_strerror(ret));
 		return MS_EXIT_IO;
 	}
+	/* --kernel settles what the file does not say */
 	if (o->kline)
 		kc_settle_line(kc, o->kr);
-	if (o->kline && o->kr->line != kc->rules.line) {
-		ms_error(path, "kernel %s is the %s line, not --kernel %s",
-			 kc->version[0] ? kc->version : "(no version)",
-			 kc->rules.name, o->kline);
+	if (kc->too_old || (o->kline && o->kr->version != kc->rules.version)) {
+		ms_error(path, kc->too_old ? "kernel %s is older than %s, the "
+			 "oldest kernel this tool models: not judged" : "kernel "
+			 "%s is not --kernel %s", kc->version, kc->too_old ?
+			 kr_oldest : o->kline);
 		return MS_EXIT_USAGE;
 	}
 	if (!kc->version[0] && !o->kline)
@@ -489,7 +494,8 @@ static int load_kconfig(struct opts *o, struct keyrings *k)
  */
 static int vmlinux_line(struct opts *o)
 {
-	const struct kr_rules *first = NULL, *kr;
+	const struct kr_rules *first = NULL;
+	struct kr_rules cand, *kr = &cand;
 	const char *note, *from = NULL;
 	bool chosen = o->kline || o->kcpath;
 	char rel[128];
@@ -506,24 +512,26 @@ static int vmlinux_line(struct opts *o)
 				"the %s rules (give --kernel)", o->kr->name);
 			continue;
 		}
-		kr = ret ? NULL : kr_for_version(rel, &note);
-		if (!kr)
+		ret = ret ? ret : kr_resolve(rel, kr, &note);
+		if (ret == -ERANGE && !chosen)
+			return rp_kernel_release(path, rel, kr) ? MS_EXIT_USAGE : 0;
+		if (ret)
 			continue;	/* loading it says why, later */
 		if (chosen) {
-			if (kr->line != o->kr->line)
+			if (kr->version != o->kr->version)
 				ms_warn(path, "kernel %s has the %s rules; "
 					"judging by the %s rules as asked",
-					rel, kr->name, o->kr->name);
+					rel, kr_label(kr), kr_label(o->kr));
 			continue;
 		}
-		if (first && kr->line != first->line) {
-			ms_error(path, "kernel %s is the %s line, not %s's %s "
-				 "(give --kernel)", rel, kr->name, from,
-				 first->name);
+		if (first && kr->version != first->version) {
+			ms_error(path, "kernel %s is not %s's %s (give "
+				 "--kernel)", rel, from, kr_label(first));
 			return MS_EXIT_USAGE;
 		}
 		if (!first) {
-			first = o->kr = kr;
+			o->img_buf = *kr;
+			first = o->kr = &o->img_buf;
 			from = path;
 			ms_info("%s: kernel %s, %s rules", from, rel, kr->name);
 			if (note)
@@ -849,7 +857,6 @@ static int machine_parts(struct opts *o)
 /* One option into o: 0 to go on, STOP_OK, or -1 for a usage error. */
 static int take_option(struct opts *o, int c)
 {
-	const char *note;
 
 	switch (c) {
 	case 'k': add_source(o, TL_DIR, optarg); break;
@@ -908,16 +915,10 @@ static int take_option(struct opts *o, int c)
 		}
 		break;
 	case 'K':
-		o->kr = kr_for_version(optarg, &note);
-		o->kline = optarg;
-		if (!o->kr) {
-			ms_error(NULL, "not a kernel version '%s' (use "
-				 "MAJOR.MINOR: the lines are %s)", optarg,
-				 kr_line_names());
+		if (rp_kernel_release("--kernel", optarg, &o->kr_buf))
 			return -1;
-		}
-		if (note)
-			ms_warn(NULL, "--kernel %s: %s", optarg, note);
+		o->kr = &o->kr_buf;
+		o->kline = optarg;
 		break;
 	case 'j':
 		if (ms_jobs_parse(optarg, &o->jobs)) {
@@ -986,7 +987,7 @@ static int judge_files(const struct opts *o, struct keyrings *k)
 	struct judge jd = {
 		.o = o,
 		.kv = { o->kr, &k->trusted, &k->revoked, &k->bl, &k->platform },
-		.rc = { o->kr->name, o->enforce, MC_LD_UNKNOWN, NULL,
+		.rc = { o->kr, o->enforce, MC_LD_UNKNOWN, NULL,
 			o->machine ? &o->m : NULL, o->missing, o->n_missing },
 	};
 	struct ms_list files = { 0 };

@@ -11,6 +11,13 @@ load helpers
 OFFLINE="$TOP/tests/kernel/mutants-offline.sh"
 MUTANTS="$TOP/tests/fixtures/conformance/mutants"
 
+@test "kernel 5.10: every kept mutant gets the errno the real 5.10 kernel gave it" {
+	run "$OFFLINE" -v "$BIN" 5.10
+	assert_success
+	assert_output --regexp '^5\.10: [0-9]+ agree, 0 disagree \(0 false accepts\)$'
+	[ "$(echo "$output" | cut -d' ' -f2)" -ge 151 ]
+}
+
 @test "kernel 6.1: every kept mutant gets the errno the real 6.1 kernel gave it" {
 	run "$OFFLINE" -v "$BIN" 6.1
 	assert_success
@@ -37,10 +44,11 @@ MUTANTS="$TOP/tests/fixtures/conformance/mutants"
 	cp "$MUTANTS"/* m/
 	cp "$TOP/tests/fixtures/conformance/payload.bin" m/
 	# s2001-113: a kernel-accepted mutant (constructed bit of a Name
-	# SEQUENCE cleared); s2002-220: one the kernels refuse -EBADMSG
+	# SEQUENCE cleared); s2002-220: one the kernels refuse -EBADMSG;
+	# column 9 is errno_6.1 (errno_5.10 before it)
 	awk -F'\t' 'BEGIN { OFS = "\t" }
-		$1 == "s2001-113" { $8 = "EBADMSG" }
-		$1 == "s2002-220" { $8 = "0" } { print }' \
+		$1 == "s2001-113" { $9 = "EBADMSG" }
+		$1 == "s2002-220" { $9 = "0" } { print }' \
 		"$MUTANTS/mutants.tsv" >m/mutants.tsv
 	MODSIGN_MUTANTS="$PWD/m" run "$OFFLINE" -v "$BIN" 6.1
 	assert_failure

@@ -113,7 +113,7 @@ sign_warn() { # key cert hash [sign-file options]
 	# Ed25519: OpenSSL's CMS cannot sign a module with it either, but
 	# the warning comes first
 	sign_warn "$CK/ks-ed25519.key" "$CK/ks-ed25519.crt" sha256
-	assert_equal "$reason" "the kernel takes RSA, ECDSA, GOST, SM2 (until v6.8) and ML-DSA (since v7.0) keys only (x509_extract_key_data)"
+	assert_equal "$reason" "the kernel takes RSA, ECDSA, GOST, SM2 (until v6.11) and ML-DSA (since v7.0) keys only (x509_extract_key_data)"
 	run "$VERIFY_FILE" -v -c "$CK/ks-ed25519.crt" -c "$KEYS/rsa2048.crt" --list-keys
 	assert_output --partial "ks-ed25519.crt: certificate 1 left out: -ENOPKG: $reason"
 }
@@ -132,34 +132,49 @@ sign_warn() { # key cert hash [sign-file options]
 	assert_success
 }
 
-@test "--kernel takes any version: the line whose rules it has, a warning when only near" {
+@test "--kernel takes any version from 5.10: a line's own release is exact and silent; any other says once it is not" {
 	make_module "$W/m" 3000
 	"$SIGN_FILE" sha3-256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$W/m" "$W/m.ko"
-	for v in 6.1 6.3 6.1.192 6.1.0-57-amd64; do
+	for v in 5.10 5.10.262 6.1 6.1.192 6.1.0-57-amd64; do
 		run --separate-stderr "$VERIFY_FILE" --kernel "$v" -c "$KEYS/rsa2048.crt" "$W/m.ko"
 		assert_failure 5
 		assert_equal "$stderr" ""
 	done
-	for v in 6.10 6.12 6.12.118 7.0 7.3 7.3.4+deb13-amd64; do
+	for v in 6.12 6.12.118 7.3 7.3.4+deb13-amd64; do
 		run --separate-stderr "$VERIFY_FILE" --kernel "$v" -c "$KEYS/rsa2048.crt" "$W/m.ko"
 		assert_success
 		assert_equal "$stderr" ""
 	done
-	run --separate-stderr "$VERIFY_FILE" --kernel 5.10 -c "$KEYS/rsa2048.crt" "$W/m.ko"
+	run --separate-stderr "$VERIFY_FILE" --json --kernel 6.1.192 -c "$KEYS/rsa2048.crt" "$W/m.ko"
+	assert_output --partial '"kernel":"6.1","kernel_exact":true,"usage"'
+	# between lines: each rule as that release has it (SHA-3 from 6.7),
+	# said once on stderr and in the JSON, with the version asked
+	run --separate-stderr "$VERIFY_FILE" --kernel 6.5 -c "$KEYS/rsa2048.crt" "$W/m.ko"
 	assert_failure 5
-	assert_equal "$stderr" "verify-file: warning: --kernel 5.10: older than 6.1, the oldest line this tool knows: judged by 6.1's rules"
+	assert_equal "$stderr" "verify-file: warning: --kernel 6.5: 6.1's rules as the kernel's history has them for that release (not confirmed by a real kernel of it): keyUsage and basicConstraints parsed from v6.4, the revocation list for every keyring from v6.6"
+	run --separate-stderr "$VERIFY_FILE" --json --kernel 6.7 -c "$KEYS/rsa2048.crt" "$W/m.ko"
+	assert_success
+	assert_output --partial '"kernel":"6.12","kernel_exact":false,"kernel_asked":"6.7"'
+	run --separate-stderr "$VERIFY_FILE" --kernel 7.0 -c "$KEYS/rsa2048.crt" "$W/m.ko"
+	assert_success
+	assert_equal "$stderr" "verify-file: warning: --kernel 7.0: 7.3's rules, which the kernel's history has from v7.0 (not confirmed by a real kernel of that release)"
 	run --separate-stderr "$VERIFY_FILE" --kernel 8.1 -c "$KEYS/rsa2048.crt" "$W/m.ko"
 	assert_success
 	assert_equal "$stderr" "verify-file: warning: --kernel 8.1: newer than 7.3, the newest line this tool knows: judged by 7.3's rules"
-	run --separate-stderr "$VERIFY_FILE" --kernel 6.5 -c "$KEYS/rsa2048.crt" "$W/m.ko"
-	assert_failure 5
-	assert_equal "$stderr" "verify-file: warning: --kernel 6.5: judged by 6.1's rules, which parse no keyUsage or basicConstraints (v6.4) and consult the revocation list for the platform keyring only (until v6.6)"
 	run "$VERIFY_FILE" --json -c "$KEYS/rsa2048.crt" "$W/m.ko"
-	assert_output --partial '"kernel":"7.3"'
-	# sign-file maps versions through the same table
+	assert_output --partial '"kernel":"7.3","kernel_exact":true'
+	# older than the oldest line: refused, not guessed
+	run --separate-stderr "$VERIFY_FILE" --kernel 4.19 -c "$KEYS/rsa2048.crt" "$W/m.ko"
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "verify-file: kernel 4.19 is older than 5.10, the oldest kernel this tool models: not judged (give --kernel 5.10 or newer to judge by those rules)"
+	# sign-file takes versions the same way, and names the one asked
 	run --separate-stderr "$SIGN_FILE" --kernel 5.4 sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$W/m" "$W/m2.ko"
+	assert_failure 2
+	assert_equal "$stderr" "sign-file: kernel 5.4 is older than 5.10, the oldest kernel this tool models: not judged (give --kernel 5.10 or newer to judge by those rules)"
+	[ ! -e "$W/m2.ko" ]
+	run --separate-stderr "$SIGN_FILE" --kernel 6.6 sha3-256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$W/m" "$W/m2.ko"
 	assert_success
-	assert_equal "$stderr" "sign-file: warning: --kernel 5.4: older than 6.1, the oldest line this tool knows: judged by 6.1's rules"
+	assert_equal "${stderr#*$'\n'}" "sign-file: warning: sha3-256: kernel 6.6 rejects it (-ENOPKG): unsupported digest algorithm: SHA-3 digests arrived in the kernel's PKCS#7 parser in v6.7 (pkcs7_sig_note_digest_algo)"
 	run "$SIGN_FILE" --kernel 6 sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$W/m" "$W/m2.ko"
 	assert_failure 2
 	assert_output --partial "not a kernel version '6'"
@@ -247,16 +262,102 @@ make_vmlinux() { # out release cert...
 	printf '# Linux/x86 7.1.2 Kernel Configuration\nCONFIG_MODULE_SIG=y\nCONFIG_CRYPTO_RSA=y\nCONFIG_CRYPTO_SHA3=m\n' > "$W/.config"
 	run --separate-stderr "$VERIFY_FILE" --json --kernel-config "$W/.config" -c "$KEYS/rsa2048.crt" "$W/m.ko"
 	assert_success
-	assert_output --partial '"kernel":"7.3"'
-	assert_equal "$stderr" ""
+	assert_output --partial '"kernel":"7.3","kernel_exact":false,"kernel_asked":"7.1"'
+	assert_equal "$stderr" "verify-file: warning: $W/.config: kernel 7.1.2: 7.3's rules, which the kernel's history has from v7.0 (not confirmed by a real kernel of that release)"
 	sed -i 's/7\.1\.2/7.9.1/' "$W/.config"
 	run --separate-stderr "$VERIFY_FILE" --kernel-config "$W/.config" -c "$KEYS/rsa2048.crt" "$W/m.ko"
 	assert_success
 	assert_equal "$stderr" "verify-file: warning: $W/.config: kernel 7.9.1: newer than 7.3, the newest line this tool knows: judged by 7.3's rules"
-	# --kernel and the .config must name the same line
+	# --kernel and the .config must name the same release
 	run "$VERIFY_FILE" --kernel 6.12 --kernel-config "$W/.config" -c "$KEYS/rsa2048.crt" "$W/m.ko"
 	assert_failure 2
-	assert_output --partial "kernel 7.9.1 is the 7.3 line, not --kernel 6.12"
+	assert_output --partial "kernel 7.9.1 is not --kernel 6.12"
+	# a .config older than the oldest line is refused as --kernel is
+	sed -i 's/7\.9\.1/4.19.3/' "$W/.config"
+	run "$VERIFY_FILE" --kernel-config "$W/.config" -c "$KEYS/rsa2048.crt" "$W/m.ko"
+	assert_failure 2
+	assert_output "verify-file: $W/.config: kernel 4.19.3 is older than 5.10, the oldest kernel this tool models: not judged"
+}
+
+@test "sign-file --kernel names the release asked: P-521 on 6.6, ECDSA on 5.10, and verify-file gives the same reason (ECDSA SignerInfos from 5.15)" {
+	sign_warn "$CK/ks-p521.key" "$CK/ks-p521.crt" sha256 --kernel 6.6
+	assert_success
+	[[ "$stderr" == *"ECDSA-P521 key: kernel 6.6 rejects it (-ENOPKG): NIST P-521 keys arrived in v6.10"* ]] ||
+		fail "$stderr"
+	[[ "$stderr" != *"kernel 6.1 rejects"* ]] || fail "$stderr"
+	sign_warn "$CK/ks-p521.key" "$CK/ks-p521.crt" sha256 --kernel 6.10
+	[[ "$stderr" != *"rejects it"* ]] || fail "$stderr"
+	# 5.10: no ECDSA; its parser takes the signature for nothing
+	sign_warn "$CK/ecsigner.key" "$CK/ecsigner.crt" sha256 --kernel 5.10
+	assert_success
+	assert_equal "$reason" "ECDSA arrived in v5.13: 5.10 takes an EC key as an SM2 key, and its PKCS#7 parser refuses every ECDSA signature (pkcs7_sig_note_pkey_algo)"
+	run "$VERIFY_FILE" --kernel 5.10 -c "$CK/ecsigner.crt" "$W/m.ko"
+	assert_failure 5
+	assert_output --partial "UNSUPPORTED -ENOPKG: unsupported signature algorithm: ECDSA SignerInfos arrived in v5.15"
+	# 5.13 and 5.14 load the EC certificate but their PKCS#7 parser
+	# still takes rsaEncryption only
+	for k in 5.13 5.14; do
+		run "$VERIFY_FILE" --kernel $k -c "$CK/ecsigner.crt" "$W/m.ko"
+		assert_failure 5
+		assert_output --partial "UNSUPPORTED -ENOPKG: unsupported signature algorithm: ECDSA SignerInfos arrived in v5.15"
+	done
+	run "$VERIFY_FILE" --kernel 5.15 -c "$CK/ecsigner.crt" "$W/m.ko"
+	assert_success
+}
+
+@test "sm3 and streebog: parsed from v6.0 (not built, -ENOPKG), refused at the parse before" {
+	sh "$CONF/gen-cases.sh" --out "$W/cases" >"$W/gen.log" 2>&1
+	for c in c25a-sm3 c25b-streebog256; do
+		# 5.19's pkcs7_sig_note_digest_algo() has neither OID
+		run --separate-stderr "$VERIFY_FILE" --kernel 5.19 -c "$CONF/trusted.pem" "$W/cases/$c.ko"
+		assert_failure 5
+		assert_output --partial "UNSUPPORTED -ENOPKG: unsupported digest algorithm: sm3 and streebog digests arrived in the kernel's PKCS#7 parser in v6.0"
+		# 6.0's parses both; crypto_alloc_shash() then finds no hash
+		run --separate-stderr "$VERIFY_FILE" --kernel 6.0 -c "$CONF/trusted.pem" "$W/cases/$c.ko"
+		assert_failure 5
+		assert_output --partial "UNSUPPORTED -ENOPKG: digest algorithm not available in the kernel"
+	done
+}
+
+@test "the RSA value range (rsa_check_payload) from v6.9, the IMPLICIT AKID names from v6.7" {
+	sign_warn "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" sha256
+	assert_success
+	# the signature value s = 1: the last 256 bytes before the
+	# module_signature struct (12) and the magic (28)
+	python3 -c 'import sys
+d=bytearray(open(sys.argv[1],"rb").read())
+assert d[-28:]==b"~Module signature appended~\n"
+d[-40-256:-40]=(1).to_bytes(256,"big")
+open(sys.argv[2],"wb").write(d)' "$W/m.ko" "$W/one.ko"
+	run --separate-stderr "$VERIFY_FILE" --kernel 6.8 -c "$KEYS/rsa2048.crt" "$W/one.ko"
+	assert_failure 1
+	assert_output "$W/one.ko: REJECTED -EKEYREJECTED: RSA signature with broken PKCS#1 padding"
+	run --separate-stderr "$VERIFY_FILE" --kernel 6.9 -c "$KEYS/rsa2048.crt" "$W/one.ko"
+	assert_failure 1
+	assert_output "$W/one.ko: REJECTED -EKEYREJECTED: RSA signature value 0, 1 or n - 1 (rsa_check_payload)"
+	# an AKID naming its issuer as an otherName holding a Name's
+	# contents: a good parse with EXPLICIT alternatives, not IMPLICIT
+	run --separate-stderr "$VERIFY_FILE" --kernel 6.6 -c "$CONF/trusted.pem" \
+		--sig "$CONF/mutants/s255974488-45.p7s" "$CONF/payload.bin"
+	assert_success
+	run --separate-stderr "$VERIFY_FILE" --kernel 6.7 -c "$CONF/trusted.pem" \
+		--sig "$CONF/mutants/s255974488-45.p7s" "$CONF/payload.bin"
+	assert_failure 6
+	assert_output "$CONF/payload.bin: MALFORMED -EBADMSG: malformed authorityKeyIdentifier"
+}
+
+@test "SM2 keys until v6.11: 6.10 loads an SM2 certificate, 6.11 leaves it out" {
+	openssl genpkey -algorithm SM2 -out "$W/sm2.key" 2>/dev/null
+	openssl req -new -x509 -key "$W/sm2.key" -sm3 -subj /CN=sm2 -days 30 \
+		-out "$W/sm2.crt"
+	for k in 6.1 6.10; do
+		run --separate-stderr "$VERIFY_FILE" -v --kernel $k -c "$W/sm2.crt" --list-keys
+		assert_output --partial "Loaded X.509 cert 'sm2: "
+	done
+	run --separate-stderr "$VERIFY_FILE" -v --kernel 6.11 -c "$W/sm2.crt" \
+		-c "$KEYS/rsa2048.crt" --list-keys
+	[[ "$stderr" == *"sm2.crt: certificate 1 left out: -ENOPKG: unsupported signature algorithm: SM2 came to the PKCS#7 parser in v6.0 (5.10's X.509 parser has it) and left the kernel in v6.11"* ]] ||
+		fail "$stderr"
 }
 
 @test "a .config without its version line: --kernel settles the line, in both tools, with no conflict" {
@@ -277,5 +378,5 @@ make_vmlinux() { # out release cert...
 	printf '# Linux/x86 7.3.1 Kernel Configuration\n' | cat - "$W/nover.config" > "$W/v.config"
 	run "$VERIFY_FILE" --kernel 6.1 --kernel-config "$W/v.config" -c "$KEYS/rsa2048.crt" "$W/m.ko"
 	assert_failure 2
-	assert_output --partial "kernel 7.3.1 is the 7.3 line, not --kernel 6.1"
+	assert_output --partial "kernel 7.3.1 is not --kernel 6.1"
 }

@@ -179,7 +179,7 @@ two() {
 	copy_module "$W/d/m.ko" 1000
 	printf '# Linux/x86 6.1.192 Kernel Configuration\nCONFIG_MODULE_SIG=y\nCONFIG_CRYPTO_RSA=y\nCONFIG_CRYPTO_SHA256=y\nCONFIG_CRYPTO_SHA3=y\nCONFIG_MODULE_SIG_HASH="sha256"\n' > "$W/config"
 	run -0 --separate-stderr "$SIGN_FILE" --kernel-config "$W/config" sha3-256 "$RSA_KEY" "$RSA_CRT" "$W/d/m.ko"
-	[[ "$stderr" == *"sign-file: warning: sha3-256: the kernel of $W/config (the 6.1 line) rejects it"* ]] ||
+	[[ "$stderr" == *"sign-file: warning: sha3-256: the kernel of $W/config (6.1.192) rejects it"* ]] ||
 		fail "$stderr"
 	[[ "$stderr" != *"kernel 6.1 rejects"* ]] || fail "$stderr"
 }

@@ -5,19 +5,16 @@
 # RSA signatures (PKCS#1 v1.5) are deterministic, so `cmp` is the test.
 #
 # The matrix covers every axis without the full cross product:
-#   A  every hash x RSA-2048/RSA-4096, in place             16 comparisons
-#   B  every mode x sha256 x RSA-2048/RSA-4096              28 comparisons
-#   C  cert format / combined PEM / encrypted key, sha256    9 comparisons
-#   D  module size (4 B, 1 B as data, 64 MiB), sha256; the   7 comparisons
-#      empty module, which the kernel tool signs and
-#      sign-file refuses
-#   E  the same against the 7.3 kernel's sign-file (built     23 comparisons
-#      from Debian's linux-source-7.3 against this machine's
-#      OpenSSL: tests/fixtures/get-reference-7.3.sh): every
-#      hash x RSA-2048, every mode x RSA-4096, PEM, combined
-#      and encrypted keys, the empty module (refused: the one
-#      deliberate difference)
-#                                                    total: 83 comparisons
+#   A  every hash x RSA-2048/RSA-4096, in place
+#   B  every mode x sha256 x RSA-2048/RSA-4096
+#   C  cert format / combined PEM / encrypted key, sha256
+#   D  module size (4 B, 1 B as data, 64 MiB), sha256; the empty module,
+#      which the kernel tool signs and sign-file refuses
+#   E  the same against the 7.3 kernel's sign-file (built from Debian's
+#      linux-source-7.3 against this machine's OpenSSL:
+#      tests/fixtures/get-reference-7.3.sh): every hash x RSA-2048, every
+#      mode x RSA-4096, PEM, combined and encrypted keys, the empty module
+#      (refused: the one deliberate difference)
 # (the 100 KB size is the one A, B and C use).  Each comparison is one
 # `same_as_reference` call below.
 

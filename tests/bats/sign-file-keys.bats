@@ -200,12 +200,17 @@ cms_verify() { # sig body cert
 		"$KEYS/rsa2048.crt" m.ko
 	assert_success
 	assert_output --partial "warning: sha3-256: kernel 6.1 rejects it (-ENOPKG): unsupported digest algorithm: SHA-3 digests arrived"
-	# a version between or beyond the lines is judged by the nearest
-	run "$SIGN_FILE" -d --kernel 5.4 sha3-256 "$KEYS/rsa2048.key" \
+	# a version between lines is judged by its own rules, and named
+	run "$SIGN_FILE" -d --kernel 6.6 sha3-256 "$KEYS/rsa2048.key" \
 		"$KEYS/rsa2048.crt" m.ko
 	assert_success
-	assert_output --partial "warning: --kernel 5.4: older than 6.1"
-	assert_output --partial "warning: sha3-256: kernel 6.1 rejects it"
+	assert_output --partial "warning: --kernel 6.6: 6.1's rules as the kernel's history has them"
+	assert_output --partial "warning: sha3-256: kernel 6.6 rejects it"
+	# one older than the oldest line is refused
+	run "$SIGN_FILE" -d --kernel 5.4 sha3-256 "$KEYS/rsa2048.key" \
+		"$KEYS/rsa2048.crt" m.ko
+	assert_failure 2
+	assert_output --partial "kernel 5.4 is older than 5.10"
 	run "$SIGN_FILE" --kernel bogus sha256 "$KEYS/rsa2048.key" \
 		"$KEYS/rsa2048.crt" m.ko
 	assert_failure 2

@@ -377,7 +377,7 @@ print(hashlib.sha256(d[4:4+n]).hexdigest())' "$KEYS/rsa2048.der")
 	printf '# Linux/x86 6.1.5 Kernel Configuration\nCONFIG_MODULE_SIG=y\n' > "$W/.config"
 	run "$VERIFY_FILE" --kernel 6.12 --kernel-config "$W/.config" -c "$KEYS/rsa2048.crt" --list-keys
 	assert_failure 2
-	assert_output --partial "is the 6.1 line, not --kernel 6.12"
+	assert_output --partial "kernel 6.1.5 is not --kernel 6.12"
 	echo 'not a config line' >> "$W/.config"
 	run "$VERIFY_FILE" --kernel-config "$W/.config" -c "$KEYS/rsa2048.crt" --list-keys
 	assert_failure 2

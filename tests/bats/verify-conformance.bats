@@ -62,6 +62,11 @@ compare() { # line expected-file col
 	assert_output ''
 }
 
+@test "kernel 5.10: every conformance case gets the expected errno" {
+	run compare 5.10 "$CONF/expected.tsv" 7
+	assert_success
+}
+
 @test "kernel 6.1: every conformance case gets the expected errno" {
 	run compare 6.1 "$CONF/expected.tsv" 4
 	assert_success

@@ -79,8 +79,15 @@ add_debug() {
 }
 add_debug crypto/asymmetric_keys/Makefile 'ccflags-y += -DDEBUG'
 add_debug certs/Makefile 'ccflags-y += -DDEBUG'
-add_debug kernel/module/Makefile 'CFLAGS_signing.o += -DDEBUG'
-add_debug kernel/Makefile 'CFLAGS_module_signature.o += -DDEBUG'
+if [ -d "$KH_TREE/kernel/module" ]; then
+	add_debug kernel/module/Makefile 'CFLAGS_signing.o += -DDEBUG'
+	add_debug kernel/Makefile 'CFLAGS_module_signature.o += -DDEBUG'
+else
+	# before 5.19 the module loader was kernel/module.c, and the signature
+	# check kernel/module_signing.c
+	add_debug kernel/Makefile 'CFLAGS_module_signing.o += -DDEBUG
+CFLAGS_module_signature.o += -DDEBUG'
+fi
 
 # 5. Configuration: tinyconfig + fragment + the bundle path.  Regenerated only
 # when the fragment or the bundle path changed, so a certificate change does
@@ -116,7 +123,7 @@ for sym in 64BIT PRINTK TTY SERIAL_8250 SERIAL_8250_CONSOLE BLK_DEV_INITRD \
 	RD_GZIP BINFMT_ELF BINFMT_SCRIPT DEVTMPFS DEVTMPFS_MOUNT PROC_FS SYSFS \
 	MODULES MODULE_UNLOAD MODULE_SIG MODULE_SIG_FORCE MODULE_SIG_SHA256 \
 	CRYPTO_SHA1 CRYPTO_SHA256 CRYPTO_SHA512 CRYPTO_SHA3 CRYPTO_RSA \
-	CRYPTO_ECDSA ASYMMETRIC_KEY_TYPE ASYMMETRIC_PUBLIC_KEY_SUBTYPE \
+	ASYMMETRIC_KEY_TYPE ASYMMETRIC_PUBLIC_KEY_SUBTYPE \
 	X509_CERTIFICATE_PARSER PKCS7_MESSAGE_PARSER SYSTEM_TRUSTED_KEYRING \
 	SECONDARY_TRUSTED_KEYRING SYSTEM_BLACKLIST_KEYRING CRYPTO_MD5 \
 	SYSTEM_REVOCATION_LIST $(kh_line_syms); do
@@ -140,7 +147,7 @@ if [ -n "$missing" ]; then
 	rm -f "$KH_LINEDIR/.config-stamp"
 	die "$LINE: .config lacks required options:$missing"
 fi
-for sym in MODULE_COMPRESS_XZ MODULE_DECOMPRESS; do
+for sym in $(kh_line_decompress); do
 	grep -qx "CONFIG_$sym=y" "$KH_TREE/.config" ||
 		note "$LINE: optional CONFIG_$sym not available; .ko.xz cases will fail"
 done

@@ -35,8 +35,22 @@ fi
 	die "$KH_TARBALL missing (apt-get install linux-source-$LINE)"
 
 # The host's own mirror (scripts/host-mirror.sh; MODSIGN_DEBIAN_MIRROR
-# overrides it).
-mirror=$("$KH_TOP/scripts/host-mirror.sh") || die "no Debian mirror to fetch $KH_SUITE from"
+# overrides it).  A -security suite lives in the security archive: its
+# mirror is the one the host uses for its own -security suite; a host
+# without one takes the line's fallback suite from its main mirror.
+suite=$KH_SUITE
+if [ "${suite%-security}" != "$suite" ]; then
+	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	if ! mirror=$("$KH_TOP/scripts/host-mirror.sh" "$codename-security" 2>/dev/null); then
+		[ -n "$KH_SUITE_FALLBACK" ] || die "no apt source for $codename-security to fetch $suite from"
+		suite=$KH_SUITE_FALLBACK
+		note "$LINE: the host has no $codename-security source; taking $suite instead"
+	fi
+fi
+if [ "$suite" = "$KH_SUITE_FALLBACK" ] || [ "$suite" = "${suite%-security}" ]; then
+	mirror=$("$KH_TOP/scripts/host-mirror.sh") || die "no Debian mirror to fetch $suite from"
+fi
+KH_SUITE=$suite
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 [ -r "$keyring" ] || die "$keyring missing (apt-get install debian-archive-keyring)"
 

@@ -3,7 +3,7 @@
 #
 # judge-cases.sh [-c CERTS.pem] LINE CASEDIR OUT.tsv
 #
-# Boot Debian's LINE kernel (6.1, 6.12 or 7.3) under QEMU with the cases of CASEDIR
+# Boot Debian's LINE kernel (5.10, 6.1, 6.12 or 7.3) under QEMU with the cases of CASEDIR
 # in its initramfs and write what the kernel decided to OUT.tsv:
 #
 #	case<TAB>finit_result<TAB>underlying_errno
@@ -11,7 +11,9 @@
 # finit_result is 0 or the errno name finit_module() gave under
 # module.sig_enforce=1 ("-" for detached cases, which are only judged);
 # underlying_errno is what modsign_judge.ko got from the same checks before
-# enforcement folds it into EKEYREJECTED ("n/a" for compressed modules).
+# enforcement folds it into EKEYREJECTED ("n/a" for compressed modules;
+# on 5.10, which cannot decompress a module, they are decompressed here as
+# kmod does, and judged).
 # The serial log is kept as OUT.tsv.log.
 #
 # Trusted certificates, first found: -c, $MODSIGN_KERNEL_CERTS,
@@ -87,6 +89,36 @@ if [ ! -x "$RUN/init" ] || [ "$KH_DIR/init.c" -nt "$RUN/init" ]; then
 		die "could not build the static /init"
 fi
 
+# A kernel without in-kernel module decompression (before 5.17: no
+# MODULE_INIT_COMPRESSED_FILE) gets a compressed module case as kmod
+# hands it over there: decompressed in userspace (libkmod's
+# kmod_module_insert_module reads the file through its decompressor and
+# calls init_module() on the bytes), so the signature check sees exactly
+# the bytes it would see after in-kernel decompression on later lines.
+# A file kmod could not decompress stays as it is (the kernel then finds
+# no marker at its end).
+UNZ=$RUN/decompressed
+rm -rf "$UNZ"
+case_file() {
+	local f=$1 p=$CASEDIR/$1 tool=
+	if [ -z "$(kh_line_decompress)" ]; then
+		case $(head -c 6 "$p" | od -An -tx1 | tr -d ' \n') in
+		fd377a585a00) tool="xz -dc" ;;
+		1f8b*) tool="gzip -dc" ;;
+		28b52ffd*) tool="zstd -dcq" ;;
+		esac
+	fi
+	if [ -n "$tool" ]; then
+		mkdir -p "$UNZ"
+		if $tool <"$p" >"$UNZ/$f" 2>/dev/null; then
+			echo "$UNZ/$f"
+			return
+		fi
+		note "$LINE: $f: could not decompress it as kmod would; the kernel gets it as it is"
+	fi
+	echo "$p"
+}
+
 # Initramfs, written by the tree's own gen_init_cpio (no root needed for
 # the device node).
 GEN=$KH_TREE/usr/gen_init_cpio
@@ -104,7 +136,7 @@ GEN=$KH_TREE/usr/gen_init_cpio
 	awk -F'\t' '/^#/ || /^\r?$/ { next } !h { h = 1; next }
 		{ print $2; if ($5 != "-") print $5 }' "$LIST" | sort -u |
 		while read -r f; do
-			echo "file /cases/$f $CASEDIR/$f 0644 0 0"
+			echo "file /cases/$f $(case_file "$f") 0644 0 0"
 		done
 } >"$RUN/initramfs.list"
 "$GEN" "$RUN/initramfs.list" | gzip -n -9 >"$RUN/initramfs.cpio.gz"

@@ -120,8 +120,11 @@ for line in "${lines[@]}"; do
 	payload=$("$KH_DIR/payload-path.sh" "$line")
 
 	t=$(now)
+	# a line without ECDSA refuses every ECDSA base: RSA bases only
+	rsa_only=
+	kh_line_syms | grep -qw CRYPTO_ECDSA || rsa_only=--rsa-only
 	python3 "$KH_DIR/mutate.py" --payload "$payload" --seed "$seed" \
-		--count "$n" --bases --out "$dir/cases" ||
+		--count "$n" --bases $rsa_only --out "$dir/cases" ||
 		die "$line: mutate.py failed"
 	tg=$(elapsed "$t")
 

@@ -7,7 +7,7 @@ KH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 KH_TOP=$(git -C "$KH_DIR" rev-parse --show-toplevel 2>/dev/null || (cd "$KH_DIR/../.." && pwd))
 KH_JOBS=${MODSIGN_JOBS:-$(nproc)}
 # Every kernel line the harness builds, oldest first.
-KH_LINES="6.1 6.12 7.3"
+KH_LINES="5.10 6.1 6.12 7.3"
 
 die() {
 	echo "${PROG:-kernel-harness}: $*" >&2
@@ -36,9 +36,15 @@ elapsed() {
 #                       install, where fetch-source.sh puts it
 #   KH_SUITE            the Debian suite fetch-source.sh takes LINE from
 #                       ("" for lines the host installs with apt)
+#   KH_SUITE_FALLBACK   a second suite to try when the host has no apt
+#                       source for KH_SUITE's archive (5.10: bullseye's
+#                       point release when the host has no security source)
 #   KH_JUDGE_KEY/CERT   the judge's throwaway signing key, shared by all lines
 kh_paths() {
+	KH_SUITE_FALLBACK=
 	case "$1" in
+	# Debian 11's kernel; bullseye-security carries the newest 5.10 (LTS)
+	5.10) KH_SUITE=bullseye-security KH_SUITE_FALLBACK=bullseye ;;
 	6.1 | 6.12) KH_SUITE= ;;
 	# Debian 12 has no 7.x; trixie-backports has Debian's 7.3
 	7.3) KH_SUITE=trixie-backports ;;
@@ -65,7 +71,19 @@ kh_paths() {
 # (they come from config-LINE.fragment).
 kh_line_syms() {
 	case $LINE in
-	7.3) echo CRYPTO_MLDSA PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA ;;
+	# 5.10 has no ECDSA (crypto/ecdsa.c came in 5.13)
+	5.10) ;;
+	6.1 | 6.12) echo CRYPTO_ECDSA ;;
+	7.3) echo CRYPTO_ECDSA CRYPTO_MLDSA PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA ;;
+	esac
+}
+
+# Options for loading compressed modules in the kernel
+# (finit_module's MODULE_INIT_COMPRESSED_FILE, 5.17); none before that.
+kh_line_decompress() {
+	case $LINE in
+	5.10) ;;
+	*) echo MODULE_COMPRESS_XZ MODULE_DECOMPRESS ;;
 	esac
 }
 
@@ -75,7 +93,7 @@ kh_line_syms() {
 # crypto/'s stand-alone algorithm modules instead.
 kh_intree_modules() {
 	case $LINE in
-	6.1 | 6.12) echo crc7 crc-itu-t ;;
+	5.10 | 6.1 | 6.12) echo crc7 crc-itu-t ;;
 	*) echo wp512 serpent_generic ;;
 	esac
 }

@@ -135,8 +135,13 @@ for m in $(kh_intree_modules); do
 	add "m$n-kbuild-modules-install-$id" "m1-$id.ko"
 	n=$((n + 1))
 done
-grep -q 'SIGN' "$KH_LINEDIR/modinst.log" ||
-	die "modules_install signed nothing: is CONFIG_MODULE_SIG_ALL honoured? ($KH_LINEDIR/modinst.log)"
+# 6.x logs a SIGN line per module; 5.10's modules_install signs inside its
+# INSTALL step, silently: the marker at the end of each installed file says
+for m in $(kh_intree_modules); do
+	f=$CASEDIR/m1-${m//_/-}.ko
+	[ "$(tail -c 28 "$f")" = "~Module signature appended~" ] ||
+		die "modules_install did not sign $m.ko: is CONFIG_MODULE_SIG_ALL honoured? ($KH_LINEDIR/modinst.log)"
+done
 
 # out of tree, as DKMS does: M= points at a copy of the payload build
 ext=$KH_LINEDIR/modsign_payload
@@ -154,8 +159,11 @@ head -c $(($(stat -c %s "$payload") - 200)) "$payload" >"$CASEDIR/m13.ko"
 "$SIGN" --usage firmware sha256 "$K/signer.key" "$K/signer.crt" "$CASEDIR/m13.ko"
 add m13-signed-truncated-elf m13.ko
 
-# m14: a signed .ko.xz cut in half: it does not decompress
-cp "$CASEDIR/m04.ko.xz" "$CASEDIR/m14.full.xz"
-head -c $(($(stat -c %s "$CASEDIR/m14.full.xz") / 2)) "$CASEDIR/m14.full.xz" >"$CASEDIR/m14.ko.xz"
-rm -f "$CASEDIR/m14.full.xz"
-add m14-ko-xz-cut-in-half m14.ko.xz
+# m14: a signed .ko.xz cut in half: it does not decompress (the kernel
+# decompresses from 6.1 on; 5.10's harness does it as kmod would)
+if [ "$LINE" != 5.10 ]; then
+	cp "$CASEDIR/m04.ko.xz" "$CASEDIR/m14.full.xz"
+	head -c $(($(stat -c %s "$CASEDIR/m14.full.xz") / 2)) "$CASEDIR/m14.full.xz" >"$CASEDIR/m14.ko.xz"
+	rm -f "$CASEDIR/m14.full.xz"
+	add m14-ko-xz-cut-in-half m14.ko.xz
+fi

@@ -72,9 +72,18 @@ def save(hdr, rows):
 
 
 def add_line_column(hdr, line):
+    """errno_LINE, oldest line first (before the first newer one)."""
     col = "errno_" + line
+
+    def ver(c):
+        return tuple(int(x) for x in c[len("errno_"):].split("."))
     if col not in hdr:
-        hdr.insert(hdr.index("description"), col)
+        at = hdr.index("description")
+        for i, h in enumerate(hdr):
+            if h.startswith("errno_") and ver(h) > ver(col):
+                at = i
+                break
+        hdr.insert(at, col)
     return col
 
 

@@ -45,6 +45,9 @@ int ms_verbose(void)
 }
 
 static void vreport(const char *tag, const char *subject, const char *fmt,
+		    va_list ap) __attribute__((format(printf, 3, 0)));
+
+static void vreport(const char *tag, const char *subject, const char *fmt,
 		    va_list ap)
 {
 	fprintf(errf(), "%s: %s", prog, tag);

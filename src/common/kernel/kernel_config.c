@@ -114,11 +114,14 @@ static int resolve(const char *cfg, const char *tree, const char *name,
  * without a version line, the newest. */
 static void pick_line(struct kconfig *kc)
 {
-	if (kc->major)
-		kc->rules = *kr_for_major_minor(kc->major, kc->minor,
-						&kc->line_note);
-	else
-		kc->rules = *kr_get(KR_DEFAULT);
+	/* a release older than the oldest line is refused by the callers
+	 * (kc->too_old); its rules here are the oldest line's */
+	int ret = kc->major ? kr_resolve_mm(kc->major, kc->minor, &kc->rules,
+					    &kc->line_note) : -EINVAL;
+
+	kc->too_old = ret == -ERANGE;
+	if (ret)
+		kc->rules = *kr_get(kc->too_old ? 0 : KR_DEFAULT);
 }
 
 int kc_settle_line(struct kconfig *kc, const struct kr_rules *kr)
@@ -312,7 +315,7 @@ int kc_load(const char *path, const char *tree, struct kconfig *kc,
 		 * depends on CRYPTO_MLDSA) */
 		kc->rules.mldsa_authattr_waiver =
 			waiver && kr_pkey_available(&kc->rules, "mldsa44") &&
-			kc->rules.line == KR_7_3;
+			kc->rules.version >= KR_V(7, 0);
 	}
 	kc->blacklist = bl;
 	bl = NULL;

@@ -36,7 +36,8 @@ struct kconfig {
 	int major, minor;
 	struct kr_rules rules;	/* the version's line, with the crypto bits
 				 * and the ML-DSA authattrs waiver */
-	const char *line_note;	/* kr_for_major_minor()'s note, or NULL */
+	const char *line_note;	/* kr_resolve_mm()'s note, or NULL */
+	bool too_old;		/* older than the oldest line: refused */
 	unsigned modular;	/* crypto bits present only as =m */
 	bool module_sig, sig_force;
 	/* SECURITY_LOCKDOWN_LSM; LOCK_DOWN_IN_EFI_SECURE_BOOT (integrity

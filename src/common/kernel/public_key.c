@@ -314,13 +314,17 @@ int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
 	ber_oid_name(oid, oid_len, o, sizeof(o));
 	/* x509_extract_key_data(), at the BIT STRING */
 	ka = kr_key_algo(o);
-	if (!ka || !(ka->lines & KR_LINE(kr->line))) {
+	if (!ka || !kr_on(kr, ka->on)) {
 		*why = ka ? ka->absent : kr_why_key_algo;
 		return -ENOPKG;
 	}
 	if (ka->pkey_algo) {
 		k->algo = ka->pkey_algo;
 		k->mldsa_len = ka->raw_len;
+	} else if (kr->ec_keys_sm2) {
+		/* 5.10's x509_extract_key_data(): id-ecPublicKey is "sm2",
+		 * whatever (or whether) its parameters name a curve */
+		k->algo = "sm2";
 	} else {
 		/* id-ecPublicKey: parse_OID() of the parameters element
 		 * names the curve */
@@ -331,7 +335,7 @@ int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
 		}
 		ber_oid_name(params + 2, params_len - 2, po, sizeof(po));
 		cv = kr_curve(po);
-		if (!cv || !(cv->lines & KR_LINE(kr->line))) {
+		if (!cv || !kr_on(kr, cv->on)) {
 			*why = cv ? cv->absent : kr_why_curve;
 			return -ENOPKG;
 		}
@@ -471,7 +475,26 @@ static size_t digest_info(const struct kr_hash *h, size_t dlen, uint8_t *out)
  * decrypt to a leading zero byte, -EBADMSG for broken padding or
  * DigestInfo, -EKEYREJECTED for a digest that differs.
  */
-static int rsa_pkcs1_verify(EVP_PKEY *key, size_t ksize,
+/*
+ * crypto/rsa.c rsa_check_payload() (6.12 and 7.3; SP 800-56B rev 2,
+ * 7.1.1): the signature value must be 1 < s < n - 1.  1 when it is, 0 when
+ * not, -1 when out of memory.
+ */
+static int rsa_payload_ok(EVP_PKEY *key, const uint8_t *s, size_t slen)
+{
+	BIGNUM *n = NULL, *v = BN_bin2bn(s, (int)slen, NULL);
+	int ok = -1;
+
+	if (v && EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_RSA_N, &n) == 1 &&
+	    BN_sub_word(n, 1) == 1)
+		ok = BN_cmp(v, BN_value_one()) > 0 && BN_cmp(v, n) < 0;
+	ERR_clear_error();
+	BN_free(v);
+	BN_free(n);
+	return ok;
+}
+
+static int rsa_pkcs1_verify(EVP_PKEY *key, size_t ksize, bool strict,
 			    const struct pk_sig *sig, const char **why)
 {
 	size_t nbytes = (size_t)EVP_PKEY_get_size(key), n, pos, il, skip;
@@ -482,6 +505,14 @@ static int rsa_pkcs1_verify(EVP_PKEY *key, size_t ksize,
 	*why = "RSA signature of the wrong length for the key";
 	if (sig->slen != ksize || ksize > sizeof(m) || nbytes > ksize)
 		return -EINVAL;
+	if (strict) {
+		ok = rsa_payload_ok(key, sig->s, sig->slen);
+		if (ok < 0)
+			return -ENOMEM;
+		*why = "RSA signature value 0, 1 or n - 1 (rsa_check_payload)";
+		if (!ok)
+			return -EINVAL;
+	}
 	/* the value, as an integer, must fit the modulus' bytes */
 	skip = ksize - nbytes;
 	for (pos = 0; pos < skip; pos++)
@@ -774,6 +805,43 @@ static int determine_akcipher(const struct pk_key *k, const struct pk_sig *sig,
 	return -ENOPKG;
 }
 
+bool pk_algo_matches(const char *key_algo, const char *sig_algo)
+{
+	return strcmp(key_algo, sig_algo) == 0 ||
+	       (strncmp(key_algo, "ecdsa-", 6) == 0 &&
+		strcmp(sig_algo, "ecdsa") == 0);
+}
+
+/*
+ * Before v5.18, software_key_determine_akcipher() named the akcipher from
+ * the encoding alone: "pkcs1" is "pkcs1pad(<key algo>,<hash>)", "raw" the
+ * key's algorithm, anything else -ENOPKG; nothing compared the
+ * signature's algorithm with the key's.  pkcs1pad over anything but rsa
+ * finds no akcipher to wrap (no SM2 or EC-RDSA akcipher is built):
+ * crypto_alloc_akcipher() fails -ENOENT.
+ */
+static int determine_akcipher_old(const struct pk_key *k,
+				  const struct pk_sig *sig, const char **why)
+{
+	*why = "no such akcipher in the kernel "
+	       "(software_key_determine_akcipher)";
+	if (!sig->encoding)
+		return -ENOPKG;
+	if (strcmp(sig->encoding, "pkcs1") == 0)
+		return strcmp(k->algo, "rsa") == 0 ? 0 : -ENOENT;
+	/* "raw", and from v5.13 "x962", name the key's own algorithm: ECDSA
+	 * takes any hash there (no list before v5.18) */
+	if (strcmp(sig->encoding, "x962") == 0 &&
+	    strncmp(k->algo, "ecdsa-", 6) == 0)
+		return 0;
+	if (strcmp(sig->encoding, "raw") == 0 ||
+	    strcmp(sig->encoding, "x962") == 0)
+		return strcmp(k->algo, "rsa") == 0 ||
+		       strncmp(k->algo, "ecdsa-", 6) == 0 ? -ENOENT :
+		       determine_akcipher(k, sig, why);
+	return -ENOPKG;
+}
+
 int pk_verify(const struct kr_rules *kr, const struct pk_key *k,
 	      const struct pk_sig *sig, const char **why)
 {
@@ -782,14 +850,15 @@ int pk_verify(const struct kr_rules *kr, const struct pk_key *k,
 
 	/* the signature's algorithm must be the key's; "ecdsa" matches any
 	 * "ecdsa-nist-*" key (public_key.c; both checks since v5.18,
-	 * 2abc9c246e05 and 590bfb57b232, so on every line) */
-	if (sig->pkey_algo && strcmp(sig->pkey_algo, k->algo) != 0 &&
-	    (strncmp(k->algo, "ecdsa-", 6) != 0 ||
-	     strcmp(sig->pkey_algo, "ecdsa") != 0)) {
+	 * 2abc9c246e05 and 590bfb57b232, so on every line from 6.1) */
+	if (kr->old_pkey_algo_checks)
+		ret = determine_akcipher_old(k, sig, why);
+	else if (sig->pkey_algo && !pk_algo_matches(k->algo, sig->pkey_algo)) {
 		*why = "the signature's algorithm is not the key's";
 		return -EKEYREJECTED;
+	} else {
+		ret = determine_akcipher(k, sig, why);
 	}
-	ret = determine_akcipher(k, sig, why);
 	if (ret)
 		return ret;
 	/* crypto_alloc_sig() on a kernel built without the algorithm (a
@@ -803,7 +872,8 @@ int pk_verify(const struct kr_rules *kr, const struct pk_key *k,
 	if (ret)
 		return ret;
 	if (strcmp(k->algo, "rsa") == 0)
-		ret = rsa_pkcs1_verify(k->pkey, ksize, sig, why);
+		ret = rsa_pkcs1_verify(k->pkey, ksize, kr->rsa_payload_strict,
+				       sig, why);
 	else if (k->mldsa_len)
 		ret = mldsa_verify(k, sig, why);
 	else
@@ -827,6 +897,14 @@ static int check_on(const struct kr_rules *kr, const uint8_t *der,
 	ret = pk_parse_spki(kr, NULL, &top, &k, why);
 	if (ret)
 		return ret;
+	if (kr->ec_keys_sm2 && strcmp(k.algo, "sm2") == 0) {
+		/* it loads (as "sm2"), but nothing it signs is taken */
+		EVP_PKEY_free(k.pkey);
+		*why = "ECDSA arrived in v5.13: 5.10 takes an EC key as an SM2 "
+		       "key, and its PKCS#7 parser refuses every ECDSA "
+		       "signature (pkcs7_sig_note_pkey_algo)";
+		return -ENOPKG;
+	}
 	ret = key_usable(&k, &ksize, why);
 	if (!ret && !kr_pkey_available(kr, k.algo)) {
 		*why = "the kernel lacks this key type (see its .config)";

@@ -74,6 +74,9 @@ int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
  * or -MS_ENOALG when this build's OpenSSL cannot do the arithmetic
  * (ML-DSA before OpenSSL 3.5).  *why on failure.
  */
+/* A signature's algorithm is the key's: the same name, or "ecdsa" for
+ * any "ecdsa-nist-*" key (ECDSA signatures do not name the curve). */
+bool pk_algo_matches(const char *key_algo, const char *sig_algo);
 int pk_verify(const struct kr_rules *kr, const struct pk_key *k,
 	      const struct pk_sig *sig, const char **why);
 

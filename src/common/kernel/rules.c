@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +12,14 @@
 
 #include "kernel/rules.h"
 
-#define L61 KR_LINE(KR_6_1)
-#define L612 KR_LINE(KR_6_12)
-#define L73 KR_LINE(KR_7_3)
-#define SINCE612 (L612 | L73)
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Spans of releases (struct kr_span) */
+#define ALWAYS { 0, 0 }
+#define NONE { 0, 0 }
+#define SINCE(a, b) { KR_V(a, b), 0 }
+#define UNTIL(a, b) { 0, KR_V(a, b) }
+#define FROM_TO(a, b, c, d) { KR_V(a, b), KR_V(c, d) }
 
 /*
  * Digests: pkcs7_sig_note_digest_algo() (crypto/asymmetric_keys/
@@ -33,50 +38,66 @@
  *    signatures", Oct 2023: pkcs7_sig_note_digest_algo, the ecdsa-with-
  *    SHA3 SignerInfo OIDs, the RSA/ECDSA SHA-3 X.509 OIDs and the ECDSA
  *    hash list of software_key_determine_akcipher);
- *  - sm3 and streebog are parsed by every line, but the test kernel (like
- *    Debian's) builds neither, so crypto_alloc_shash() fails: -ENOPKG.
+ *  - sm3 and streebog arrived in the PKCS#7 parser in v6.0 ("pkcs7:
+ *    parser support SM2 and SM3 algorithms combination", "pkcs7: support
+ *    EC-RDSA/streebog in SignerInfo"; 5.12.9's and 5.19's parsers have
+ *    neither, 6.0.1's both), so they are parsed by every line from 6.1,
+ *    but the test kernel (like Debian's) builds neither, so
+ *    crypto_alloc_shash() fails: -ENOPKG.  5.10's parser knows neither:
+ *    -ENOPKG at the parse ("Unsupported digest algo").
  */
 #define WHY_MD45 "unsupported digest algorithm: md4 and md5 left the " \
 	"kernel's PKCS#7 parser in v6.7 (pkcs7_sig_note_digest_algo)"
 #define WHY_SHA3 "unsupported digest algorithm: SHA-3 digests arrived in " \
 	"the kernel's PKCS#7 parser in v6.7 (pkcs7_sig_note_digest_algo)"
+#define WHY_SM3 "unsupported digest algorithm: sm3 and streebog digests " \
+	"arrived in the kernel's PKCS#7 parser in v6.0 " \
+	"(pkcs7_sig_note_digest_algo)"
+#define WHY_SHA1 "unsupported digest algorithm: 6.7 and 6.8's PKCS#7 " \
+	"parser has no SHA-1 (back in v6.9)"
 #define NOT_BUILT(name, opt) "digest algorithm not available in the " \
 	"kernel: it has no " name " (" opt " is not set)"
 static const struct kr_hash hashes[] = {
-	{ "1.2.840.113549.2.4", "md4", "md4", L61, 0, false, WHY_MD45,
+	{ "1.2.840.113549.2.4", "md4", "md4", UNTIL(6, 7), NONE, false, false,
+	  WHY_MD45,
 	  "digest algorithm not available in the kernel: no kernel has "
 	  "md4's pkcs1pad DigestInfo",
 	  "MD4 is broken for signatures; use sha256 or better" },
-	{ "1.2.840.113549.2.5", "md5", "md5", L61, L61, false, WHY_MD45,
+	{ "1.2.840.113549.2.5", "md5", "md5", UNTIL(6, 7), NONE, true, false,
+	  WHY_MD45,
 	  NOT_BUILT("md5", "CONFIG_CRYPTO_MD5"),
 	  "MD5 is broken for signatures and gone from the kernel's parsers "
 	  "since v6.7; use sha256 or better" },
-	{ "1.3.14.3.2.26", "sha1", "sha1", KR_ALL, KR_ALL, true, NULL,
+	{ "1.3.14.3.2.26", "sha1", "sha1", ALWAYS, FROM_TO(6, 7, 6, 9), true,
+	  true, WHY_SHA1,
 	  NOT_BUILT("sha1", "CONFIG_CRYPTO_SHA1"),
 	  "SHA-1 is broken for signatures and gone from the kernel's hash "
 	  "choices; use sha256 or better" },
-	{ "2.16.840.1.101.3.4.2.4", "sha224", "sha224", KR_ALL, KR_ALL, true,
+	{ "2.16.840.1.101.3.4.2.4", "sha224", "sha224", ALWAYS, NONE, true, true,
 	  NULL, NOT_BUILT("sha224", "CONFIG_CRYPTO_SHA256"), NULL },
-	{ "2.16.840.1.101.3.4.2.1", "sha256", "sha256", KR_ALL, KR_ALL, true,
+	{ "2.16.840.1.101.3.4.2.1", "sha256", "sha256", ALWAYS, NONE, true, true,
 	  NULL, NOT_BUILT("sha256", "CONFIG_CRYPTO_SHA256"), NULL },
-	{ "2.16.840.1.101.3.4.2.2", "sha384", "sha384", KR_ALL, KR_ALL, true,
+	{ "2.16.840.1.101.3.4.2.2", "sha384", "sha384", ALWAYS, NONE, true, true,
 	  NULL, NOT_BUILT("sha384", "CONFIG_CRYPTO_SHA512"), NULL },
-	{ "2.16.840.1.101.3.4.2.3", "sha512", "sha512", KR_ALL, KR_ALL, true,
+	{ "2.16.840.1.101.3.4.2.3", "sha512", "sha512", ALWAYS, NONE, true, true,
 	  NULL, NOT_BUILT("sha512", "CONFIG_CRYPTO_SHA512"), NULL },
-	{ "2.16.840.1.101.3.4.2.8", "sha3-256", "sha3-256", SINCE612,
-	  SINCE612, true, WHY_SHA3,
+	{ "2.16.840.1.101.3.4.2.8", "sha3-256", "sha3-256", SINCE(6, 7), NONE,
+	  true, true, WHY_SHA3,
 	  NOT_BUILT("sha3-256", "CONFIG_CRYPTO_SHA3"), NULL },
-	{ "2.16.840.1.101.3.4.2.9", "sha3-384", "sha3-384", SINCE612,
-	  SINCE612, true, WHY_SHA3,
+	{ "2.16.840.1.101.3.4.2.9", "sha3-384", "sha3-384", SINCE(6, 7), NONE,
+	  true, true, WHY_SHA3,
 	  NOT_BUILT("sha3-384", "CONFIG_CRYPTO_SHA3"), NULL },
-	{ "2.16.840.1.101.3.4.2.10", "sha3-512", "sha3-512", SINCE612,
-	  SINCE612, true, WHY_SHA3,
+	{ "2.16.840.1.101.3.4.2.10", "sha3-512", "sha3-512", SINCE(6, 7), NONE,
+	  true, true, WHY_SHA3,
 	  NOT_BUILT("sha3-512", "CONFIG_CRYPTO_SHA3"), NULL },
-	{ "1.2.156.10197.1.401", "sm3", "sm3", KR_ALL, 0, false, NULL,
+	{ "1.2.156.10197.1.401", "sm3", "sm3", SINCE(6, 0), NONE, false, false,
+	  WHY_SM3,
 	  NOT_BUILT("sm3", "CONFIG_CRYPTO_SM3_GENERIC"), NULL },
-	{ "1.2.643.7.1.1.2.2", "streebog256", NULL, KR_ALL, 0, false, NULL,
+	{ "1.2.643.7.1.1.2.2", "streebog256", NULL, SINCE(6, 0), NONE, false,
+	  false, WHY_SM3,
 	  NOT_BUILT("streebog256", "CONFIG_CRYPTO_STREEBOG"), NULL },
-	{ "1.2.643.7.1.1.2.3", "streebog512", NULL, KR_ALL, 0, false, NULL,
+	{ "1.2.643.7.1.1.2.3", "streebog512", NULL, SINCE(6, 0), NONE, false,
+	  false, WHY_SM3,
 	  NOT_BUILT("streebog512", "CONFIG_CRYPTO_STREEBOG"), NULL },
 };
 
@@ -101,64 +122,86 @@ static const struct kr_hash hashes[] = {
  * still know it (pkey_algo "sm2", encoding "raw"; no BIT STRING unused-bits
  * octet to discard), so a SignerInfo naming it on another key's signature
  * fails public_key_verify_signature() -EKEYREJECTED there; the 6.12 and
- * 7.3 parsers no longer have it (-ENOPKG) */
-#define WHY_SM2_SIG "unsupported signature algorithm: SM2 is gone from " \
-	"the kernel's PKCS#7 and X.509 parsers (6.1 still had it)"
+ * 7.3 parsers no longer have it (-ENOPKG).  SM2 left the kernel in v6.11:
+ * 6.10.0 (msgeden/cryptocap-arm64-linux-6.10) still has crypto/sm2.c and
+ * SM2 in the X.509 and PKCS#7 parsers, 6.11.11 (segzix/linux-6.11.11)
+ * none of them */
+#define WHY_SM2_SIG "unsupported signature algorithm: SM2 came to the " \
+	"PKCS#7 parser in v6.0 (5.10's X.509 parser has it) and left the " \
+	"kernel in v6.11"
+/* Until v5.15 pkcs7_sig_note_pkey_algo() takes rsaEncryption alone
+ * ("Unsupported pkey algo": -ENOPKG): ECDSA keys and certificate
+ * signatures came in v5.13, ECDSA SignerInfos (and MODULE_SIG_KEY_TYPE_ECDSA)
+ * only in v5.15 (5.14.2's parser has none, 5.15.16's has them); 5.10's
+ * x509_note_pkey_algo() takes no ECDSA signature either */
+#define WHY_ECDSA_SIG "unsupported signature algorithm: ECDSA SignerInfos " \
+	"arrived in v5.15; before, the PKCS#7 parser takes rsaEncryption " \
+	"only (pkcs7_sig_note_pkey_algo)"
+#define WHY_ECDSA_X509 "unsupported certificate signature algorithm: " \
+	"ECDSA arrived in v5.13 (x509_note_pkey_algo)"
+#define WHY_GOST_SIG "unsupported signature algorithm: GOST SignerInfos " \
+	"arrived in the kernel's PKCS#7 parser in v6.0 " \
+	"(pkcs7_sig_note_pkey_algo)"
 static const struct kr_sinfo_algo sinfo_algos[] = {
-	{ "1.2.840.113549.1.1.1", "rsaEncryption", "rsa", "pkcs1", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.1", "ecdsa-with-SHA1", "ecdsa", "x962", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.3.1", "ecdsa-with-SHA224", "ecdsa", "x962", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.3.2", "ecdsa-with-SHA256", "ecdsa", "x962", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.3.3", "ecdsa-with-SHA384", "ecdsa", "x962", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.3.4", "ecdsa-with-SHA512", "ecdsa", "x962", KR_ALL, false, NULL },
-	{ "2.16.840.1.101.3.4.3.10", "ecdsa-with-SHA3-256", "ecdsa", "x962", SINCE612, false, WHY_SHA3_SIG },
-	{ "2.16.840.1.101.3.4.3.11", "ecdsa-with-SHA3-384", "ecdsa", "x962", SINCE612, false, WHY_SHA3_SIG },
-	{ "2.16.840.1.101.3.4.3.12", "ecdsa-with-SHA3-512", "ecdsa", "x962", SINCE612, false, WHY_SHA3_SIG },
-	{ "1.2.156.10197.1.501", "sm2-with-sm3", "sm2", "raw", L61, false, WHY_SM2_SIG },
-	{ "1.2.643.7.1.1.1.1", "GOST R 34.10-2012 (256)", "ecrdsa", "raw", KR_ALL, false, NULL },
-	{ "1.2.643.7.1.1.1.2", "GOST R 34.10-2012 (512)", "ecrdsa", "raw", KR_ALL, false, NULL },
-	{ "2.16.840.1.101.3.4.3.17", "ML-DSA-44", "mldsa44", "raw", L73, true, WHY_MLDSA_SIG },
-	{ "2.16.840.1.101.3.4.3.18", "ML-DSA-65", "mldsa65", "raw", L73, true, WHY_MLDSA_SIG },
-	{ "2.16.840.1.101.3.4.3.19", "ML-DSA-87", "mldsa87", "raw", L73, true, WHY_MLDSA_SIG },
+	{ "1.2.840.113549.1.1.1", "rsaEncryption", "rsa", "pkcs1", ALWAYS, false, NULL },
+	{ "1.2.840.10045.4.1", "ecdsa-with-SHA1", "ecdsa", "x962", SINCE(5, 15), false, WHY_ECDSA_SIG },
+	{ "1.2.840.10045.4.3.1", "ecdsa-with-SHA224", "ecdsa", "x962", SINCE(5, 15), false, WHY_ECDSA_SIG },
+	{ "1.2.840.10045.4.3.2", "ecdsa-with-SHA256", "ecdsa", "x962", SINCE(5, 15), false, WHY_ECDSA_SIG },
+	{ "1.2.840.10045.4.3.3", "ecdsa-with-SHA384", "ecdsa", "x962", SINCE(5, 15), false, WHY_ECDSA_SIG },
+	{ "1.2.840.10045.4.3.4", "ecdsa-with-SHA512", "ecdsa", "x962", SINCE(5, 15), false, WHY_ECDSA_SIG },
+	{ "2.16.840.1.101.3.4.3.10", "ecdsa-with-SHA3-256", "ecdsa", "x962", SINCE(6, 7), false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.11", "ecdsa-with-SHA3-384", "ecdsa", "x962", SINCE(6, 7), false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.12", "ecdsa-with-SHA3-512", "ecdsa", "x962", SINCE(6, 7), false, WHY_SHA3_SIG },
+	{ "1.2.156.10197.1.501", "sm2-with-sm3", "sm2", "raw", FROM_TO(6, 0, 6, 11), false, WHY_SM2_SIG },
+	{ "1.2.643.7.1.1.1.1", "GOST R 34.10-2012 (256)", "ecrdsa", "raw", SINCE(6, 0), false, WHY_GOST_SIG },
+	{ "1.2.643.7.1.1.1.2", "GOST R 34.10-2012 (512)", "ecrdsa", "raw", SINCE(6, 0), false, WHY_GOST_SIG },
+	{ "2.16.840.1.101.3.4.3.17", "ML-DSA-44", "mldsa44", "raw", SINCE(7, 0), true, WHY_MLDSA_SIG },
+	{ "2.16.840.1.101.3.4.3.18", "ML-DSA-65", "mldsa65", "raw", SINCE(7, 0), true, WHY_MLDSA_SIG },
+	{ "2.16.840.1.101.3.4.3.19", "ML-DSA-87", "mldsa87", "raw", SINCE(7, 0), true, WHY_MLDSA_SIG },
 };
 
 /* X.509 signature algorithms (x509_note_sig_algo); ML-DSA certificates
  * get hash_algo "none" and are verified over the TBS itself (v7.0). */
 static const struct kr_x509_algo x509_algos[] = {
-	{ "1.2.840.113549.1.1.3", "rsa", "pkcs1", "md4", L61, false, WHY_MD45_SIG },
-	{ "1.2.840.113549.1.1.4", "rsa", "pkcs1", "md5", L61, false, WHY_MD45_SIG },
-	{ "1.2.840.113549.1.1.5", "rsa", "pkcs1", "sha1", KR_ALL, false, NULL },
-	{ "1.2.840.113549.1.1.14", "rsa", "pkcs1", "sha224", KR_ALL, false, NULL },
-	{ "1.2.840.113549.1.1.11", "rsa", "pkcs1", "sha256", KR_ALL, false, NULL },
-	{ "1.2.840.113549.1.1.12", "rsa", "pkcs1", "sha384", KR_ALL, false, NULL },
-	{ "1.2.840.113549.1.1.13", "rsa", "pkcs1", "sha512", KR_ALL, false, NULL },
-	{ "2.16.840.1.101.3.4.3.14", "rsa", "pkcs1", "sha3-256", SINCE612, false, WHY_SHA3_SIG },
-	{ "2.16.840.1.101.3.4.3.15", "rsa", "pkcs1", "sha3-384", SINCE612, false, WHY_SHA3_SIG },
-	{ "2.16.840.1.101.3.4.3.16", "rsa", "pkcs1", "sha3-512", SINCE612, false, WHY_SHA3_SIG },
-	{ "1.2.840.10045.4.1", "ecdsa", "x962", "sha1", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.3.1", "ecdsa", "x962", "sha224", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.3.2", "ecdsa", "x962", "sha256", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.3.3", "ecdsa", "x962", "sha384", KR_ALL, false, NULL },
-	{ "1.2.840.10045.4.3.4", "ecdsa", "x962", "sha512", KR_ALL, false, NULL },
-	{ "2.16.840.1.101.3.4.3.10", "ecdsa", "x962", "sha3-256", SINCE612, false, WHY_SHA3_SIG },
-	{ "2.16.840.1.101.3.4.3.11", "ecdsa", "x962", "sha3-384", SINCE612, false, WHY_SHA3_SIG },
-	{ "2.16.840.1.101.3.4.3.12", "ecdsa", "x962", "sha3-512", SINCE612, false, WHY_SHA3_SIG },
-	{ "1.2.156.10197.1.501", "sm2", "raw", "sm3", L61, false, WHY_SM2_SIG },
+	/* include/linux/oid_registry.h names 1.2.840.113549.1.1.4 (which is
+	 * md5WithRSAEncryption) OID_md4WithRSAEncryption, and .1.1.3 (the
+	 * real md4WithRSAEncryption) md3: so an md5WithRSA certificate has a
+	 * "md4" signature, which no kernel can check (unsupported_sig: it
+	 * still loads), and an md4WithRSA one is -ENOPKG (a real 5.10
+	 * kernel, corpus case c86) */
+	{ "1.2.840.113549.1.1.4", "rsa", "pkcs1", "md4", UNTIL(6, 7), false, WHY_MD45_SIG },
+	{ "1.2.840.113549.1.1.5", "rsa", "pkcs1", "sha1", ALWAYS, false, NULL },
+	{ "1.2.840.113549.1.1.14", "rsa", "pkcs1", "sha224", ALWAYS, false, NULL },
+	{ "1.2.840.113549.1.1.11", "rsa", "pkcs1", "sha256", ALWAYS, false, NULL },
+	{ "1.2.840.113549.1.1.12", "rsa", "pkcs1", "sha384", ALWAYS, false, NULL },
+	{ "1.2.840.113549.1.1.13", "rsa", "pkcs1", "sha512", ALWAYS, false, NULL },
+	{ "2.16.840.1.101.3.4.3.14", "rsa", "pkcs1", "sha3-256", SINCE(6, 7), false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.15", "rsa", "pkcs1", "sha3-384", SINCE(6, 7), false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.16", "rsa", "pkcs1", "sha3-512", SINCE(6, 7), false, WHY_SHA3_SIG },
+	{ "1.2.840.10045.4.1", "ecdsa", "x962", "sha1", SINCE(5, 13), false, WHY_ECDSA_X509 },
+	{ "1.2.840.10045.4.3.1", "ecdsa", "x962", "sha224", SINCE(5, 13), false, WHY_ECDSA_X509 },
+	{ "1.2.840.10045.4.3.2", "ecdsa", "x962", "sha256", SINCE(5, 13), false, WHY_ECDSA_X509 },
+	{ "1.2.840.10045.4.3.3", "ecdsa", "x962", "sha384", SINCE(5, 13), false, WHY_ECDSA_X509 },
+	{ "1.2.840.10045.4.3.4", "ecdsa", "x962", "sha512", SINCE(5, 13), false, WHY_ECDSA_X509 },
+	{ "2.16.840.1.101.3.4.3.10", "ecdsa", "x962", "sha3-256", SINCE(6, 7), false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.11", "ecdsa", "x962", "sha3-384", SINCE(6, 7), false, WHY_SHA3_SIG },
+	{ "2.16.840.1.101.3.4.3.12", "ecdsa", "x962", "sha3-512", SINCE(6, 7), false, WHY_SHA3_SIG },
+	{ "1.2.156.10197.1.501", "sm2", "raw", "sm3", UNTIL(6, 11), false, WHY_SM2_SIG },
 	/* GOST R 34.10-2012: every line's x509_note_sig_algo() knows it
 	 * (pkey_algo "ecrdsa"); no kernel here builds streebog, so such a
 	 * signature stays unchecked (unsupported_sig), but the certificate
 	 * parses on to the checks after it */
-	{ "1.2.643.7.1.1.3.2", "ecrdsa", "raw", "streebog256", KR_ALL, false, NULL },
-	{ "1.2.643.7.1.1.3.3", "ecrdsa", "raw", "streebog512", KR_ALL, false, NULL },
-	{ "2.16.840.1.101.3.4.3.17", "mldsa44", "raw", "none", L73, true, WHY_MLDSA_SIG },
-	{ "2.16.840.1.101.3.4.3.18", "mldsa65", "raw", "none", L73, true, WHY_MLDSA_SIG },
-	{ "2.16.840.1.101.3.4.3.19", "mldsa87", "raw", "none", L73, true, WHY_MLDSA_SIG },
+	{ "1.2.643.7.1.1.3.2", "ecrdsa", "raw", "streebog256", ALWAYS, false, NULL },
+	{ "1.2.643.7.1.1.3.3", "ecrdsa", "raw", "streebog512", ALWAYS, false, NULL },
+	{ "2.16.840.1.101.3.4.3.17", "mldsa44", "raw", "none", SINCE(7, 0), true, WHY_MLDSA_SIG },
+	{ "2.16.840.1.101.3.4.3.18", "mldsa65", "raw", "none", SINCE(7, 0), true, WHY_MLDSA_SIG },
+	{ "2.16.840.1.101.3.4.3.19", "mldsa87", "raw", "none", SINCE(7, 0), true, WHY_MLDSA_SIG },
 };
 
 /*
  * Public keys (x509_extract_key_data): RSA, id-ecPublicKey (the curve
  * names the algorithm), GOST R 34.10-2012 ("ecrdsa", every line), SM2
- * (6.1 only: gone in v6.8) and, since v7.0, ML-DSA, whose key is the BIT
+ * (6.1 only of the lines: gone in v6.11) and, since v7.0, ML-DSA, whose key is the BIT
  * STRING's content and must have its parameter set's length
  * (crypto/mldsa.c crypto_mldsa_set_pub_key: 1312, 1952, 2592 bytes).
  * GOST and SM2 keys parse, so a signature of another algorithm on them
@@ -166,19 +209,22 @@ static const struct kr_x509_algo x509_algos[] = {
  * 6.1 kernel, seed 6104 of tests/kernel/kernel-mutants.sh.
  */
 const char kr_why_key_algo[] = "the kernel takes RSA, ECDSA, GOST, SM2 "
-	"(until v6.8) and ML-DSA (since v7.0) keys only "
+	"(until v6.11) and ML-DSA (since v7.0) keys only "
 	"(x509_extract_key_data)";
 #define WHY_MLDSA "ML-DSA keys arrived in v7.0 (x509_extract_key_data)"
-#define WHY_SM2 "SM2 keys left the kernel in v6.8 (x509_extract_key_data)"
+#define WHY_SM2 "SM2 keys left the kernel in v6.11, and 5.10 knows no SM2 " \
+	"key OID (x509_extract_key_data)"
 static const struct kr_key_algo key_algos[] = {
-	{ "1.2.840.113549.1.1.1", "rsa", KR_ALL, 0, NULL },
-	{ "1.2.840.10045.2.1", NULL, KR_ALL, 0, NULL },
-	{ "1.2.643.7.1.1.1.1", "ecrdsa", KR_ALL, 0, NULL },
-	{ "1.2.643.7.1.1.1.2", "ecrdsa", KR_ALL, 0, NULL },
-	{ "1.2.156.10197.1.301", "sm2", L61, 0, WHY_SM2 },
-	{ "2.16.840.1.101.3.4.3.17", "mldsa44", L73, 1312, WHY_MLDSA },
-	{ "2.16.840.1.101.3.4.3.18", "mldsa65", L73, 1952, WHY_MLDSA },
-	{ "2.16.840.1.101.3.4.3.19", "mldsa87", L73, 2592, WHY_MLDSA },
+	{ "1.2.840.113549.1.1.1", "rsa", ALWAYS, 0, NULL },
+	{ "1.2.840.10045.2.1", NULL, ALWAYS, 0, NULL },
+	{ "1.2.643.7.1.1.1.1", "ecrdsa", ALWAYS, 0, NULL },
+	{ "1.2.643.7.1.1.1.2", "ecrdsa", ALWAYS, 0, NULL },
+	/* the SM2 OID as the key's algorithm: from v5.13 (5.10 names every
+	 * id-ecPublicKey key "sm2" instead: ec_keys_sm2) */
+	{ "1.2.156.10197.1.301", "sm2", FROM_TO(5, 13, 6, 11), 0, WHY_SM2 },
+	{ "2.16.840.1.101.3.4.3.17", "mldsa44", SINCE(7, 0), 1312, WHY_MLDSA },
+	{ "2.16.840.1.101.3.4.3.18", "mldsa65", SINCE(7, 0), 1952, WHY_MLDSA },
+	{ "2.16.840.1.101.3.4.3.19", "mldsa87", SINCE(7, 0), 2592, WHY_MLDSA },
 };
 
 /*
@@ -191,13 +237,13 @@ const char kr_why_curve[] = "the kernel's ECDSA takes the NIST curves "
 	"P-192, P-256, P-384 and (since v6.10) P-521 only "
 	"(x509_extract_key_data)";
 static const struct kr_curve curves[] = {
-	{ "1.2.840.10045.3.1.1", "ecdsa-nist-p192", KR_ALL, 24, NULL },
-	{ "1.2.840.10045.3.1.7", "ecdsa-nist-p256", KR_ALL, 32, NULL },
-	{ "1.3.132.0.34", "ecdsa-nist-p384", KR_ALL, 48, NULL },
-	{ "1.3.132.0.35", "ecdsa-nist-p521", SINCE612, 66,
+	{ "1.2.840.10045.3.1.1", "ecdsa-nist-p192", ALWAYS, 24, NULL },
+	{ "1.2.840.10045.3.1.7", "ecdsa-nist-p256", ALWAYS, 32, NULL },
+	{ "1.3.132.0.34", "ecdsa-nist-p384", ALWAYS, 48, NULL },
+	{ "1.3.132.0.35", "ecdsa-nist-p521", SINCE(6, 10), 66,
 	  "NIST P-521 keys arrived in v6.10 (x509_extract_key_data)" },
 	/* 6.1 also takes SM2 named as a curve of id-ecPublicKey */
-	{ "1.2.156.10197.1.301", "sm2", L61, 32, WHY_SM2 },
+	{ "1.2.156.10197.1.301", "sm2", FROM_TO(5, 13, 6, 11), 32, WHY_SM2 },
 };
 
 /*
@@ -240,93 +286,174 @@ static const unsigned rsa_bits[] = { 512, 1024, 1536, 2048, 3072, 4096 };
  *  - the ML-DSA authattrs waiver (v7.0) is a Kconfig default-n option:
  *    only a .config turns it on.
  */
-static const struct kr_rules lines[KR_NLINES] = {
-	[KR_6_1] = { .line = KR_6_1, .name = "6.1",
-		     .module_bin_blacklist = true },
-	[KR_6_12] = { .line = KR_6_12, .name = "6.12",
-		      .x509_constraints = true,
-		      .akid_implicit_names = true,
-		      .revocation_all_keyrings = true,
-		      .module_bin_blacklist = true },
-	[KR_7_3] = { .line = KR_7_3, .name = "7.3",
-		     .x509_constraints = true,
-		     .akid_implicit_names = true,
-		     .revocation_all_keyrings = true,
-		     .tbs_blacklist_sha256 = true },
+/* Each switch of struct kr_rules, by the releases it holds for. */
+static const struct {
+	size_t off;
+	struct kr_span on;
+} switches[] = {
+#define SW(field, span) { offsetof(struct kr_rules, field), span }
+	SW(x509_constraints, SINCE(6, 4)),
+	/* 6.7: "X.509: Add missing IMPLICIT annotations to AKID ASN.1
+	 * module": x509_akid.asn1 has them in 6.7.3, 6.8.0 and 6.9.0, not
+	 * in 6.6.9 nor 6.6.63 (so no stable backport) */
+	SW(akid_implicit_names, SINCE(6, 7)),
+	SW(revocation_all_keyrings, SINCE(6, 6)),
+	SW(tbs_blacklist_sha256, SINCE(7, 0)),
+	SW(module_bin_blacklist, UNTIL(6, 17)),
+	/* 5.13: "x509: Detect sm2 keys by their parameters OID" and ECDSA */
+	SW(ec_keys_sm2, UNTIL(5, 13)),
+	SW(old_pkey_algo_checks, UNTIL(5, 18)),
+	/* "crypto: rsa - restrict plaintext/ciphertext values more" (6.9:
+	 * rsa_check_payload() is in 6.9.0's crypto/rsa.c, not in 6.8.0's
+	 * nor 6.8.1's) */
+	SW(rsa_payload_strict, SINCE(6, 9)),
+#undef SW
 };
 
-/*
- * Which line's rules a kernel version gets, by the first version of each
- * range.  A note says where the line's rules are not quite that kernel's
- * (the rules change with the versions named in the comments above), and
- * outside the known lines which line is assumed.
- */
+/* The lines: releases a real kernel of the stage confirms. */
 static const struct {
 	int major, minor;
+	const char *name;
+} line_at[KR_NLINES] = {
+	[KR_5_10] = { 5, 10, "5.10" },
+	[KR_6_1] = { 6, 1, "6.1" },
+	[KR_6_12] = { 6, 12, "6.12" },
+	[KR_7_3] = { 7, 3, "7.3" },
+};
+const char kr_oldest[] = "5.10";
+
+/*
+ * The line a release is reported with (JSON "kernel"): the one whose
+ * rules it shares most, by the first release of each range; and what a
+ * release that is not the line's own gets, said once: its rules as the
+ * kernel's history has them (the spans above), which no real kernel of
+ * that release confirmed.
+ */
+static const struct {
+	int since;
 	enum kr_line line;
 	const char *note;
-} versions[] = {
-	{ 0, 0, KR_6_1, "older than 6.1, the oldest line this tool knows: "
-	  "judged by 6.1's rules" },
-	{ 6, 1, KR_6_1, NULL },
-	{ 6, 4, KR_6_1, "judged by 6.1's rules, which parse no keyUsage or "
-	  "basicConstraints (v6.4) and consult the revocation list for the "
-	  "platform keyring only (until v6.6)" },
-	{ 6, 7, KR_6_12, "judged by 6.12's rules, but 6.7 and 6.8 parse no "
-	  "SHA-1 (back in v6.9) and no P-521 keys (v6.10)" },
-	{ 6, 9, KR_6_12, "judged by 6.12's rules, but P-521 keys arrived in "
-	  "v6.10" },
-	{ 6, 10, KR_6_12, NULL },
-	{ 6, 17, KR_6_12, "judged by 6.12's rules, with Debian's module "
-	  "whole-file hash check, which Debian dropped in 6.17" },
-	{ 7, 0, KR_7_3, NULL },
-	{ 7, 4, KR_7_3, "newer than 7.3, the newest line this tool knows: "
-	  "judged by 7.3's rules" },
+} ranges[] = {
+	{ KR_V(5, 10), KR_5_10, "5.10's rules, which the kernel's history "
+	  "keeps until v5.13 (not confirmed by a real kernel of that "
+	  "release)" },
+	{ KR_V(5, 13), KR_6_1, "6.1's rules as the kernel's history has them "
+	  "for that release (not confirmed by a real kernel of it): ECDSA "
+	  "keys from v5.13 and SignerInfos from v5.15, sm3, SM2, GOST and "
+	  "streebog in the PKCS#7 parser "
+	  "from v6.0, and before v5.18 no check of the "
+	  "key's algorithm against the signature's" },
+	{ KR_V(6, 2), KR_6_1, "6.1's rules as the kernel's history has them "
+	  "for that release (not confirmed by a real kernel of it): "
+	  "keyUsage and basicConstraints parsed from v6.4, the revocation "
+	  "list for every keyring from v6.6" },
+	{ KR_V(6, 7), KR_6_12, "6.12's rules as the kernel's history has them "
+	  "for that release (not confirmed by a real kernel of it): no SHA-1 "
+	  "in 6.7 and 6.8, the RSA value range only from v6.9, P-521 only "
+	  "from v6.10, and SM2 until v6.11" },
+	{ KR_V(6, 13), KR_6_12, "6.12's rules as the kernel's history has "
+	  "them for that release (not confirmed by a real kernel of it): "
+	  "Debian's module whole-file hash check until its 6.17" },
+	{ KR_V(7, 0), KR_7_3, "7.3's rules, which the kernel's history has "
+	  "from v7.0 (not confirmed by a real kernel of that release)" },
+	{ KR_V(7, 4), KR_7_3, "newer than 7.3, the newest line this tool "
+	  "knows: judged by 7.3's rules" },
 };
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-
-const struct kr_rules *kr_get(enum kr_line line)
+bool kr_on(const struct kr_rules *kr, struct kr_span span)
 {
-	return line < KR_NLINES ? &lines[line] : NULL;
+	return kr->version >= span.since &&
+	       (!span.until || kr->version < span.until);
 }
 
-const char *kr_line_names(void)
+const char *kr_label(const struct kr_rules *kr)
 {
-	return "6.1, 6.12, 7.3";
+	return kr->asked[0] ? kr->asked : kr->name;
 }
 
-const struct kr_rules *kr_for_major_minor(int major, int minor,
-					  const char **note)
+/* A hash the release's PKCS#7 parser names (pkcs7_sig_note_digest_algo) */
+static bool hash_parsed(const struct kr_rules *kr, const struct kr_hash *h)
 {
+	return kr_on(kr, h->pkcs7) && !(h->gap.since && kr_on(kr, h->gap));
+}
+
+int kr_resolve_mm(int major, int minor, struct kr_rules *out,
+		  const char **note)
+{
+	int v = KR_V(major, minor), newest;
 	size_t i, at = 0;
 
-	for (i = 0; i < N(versions); i++)
-		if (major > versions[i].major ||
-		    (major == versions[i].major && minor >= versions[i].minor))
-			at = i;
 	if (note)
-		*note = versions[at].note;
-	return &lines[versions[at].line];
+		*note = NULL;
+	if (major < 0 || minor < 0 || minor > 999 || major > 999)
+		return -EINVAL;
+	if (v < ranges[0].since)
+		return -ERANGE;
+	for (i = 0; i < N(ranges); i++)
+		if (v >= ranges[i].since)
+			at = i;
+	memset(out, 0, sizeof(*out));
+	out->line = ranges[at].line;
+	out->name = line_at[out->line].name;
+	out->exact = v == KR_V(line_at[out->line].major,
+			       line_at[out->line].minor);
+	if (!out->exact)
+		snprintf(out->asked, sizeof(out->asked), "%d.%d", major,
+			 minor);
+	/* past the newest line nothing is known: its rules as they are */
+	newest = KR_V(line_at[KR_NLINES - 1].major,
+		      line_at[KR_NLINES - 1].minor);
+	out->version = v > newest ? newest : v;
+	for (i = 0; i < N(switches); i++)
+		*(bool *)((char *)out + switches[i].off) =
+			kr_on(out, switches[i].on);
+	if (note && !out->exact)
+		*note = ranges[at].note;
+	return 0;
 }
 
-const struct kr_rules *kr_for_version(const char *name, const char **note)
+int kr_resolve(const char *name, struct kr_rules *out, const char **note)
 {
 	unsigned long major, minor;
 	char *end;
 
+	if (note)
+		*note = NULL;
 	if (!name || name[0] < '0' || name[0] > '9')
-		return NULL;
+		return -EINVAL;
 	major = strtoul(name, &end, 10);
 	if (*end != '.' || end[1] < '0' || end[1] > '9')
-		return NULL;
+		return -EINVAL;
 	minor = strtoul(end + 1, &end, 10);
 	/* 6.1.192, 6.12.0-12-amd64, 7.3.4+deb13, or nothing more */
 	if (*end && *end != '.' && *end != '-' && *end != '+')
+		return -EINVAL;
+	if (major > 999 || minor > 999)
+		return -EINVAL;
+	return kr_resolve_mm((int)major, (int)minor, out, note);
+}
+
+static struct kr_rules lines[KR_NLINES];
+static pthread_once_t lines_once = PTHREAD_ONCE_INIT;
+
+static void resolve_lines(void)
+{
+	for (int i = 0; i < KR_NLINES; i++)
+		kr_resolve_mm(line_at[i].major, line_at[i].minor, &lines[i],
+			      NULL);
+}
+
+const struct kr_rules *kr_get(enum kr_line line)
+{
+	if (line >= KR_NLINES)
 		return NULL;
-	if (major > 1000 || minor > 1000)
-		return NULL;
-	return kr_for_major_minor((int)major, (int)minor, note);
+	pthread_once(&lines_once, resolve_lines);
+	return &lines[line];
+}
+
+const char *kr_line_names(void)
+{
+	return "5.10, 6.1, 6.12, 7.3";
 }
 
 const struct kr_hash *kr_pkcs7_hash(const struct kr_rules *kr,
@@ -334,7 +461,7 @@ const struct kr_hash *kr_pkcs7_hash(const struct kr_rules *kr,
 {
 	const struct kr_hash *h = kr_hash_by_oid(oid);
 
-	return h && (h->pkcs7_lines & KR_LINE(kr->line)) ? h : NULL;
+	return h && hash_parsed(kr, h) ? h : NULL;
 }
 
 const struct kr_hash *kr_hash_by_oid(const char *oid)
@@ -363,7 +490,7 @@ const struct kr_sinfo_algo *kr_sinfo_algo(const struct kr_rules *kr,
 	size_t i;
 
 	for (i = 0; i < N(sinfo_algos); i++)
-		if ((sinfo_algos[i].lines & KR_LINE(kr->line)) &&
+		if (kr_on(kr, sinfo_algos[i].on) &&
 		    strcmp(sinfo_algos[i].oid, oid) == 0)
 			return &sinfo_algos[i];
 	return NULL;
@@ -375,7 +502,7 @@ const struct kr_x509_algo *kr_x509_algo(const struct kr_rules *kr,
 	size_t i;
 
 	for (i = 0; i < N(x509_algos); i++)
-		if ((x509_algos[i].lines & KR_LINE(kr->line)) &&
+		if (kr_on(kr, x509_algos[i].on) &&
 		    strcmp(x509_algos[i].oid, oid) == 0)
 			return &x509_algos[i];
 	return NULL;
@@ -479,7 +606,7 @@ bool kr_hash_available(const struct kr_rules *kr, const struct kr_hash *h)
 	 * digest-info template: absent on every build) */
 	if (kr->from_config)
 		return config_has(kr, h->name);
-	return h->avail_lines & KR_LINE(kr->line);
+	return h->built;
 }
 
 bool kr_pkey_available(const struct kr_rules *kr, const char *pkey_algo)
@@ -577,7 +704,7 @@ static int digest_on(const struct kr_rules *kr, const struct kr_hash *h,
 		       "sha3-*)";
 		return -ENOPKG;
 	}
-	if (!(h->pkcs7_lines & KR_LINE(kr->line))) {
+	if (!hash_parsed(kr, h)) {
 		*why = h->unparsed;
 		return -ENOPKG;
 	}
@@ -602,7 +729,7 @@ int kr_digest_check(const struct kr_rules *kr, const EVP_MD *md,
 	 * line's words */
 	for (int l = KR_NLINES - 1; l >= 0; l--) {
 		const char *w;
-		int r = digest_on(&lines[l], h, &w);
+		int r = digest_on(kr_get((enum kr_line)l), h, &w);
 
 		if (!r)
 			return 0;

@@ -17,22 +17,30 @@
 #include <openssl/evp.h>
 
 enum kr_line {
+	KR_5_10,
 	KR_6_1,
 	KR_6_12,
 	KR_7_3,
 	KR_NLINES,
 };
-#define KR_LINE(l) (1u << (l))
-#define KR_ALL (KR_LINE(KR_6_1) | KR_LINE(KR_6_12) | KR_LINE(KR_7_3))
 #define KR_DEFAULT KR_7_3
+
+/* A kernel release as one number: KR_V(6, 12) */
+#define KR_V(major, minor) ((major) * 1000 + (minor))
+/* The releases a rule holds for: since <= release < until (0: no bound) */
+struct kr_span {
+	int since, until;
+};
 
 /* A digest the kernel's parsers name (struct public_key_signature.hash_algo). */
 struct kr_hash {
 	const char *oid;	/* dotted OID as a SignerInfo digestAlgorithm */
 	const char *name;	/* kernel crypto name: "sha256", "sha3-256" */
 	const char *ossl;	/* OpenSSL name */
-	unsigned pkcs7_lines;	/* lines whose PKCS#7 parser accepts the OID */
-	unsigned avail_lines;	/* lines where crypto_alloc_shash() succeeds */
+	struct kr_span pkcs7;	/* releases whose PKCS#7 parser takes the OID */
+	struct kr_span gap;	/* ... except these ({0, 0}: none) */
+	bool built;		/* crypto_alloc_shash() succeeds on the test
+				 * kernels (their .config builds it) */
 	bool ecdsa_ok;		/* software_key_determine_akcipher() list */
 	const char *unparsed;	/* why a line's parser refuses it */
 	const char *unavailable; /* why a line cannot compute it */
@@ -45,7 +53,7 @@ struct kr_sinfo_algo {
 	const char *name;	/* for messages */
 	const char *pkey_algo;	/* "rsa", "ecdsa", "mldsa65" */
 	const char *encoding;	/* "pkcs1", "x962", "raw" */
-	unsigned lines;
+	struct kr_span on;
 	bool takes_data;	/* ML-DSA: signs the message, not a digest */
 	const char *absent;	/* why a line refuses it */
 };
@@ -56,7 +64,7 @@ struct kr_x509_algo {
 	const char *pkey_algo;
 	const char *encoding;
 	const char *hash;	/* kernel hash name; "none" for ML-DSA */
-	unsigned lines;
+	struct kr_span on;
 	bool takes_data;
 	const char *absent;	/* why a line refuses it */
 };
@@ -65,7 +73,7 @@ struct kr_x509_algo {
 struct kr_key_algo {
 	const char *oid;
 	const char *pkey_algo;	/* "rsa", "mldsa65"; NULL: the curve names it */
-	unsigned lines;
+	struct kr_span on;
 	size_t raw_len;		/* ML-DSA: the one key length of the set */
 	const char *absent;	/* why a line refuses it */
 };
@@ -74,7 +82,7 @@ struct kr_key_algo {
 struct kr_curve {
 	const char *oid;
 	const char *pkey_algo;	/* "ecdsa-nist-p256" */
-	unsigned lines;
+	struct kr_span on;
 	unsigned bytes;		/* one coordinate */
 	const char *absent;	/* why a line refuses it */
 };
@@ -100,8 +108,15 @@ enum kr_crypto {
 };
 
 struct kr_rules {
-	enum kr_line line;
-	const char *name;	/* "6.1" */
+	enum kr_line line;	/* the line at or below the release */
+	const char *name;	/* the line: "6.1" */
+	int version;		/* KR_V() of the release judged */
+	/* the release asked for ("6.6"), "" when it is the line itself */
+	char asked[12];
+	/* the release is a line's own: every rule here was confirmed by
+	 * that line's real kernel; otherwise each rule is as the source
+	 * history has it at that release, unconfirmed */
+	bool exact;
 	/* keyUsage and basicConstraints are parsed (and can fail the parse) */
 	bool x509_constraints;
 	/* x509_akid.asn1 tags the GeneralName alternatives IMPLICIT (an
@@ -119,6 +134,20 @@ struct kr_rules {
 	 * kernel module": a verified module whose whole-file SHA-256 is a
 	 * bin: entry is rejected (Debian 6.1 and 6.12; dropped in 6.17) */
 	bool module_bin_blacklist;
+	/* before v5.18 (2abc9c246e05, 590bfb57b232): x509_extract_key_data
+	 * names every id-ecPublicKey key "sm2" without reading its curve
+	 * (until ECDSA in v5.13); public_key_verify_signature() does not
+	 * compare the signature's algorithm with the key's, and
+	 * software_key_determine_akcipher() makes "pkcs1pad(<key
+	 * algo>,<hash>)" of any key; pkcs7_find_key() passes over an
+	 * embedded certificate whose key algorithm is not the SignerInfo's;
+	 * x509_check_for_self_signed() compares the two algorithms itself,
+	 * before it looks at whether the signature can be checked */
+	bool ec_keys_sm2;
+	bool old_pkey_algo_checks;
+	/* crypto/rsa.c rsa_check_payload() (SP 800-56B): a signature value
+	 * must be 1 < s < n - 1, else -EINVAL; before, 0 <= s < n */
+	bool rsa_payload_strict;
 	/* CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA: from a .config
 	 * only, the "7.3" line leaves it at its default, n */
 	bool mldsa_authattr_waiver;
@@ -129,19 +158,28 @@ struct kr_rules {
 };
 
 const struct kr_rules *kr_get(enum kr_line line);
-/* The lines, oldest first, for messages: "6.1, 6.12, 7.3". */
+/* The rule's span holds for the release these rules are for. */
+bool kr_on(const struct kr_rules *kr, struct kr_span span);
+/* The release to name in messages: the one asked for, else the line. */
+const char *kr_label(const struct kr_rules *kr);
+/* The lines, oldest first, for messages: "5.10, 6.1, 6.12, 7.3". */
 const char *kr_line_names(void);
 
 /*
- * The line whose rules a kernel version gets (the table in rules.c).
- * name: "7.3", "6.1.192", "6.12.0-12-amd64" (uname -r), "7.3.4+deb13";
- * NULL when it starts with no MAJOR.MINOR.  *note (may be NULL) gets the
- * assumption made when the version is outside the line's own range or
- * between lines whose rules differ from it; NULL when none.
+ * The rules of a kernel release: the line at or below it, with each rule
+ * as that release had it (the spans in rules.c).  name: "7.3", "6.1.192",
+ * "6.12.0-12-amd64" (uname -r), "7.3.4+deb13".  0; -EINVAL when name
+ * starts with no MAJOR.MINOR; -ERANGE for a release older than the
+ * oldest line (5.10), which is refused rather than guessed: before 5.10
+ * the module-signature rules changed in ways no real kernel of the stage
+ * confirms.  *note (may be NULL) gets what is assumed for a release that
+ * is not a line's own (NULL for a line's).
  */
-const struct kr_rules *kr_for_version(const char *name, const char **note);
-const struct kr_rules *kr_for_major_minor(int major, int minor,
-					  const char **note);
+int kr_resolve(const char *name, struct kr_rules *out, const char **note);
+int kr_resolve_mm(int major, int minor, struct kr_rules *out,
+		  const char **note);
+/* The oldest line, for messages: "5.10". */
+extern const char kr_oldest[];
 
 /* Lookups by dotted OID for a line; NULL when that line does not know it. */
 const struct kr_hash *kr_pkcs7_hash(const struct kr_rules *kr,
@@ -158,7 +196,7 @@ const struct kr_x509_algo *kr_x509_algo(const struct kr_rules *kr,
 const char *kr_sinfo_algo_absent(const char *oid);
 const char *kr_x509_algo_absent(const char *oid);
 /* Key algorithms and curves: the row whatever the line, so that the
- * caller can say why a line refuses it (row->lines). */
+ * caller can say why a line refuses it (kr_on(kr, row->on)). */
 const struct kr_key_algo *kr_key_algo(const char *oid);
 const struct kr_curve *kr_curve(const char *oid);
 /* Why no line takes a key algorithm or curve this table lacks. */

@@ -193,9 +193,16 @@ static int verify_one(const struct kr_rules *kr, struct p7_msg *m,
 	ret = sinfo_digest(kr, si, data, len, why);
 	if (ret)
 		return ret;
-	/* pkcs7_find_key(): the first certificate with id == auth_ids[0] */
+	/* pkcs7_find_key(): the first certificate with id == auth_ids[0];
+	 * before v5.18 also with the SignerInfo's key algorithm (one with
+	 * another is passed over: "X.509 algo and PKCS#7 sig algo don't
+	 * match") */
 	for (i = 0; i < m->n_certs; i++) {
-		if (kid_same(&m->certs[i]->id, &si->auth_id)) {
+		if (kid_same(&m->certs[i]->id, &si->auth_id) &&
+		    (!kr->old_pkey_algo_checks || !si->sig.pkey_algo ||
+		     !m->certs[i]->pub.algo ||
+		     pk_algo_matches(m->certs[i]->pub.algo,
+				     si->sig.pkey_algo))) {
 			si->signer = m->certs[i];
 			break;
 		}

@@ -7,7 +7,7 @@ void kr_describe_waivers(const struct kr_rules *kr, struct ms_sigdesc *d)
 	/* pkcs7_check_authattrs(): the first signer decides */
 	int waivable = n > 0 && (!d->s[0].signed_attrs || d->s[0].mldsa);
 
-	d->kernel = kr->name;
+	d->kernel = kr_label(kr);
 	for (int i = 0; i < n; i++) {
 		struct ms_signer_desc *s = &d->s[i];
 

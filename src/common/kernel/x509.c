@@ -289,6 +289,14 @@ static int check_self_signed(struct x509k_cert *c, const struct kr_rules *kr,
 			return -EKEYREJECTED;
 		}
 	}
+	/* before v5.18 the key's and the signature's algorithms are
+	 * compared here, before an unsupported signature is let through */
+	if (kr->old_pkey_algo_checks && c->pub.algo && c->sig.pkey_algo &&
+	    !pk_algo_matches(c->pub.algo, c->sig.pkey_algo)) {
+		*why = "self-signed certificate's key and signature "
+		       "algorithms differ";
+		return -EKEYREJECTED;
+	}
 	if (c->unsupported_sig)
 		return 0;
 	ret = pk_verify(kr, &c->pub, &c->sig, &w);

@@ -314,7 +314,13 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 			       json_object_new_boolean(r->signed_twice));
 	json_object_object_add(j, "loads_unsigned",
 			       loads_unsigned(c, usage, r->err));
-	json_object_object_add(j, "kernel", json_object_new_string(c->kernel));
+	json_object_object_add(j, "kernel",
+			       json_object_new_string(c->rules->name));
+	json_object_object_add(j, "kernel_exact",
+			       json_object_new_boolean(c->rules->exact));
+	if (c->rules->asked[0])
+		json_object_object_add(j, "kernel_asked",
+				       json_object_new_string(c->rules->asked));
 	json_object_object_add(j, "usage", json_object_new_string(kv_usage_name(usage)));
 	json_object_object_add(j, "enforce", json_object_new_boolean(c->enforce));
 	json_object_object_add(j, "lockdown",

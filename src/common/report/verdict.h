@@ -15,7 +15,9 @@
 
 /* How the verdict is to be read. */
 struct rp_context {
-	const char *kernel;	/* the rules' line, "6.12" */
+	/* the rules judged by: their line ("kernel"), whether they are the
+	 * line's own ("kernel_exact") and the release asked for */
+	const struct kr_rules *rules;
 	bool enforce;		/* module.sig_enforce=1 or MODULE_SIG_FORCE */
 	enum mc_lockdown lockdown;
 	const char *locked_by;	/* what set the lockdown level, for words */

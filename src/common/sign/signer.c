@@ -637,20 +637,20 @@ static int check_attach(const struct ms_signer *s,
 	if (v.cert_refused)
 		snprintf(fail->text, sizeof(fail->text), "the %s kernel would "
 			 "not load the certificate as a key: -%s: %s",
-			 kr->name, ms_errno_name(err), v.why);
+			 kr_label(kr), ms_errno_name(err), v.why);
 	else if (err == -ENOKEY)
 		snprintf(fail->text, sizeof(fail->text), "no signer of the "
 			 "CMS is the given certificate (-ENOKEY from the %s "
-			 "kernel trusting only it)", kr->name);
+			 "kernel trusting only it)", kr_label(kr));
 	else if (s->raw_is_value && err == -EKEYREJECTED)
 		/* the CMS around it is ours: the value is what is wrong */
 		snprintf(fail->text, sizeof(fail->text), "the signature "
 			 "value does not verify over this file with the "
 			 "certificate (-%s from the %s kernel: %s)",
-			 ms_errno_name(err), kr->name, v.why);
+			 ms_errno_name(err), kr_label(kr), v.why);
 	else
 		snprintf(fail->text, sizeof(fail->text), "the %s kernel "
-			 "would refuse this signature: -%s: %s%s", kr->name,
+			 "would refuse this signature: -%s: %s%s", kr_label(kr),
 			 ms_errno_name(err), v.why ? v.why : "rejected",
 			 s->raw_is_value ? "" : " (openssl cms -sign makes "
 			 "one it accepts with -binary -noattr -nosmimecap "
@@ -692,7 +692,7 @@ static int check_mldsa(const struct ms_signer *s,
 	if (err != v.err)	/* -ENOMEM: no verdict */
 		return fail_at(fail, MS_STAGE_SIGN, r->module, NULL, err);
 	snprintf(fail->text, sizeof(fail->text), "the %s kernel would %s: "
-		 "-%s: %s%s", kr->name, v.cert_refused ? "not load the "
+		 "-%s: %s%s", kr_label(kr), v.cert_refused ? "not load the "
 		 "signer's certificate as a key" : "refuse this ML-DSA "
 		 "signature", ms_errno_name(err), v.why ? v.why : "rejected",
 		 kr->from_config && !kr->mldsa_authattr_waiver &&

@@ -15,7 +15,8 @@
  * harness's /init walks.
  *
  * For kind "module" the steps are those of module_sig_check() and
- * mod_verify_sig() in kernel/module/signing.c (identical in 6.1 and 6.12),
+ * mod_verify_sig() in kernel/module/signing.c (identical in 6.1 and 6.12;
+ * 5.10 has the same steps in kernel/module.c and kernel/module_signing.c),
  * called with flags == 0.  mod_check_sig() and mod_verify_sig() are not
  * exported to modules, so their few lines are repeated here; everything
  * cryptographic is the kernel's exported verify_pkcs7_signature().
@@ -31,7 +32,12 @@
  * signature check (ELF validation, vermagic, symbol resolution).
  */
 #include <crypto/hash.h>
+#if __has_include(<crypto/sha2.h>)
 #include <crypto/sha2.h>
+#else
+/* before 5.11 */
+#include <crypto/sha.h>
+#endif
 #include <keys/system_keyring.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
@@ -111,7 +117,11 @@ static int judge_hash_blacklisted(const void *data, size_t len)
 	crypto_free_shash(tfm);
 	if (ret)
 		return ret;
+#ifdef JUDGE_BLACKLIST_TYPE_STRING
+	return is_hash_blacklisted(digest, sizeof(digest), "bin");
+#else
 	return is_hash_blacklisted(digest, sizeof(digest), BLACKLIST_HASH_BINARY);
+#endif
 }
 #endif
 

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "report/kernel_arg.h"
+
+static int said(const char *what, const char *name, int ret,
+		const struct kr_rules *kr, const char *note)
+{
+	if (ret == -EINVAL) {
+		ms_error(strcmp(what, "--kernel") ? what : NULL,
+			 "not a kernel version '%s' (use MAJOR.MINOR: the "
+			 "lines are %s)", name, kr_line_names());
+		return -1;
+	}
+	if (ret == -ERANGE) {
+		/* before 5.10 mod_check_sig(), the PKCS#7 and X.509 parsers
+		 * and the keyrings differ in ways no kernel of the stage
+		 * confirms: a guessed OK would be worse than none */
+		ms_error(strcmp(what, "--kernel") ? what : NULL,
+			 "kernel %s is older than %s, the oldest kernel this "
+			 "tool models: not judged (give --kernel %s or newer "
+			 "to judge by those rules)", name, kr_oldest,
+			 kr_oldest);
+		return -1;
+	}
+	if (!kr->exact)
+		ms_warn(strcmp(what, "--kernel") ? what : NULL, "%s %s: %s",
+			strcmp(what, "--kernel") ? "kernel" : "--kernel",
+			name, note ? note : "not confirmed by a real kernel");
+	return 0;
+}
+
+int rp_kernel_release(const char *what, const char *name,
+		      struct kr_rules *out)
+{
+	const char *note;
+	int ret = kr_resolve(name, out, &note);
+
+	return said(what, name, ret, out, note);
+}
+
+int rp_kernel_release_mm(const char *what, int major, int minor,
+			 struct kr_rules *out)
+{
+	char name[24];
+	const char *note;
+	int ret = kr_resolve_mm(major, minor, out, &note);
+
+	snprintf(name, sizeof(name), "%d.%d", major, minor);
+	return said(what, name, ret, out, note);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A kernel release as the tools take it (--kernel, or the version read
+ * out of a kernel image or .config): its rules, and the words every tool
+ * uses for them.  A release that is not a line's own is judged by its
+ * rules as the kernel's history has them, never confirmed by a real
+ * kernel: that is said once, and JSON says "kernel_exact": false.
+ */
+#ifndef MODSIGN_REPORT_KERNEL_ARG_H
+#define MODSIGN_REPORT_KERNEL_ARG_H
+
+#include "kernel/rules.h"
+
+/*
+ * The rules of release name into *out.  what names where the release
+ * came from in messages ("--kernel" or a file's path).  Says on stderr,
+ * once, what is assumed when the release is not a line's own.  0; -1
+ * after an error message: not a version, or older than the oldest line
+ * (refused: nothing of the kind was checked against a real kernel).
+ */
+int rp_kernel_release(const char *what, const char *name,
+		      struct kr_rules *out);
+/* The same for a release already split (a .config's header). */
+int rp_kernel_release_mm(const char *what, int major, int minor,
+			 struct kr_rules *out);
+
+#endif
