@@ -18,9 +18,11 @@
 #include "base/fileio.h"
 #include "base/log.h"
 #include "base/openssl_init.h"
+#include "base/samefile.h"
 #include "base/signer_facts.h"
 #include "base/treewalk.h"
 #include "base/workpool.h"
+#include "kernel/cert_check.h"
 #include "kernel/public_key.h"
 #include "kernel/rules.h"
 #include "kernel/waiver.h"
@@ -481,6 +483,7 @@ static int run(const struct job *j, const struct ms_modfile *f)
 	struct ms_trailer t;
 	struct ms_sigdesc d;
 	const char *why;
+	char desc[320];
 	int err, rc;
 
 	err = ms_trailer_split(f->data, f->len, &t, &why);
@@ -516,6 +519,11 @@ static int run(const struct job *j, const struct ms_modfile *f)
 		return fail(j, -EBADMSG, MS_EXIT_MALFORMED, "signature blob "
 			    "is not a CMS/PKCS#7 SignedData message");
 	}
+	/* -c: CERT's key and whether it vouches, as verify-file says */
+	if (a->cert)
+		kv_cert_check(a->cert, a->kernel ? a->kernel :
+			      kr_get(KR_DEFAULT), f->data, f->len, &d, desc,
+			      sizeof(desc));
 	print_desc(j, f, &d);
 	rc = id_type_exit(j, &t);
 	ms_sigdesc_free(&d);
@@ -597,7 +605,14 @@ struct each {
 	const struct args *a;
 	X509 *cert;
 	const struct ms_list *files;
+	struct rp_describe_summary sum;
 };
+
+static void each_done(void *ctx, size_t i, int code)
+{
+	(void)i;
+	rp_describe_count(&((struct each *)ctx)->sum, code);
+}
 
 static int each_describe(void *ctx, size_t i, FILE *out)
 {
@@ -617,16 +632,37 @@ static int describe_all(const struct args *a, X509 *cert)
 		.from = a->from, .nul = a->nul, .walk = a->walk,
 	};
 	struct ms_list files = { 0 };
-	struct each e = { a, cert, &files };
+	struct each e = { a, cert, &files, { 0 } };
 	int code;
 
 	code = ms_inputs_collect(&in, &files);
 	if (files.n)
 		code = ms_exit_worst(code, ms_batch_each(&files, a->jobs ?
 			a->jobs : ms_pool_default_workers(), "described",
-			each_describe, NULL, &e));
+			each_describe, each_done, &e));
+	/* as verify-file: a tree or a list ends with its count */
+	if (files.n && (a->walk || a->from) && a->view != VIEW_NONE)
+		rp_print_describe_summary(stdout, files.n, &e.sum, code,
+					  a->view == VIEW_JSON);
 	ms_list_free(&files);
 	return code;
+}
+
+/* --body-out and --sig-out never replace a file this run reads
+ * (base/samefile.h), nor each other: 0 or exit 2 after one line. */
+static int check_outputs(const struct args *a)
+{
+	const char *const outs[] = { a->body_out, a->sig_out };
+	struct ms_input_set in = { 0 };
+	const char *bad;
+	char why[512];
+
+	ms_inputs_add(&in, a->nfiles ? a->files[0] : NULL, "the module");
+	ms_inputs_add(&in, a->cert, "the certificate");
+	if (!ms_outputs_check(&in, outs, 2, &bad, why, sizeof(why)))
+		return 0;
+	ms_error(bad, "%s", why);
+	return MS_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -641,9 +677,11 @@ int main(int argc, char **argv)
 	if (rc == STOP_OK)
 		return MS_EXIT_OK;
 	if (rc) {
-		usage(stderr);
+		ms_usage_hint();
 		return MS_EXIT_USAGE;
 	}
+	if ((rc = check_outputs(&a)))
+		return rc;
 	ms_cleanup_on_signals();
 	if (a.cert) {
 		err = ms_load_cert(a.cert, &cert, &why);

@@ -27,6 +27,7 @@
 #include "sign/agent_server.h"
 #include "sign/batch_sign.h"
 #include "sign/kernel_check.h"
+#include "sign/outputs.h"
 #include "sign/pin.h"
 #include "sign/pkcs11/load.h"
 #include "sign/sign_report.h"
@@ -315,6 +316,9 @@ static int load_kconfig(const char *path, struct kconfig *kc,
 			 ms_io_strerror(err));
 		return MS_EXIT_IO;
 	}
+	/* --kernel settles what the file does not say */
+	if (asked)
+		kc_settle_line(kc, asked);
 	if (kc->too_old || (asked && asked->version != kc->rules.version)) {
 		ms_error(path, kc->too_old ? "kernel %s is older than %s, the "
 			 "oldest kernel this tool models" : "kernel %s is not "
@@ -349,7 +353,7 @@ struct opts {
 	int keyid, quiet, verbose, kmod;
 	int agent;		/* OPT_AGENT* */
 	int ncmd;		/* words after "--": --agent's command */
-	const char *kcpath, *rawsig;
+	const char *kcpath, *rawsig, *pin_file;
 	struct kr_rules kr_buf;		/* --kernel's */
 	struct ms_key_opts kopts;
 	struct batch_opts batch;
@@ -451,6 +455,8 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 	case 'G':
 		return take_signer(o, argc, argv);
 	case 'P':
+		o->pin_file = optarg;
+		/* fall through */
 	case 'F':
 		return take_pin_source(opt);
 	case 'O': o->kopts.provider = optarg; return 0;
@@ -568,6 +574,23 @@ static int words_wanted(const struct opts *o)
 	}
 }
 
+/* Too few or too many positional words (need of them, and up to more
+ * optional): say which, then USAGE_ERR. */
+static int words_error(const struct opts *o, int need, int more)
+{
+	if (o->kmod)		/* kmodsign says only its usage */
+		return USAGE_ERR;
+	if (!o->nwords)
+		ms_error(NULL, "no arguments (%d needed)", need);
+	else if (o->nwords < need)
+		ms_error(NULL, "missing arguments: %d given, %d needed",
+			 o->nwords, need);
+	else
+		ms_error(NULL, "too many arguments (at most %d): '%s'",
+			 need + more, o->words[need + more]);
+	return USAGE_ERR;
+}
+
 /* The single-file command line holds together: 0, else an answer. */
 static int validate_one(const struct opts *o)
 {
@@ -582,7 +605,7 @@ static int validate_one(const struct opts *o)
 		ms_error(NULL, "-d and -p only go with signing here");
 	else if (o->nwords < npos ||
 		 o->nwords > npos + (o->verb == DIGEST ? 0 : 1))
-		return USAGE_ERR;
+		return words_error(o, npos, o->verb == DIGEST ? 0 : 1);
 	else
 		return 0;
 	return MS_EXIT_USAGE;
@@ -603,7 +626,7 @@ static int validate_batch(const struct opts *o)
 		ms_error(NULL, "-0 goes with --files-from");
 	else if (o->nwords < npos ||
 		 (o->nwords == npos && !o->batch.from && !o->batch.walk))
-		return USAGE_ERR;
+		return words_error(o, npos + 1, 0);
 	else
 		return 0;
 	return MS_EXIT_USAGE;
@@ -632,6 +655,25 @@ static int add_signers(const struct opts *o, struct ms_signer *s,
 	return err;
 }
 
+/*
+ * The files this run reads besides the modules, which no output may be
+ * (sign/outputs.h).  key is NULL when only --signer names keys.
+ */
+static void run_inputs(const struct opts *o, const char *key,
+		       const char *cert, struct ms_input_set *in)
+{
+	ms_inputs_add(in, key, o->verb == RAW ? "the raw CMS" : "the key");
+	ms_inputs_add(in, cert, "the certificate");
+	ms_inputs_add(in, o->rawsig, "the signature to attach");
+	for (int i = 0; i < o->nextra; i++) {
+		ms_inputs_add(in, o->extra_keys[i], "a --signer key");
+		ms_inputs_add(in, o->extra_certs[i], "a --signer certificate");
+	}
+	ms_inputs_add(in, o->pin_file, "the PIN file");
+	ms_inputs_add(in, o->kcpath, "the kernel config");
+	ms_inputs_add(in, o->batch.from, "the --files-from list");
+}
+
 /* The names in words, --files-from and -r (base/treewalk.h): exit code
  * or 0. */
 static int batch_list(const struct opts *o, int first, struct ms_list *list)
@@ -653,6 +695,7 @@ static int run_batch(struct opts *o)
 {
 	const char *names[MS_MAX_SIGNERS] = { 0 };
 	const char *hash = o->words[0];
+	struct ms_input_set in = { 0 };
 	struct ms_list list = { 0 };
 	struct kconfig kc = { 0 };
 	struct ms_signer signer;
@@ -667,6 +710,15 @@ static int run_batch(struct opts *o)
 	code = listed = batch_list(o, o->nextra ? 1 : 3, &list);
 	if (!list.n)
 		goto out;
+	run_inputs(o, o->nextra ? NULL : o->words[1],
+		   o->nextra ? NULL : o->words[2], &in);
+	for (size_t i = 0; i < list.n; i++) {
+		o->req.module = list.v[i];
+		if (ms_sign_check_outputs(&o->req, 0, &in, &fail)) {
+			code = ms_sign_report(&fail, -EEXIST);
+			goto out;
+		}
+	}
 	ms_set_verbose(o->verbose);
 	ms_openssl_init(o->verbose);
 	ms_cleanup_on_signals();
@@ -859,6 +911,7 @@ static int run_one(struct opts *o)
 {
 	const char *names[MS_MAX_SIGNERS] = { 0 };
 	struct ms_sign_req *req = &o->req;
+	struct ms_input_set in = { 0 };
 	struct kconfig kc = { 0 };
 	struct ms_signer signer;
 	struct ms_fail fail;
@@ -885,12 +938,20 @@ static int run_one(struct opts *o)
 	cert = o->verb == ATTACH ? o->words[1] : o->words[2];
 	req->module = o->words[npos - 1];
 	req->overlap = 1;
-	if (o->nwords == npos + 1 &&
+	/* <dest> that is <module> by any name: in place */
+	if (o->nwords == npos + 1 && (req->trailer_only ||
+	    !ms_same_file(o->words[npos - 1], o->words[npos])) &&
 	    strcmp(o->words[npos - 1], o->words[npos]) != 0)
 		req->dest = o->words[npos];
 	if (kmodsign_check(req)) {
 		kc_free(&kc);
 		return MS_EXIT_USAGE;
+	}
+	run_inputs(o, npos == 4 ? o->words[o->verb == RAW ? 0 : 1] : NULL,
+		   o->verb == DIGEST ? NULL : cert, &in);
+	if (ms_sign_check_outputs(req, o->verb == DIGEST, &in, &fail)) {
+		kc_free(&kc);
+		return ms_sign_report(&fail, -EEXIST);
 	}
 
 	err = load_for_verb(o, &signer, hash, cert, names, &fail);
@@ -943,7 +1004,7 @@ int main(int argc, char **argv)
 		if (o.kmod)
 			kmodsign_usage(stderr);
 		else
-			usage(stderr);
+			ms_usage_hint();
 		code = MS_EXIT_USAGE;
 	}
 	/* Providers and their PKCS#11 modules go before exit(). */

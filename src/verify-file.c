@@ -438,6 +438,9 @@ static int load_kconfig(struct opts *o, struct keyrings *k)
 			 "--kernel-config)", ms_io_strerror(ret));
 		return MS_EXIT_IO;
 	}
+	/* --kernel settles what the file does not say */
+	if (o->kline)
+		kc_settle_line(kc, o->kr);
 	if (kc->too_old || (o->kline && o->kr->version != kc->rules.version)) {
 		ms_error(path, kc->too_old ? "kernel %s is older than %s, the "
 			 "oldest kernel this tool models: not judged" : "kernel "
@@ -445,7 +448,7 @@ static int load_kconfig(struct opts *o, struct keyrings *k)
 			 kr_oldest : o->kline);
 		return MS_EXIT_USAGE;
 	}
-	if (!kc->version[0])
+	if (!kc->version[0] && !o->kline)
 		ms_warn(path, "no \"# Linux/<arch> <version> Kernel "
 			"Configuration\" line: using the %s rules",
 			kc->rules.name);
@@ -705,7 +708,7 @@ static int check_file(const struct judge *jd, const char *file,
 		code = j.why ? ms_exit_for_errno(err) : MS_EXIT_IO;
 		sum->errors++;
 	} else {
-		code = rp_exit_code(&jd->rc, j.usage, j.r.err);
+		code = rp_exit_code(&jd->rc, j.usage, &j.r);
 		rp_count(sum, j.r.err);
 		if (o->json)
 			rp_print_json(out, &jd->rc, file, j.usage, &j.r);
@@ -788,9 +791,14 @@ static int machine_parts(struct opts *o)
 	int several, err = mc_probe(o->sysroot, o->release, m, &several);
 
 	if (err == -ENOENT) {
-		ms_error(root, "no kernel installed under it (looked for %s; "
-			 "give --machine=RELEASE and --vmlinux)",
-			 mc_image_places());
+		struct stat st;
+
+		if (stat(root, &st) || !S_ISDIR(st.st_mode))
+			ms_error(root, "no such directory (check --sysroot)");
+		else
+			ms_error(root, "no kernel installed under it (looked "
+				 "for %s; give --machine=RELEASE and "
+				 "--vmlinux)", mc_image_places());
 		return MS_EXIT_IO;
 	}
 	if (err == -ENOTUNIQ) {
@@ -816,6 +824,10 @@ static int machine_parts(struct opts *o)
 	}
 	for (size_t i = 0; i < o->notes.n; i++)
 		ms_warn(NULL, "%s", o->notes.v[i]);
+	if (m->mok_pending)
+		ms_warn(m->efivars, "a MOK enrolment is pending (MokNew): the "
+			"key waits for confirmation in MokManager at the next "
+			"boot, and is not trusted until then");
 	if (m->has_vmlinuz)
 		ms_info("%s: kernel image, as %s", m->vmlinuz, m->vmlinuz_from);
 	if (m->has_config)
@@ -1006,7 +1018,7 @@ static int judge_files(const struct opts *o, struct keyrings *k)
 	code = ms_exit_worst(code, check_all(&jd, &files, o->jobs ? o->jobs :
 		files.n > 1 ? ms_pool_default_workers() : 1, &sum));
 	if ((o->walk || o->from) && o->json)
-		rp_print_summary_json(stdout, files.n, &sum);
+		rp_print_summary_json(stdout, files.n, &sum, code);
 	else if ((o->walk || o->from) && !o->quiet)
 		rp_print_summary(stdout, files.n, &sum);
 	ms_list_free(&files);
@@ -1048,7 +1060,7 @@ int main(int argc, char **argv)
 	keyrings_free(&k);
 done:
 	if (code < 0) {
-		usage(stderr);
+		ms_usage_hint();
 		code = MS_EXIT_USAGE;
 	}
 	free(o.srcs);

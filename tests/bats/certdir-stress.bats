@@ -129,8 +129,8 @@ sign() {
 	run --separate-stderr "$VERIFY_FILE" -k "$D" "${mods[@]}" e.ko
 	assert_success
 	[ "$(grep -c ': OK (' <<<"$output")" -eq $((NGEN + 1)) ]
-	assert_line --partial "m1.ko: OK (sha256, ECDSA-P256, signer \"modsign stress: stress key 1\""
-	assert_line --partial "m$NGEN.ko: OK (sha256, ECDSA-P256, signer \"modsign stress: stress key $NGEN\""
+	assert_line --partial "m1.ko: OK (sha256, ECDSA-P256, signer \"stress key 1\""
+	assert_line --partial "m$NGEN.ko: OK (sha256, ECDSA-P256, signer \"stress key $NGEN\""
 	assert_line --partial "e.ko: OK (sha256, ECDSA-P256, signer \"modsign test ECDSA P-256 key\""
 }
 

@@ -66,16 +66,16 @@ sign_sample() { # name hash [key] [sign-file flags...]
 }
 
 @test "--descriptor prints the descriptor fields as extract-module-sig.pl -d" {
-	make_module m.ko 10
+	make_module m.ko 200
 	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
-	siglen=$(( $(stat -c %s m.ko) - 10 - 40 ))
+	siglen=$(( $(stat -c %s m.ko) - 200 - 40 ))
 	run "$EXTRACT_SIG" --descriptor m.ko
 	assert_success
 	assert_output "0 0 2 0 0 $siglen"
 }
 
 @test "the description names issuer, serial, hash, algorithm and key type" {
-	make_module m.ko 100
+	make_module m.ko 200
 	"$SIGN_FILE" sha384 "$KEYS/rsa4096.key" "$KEYS/rsa4096.crt" m.ko
 	serial=$(openssl x509 -in "$KEYS/rsa4096.crt" -noout -serial | cut -d= -f2 |
 		tr A-F a-f | sed 's/^0*//')
@@ -98,7 +98,7 @@ sign_sample() { # name hash [key] [sign-file flags...]
 }
 
 @test "a -k signature is described by its subjectKeyIdentifier" {
-	make_module m.ko 100
+	make_module m.ko 200
 	"$SIGN_FILE" -k sha256 "$KEYS/ec256.key" "$KEYS/ec256.crt" m.ko
 	skid=$(openssl x509 -in "$KEYS/ec256.crt" -noout -ext subjectKeyIdentifier |
 		tail -1 | tr -d ' :' | tr A-F a-f)
@@ -111,7 +111,7 @@ sign_sample() { # name hash [key] [sign-file flags...]
 }
 
 @test "--json describes the signature as one JSON object" {
-	make_module m.ko 100
+	make_module m.ko 200
 	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
 	"$EXTRACT_SIG" --json -c "$KEYS/rsa2048.der" m.ko > out.json
 	run python3 - out.json "$KEYS/rsa2048.der" <<'PY'
@@ -119,14 +119,15 @@ import json, sys
 o = json.load(open(sys.argv[1]))
 s = o["signers"][0]
 assert o["id_type"] == "PKCS#7", o
-assert o["body_size"] == 100 and o["signature_offset"] == 100, o
-assert o["signature_size"] + 140 == o["file_size"], o
+assert o["body_size"] == 200 and o["signature_offset"] == 200, o
+assert o["signature_size"] + 240 == o["file_size"], o
 assert o["signer_count"] == 1 and o["detached"] is True, o
 assert s["signer_id"] == "issuer-and-serial" and s["skid"] is None, s
 assert s["signer"] == "modsign test RSA-2048 key", s
 assert s["hash"] == "sha256" and s["signature_algorithm"] == "rsaEncryption", s
 assert s["signed_attributes"] is False and s["key_type"] == "RSA-2048", s
-assert s["index"] == 1 and s["trusted"] is None, s
+assert s["index"] == 1 and s["trusted"] is True, s
+assert s["key_description"] == "modsign test RSA-2048 key: 52becfe834406c10d9bcf8d61d7d192348b534db", s
 assert s["certificate"] == sys.argv[2], s
 print("ok")
 PY
@@ -168,14 +169,14 @@ modinfo_matches() { # file
 }
 
 @test "an unsigned file: exit 3 and the reason" {
-	make_module m.ko 100
+	make_module m.ko 200
 	run "$EXTRACT_SIG" m.ko
 	assert_failure 3
 	assert_output "extract-sig: m.ko: not signed (no signature magic at the end)"
 }
 
 @test "one byte after the magic means unsigned" {
-	make_module m.ko 100
+	make_module m.ko 200
 	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
 	printf '\n' >> m.ko
 	run "$EXTRACT_SIG" --body-stdout m.ko
@@ -190,7 +191,7 @@ modinfo_matches() { # file
 }
 
 @test "a signature length larger than the file: exit 6" {
-	make_module m.ko 100
+	make_module m.ko 200
 	append_trailer m.ko 0 0 2 0 0 4000000000
 	run "$EXTRACT_SIG" m.ko
 	assert_failure 6
@@ -198,7 +199,7 @@ modinfo_matches() { # file
 }
 
 @test "a PKCS#7 trailer around garbage: exit 6" {
-	make_module m.ko 100
+	make_module m.ko 200
 	head -c 64 /dev/zero >> m.ko
 	append_trailer m.ko 0 0 2 0 0 64
 	run "$EXTRACT_SIG" m.ko
@@ -207,7 +208,7 @@ modinfo_matches() { # file
 }
 
 @test "a legacy X.509 trailer: split and shown, exit 5 with the reason" {
-	make_module m.ko 100
+	make_module m.ko 200
 	printf 'Legacy signer' >> m.ko      # 13-byte signer name
 	printf '\x01\x02\x03\x04' >> m.ko   # 4-byte key id
 	head -c 32 /dev/zero >> m.ko         # 32-byte raw signature
@@ -217,7 +218,7 @@ modinfo_matches() { # file
 	assert_line "id type:          X509 (1)"
 	assert_line "extract-sig: m.ko: signature id type 1 (X509) is not PKCS#7: the legacy pre-4.3 format, which kernels refuse (ENOPKG)"
 	"$EXTRACT_SIG" --body-stdout m.ko > body
-	[ "$(stat -c %s body)" = 100 ]
+	[ "$(stat -c %s body)" = 200 ]
 	run "$EXTRACT_SIG" --modinfo=signer m.ko
 	assert_output --partial "Legacy signer"
 	run "$EXTRACT_SIG" --modinfo=sig_hashalgo m.ko
@@ -225,7 +226,7 @@ modinfo_matches() { # file
 }
 
 @test "an unknown id type: exit 5 with the reason" {
-	make_module m.ko 100
+	make_module m.ko 200
 	head -c 16 /dev/zero >> m.ko
 	append_trailer m.ko 0 0 7 0 0 16
 	run "$EXTRACT_SIG" m.ko
@@ -238,7 +239,7 @@ modinfo_matches() { # file
 	assert_failure 2
 	run "$EXTRACT_SIG"
 	assert_failure 2
-	make_module m.ko 100
+	make_module m.ko 200
 	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
 	run "$EXTRACT_SIG" --modinfo=bogus m.ko
 	assert_failure 2
@@ -256,7 +257,7 @@ modinfo_matches() { # file
 }
 
 @test "a certificate that is not one: exit 9 naming it" {
-	make_module m.ko 100
+	make_module m.ko 200
 	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
 	run "$EXTRACT_SIG" -c "$KEYS/rsa2048.key" m.ko
 	assert_failure 9
@@ -302,7 +303,7 @@ assert o["signers"][0]["signer"] == "modsign test RSA-2048 key", o' "$output"
 	mkdir -p tree/sub
 	make_module tree/a.ko 4096
 	make_module tree/sub/b.ko 3000
-	make_module tree/u.ko 100
+	make_module tree/u.ko 200
 	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" tree/a.ko
 	"$SIGN_FILE" sha384 "$KEYS/ec256.key" "$KEYS/ec256.crt" tree/sub/b.ko
 	run -0 --separate-stderr "$EXTRACT_SIG" tree/a.ko tree/sub/b.ko
@@ -321,10 +322,11 @@ assert u["file"] == "tree/u.ko" and u["verdict"] == "ERROR", u
 assert u["errno"] == "ENODATA", u' "${lines[@]}"
 	assert_success
 	run -3 --separate-stderr "$EXTRACT_SIG" --json -r tree
-	assert_equal "${#lines[@]}" 3
+	assert_equal "${#lines[@]}" 4
 	assert_line --index 0 --partial '"file":"tree/a.ko"'
 	assert_line --index 1 --partial '"file":"tree/sub/b.ko"'
 	assert_line --index 2 --partial '"file":"tree/u.ko","verdict":"ERROR"'
+	assert_line --index 3 '{"summary":{"files":3,"signed":2,"unsigned":1,"malformed":0,"unreadable":0,"exit":3}}'
 	# splitting takes one file
 	run -2 "$EXTRACT_SIG" --body-stdout tree/a.ko tree/sub/b.ko
 	assert_line --index 0 --partial "take exactly one FILE"
@@ -374,4 +376,32 @@ assert u["errno"] == "ENODATA", u' "${lines[@]}"
 	assert_output --partial '"signed_twice":false'
 	run -0 --separate-stderr "$EXTRACT_SIG" once.ko
 	refute_output --partial "signed twice"
+}
+
+@test "a usage error is one line, then the --help hint, not the usage block" {
+	run --separate-stderr "$EXTRACT_SIG"
+	assert_failure 2
+	assert_equal "$stderr" "extract-sig: no FILE to describe
+Try 'extract-sig --help' for the usage."
+}
+
+@test "-r and --files-from end with a summary, as verify-file's, in text and JSON with the exit status" {
+	mkdir tree
+	make_module tree/a.ko 4096
+	make_module tree/b.ko 4096
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" tree/a.ko
+	run --separate-stderr "$EXTRACT_SIG" -r tree
+	assert_failure 3
+	assert_line --index -1 "summary: 2 files: 1 signed, 1 unsigned, 0 malformed, 0 unreadable"
+	run --separate-stderr "$EXTRACT_SIG" --json -r tree
+	assert_failure 3
+	assert_line --index -1 '{"summary":{"files":2,"signed":1,"unsigned":1,"malformed":0,"unreadable":0,"exit":3}}'
+	printf 'tree/a.ko\n' >list
+	run --separate-stderr "$EXTRACT_SIG" --files-from list
+	assert_success
+	assert_line --index -1 "summary: 1 files: 1 signed, 0 unsigned, 0 malformed, 0 unreadable"
+	# -q prints nothing, summary included
+	run --separate-stderr "$EXTRACT_SIG" -q -r tree
+	assert_failure 3
+	assert_output ""
 }

@@ -25,17 +25,19 @@ setup() {
 	cd "$W" || return 1
 }
 
-# A deterministic pseudo-module of N bytes (content from a counter, so the
-# same size always gives the same file).  It starts with the ELF magic in
-# place of the counter's first word, as sign-file refuses a .ko that is
-# not ELF (--usage firmware signs any data).
+# A deterministic test module of N bytes (tests/fixtures/elf-module.py):
+# a counter under a minimal ELF object the kernel's ELF checks accept, so
+# that sign-file signs it and verify-file judges its signature; below 193
+# bytes only the ELF magic and the counter (no module).  --usage firmware
+# signs any data.
 make_module() { # path size
-	python3 -c 'import sys
-n=int(sys.argv[2]); b=bytearray(b"\x7fELF")
-i=1
-while len(b)<n:
-    b+=i.to_bytes(4,"little"); i+=1
-open(sys.argv[1],"wb").write(bytes(b[:n]))' "$1" "$2"
+	python3 "$TOP/tests/fixtures/elf-module.py" "$1" "$2"
+}
+
+# The same head on an existing file of 193 bytes or more (a sparse one,
+# random bytes), in place: it is then a module by the ELF checks.
+elf_head() { # path
+	python3 "$TOP/tests/fixtures/elf-module.py" --head "$1"
 }
 
 # make check fetches the reference first and sets MODSIGN_CHECK: there a
@@ -89,16 +91,9 @@ mldsa_build() {
 # of a tag tree (tree), for comparing randomised signatures.
 CMS_MASK="$TOP/tests/fixtures/cms-mask.py"
 
-# The same bytes as make_module, built a whole array at a time: for the
-# multi-megabyte modules (64 MiB takes seconds instead of tens of seconds).
-make_large_module() { # path size
-	python3 -c 'import sys, array
-n=int(sys.argv[2])
-a=array.array("I", range((n+3)//4))
-if sys.byteorder != "little":
-    a.byteswap()
-open(sys.argv[1],"wb").write((b"\x7fELF" + a.tobytes()[4:])[:n])' "$1" "$2"
-}
+# The same bytes as make_module (which builds them a whole array at a
+# time) for the multi-megabyte modules.
+make_large_module() { make_module "$@"; }
 
 # The signature trailer: PKCS#7 DER, 12-byte module_signature, magic.
 SIG_MAGIC=$'~Module signature appended~\n'	# 28 bytes, newline included

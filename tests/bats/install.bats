@@ -166,3 +166,26 @@ EOF
 	assert_file_exists "$W/moved/usr/share/zsh/site-functions/_modsign"
 	assert_file_not_exists "$W/moved/usr/bin"
 }
+
+# The README's MOK recipe, step 1, run as written with /var/lib/dkms
+# moved under a scratch root: it must work where dkms never ran (no
+# directory yet), and never replace a key dkms made.
+readme_step1() {
+	awk '/# 1\. a key and its certificate/ { on = 1; next }
+		/# 2\./ { on = 0 } on' "$TOP/README" |
+		sed "s|/var/lib/dkms|$W/var/lib/dkms|g; s/^    //"
+}
+
+@test "the README's MOK key step works on a machine without /var/lib/dkms and keeps an existing key" {
+	readme_step1 >step1.sh
+	grep -q openssl step1.sh
+	[ ! -e "$W/var/lib/dkms" ]
+	run bash -e step1.sh
+	assert_success
+	[ "$(stat -c %a "$W/var/lib/dkms/mok.key")" = 600 ]
+	openssl x509 -inform DER -in "$W/var/lib/dkms/mok.pub" -noout
+	cp "$W/var/lib/dkms/mok.key" first.key
+	run bash -e step1.sh
+	assert_success
+	cmp first.key "$W/var/lib/dkms/mok.key"
+}

@@ -359,3 +359,24 @@ open(sys.argv[2],"wb").write(d)' "$W/m.ko" "$W/one.ko"
 	[[ "$stderr" == *"sm2.crt: certificate 1 left out: -ENOPKG: unsupported signature algorithm: SM2 came to the PKCS#7 parser in v6.0 (5.10's X.509 parser has it) and left the kernel in v6.11"* ]] ||
 		fail "$stderr"
 }
+
+@test "a .config without its version line: --kernel settles the line, in both tools, with no conflict" {
+	printf 'CONFIG_MODULE_SIG=y\nCONFIG_CRYPTO_RSA=y\nCONFIG_CRYPTO_SHA256=y\n' > "$W/nover.config"
+	make_module "$W/m.ko" 4096
+	run --separate-stderr "$SIGN_FILE" --kernel 6.1 --kernel-config "$W/nover.config" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$W/m.ko"
+	assert_success
+	assert_equal "$stderr" ""
+	run --separate-stderr "$VERIFY_FILE" --json --kernel 6.12 --kernel-config "$W/nover.config" -c "$KEYS/rsa2048.crt" "$W/m.ko"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output --partial '"kernel":"6.12"'
+	# the 6.1 line's rules, from --kernel: SHA-3 is no hash 6.1 knows
+	"$SIGN_FILE" --replace sha3-256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$W/m.ko"
+	run "$VERIFY_FILE" --kernel 6.1 --kernel-config "$W/nover.config" -c "$KEYS/rsa2048.crt" "$W/m.ko"
+	assert_failure 5
+	# a version in the file still has to agree
+	printf '# Linux/x86 7.3.1 Kernel Configuration\n' | cat - "$W/nover.config" > "$W/v.config"
+	run "$VERIFY_FILE" --kernel 6.1 --kernel-config "$W/v.config" -c "$KEYS/rsa2048.crt" "$W/m.ko"
+	assert_failure 2
+	assert_output --partial "kernel 7.3.1 is not --kernel 6.1"
+}

@@ -114,7 +114,7 @@ assert o["errno"] == "ENOENT" and "cannot read" in o["reason"], o' "${lines[1]}"
 s = json.loads(sys.argv[1])["summary"]
 assert s == {"files": 1, "ok": 1, "unsigned": 0, "unknown_key": 0,
              "unsupported": 0, "rejected": 0, "malformed": 0,
-             "unreadable": 0}, s' "${lines[-1]}"
+             "unreadable": 0, "exit": 0}, s' "${lines[-1]}"
 	assert_success
 }
 
@@ -186,7 +186,8 @@ y.ko'
 	assert_line --index 0 "a b/x"
 	assert_line --index 1 --partial "y.ko: OK (sha256, RSA-2048"
 	run -0 --separate-stderr "$EXTRACT_SIG" -j 2 --json -0 --files-from list0
-	assert_equal "${#lines[@]}" 1
+	# the object, then the summary
+	assert_equal "${#lines[@]}" 2
 	assert_output --partial '"file":"a b/x\ny.ko"'
 	# -q: no verdict on stdout, in every tool
 	run -0 --separate-stderr "$VERIFY_FILE" -q -k certs m.ko
@@ -211,7 +212,8 @@ y.ko'
 	assert_line --partial "tree/a.ko: OK"
 	assert_line --partial "tree/sub/b.ko: OK"
 	run -0 --separate-stderr "$EXTRACT_SIG" --json -r tree
-	assert_equal "${#lines[@]}" 2
+	assert_equal "${#lines[@]}" 3
+	assert_line --index 2 --partial '{"summary":{"files":2,"signed":2,'
 	assert_line --index 0 --partial '"file":"tree/a.ko"'
 	assert_line --index 1 --partial '"file":"tree/sub/b.ko"'
 	printf 'tree/sub/b.ko\ntree/a.ko\n' > list
@@ -252,4 +254,69 @@ y.ko'
 		assert_line --index 0 --regexp "^$t \\(modsign\\) [0-9]+\\.[0-9]+\\.[0-9]+\$"
 		assert_line --index 1 --regexp '^OpenSSL [0-9.]+[a-z-]* \(built with [0-9.]+\); ML-DSA: (yes|no \(needs OpenSSL 3\.5 or later\))$'
 	done
+}
+
+# --- one description of a signature in every tool and form ---
+
+@test "the signer reads the same in verify-file's text and JSON and in extract-sig's JSON" {
+	# the kernel names this key "Acme Drivers: Acme module signing 2026"
+	openssl req -new -x509 -newkey rsa:2048 -nodes -keyout acme.key \
+		-out certs/acme.pem -days 2 -subj "/O=Acme Drivers/CN=Acme module signing 2026" \
+		-addext "keyUsage=digitalSignature" 2>/dev/null
+	make_module m.ko 4096
+	"$SIGN_FILE" sha256 acme.key certs/acme.pem m.ko
+	cn=$("$EXTRACT_SIG" --json m.ko | python3 -c 'import json, sys
+print(json.load(sys.stdin)["signers"][0]["signer"])')
+	[ "$cn" = "Acme module signing 2026" ]
+	run -0 "$VERIFY_FILE" --json -k certs m.ko
+	[[ $output == *"\"signer\":\"$cn\""* ]] || fail "$output"
+	run -0 "$VERIFY_FILE" -k certs m.ko
+	assert_output --partial "signer \"$cn\","
+}
+
+@test "a module signed twice is flagged by verify-file as by extract-sig, in text and JSON" {
+	cp "$KEYS/rsa2048.crt" certs/
+	make_module m.ko 4096
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
+	# the kernel's own tool signs a signed module again
+	need_reference
+	"$REF_SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko twice.ko
+	run "$EXTRACT_SIG" twice.ko
+	assert_output --partial "signed twice:     yes"
+	run --separate-stderr "$VERIFY_FILE" -k certs twice.ko
+	assert_success
+	assert_equal "$stderr" "verify-file: warning: twice.ko: signed twice: the body still ends with an older signature, which the kernel reads as part of the module (sign the unsigned module, or use sign-file --replace)"
+	run --separate-stderr "$VERIFY_FILE" --json -k certs twice.ko m.ko
+	assert_line -n 0 --partial '"signed_twice":true'
+	assert_line -n 1 --partial '"signed_twice":false'
+}
+
+@test "verify-file's JSON summary ends with the exit status, as sign-file's" {
+	mkdir tree
+	cp "$KEYS/rsa2048.crt" certs/
+	make_module tree/m.ko 4096
+	run --separate-stderr "$VERIFY_FILE" --json -k certs -r tree
+	assert_failure 3
+	assert_line -n 1 '{"summary":{"files":1,"ok":0,"unsigned":1,"unknown_key":0,"unsupported":0,"rejected":0,"malformed":0,"unreadable":0,"exit":3}}'
+}
+
+@test "extract-sig -c fills key_description and trusted as verify-file -c does" {
+	make_module m.ko 4096
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
+	for cert in "$KEYS/rsa2048.crt" "$KEYS/ec256.der"; do
+		a=$("$EXTRACT_SIG" --json -c "$cert" m.ko 2>/dev/null | signer_field key_description)
+		b=$("$VERIFY_FILE" --json -c "$cert" m.ko 2>/dev/null | signer_field key_description)
+		assert_equal "$a" "$b"
+		a=$("$EXTRACT_SIG" --json -c "$cert" m.ko 2>/dev/null | signer_field trusted)
+		b=$("$VERIFY_FILE" --json -c "$cert" m.ko 2>/dev/null | signer_field trusted)
+		assert_equal "$a" "$b"
+	done
+	# the signer's certificate: described and trusted; another: neither
+	run signer_field trusted < <("$EXTRACT_SIG" --json -c "$KEYS/rsa2048.crt" m.ko)
+	assert_output True
+	run signer_field trusted < <("$EXTRACT_SIG" --json -c "$KEYS/ec256.der" m.ko 2>/dev/null)
+	assert_output False
+	# without -c: not judged
+	run signer_field trusted < <("$EXTRACT_SIG" --json m.ko)
+	assert_output None
 }

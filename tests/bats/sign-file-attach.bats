@@ -76,7 +76,8 @@ refused() { # code args...
 	mod
 	# a module with bare LFs: openssl cms -sign without -binary signs
 	# the CRLF form, which is not the module
-	printf '\177ELF line one\nline two\n' > "$W/d/m.ko"
+	{ head -c 193 /dev/zero; printf 'line one\nline two\n'; } > "$W/d/m.ko"
+	elf_head "$W/d/m.ko"
 	openssl cms -sign -noattr -nosmimecap -nocerts -outform DER -md sha256 \
 		-signer "$CRT" -inkey "$KEY" -in "$W/d/m.ko" -out "$W/text.p7s"
 	refused 1 -s "$W/text.p7s" sha256 "$CRT" "$W/d/m.ko"

@@ -133,7 +133,7 @@ cms_verify() { # sig body cert
 
 @test "a missing passphrase and a wrong one have their own messages, exit 9" {
 	key_forms
-	make_module m.ko 100
+	make_module m.ko 200
 	run env -u KBUILD_SIGN_PIN "$SIGN_FILE" sha256 enc8.der \
 		"$KEYS/rsa2048.crt" m.ko out.ko
 	assert_failure 9
@@ -150,7 +150,7 @@ cms_verify() { # sig body cert
 }
 
 @test "--pin-file and --pin-fd together, or a bad descriptor, are usage errors" {
-	make_module m.ko 100
+	make_module m.ko 200
 	run "$SIGN_FILE" --pin-file a --pin-fd 0 sha256 "$KEYS/enc.key" \
 		"$KEYS/enc.crt" m.ko
 	assert_failure 2
@@ -185,7 +185,7 @@ cms_verify() { # sig body cert
 }
 
 @test "SHA-1 is always warned about; SHA-3 only for --kernel 6.1" {
-	make_module m.ko 100
+	make_module m.ko 200
 	run "$SIGN_FILE" -d sha1 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
 	assert_success
 	assert_output --partial "warning: sha1: SHA-1 is broken"

@@ -258,6 +258,21 @@ token_serial() {
 	assert_output --partial "?pin-value=***&module-path="
 }
 
+@test "a PIN or a module in the path part of the URI is refused as in the query, in one line" {
+	run "$SIGN_FILE" sha256 \
+		"pkcs11:token=modsign;pin-value=1234;object=rsa2048$M" \
+		"$KEYS/rsa2048.crt" m.ko out.ko
+	assert_failure 9
+	assert_output "sign-file: pkcs11:token=modsign;pin-value=***;object=rsa2048$M: pin-value in a pkcs11: URI is refused: it would show on the command line (use --pin-file or --pin-fd)"
+	assert_file_not_exist out.ko
+	run "$SIGN_FILE" --pin-file pin sha256 \
+		"pkcs11:token=modsign;object=rsa2048;module-path=$SOFTHSM_MODULE" \
+		"$KEYS/rsa2048.crt" m.ko out.ko
+	assert_failure 9
+	assert_output "sign-file: pkcs11:token=modsign;object=rsa2048;module-path=$SOFTHSM_MODULE: module-path goes in the query part of a pkcs11: URI (\"...?module-path=PATH\", RFC 7512), or use --pkcs11-module PATH"
+	assert_file_not_exist out.ko
+}
+
 @test "--provider pkcs11 named explicitly falls back to the engine as the default does" {
 	pem_signed pem.ko
 	run "$SIGN_FILE" -v --provider pkcs11 --pin-file pin sha256 \

@@ -40,7 +40,7 @@ check_signed() { # signed cert
 @test "RSA-4096 sha3-512 signature verifies with openssl cms over the exact input" { roundtrip rsa4096 sha3-512 100000; }
 # The smallest module: the ELF magic alone (an empty one is refused,
 # sign-file-footguns.bats); and a 1-byte file as data (--usage firmware).
-@test "a 4-byte module (the ELF magic alone) round-trips (RSA-4096)" { roundtrip rsa4096 sha256 4; }
+@test "a 193-byte module (the ELF head alone) round-trips (RSA-4096)" { roundtrip rsa4096 sha256 193; }
 @test "a 1-byte file round-trips as data (RSA-2048, --usage firmware)" { roundtrip rsa2048 sha256 1 --usage firmware; }
 @test "a module of exactly one page round-trips" { roundtrip rsa2048 sha256 4096; }
 @test "a 3 MiB module round-trips" { roundtrip rsa2048 sha256 $((3 << 20)); }

@@ -187,6 +187,16 @@ print(hashlib.sha256(d[4:4 + n]).hexdigest())' "$KEYS/ec256.der")
 	assert_failure 9
 }
 
+@test "an ELF program with no Linux version banner and no certificate list is no kernel image (exit 9)" {
+	make_module "$W/m.ko" 4096
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$W/m.ko"
+	for f in /bin/ls "$W/m.ko"; do
+		run "$VERIFY_FILE" --vmlinux "$f" "$W/m.ko"
+		assert_failure 9
+		assert_output --partial "$f: an ELF file with neither a Linux version banner nor a built-in certificate list: no kernel image"
+	done
+}
+
 # A real distribution image against an oracle that is not verify-file: the
 # certificates Python and openssl find in Debian's vmlinux (its payload
 # decompressed by xz or zstd) are exactly those --list-keys reads, and

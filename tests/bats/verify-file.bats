@@ -11,8 +11,9 @@ bats_require_minimum_version 1.5.0
 setup() {
 	T="$BATS_TEST_TMPDIR"
 	VF="$VERIFY_FILE"
-	# a module starts with the ELF magic (sign-file refuses a .ko without)
-	{ printf '\177ELF'; head -c 2996 /dev/urandom; } >"$T/body"
+	# a module starts with an ELF head (sign-file refuses a .ko without)
+	head -c 3000 /dev/urandom >"$T/body"
+	elf_head "$T/body"
 	mkdir "$T/certs"
 	cp "$KEYS/rsa2048.crt" "$KEYS/ec256.der" "$T/certs/"
 }
@@ -188,20 +189,28 @@ PY
 	refute_output --partial ignored.txt
 }
 
-@test "-r follows DIR itself when it is a link, never a link below it" {
+@test "-r follows DIR itself when it is a link, and a linked module below it; a link to a directory is named, not followed" {
 	mkdir -p "$T/real/sub"
 	sign m rsa2048; mv "$T/m.ko" "$T/real/sub/m.ko"
 	ln -s real "$T/top"
-	# a link below DIR, to a module and to a directory: not followed
+	# a link below DIR to a module is judged (modprobe opens it through
+	# the link), a dangling one is unreadable, one to a directory is
+	# named on stderr and not descended into
 	mkdir -p "$T/elsewhere"
 	sign o rsa2048; mv "$T/o.ko" "$T/elsewhere/o.ko"
 	ln -s "$T/elsewhere/o.ko" "$T/real/link.ko"
 	ln -s "$T/elsewhere" "$T/real/linkdir"
-	run "$VF" -k "$T/certs" -r "$T/top/"
+	run --separate-stderr "$VF" -k "$T/certs" -r "$T/top/"
 	assert_success
-	assert_line --index 0 --partial "$T/top/sub/m.ko: OK"
-	assert_line --index 1 "summary: 1 files: 1 ok, 0 unsigned, 0 unknown key, 0 unsupported, 0 bad signature, 0 malformed, 0 unreadable"
-	refute_output --partial "o.ko"
+	assert_line --index 0 "$T/top/link.ko: OK (sha256, RSA-2048, signer \"modsign test RSA-2048 key\", key 52becfe834406c10d9bcf8d61d7d192348b534db, cert $T/certs/rsa2048.crt)"
+	assert_line --index 1 --partial "$T/top/sub/m.ko: OK"
+	assert_line --index 2 "summary: 2 files: 2 ok, 0 unsigned, 0 unknown key, 0 unsupported, 0 bad signature, 0 malformed, 0 unreadable"
+	[ "$stderr" = "verify-file: warning: $T/top/linkdir: a link to a directory, not followed; 1 such link below $T/top/ skipped" ]
+	ln -s "$T/nowhere.ko" "$T/real/gone.ko"
+	run --separate-stderr "$VF" -k "$T/certs" -r "$T/top/"
+	assert_failure 7
+	[[ $stderr == *"verify-file: $T/top/gone.ko: "* ]] || fail "$stderr"
+	assert_line --index 2 "summary: 3 files: 2 ok, 0 unsigned, 0 unknown key, 0 unsupported, 0 bad signature, 0 malformed, 1 unreadable"
 }
 
 @test "-r: a subdirectory that cannot be listed is named and fails the run (exit 7)" {
@@ -324,7 +333,9 @@ PY
 @test "bad options and conflicting modes are usage errors (exit 2)" {
 	run "$VF" --no-such-option -k "$T/certs" "$T/body"
 	assert_failure 2
-	assert_output --partial "Usage:"
+	assert_line --index 1 "Try 'verify-file --help' for the usage."
+	assert_equal "${#lines[@]}" 2
+	refute_output --partial "Usage:"
 	run "$VF" "$T/body"
 	assert_failure 2
 	run "$VF" -k "$T/certs" --sig x --detached "$T/body"

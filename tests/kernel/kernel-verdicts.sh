@@ -178,6 +178,15 @@ vf_errno() { # "verify-file command" line dir file kind usage sig args...
 	local s=()
 	[ "$kind" = detached ] && s=(--sig "$dir/$sig")
 	out=$("${vf[@]}" --kernel "$line" "$@" --usage "$usage" "${s[@]}" "$dir/$file" 2>&1) || rc=$?
+	if [[ $out == *": REJECTED -ENOEXEC: "* ]]; then
+		# the judge gives the signature's verdict, from before the
+		# ELF checks finit_module() makes after it: verify-file's
+		# "signature_errno"
+		"${vf[@]}" --json --kernel "$line" "$@" --usage "$usage" "${s[@]}" "$dir/$file" 2>/dev/null |
+			python3 -c 'import json, sys
+print(json.loads(sys.stdin.readline()).get("signature_errno") or 0)'
+		return
+	fi
 	case $out in
 	*": OK"*) echo 0 ;;
 	*) if [ $rc -eq 10 ]; then
@@ -237,6 +246,9 @@ for line in "${lines[@]}"; do
 	# (a) enforcement folds the judge's errno as module_sig_check() does
 	bad_fold=$(awk -F'\t' 'NR > 1 && $2 != "-" && $3 != "n/a" {
 		want = ($3 == "ENODATA" || $3 == "ENOPKG" || $3 == "ENOKEY") ? "EKEYREJECTED" : $3
+		# an accepted signature over no valid ELF: load_module() goes
+		# on to elf_validity_check()
+		if ($3 == "0" && $2 == "ENOEXEC") want = $2
 		if ($2 != want) print $1 ": finit_module " $2 ", judge " $3
 	}' "$dir/kernel.tsv")
 	if [ -n "$bad_fold" ]; then

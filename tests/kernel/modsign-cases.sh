@@ -26,6 +26,11 @@
 #              for an out-of-tree module, the way DKMS and vendors sign;
 #              the in-tree install is repeated under sign-file --agent
 #              and must give the same bytes
+#   m13..m14   files that are not what they claim: the payload cut before
+#              its section headers, correctly signed (sign-file --usage
+#              firmware: it refuses the .ko), which finit_module refuses
+#              after the signature (elf_validity_check, ENOEXEC); and a
+#              .ko.xz cut in half (module_decompress, EINVAL)
 #
 # Needs the LINE kernel built (build-kernel.sh) and build/bin (make).
 # Keys: tests/fixtures/conformance/keys, whose signer/ecsigner
@@ -173,3 +178,17 @@ f=$(find "$stage" -name modsign_payload.ko | head -n 1)
 cp "$f" "$CASEDIR/m12.ko"
 add m12-kbuild-ext-modules-install m12.ko
 note "$LINE: added $(grep -c '^m[0-9]' "$CASEDIR/cases.tsv") modsign cases to $CASEDIR"
+
+# m13: a correctly signed module cut before its section headers
+head -c $(($(stat -c %s "$payload") - 200)) "$payload" >"$CASEDIR/m13.ko"
+"$SIGN" --usage firmware sha256 "$K/signer.key" "$K/signer.crt" "$CASEDIR/m13.ko"
+add m13-signed-truncated-elf m13.ko
+
+# m14: a signed .ko.xz cut in half: it does not decompress (the kernel
+# decompresses from 6.1 on; 5.10's harness does it as kmod would)
+if [ "$LINE" != 5.10 ]; then
+	cp "$CASEDIR/m04.ko.xz" "$CASEDIR/m14.full.xz"
+	head -c $(($(stat -c %s "$CASEDIR/m14.full.xz") / 2)) "$CASEDIR/m14.full.xz" >"$CASEDIR/m14.ko.xz"
+	rm -f "$CASEDIR/m14.full.xz"
+	add m14-ko-xz-cut-in-half m14.ko.xz
+fi

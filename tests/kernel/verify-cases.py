@@ -4,7 +4,8 @@
 
 Print "case<TAB>errno" for every case of CASEDIR/cases.tsv (the harness
 format), errno being what verify-file says: 0 for OK, else its errno name
-(the one kernel-verdicts.sh reads from the text output).  The cases are
+(the one kernel-verdicts.sh reads from the text output); for a module,
+the signature's verdict ("signature_errno"), which the judge gives.  The cases are
 checked in a few verify-file runs, not one per case: appended modules in
 one run, detached cases in one run per usage with --detached (each
 case's signature must be FILE.p7s beside FILE, as mutate.py writes them;
@@ -28,7 +29,10 @@ def run(verify, opts, files, extra):
             o = json.loads(line)
         except ValueError:
             continue
-        out[o.get("file")] = o.get("errno") or "0"
+        # the signature's verdict, as the judge reports it: before the
+        # ELF checks finit_module() makes after it
+        out[o.get("file")] = (o.get("signature_errno") if "signature_errno"
+                              in o else o.get("errno")) or "0"
     for f in files:
         if f not in out:
             sys.exit("verify-cases.py: verify-file gave no verdict for %s: %s"

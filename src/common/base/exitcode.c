@@ -20,6 +20,7 @@ int ms_exit_for_errno(int err)
 	case -EBADMSG:
 	case -EINVAL:
 	case -EMSGSIZE:
+	case -ENOEXEC:
 		return MS_EXIT_MALFORMED;
 	case -MS_ENOALG:
 		return MS_EXIT_UNCHECKABLE;
@@ -50,8 +51,8 @@ static const char *const meaning[N_CODES] = {
 	[MS_EXIT_UNSIGNED] = "not signed (ENODATA)",
 	[MS_EXIT_NOKEY] = "no trusted key for the signer (ENOKEY)",
 	[MS_EXIT_NOPKG] = "unsupported crypto (ENOPKG)",
-	[MS_EXIT_MALFORMED] = "malformed trailer or CMS (EBADMSG, EINVAL, "
-			      "EMSGSIZE)",
+	[MS_EXIT_MALFORMED] = "malformed trailer, CMS or module (EBADMSG, "
+			      "EINVAL, EMSGSIZE, ENOEXEC)",
 	[MS_EXIT_IO] = "I/O or system error (unreadable file, disk full)",
 	[MS_EXIT_SIGNED] = "refused: already signed",
 	[MS_EXIT_KEY] = "key, certificate or trust source unusable",

@@ -17,7 +17,7 @@ enum ms_exit {
 	MS_EXIT_UNSIGNED = 3,	/* ENODATA: not signed */
 	MS_EXIT_NOKEY = 4,	/* ENOKEY: no trusted key for the signer */
 	MS_EXIT_NOPKG = 5,	/* ENOPKG: unsupported crypto */
-	MS_EXIT_MALFORMED = 6,	/* EBADMSG, EINVAL, EMSGSIZE */
+	MS_EXIT_MALFORMED = 6,	/* EBADMSG, EINVAL, EMSGSIZE, ENOEXEC */
 	MS_EXIT_IO = 7,		/* I/O or system error */
 	MS_EXIT_SIGNED = 8,	/* refused: input already signed */
 	MS_EXIT_KEY = 9,	/* key, certificate or trust source unusable */

@@ -101,3 +101,8 @@ void ms_openssl_detail(void)
 		fprintf(errf(), "    openssl: %s\n", buf);
 	}
 }
+
+void ms_usage_hint(void)
+{
+	fprintf(stderr, "Try '%s --help' for the usage.\n", ms_prog());
+}

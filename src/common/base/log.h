@@ -22,6 +22,9 @@ void ms_warn(const char *subject, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Printed only with -v. */
 void ms_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* After the one line saying what is wrong with a command line: where
+ * the usage is, rather than the whole usage block. */
+void ms_usage_hint(void);
 
 /*
  * Send this thread's diagnostics to f instead of stderr (NULL: back to

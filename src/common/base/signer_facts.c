@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "base/signer_facts.h"
+#include "base/json_name.h"
 
 static json_object *str_if(bool have, const char *s)
 {
@@ -30,7 +31,7 @@ json_object *ms_signer_facts_json(const struct ms_signer_facts *f)
 				      f->key_description));
 	json_object_object_add(o, "subject",
 			       str_if(f->has_subject, f->subject));
-	json_object_object_add(o, "certificate", str_if(true, f->certificate));
+	ms_json_add_name(o, "certificate", f->certificate);
 	json_object_object_add(o, "trusted", f->trusted < 0 ? NULL :
 			       json_object_new_boolean(f->trusted));
 	return o;

@@ -18,7 +18,9 @@
  *   certificate          where that certificate came from: a file,
  *                        "embedded", or null
  *   trusted              verify-file: whether a trusted key vouched for
- *                        this signer; extract-sig: null (not judged)
+ *                        this signer; extract-sig -c CERT: whether CERT
+ *                        alone does (as verify-file -c CERT judges);
+ *                        extract-sig without -c: null (not judged)
  *   ml_dsa               added by each tool after these: for an ML-DSA
  *                        signer an object with its parameter_set (and
  *                        in extract-sig what the kernel line needs for

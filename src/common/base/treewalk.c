@@ -47,7 +47,23 @@ static int walk(const char *dir, int (*want)(const char *name),
 			type = S_ISDIR(st.st_mode) ? DT_DIR :
 			       S_ISREG(st.st_mode) ? DT_REG : DT_LNK;
 		}
-		if (type != DT_DIR && (type != DT_REG || !want(e->d_name)))
+		/* a link to a directory is not followed, but said */
+		if (type == DT_LNK && !want(e->d_name)) {
+			if (fstatat(dirfd(d), e->d_name, &st, 0) == 0 &&
+			    S_ISDIR(st.st_mode) && !skipped->links++) {
+				free(path);
+				path = malloc(dlen + strlen(e->d_name) + 2);
+				if (!path) {
+					err = -ENOMEM;
+					break;
+				}
+				sprintf(path, "%s/%s", dir, e->d_name);
+				skipped->first_link = strdup(path);
+			}
+			continue;
+		}
+		if (type != DT_DIR && ((type != DT_REG && type != DT_LNK) ||
+				       !want(e->d_name)))
 			continue;
 		free(path);
 		path = malloc(dlen + strlen(e->d_name) + 2);
@@ -102,6 +118,7 @@ int ms_tree_collect(const char *dir, int (*want)(const char *name),
 void ms_tree_skipped_free(struct ms_tree_skipped *skipped)
 {
 	free(skipped->first);
+	free(skipped->first_link);
 	memset(skipped, 0, sizeof(*skipped));
 }
 
@@ -168,6 +185,12 @@ static int collect_tree(const struct ms_inputs *in, struct ms_list *out,
 		code = MS_EXIT_IO;
 		*partial = out->n > before;
 	}
+	if (skipped.links)
+		/* said, not failed: modprobe does not descend into them
+		 * either (it loads what modules.dep names) */
+		ms_warn(skipped.first_link, "a link to a directory, not "
+			"followed; %zu such link%s below %s skipped",
+			skipped.links, skipped.links == 1 ? "" : "s", in->walk);
 	if (out->n == before && !code) {
 		ms_error(in->walk, "no kernel module (*.ko, *.ko.gz, *.ko.xz, "
 			 "*.ko.zst) below this directory (check -r)");

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The files below a directory, for verify-file -r: regular files whose
- * names a filter accepts, never through a symbolic link (nftw's FTW_PHYS),
+ * names a filter accepts, and symbolic links with such names (followed
+ * when opened, as modprobe opens the path modules.dep names: a dangling
+ * one then gets its error like any unreadable file); links to
+ * directories are not descended into (a loop, or a tree twice) but
+ * counted and named,
  * sorted by strcmp so that output order does not depend on the file
  * system's.  Entry types come from readdir where the file system gives
  * them: a tree of 4,000 modules is listed without a stat per file, which
@@ -19,6 +23,8 @@ struct ms_tree_skipped {
 	size_t n;
 	char *first;		/* the first of them, for a message */
 	int first_err;		/* and its -errno */
+	size_t links;		/* links to directories, not followed */
+	char *first_link;
 };
 
 /*

@@ -2,8 +2,12 @@
 #include <errno.h>
 #include <string.h>
 
+#include <stdio.h>
+
 #include "base/fileio.h"
 #include "kernel/judge_file.h"
+#include "module/elf_check.h"
+#include "module/trailer.h"
 
 /* No verdict on bytes a file no longer has: it shrank, or its storage
  * failed, while it was read (base/fileio.h, MS_ECHANGED). */
@@ -18,11 +22,40 @@ static int unchanged(struct kv_judgement *j)
 	return 0;
 }
 
+/*
+ * load_module() (kernel/module/main.c) runs module_sig_check() first and
+ * elf_validity_check() after it, on the body without its signature: a
+ * module whose signature is refused gets the signature's errno, one
+ * accepted, or let through unsigned (ENODATA, ENOKEY, ENOPKG when not
+ * enforcing), then gets -ENOEXEC if it is no valid ELF module.
+ */
+static void elf_after_sig(struct kv_judgement *j)
+{
+	const struct ms_modfile *m = &j->file;
+	struct ms_trailer t;
+	const char *why;
+	size_t body = m->len;
+	int e = j->r.err;
+
+	if (e && e != -ENODATA && e != -ENOKEY && e != -ENOPKG)
+		return;
+	if (!ms_trailer_check(m->data, m->len, &t, &why))
+		body = t.body_len;
+	if (!ms_elf_module_check(m->data, body, &why))
+		return;
+	j->r.elf_refused = 1;
+	j->r.sig_err = e;
+	j->r.sig_reason = j->r.reason;
+	j->r.err = -ENOEXEC;
+	j->r.reason = why;
+}
+
 int kv_judge_file(const struct kv_ctx *kv, const char *file,
 		  const char *sigpath, int usage, struct kv_judgement *j)
 {
 	struct ms_modfile *m = &j->file;
 	const char *why = NULL;
+	struct ms_trailer t;
 	int err;
 
 	memset(j, 0, sizeof(*j));
@@ -50,7 +83,17 @@ int kv_judge_file(const struct kv_ctx *kv, const char *file,
 	err = ms_modfile_open(file, m, &why);
 	if (err) {
 		j->why = why;
-		return err;
+		/* module_decompress() (kernel/module/decompress.c) answers
+		 * -EINVAL for any stream it cannot decompress, before the
+		 * signature is looked at; too large or out of memory stays
+		 * a system error. */
+		if (!why || (err != -EBADMSG && err != -EINVAL))
+			return err;
+		snprintf(j->reason, sizeof(j->reason), "does not decompress: "
+			 "%s", why);
+		j->r.err = -EINVAL;
+		j->r.reason = j->reason;
+		return 0;
 	}
 	if (m->signed_after && ms_modfile_signed_after(m, &why) == -ENODATA) {
 		/* The trailer sits after the compressed stream, where the
@@ -60,6 +103,12 @@ int kv_judge_file(const struct kv_ctx *kv, const char *file,
 	} else {
 		kv_verify_module(kv, m->data, m->len, j->usage, &j->r);
 	}
+	/* signed twice: the kernel strips and checks the last signature
+	 * only, as extract-sig says too */
+	if (!ms_trailer_check(m->data, m->len, &t, &why))
+		j->r.signed_twice = ms_has_magic(m->data, t.body_len);
+	if (j->usage == KV_USAGE_MODULE)
+		elf_after_sig(j);
 	return unchanged(j);
 }
 

@@ -3,7 +3,9 @@
  * One file judged as the kernel is handed it: a module is decompressed
  * first, as finit_module() does with MODULE_INIT_COMPRESSED_FILE
  * (kernel/module/main.c, init_module_from_file), then its appended
- * signature is checked; data with a detached signature (firmware,
+ * signature is checked, then, when the kernel goes on (the signature
+ * accepted, or one it loads when not enforcing), the ELF checks of
+ * load_module() (module/elf_check.h); data with a detached signature (firmware,
  * regulatory.db) is checked as stored, as verify_pkcs7_signature() is
  * called by its loaders.
  */
@@ -19,6 +21,7 @@ struct kv_judgement {
 	const char *why;	/* static: why the file could not be
 				 * decompressed, else NULL */
 	int sig_unreadable;	/* the error was the detached signature's */
+	char reason[160];	/* r.reason, when made for this file */
 	/* The parsed message points into these: open until freed. */
 	struct ms_modfile file;
 	struct ms_file sig;
@@ -30,8 +33,9 @@ struct kv_judgement {
  * appended, unspecified for detached).  Returns 0 when judged (the
  * verdict is j->r.err), else the -errno that kept the file (or with
  * j->sig_unreadable, its signature) from being read, MS_ECHANGED when
- * it changed while it was read; j->why then says when decompression
- * failed.  kv_judgement_free in every case.
+ * it changed while it was read.  A module that does not decompress is
+ * judged -EINVAL, as module_decompress() answers (j->why says why).
+ * kv_judgement_free in every case.
  */
 int kv_judge_file(const struct kv_ctx *kv, const char *file,
 		  const char *sigpath, int usage, struct kv_judgement *j);

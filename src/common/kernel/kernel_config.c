@@ -159,6 +159,22 @@ static void pick_line(struct kconfig *kc)
 		kc->rules = *kr_get(kc->too_old ? 0 : KR_DEFAULT);
 }
 
+int kc_settle_line(struct kconfig *kc, const struct kr_rules *kr)
+{
+	unsigned crypto = kc->rules.crypto;
+	bool waiver = kc->rules.mldsa_authattr_waiver;
+
+	if (kc->version[0])
+		return -EEXIST;
+	kc->rules = *kr;
+	kc->rules.crypto = crypto;
+	kc->rules.from_config = true;
+	/* the waiver exists on the 7.3 line only (see kc_load) */
+	kc->rules.mldsa_authattr_waiver = waiver && kr->line == KR_7_3;
+	kc->line_note = NULL;
+	return 0;
+}
+
 static void header(struct kconfig *kc, const char *s)
 {
 	const char *p = strstr(s, " Kernel Configuration");

@@ -76,6 +76,13 @@ struct kconfig {
  * -EINVAL (*line set) for a line that is no Kconfig
  * assignment or comment; -ENODATA when no CONFIG_ line at all.
  */
+/*
+ * A .config without its "# Linux/<arch> VERSION Kernel Configuration"
+ * line says no version: kc_load takes the newest line's rules, and the
+ * user's --kernel settles it instead (the crypto bits read stay).  No
+ * change, and -EEXIST, when the file names its version.
+ */
+int kc_settle_line(struct kconfig *kc, const struct kr_rules *kr);
 int kc_load(const char *path, const char *tree, struct kconfig *kc,
 	    int *line);
 void kc_free(struct kconfig *kc);

@@ -52,6 +52,15 @@ struct kv_result {
 	const char *reason;		/* static; NULL when accepted */
 	struct p7_msg *msg;		/* parsed message, or NULL */
 	size_t sig_len;
+	int elf_refused;		/* err is the ELF check's -ENOEXEC
+					 * (judge_file.h), and sig_err the
+					 * signature's own verdict: 0 or one
+					 * the kernel loads when not
+					 * enforcing */
+	int sig_err;
+	const char *sig_reason;		/* and its reason */
+	int signed_twice;		/* the body the signature covers ends
+					 * with another signature (judge_file.h) */
 };
 
 /* verify_pkcs7_signature(data, len, sig, sig_len, keyring, usage) */

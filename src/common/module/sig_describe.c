@@ -9,6 +9,7 @@
 #include <openssl/err.h>
 
 #include "base/format.h"
+#include "base/json_name.h"
 #include "base/signer_facts.h"
 #include "module/sig_describe.h"
 
@@ -370,10 +371,8 @@ void ms_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
 	else
 		print_appended_head(out, d, file);
 	if (d->signed_twice)
-		fprintf(out, "signed twice:     yes: the body still ends with "
-			"an older signature, which the kernel reads as part of "
-			"the module (sign the unsigned module, or use "
-			"sign-file --replace)\n");
+		fprintf(out, "signed twice:     yes: %s\n",
+			MS_SIGNED_TWICE_WHY);
 	if (!d->cms_ok)
 		return;
 	fprintf(out, "content:          %s\n", d->detached ? "detached" :
@@ -435,7 +434,8 @@ static json_object *json_str(const char *s)
 }
 
 /* One signer in the schema every tool shares (base/signer_facts.h). */
-static json_object *signer_json(const struct ms_signer_desc *s, int index)
+static json_object *signer_json(const struct ms_sigdesc *d,
+				const struct ms_signer_desc *s, int index)
 {
 	struct ms_signer_facts f = {
 		.index = index,
@@ -473,6 +473,13 @@ static json_object *signer_json(const struct ms_signer_desc *s, int index)
 		f.has_subject = true;
 		snprintf(f.subject, sizeof(f.subject), "%s", s->subject);
 	}
+	/* -c CERT judged as verify-file judges with it alone */
+	if (d->cert_judged) {
+		f.trusted = d->cert_trusted[index - 1];
+		if (d->cert_description && s->cert_from == d->cert_path)
+			snprintf(f.key_description, sizeof(f.key_description),
+				 "%s", d->cert_description);
+	}
 	return ms_signer_facts_json(&f);
 }
 
@@ -501,9 +508,9 @@ json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file)
 	const struct ms_desc *ds = &d->t.desc;
 	json_object *o = json_object_new_object(), *arr, *desc;
 
-	json_object_object_add(o, "file", json_object_new_string(file));
+	ms_json_add_name(o, "file", file);
 	/* null for an appended signature, else the .p7s read */
-	json_object_object_add(o, "signature_file", json_str(d->sig_file));
+	ms_json_add_name(o, "signature_file", d->sig_file);
 	json_object_object_add(o, "file_size", d->sig_file &&
 			       !strcmp(file, d->sig_file) ? NULL :
 			       json_object_new_int64((int64_t)d->file_len));
@@ -551,7 +558,7 @@ json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file)
 	arr = json_object_new_array();
 	for (int i = 0; i < d->n_signers && i < MS_MAX_SIGNERS; i++) {
 		const struct ms_signer_desc *s = &d->s[i];
-		json_object *j = signer_json(s, i + 1);
+		json_object *j = signer_json(d, s, i + 1);
 
 		/* extract-sig's own: what the kernel line makes of an
 		 * ML-DSA signer (null for any other) */
@@ -564,8 +571,7 @@ json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file)
 	if (d->cert_path) {
 		json_object *c = json_object_new_object();
 
-		json_object_object_add(c, "file",
-				       json_object_new_string(d->cert_path));
+		ms_json_add_name(c, "file", d->cert_path);
 		json_object_object_add(c, "is_signer",
 				       json_object_new_boolean(d->cert_signs));
 		json_object_object_add(o, "given_certificate", c);

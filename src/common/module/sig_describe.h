@@ -73,6 +73,13 @@ struct ms_sigdesc {
 	 * or subjectKeyIdentifier, of some SignerInfo) */
 	const char *cert_path;
 	int cert_signs;
+	/* Set by the caller that judged the signature with CERT alone as
+	 * the kernel would (kernel/cert_check.h), else cert_judged 0:
+	 * CERT's key as the kernel names it, and per signer whether CERT
+	 * vouched for it ("key_description", "trusted") */
+	int cert_judged;
+	const char *cert_description;
+	int cert_trusted[MS_MAX_SIGNERS];
 	/* The body itself still ends with the magic: signed twice, and
 	 * the kernel reads only the last signature. */
 	int signed_twice;

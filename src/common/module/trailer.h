@@ -44,6 +44,10 @@ struct ms_trailer {
 
 /* True when buf ends with the magic (and is longer than it). */
 int ms_has_magic(const uint8_t *buf, size_t len);
+/* What every tool says of a body that ends with the magic: signed twice */
+#define MS_SIGNED_TWICE_WHY "the body still ends with an older signature, " \
+	"which the kernel reads as part of the module (sign the unsigned " \
+	"module, or use sign-file --replace)"
 
 /*
  * The kernel's decision on a buffer, step for step (kernel/module/signing.c,

@@ -7,9 +7,12 @@
 
 #include "base/exitcode.h"
 #include "base/format.h"
+#include "base/json_name.h"
+#include "base/log.h"
 #include "base/signer_facts.h"
 #include "kernel/kernel_config.h"
 #include "kernel/x509.h"
+#include "module/trailer.h"
 #include "report/verdict.h"
 
 static bool rp_is_soft(int err)
@@ -31,9 +34,31 @@ int rp_shown(const struct rp_context *c, enum kv_usage usage, int err)
 	return rp_locked(c) ? -EPERM : err;
 }
 
-int rp_exit_code(const struct rp_context *c, enum kv_usage usage, int err)
+/*
+ * A module judged -ENOEXEC (no valid ELF, kernel/judge_file.h) after a
+ * soft signature outcome: enforcing or locked down, the kernel stops at
+ * the signature first, so the result is the signature's (in tmp).
+ */
+static const struct kv_result *rp_decided(const struct rp_context *c,
+					  enum kv_usage usage,
+					  const struct kv_result *r,
+					  struct kv_result *tmp)
 {
-	int shown = rp_shown(c, usage, err);
+	if (!r->elf_refused || !rp_is_soft(r->sig_err) ||
+	    rp_shown(c, usage, r->sig_err) == r->sig_err)
+		return r;
+	*tmp = *r;
+	tmp->err = r->sig_err;
+	tmp->reason = r->sig_reason;
+	tmp->elf_refused = 0;
+	return tmp;
+}
+
+int rp_exit_code(const struct rp_context *c, enum kv_usage usage,
+		 const struct kv_result *r)
+{
+	struct kv_result tmp;
+	int shown = rp_shown(c, usage, rp_decided(c, usage, r, &tmp)->err);
 
 	return shown == -EPERM ? MS_EXIT_REJECTED : ms_exit_for_errno(shown);
 }
@@ -161,6 +186,8 @@ static const char *rp_verdict_word(int err)
 	case -ENOPKG: return "UNSUPPORTED";
 	case -EKEYREJECTED: return "REJECTED";
 	case -EPERM: return "REJECTED";
+	/* load_module()'s ELF checks: the kernel refuses it */
+	case -ENOEXEC: return "REJECTED";
 	case -MS_ENOALG: return "CANNOT-CHECK";
 	default: return "MALFORMED";
 	}
@@ -221,7 +248,8 @@ static json_object *with_mldsa(json_object *o, const struct p7_sinfo *si)
 }
 
 /* One signer in the schema every tool shares (base/signer_facts.h). */
-static json_object *signer_json(const struct p7_sinfo *si)
+/* One signer's facts, for the JSON and the text alike. */
+static void signer_facts(const struct p7_sinfo *si, struct ms_signer_facts *fp)
 {
 	const struct x509k_cert *k = si->trusted_by;
 	const struct x509k_cert *c = k ? k : si->signer;
@@ -261,19 +289,36 @@ static json_object *signer_json(const struct p7_sinfo *si)
 		f.has_subject = true;
 		ms_format_name(f.subject, sizeof(f.subject), c->subject,
 			       c->subject_len);
+		/* identified by skid: kmod names the certificate's */
+		if (!f.has_signer)
+			f.has_signer = ms_format_signer(f.signer,
+							sizeof(f.signer),
+							c->subject,
+							c->subject_len) == 0;
 	}
+	*fp = f;
+}
+
+static json_object *signer_json(const struct p7_sinfo *si)
+{
+	struct ms_signer_facts f;
+
+	signer_facts(si, &f);
 	return with_mldsa(ms_signer_facts_json(&f), si);
 }
 
 void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
-		   enum kv_usage usage, const struct kv_result *r)
+		   enum kv_usage usage, const struct kv_result *given)
 {
+	struct kv_result tmp;
+	const struct kv_result *r = rp_decided(c, usage, given, &tmp);
 	int shown = rp_shown(c, usage, r->err);
 	json_object *j = json_object_new_object(), *sg = json_object_new_array();
 	char lacks[160];
 	size_t i;
+	int sig;
 
-	json_object_object_add(j, "file", json_object_new_string(file));
+	ms_json_add_name(j, "file", file);
 	json_object_object_add(j, "verdict",
 			       json_object_new_string(rp_verdict_word(shown)));
 	/* a verdict this build cannot reach has no kernel errno */
@@ -282,12 +327,19 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 	json_object_object_add(j, "underlying_errno",
 			       r->err && r->err != -MS_ENOALG ?
 			       json_object_new_string(ms_errno_name(r->err)) : NULL);
+	/* the signature check's own verdict, before load_module()'s ELF
+	 * checks: what the kernel's mod_verify_sig() says */
+	sig = r->elf_refused ? r->sig_err : r->err;
+	json_object_object_add(j, "signature_errno", sig && sig != -MS_ENOALG ?
+			       json_object_new_string(ms_errno_name(sig)) : NULL);
 	cannot_check(lacks, sizeof(lacks));
 	json_object_object_add(j, "reason", r->err == -MS_ENOALG ?
 			       json_object_new_string(lacks) :
 			       jstr_or_null(r->reason));
 	if (r->err == -MS_ENOALG)
 		json_object_object_add(j, "depends_on", jstr_or_null(r->reason));
+	json_object_object_add(j, "signed_twice",
+			       json_object_new_boolean(r->signed_twice));
 	json_object_object_add(j, "loads_unsigned",
 			       loads_unsigned(c, usage, r->err));
 	json_object_object_add(j, "kernel",
@@ -313,13 +365,18 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 }
 
 void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
-		   enum kv_usage usage, const struct kv_result *r)
+		   enum kv_usage usage, const struct kv_result *given)
 {
+	struct kv_result tmp;
+	const struct kv_result *r = rp_decided(c, usage, given, &tmp);
 	int shown = rp_shown(c, usage, r->err);
 	const struct p7_sinfo *si = NULL;
+	struct ms_signer_facts f;
 	char key[64], id[160];
 	size_t i;
 
+	if (r->signed_twice)
+		ms_warn(file, "signed twice: %s", MS_SIGNED_TWICE_WHY);
 	if (shown == 0) {
 		for (i = 0; r->msg && i < r->msg->n_sinfos; i++)
 			if (r->msg->sinfos[i].trusted_by) {
@@ -341,9 +398,11 @@ void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 			ms_format_serial(id, sizeof(id),
 					 si->trusted_by->serial,
 					 si->trusted_by->serial_len);
+		/* the signer as the JSON and extract-sig name it */
+		signer_facts(si, &f);
 		fprintf(out, "%s: OK (%s, %s, signer \"%s\", key %s, cert %s%s%s%s%s)\n",
-			file, si->hash->name, key, si->trusted_by->name, id,
-			si->trusted_by->path,
+			file, si->hash->name, key, f.has_signer ? f.signer :
+			si->trusted_by->name, id, si->trusted_by->path,
 			si->trusted_by->keyring ? ", in " : "",
 			si->trusted_by->keyring ? si->trusted_by->keyring : "",
 			si->trusted_by->filed_why ? ": " : "",
@@ -412,17 +471,18 @@ void rp_print_error_json(FILE *out, const char *file, int err,
 {
 	json_object *j = json_object_new_object();
 
-	json_object_object_add(j, "file", json_object_new_string(file));
+	ms_json_add_name(j, "file", file);
 	json_object_object_add(j, "verdict", json_object_new_string("ERROR"));
 	json_object_object_add(j, "errno",
 			       json_object_new_string(ms_errno_name(err)));
-	json_object_object_add(j, "reason", jstr_or_null(reason));
+	/* it may name the file, or another */
+	ms_json_add_name(j, "reason", reason);
 	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
 	json_object_put(j);
 }
 
 void rp_print_summary_json(FILE *out, size_t files,
-			   const struct rp_summary *s)
+			   const struct rp_summary *s, int exit_code)
 {
 	json_object *j = json_object_new_object(), *n = json_object_new_object();
 
@@ -443,6 +503,46 @@ void rp_print_summary_json(FILE *out, size_t files,
 	if (s->nocheck)
 		json_object_object_add(n, "not_checkable",
 				       json_object_new_int((int)s->nocheck));
+	/* the run's exit status, as sign-file's summary has it */
+	json_object_object_add(n, "exit", json_object_new_int(exit_code));
+	json_object_object_add(j, "summary", n);
+	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
+	json_object_put(j);
+}
+
+void rp_describe_count(struct rp_describe_summary *s, int code)
+{
+	switch (code) {
+	case MS_EXIT_OK: s->signed_++; break;
+	case MS_EXIT_UNSIGNED: s->unsigned_++; break;
+	case MS_EXIT_MALFORMED: s->malformed++; break;
+	default: s->errors++; break;
+	}
+}
+
+void rp_print_describe_summary(FILE *out, size_t files,
+			       const struct rp_describe_summary *s,
+			       int exit_code, bool json)
+{
+	json_object *j, *n;
+
+	if (!json) {
+		fprintf(out, "summary: %zu files: %u signed, %u unsigned, "
+			"%u malformed, %u unreadable\n", files, s->signed_,
+			s->unsigned_, s->malformed, s->errors);
+		return;
+	}
+	j = json_object_new_object();
+	n = json_object_new_object();
+	json_object_object_add(n, "files", json_object_new_int64((int64_t)files));
+	json_object_object_add(n, "signed", json_object_new_int((int)s->signed_));
+	json_object_object_add(n, "unsigned",
+			       json_object_new_int((int)s->unsigned_));
+	json_object_object_add(n, "malformed",
+			       json_object_new_int((int)s->malformed));
+	json_object_object_add(n, "unreadable",
+			       json_object_new_int((int)s->errors));
+	json_object_object_add(n, "exit", json_object_new_int(exit_code));
 	json_object_object_add(j, "summary", n);
 	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
 	json_object_put(j);

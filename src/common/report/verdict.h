@@ -39,7 +39,8 @@ struct rp_context {
  */
 int rp_shown(const struct rp_context *c, enum kv_usage usage, int err);
 /* The exit code of that verdict: a lockdown refusal is a rejection. */
-int rp_exit_code(const struct rp_context *c, enum kv_usage usage, int err);
+int rp_exit_code(const struct rp_context *c, enum kv_usage usage,
+		 const struct kv_result *r);
 
 void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 		   enum kv_usage usage, const struct kv_result *r);
@@ -58,8 +59,22 @@ struct rp_summary {
 void rp_count(struct rp_summary *s, int err);
 void rp_summary_add(struct rp_summary *to, const struct rp_summary *from);
 void rp_print_summary(FILE *out, size_t files, const struct rp_summary *s);
-/* The same as one JSON object: {"summary":{"files":N,"ok":N,...}} */
+/* The same as one JSON object: {"summary":{"files":N,"ok":N,...,
+ * "exit":N}}, the run's exit status last, as in sign-file's */
 void rp_print_summary_json(FILE *out, size_t files,
-			   const struct rp_summary *s);
+			   const struct rp_summary *s, int exit_code);
+
+/*
+ * extract-sig's summary of many files, by each file's exit code:
+ * "summary: N files: N signed, N unsigned, N malformed, N unreadable",
+ * or with json {"summary":{"files":N,"signed":N,...,"exit":N}}.
+ */
+struct rp_describe_summary {
+	unsigned signed_, unsigned_, malformed, errors;
+};
+void rp_describe_count(struct rp_describe_summary *s, int code);
+void rp_print_describe_summary(FILE *out, size_t files,
+			       const struct rp_describe_summary *s,
+			       int exit_code, bool json);
 
 #endif

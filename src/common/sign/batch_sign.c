@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "base/exitcode.h"
+#include "base/json_name.h"
 #include "base/log.h"
 #include "base/signer_facts.h"
 #include "base/workpool.h"
@@ -57,7 +58,7 @@ static void print_json(FILE *out, const char *name, int err, int skipped,
 	json_object *j = json_object_new_object();
 	const char *verdict = err ? "ERROR" : skipped ? "SKIPPED" : "SIGNED";
 
-	json_object_object_add(j, "file", json_object_new_string(name));
+	ms_json_add_name(j, "file", name);
 	json_object_object_add(j, "verdict", json_object_new_string(verdict));
 	if (err) {
 		char *reason = NULL, *p;
@@ -76,8 +77,8 @@ static void print_json(FILE *out, const char *name, int err, int skipped,
 		json_object_object_add(j, "errno",
 				       json_object_new_string(
 					       ms_errno_name(err)));
-		json_object_object_add(j, "reason", reason ?
-				       json_object_new_string(reason) : NULL);
+		/* it may name other files (the key, a <dest>) */
+		ms_json_add_name(j, "reason", reason);
 		json_object_object_add(j, "exit", json_object_new_int(code));
 		free(reason);
 	} else {

@@ -46,6 +46,10 @@ const char *ms_key_problem_str(enum ms_key_problem p)
 	case MS_KEY_P11_PIN_IN_URI:
 		return "pin-value in a pkcs11: URI is refused: it would show "
 		       "on the command line (use --pin-file or --pin-fd)";
+	case MS_KEY_P11_MODULE_IN_PATH:
+		return "module-path goes in the query part of a pkcs11: URI "
+		       "(\"...?module-path=PATH\", RFC 7512), or use "
+		       "--pkcs11-module PATH";
 	case MS_KEY_P11_UNAVAILABLE:
 		return "no PKCS#11 provider or engine available (install "
 		       "pkcs11-provider, or libengine-pkcs11-openssl)";

@@ -24,6 +24,7 @@ enum ms_key_problem {
 	/* PKCS#11, one value per step so the user knows what to fix */
 	MS_KEY_P11_URI,		/* malformed pkcs11: URI */
 	MS_KEY_P11_PIN_IN_URI,	/* pin-value= would put the PIN in argv */
+	MS_KEY_P11_MODULE_IN_PATH, /* ;module-path= in the path part */
 	MS_KEY_P11_UNAVAILABLE,	/* no provider answers and no engine */
 	MS_KEY_P11_PROVIDER,	/* --provider NAME does not load */
 	MS_KEY_P11_MODULE,	/* the PKCS#11 module does not load */

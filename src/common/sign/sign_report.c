@@ -92,6 +92,10 @@ int ms_sign_report(const struct ms_fail *f, int err)
 	case MS_STAGE_OTHER_SIGNER:
 		ms_error(f->path, "%s", f->reason);
 		return MS_EXIT_SIGNED;
+	case MS_STAGE_CLOBBER:
+		/* 2: the command line names one file as input and output */
+		ms_error(f->path, "%s", f->reason);
+		return MS_EXIT_USAGE;
 	case MS_STAGE_OUTPUT:
 		if (f->reason) {
 			ms_error(f->path, "%s", f->reason);

@@ -12,8 +12,10 @@
 #include "base/digest.h"
 #include "base/exitcode.h"
 #include "base/fileio.h"
+#include "kernel/cert_check.h"
 #include "kernel/rules.h"
 #include "module/compress.h"
+#include "module/elf_check.h"
 #include "module/module_file.h"
 #include "module/sig_describe.h"
 #include "module/trailer.h"
@@ -94,7 +96,8 @@ static void redact_pin(char *path, size_t size)
 	if (!v || strncmp(path, "pkcs11:", 7) != 0)
 		return;
 	v += strlen("pin-value=");
-	end = v + strcspn(v, "&");
+	/* the value ends at the next attribute, in the query or the path */
+	end = v + strcspn(v, "&;?");
 	if (strlen(path) - (size_t)(end - v) + 3 >= size)
 		return;
 	memmove(v + 3, end, strlen(end) + 1);
@@ -438,16 +441,28 @@ static int has_ko_name(const char *path)
 static int check_body(const struct ms_sign_req *r, const uint8_t *body,
 		      size_t body_len, struct ms_fail *fail)
 {
+	const char *why;
+
 	if (!body_len)
 		return fail_at(fail, MS_STAGE_NOT_MODULE, r->module,
 			       "empty module (nothing to sign: a failed "
 			       "build?)", -ENOEXEC);
-	if (r->firmware || !has_ko_name(r->module) || is_elf(body, body_len))
+	if (r->firmware || !has_ko_name(r->module))
 		return 0;
-	return fail_at(fail, MS_STAGE_NOT_MODULE, r->module,
-		       "not an ELF file, so no kernel module (a truncated "
-		       "build output or a git-lfs pointer?); to sign it as "
-		       "data, give --usage firmware", -ENOEXEC);
+	if (!is_elf(body, body_len))
+		return fail_at(fail, MS_STAGE_NOT_MODULE, r->module,
+			       "not an ELF file, so no kernel module (a "
+			       "truncated build output or a git-lfs "
+			       "pointer?); to sign it as data, give --usage "
+			       "firmware", -ENOEXEC);
+	/* the ELF checks load_module() makes after the signature's */
+	if (!ms_elf_module_check(body, body_len, &why))
+		return 0;
+	snprintf(fail->text, sizeof(fail->text), "no kernel module: %s "
+		 "(the kernel refuses it, ENOEXEC); to sign it as data, give "
+		 "--usage firmware", why);
+	return fail_at(fail, MS_STAGE_NOT_MODULE, r->module, fail->text,
+		       -ENOEXEC);
 }
 
 /*
@@ -689,23 +704,35 @@ static int check_mldsa(const struct ms_signer *s,
 
 /*
  * The signers of a signature just made, in the schema extract-sig and
- * verify-file use: the CMS is described as a trailer on an empty body
- * (CMS, descriptor, magic), with the first certificate for the key.
+ * verify-file use: the signed module (body, CMS, descriptor, magic)
+ * described with the first certificate for the key, and judged with it
+ * alone as extract-sig -c judges (kernel/cert_check.h).
  */
 static struct json_object *describe_sig(const struct ms_signer *s,
+					const struct ms_sign_req *r,
 					const char *cert_from,
+					const uint8_t *body, size_t body_len,
 					const uint8_t *sig, size_t sig_len)
 {
-	uint8_t *buf = malloc(sig_len + MS_TRAILER_OVERHEAD);
+	size_t len = body_len + sig_len + MS_TRAILER_OVERHEAD;
+	uint8_t *buf = malloc(len);
 	json_object *all, *arr = NULL;
 	struct ms_sigdesc d;
+	char desc[320];
 
 	if (!buf)
 		return NULL;
-	memcpy(buf, sig, sig_len);
-	ms_trailer_encode((uint32_t)sig_len, buf + sig_len);
-	if (ms_sigdesc_fill(&d, buf, sig_len + MS_TRAILER_OVERHEAD,
-			    s->certs[0], cert_from) == 0) {
+	if (ms_map_read(buf, body, body_len)) {
+		free(buf);
+		return NULL;
+	}
+	memcpy(buf + body_len, sig, sig_len);
+	ms_trailer_encode((uint32_t)sig_len, buf + body_len + sig_len);
+	if (ms_sigdesc_fill(&d, buf, len, s->certs[0], cert_from) == 0) {
+		if (r->cert_path)
+			kv_cert_check(r->cert_path, r->kernel ? r->kernel :
+				      kr_get(KR_DEFAULT), buf, len, &d, desc,
+				      sizeof(desc));
 		all = ms_sigdesc_json(&d, "");
 		if (json_object_object_get_ex(all, "signers", &arr))
 			json_object_get(arr);
@@ -862,8 +889,9 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 	}
 
 	if (r->describe)
-		job->signers = describe_sig(s, r->cert_path ? r->cert_path :
-					    "given", sig, sig_len);
+		job->signers = describe_sig(s, r, r->cert_path ?
+					    r->cert_path : "given", in.data,
+					    body_len, sig, sig_len);
 
 	/* -p and -d only exist for signatures made here, as in the kernel
 	 * tool, whose .p7s writing sits in its non-raw branch.  For a

@@ -45,6 +45,8 @@ enum ms_stage {
 				 * -ENOEXEC, as finit_module() would say */
 	MS_STAGE_OTHER_SIGNER,	/* --skip-signed: signed, but not by these
 				 * certificates (reason names the signer) */
+	MS_STAGE_CLOBBER,	/* an output is one of the run's inputs
+				 * (sign/outputs.h): nothing written */
 };
 
 struct ms_fail {

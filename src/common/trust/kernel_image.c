@@ -470,6 +470,27 @@ static int bzimage_payload(const uint8_t *p, size_t len, size_t *off,
 	return 0;
 }
 
+static int banner(const uint8_t *p, size_t len, char *out, size_t size);
+
+/*
+ * An ELF file with no certificate list and no "Linux version" banner
+ * (init/version.c's linux_banner) is some other program: /bin/ls is no
+ * kernel whose keys could be empty.
+ */
+static int search_elf(const uint8_t *buf, size_t len,
+		      const struct kr_rules *kr, struct vm_image *img,
+		      const char **why)
+{
+	char rel[64];
+	int ret = search(buf, len, kr, img, why);
+
+	if (ret || img->n_runs || banner(buf, len, rel, sizeof(rel)) == 0)
+		return ret;
+	*why = "an ELF file with neither a Linux version banner nor a "
+	       "built-in certificate list: no kernel image";
+	return -EINVAL;
+}
+
 int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
 		  struct vm_image *img, const char **why)
 {
@@ -480,7 +501,7 @@ int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
 	memset(img, 0, sizeof(*img));
 	*why = NULL;
 	if (len >= 4 && memcmp(buf, "\177ELF", 4) == 0)
-		return search(buf, len, kr, img, why);
+		return search_elf(buf, len, kr, img, why);
 
 	/* the boot header says where the payload is */
 	if (bzimage_payload(buf, len, &off, &plen) == 0) {

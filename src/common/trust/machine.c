@@ -380,6 +380,7 @@ int mc_probe(const char *root, const char *release, struct mc_machine *m,
 	struct releases rs = { .n = 0 };
 	struct utsname u;
 	char base[128];
+	char *pending;
 
 	memset(m, 0, sizeof(*m));
 	m->lockdown = m->sig_enforce = -1;
@@ -439,6 +440,13 @@ int mc_probe(const char *root, const char *release, struct mc_machine *m,
 	m->sb = secure_boot(m);
 	m->lockdown = lockdown_level(m->lockdown_path);
 	m->sig_enforce = sig_enforce(m->enforce_path);
+	/* mokutil --import writes MokNew; shim's MokManager enrols it at
+	 * the next boot, when the user confirms (MokListRT only then) */
+	pending = under(m, "%s", ESL_EFIVARS "/MokNew-" SHIM_LOCK);
+	if (!pending)
+		return -ENOMEM;
+	m->mok_pending = exists(pending);
+	free(pending);
 	return 0;
 }
 

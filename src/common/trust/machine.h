@@ -41,6 +41,7 @@ struct mc_machine {
 	enum mc_secure_boot sb;
 	int lockdown;		/* enum kc_lockdown, -1 when not readable */
 	int sig_enforce;	/* 0 or 1, -1 when not readable */
+	bool mok_pending;	/* MokNew: a key waits for MokManager */
 };
 
 /*

@@ -105,6 +105,10 @@ static int prepare(const char *uri, const struct ms_key_opts *o,
 		*why = MS_KEY_P11_PIN_IN_URI;
 		return -EINVAL;
 	}
+	if (u->module_path_in_path) {
+		*why = MS_KEY_P11_MODULE_IN_PATH;
+		return -EINVAL;
+	}
 	if (!*tok) {
 		*tok = calloc(1, sizeof(**tok));
 		if (!*tok) {

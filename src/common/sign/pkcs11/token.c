@@ -97,6 +97,18 @@ static int path_attr(struct ms_p11_uri *u, const char *a, size_t n)
 	if (KEY("type"))
 		return pct_decode(v, vl, (unsigned char *)u->type,
 				  sizeof(u->type), &len);
+	/* query attributes (RFC 7512 section 2.3) that libp11 also reads
+	 * in the path: a PIN there shows on the command line as one in
+	 * the query does, and a module there would reach the provider or
+	 * engine unchecked (its own error lines, not ours) */
+	if (KEY("pin-value")) {
+		u->has_pin_value = 1;
+		return 0;
+	}
+	if (KEY("module-path")) {
+		u->module_path_in_path = 1;
+		return 0;
+	}
 #undef KEY
 	/* library-*, slot-* and vendor attributes narrow nothing we check;
 	 * the provider or engine still sees them. */

@@ -31,7 +31,11 @@ struct ms_p11_uri {
 	int has_object, has_id;
 	char type[16];		/* "private", "cert", ... or "" */
 	char module_path[4096];	/* query attribute module-path */
-	int has_pin_value;	/* query attribute pin-value: refused */
+	int has_pin_value;	/* pin-value, query attribute or in the
+				 * path (libp11 reads it there): refused */
+	int module_path_in_path; /* ";module-path=": RFC 7512 has it in
+				  * the query only; refused, not passed
+				  * to a provider or engine */
 	char path_only[8192];	/* the URI without its query part */
 	char path_notype[8192];	/* ... and without type= (certificates) */
 };

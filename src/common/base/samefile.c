@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/samefile.h"
+
+int ms_inputs_add(struct ms_input_set *s, const char *path, const char *role)
+{
+	struct stat st;
+
+	if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0)
+		return 0;
+	if (s->n >= MS_INPUTS_MAX)
+		return -ENOSPC;
+	s->in[s->n].dev = st.st_dev;
+	s->in[s->n].ino = st.st_ino;
+	s->in[s->n].path = path;
+	s->in[s->n].role = role;
+	s->n++;
+	return 0;
+}
+
+int ms_inputs_check_output(const struct ms_input_set *s, const char *output,
+			   const char **path, const char **role)
+{
+	struct stat st;
+
+	/* stat follows links, as the write does (fileio.h: ms_out_begin
+	 * replaces the file a symlink points to). */
+	if (!output || stat(output, &st) != 0)
+		return 0;
+	for (int i = 0; i < s->n; i++)
+		if (s->in[i].dev == st.st_dev && s->in[i].ino == st.st_ino) {
+			*path = s->in[i].path;
+			*role = s->in[i].role;
+			return -EEXIST;
+		}
+	return 0;
+}
+
+void ms_clobber_text(char *buf, size_t size, const char *output,
+		     const char *path, const char *role)
+{
+	if (strcmp(output, path) == 0)
+		snprintf(buf, size, "is %s, an input of this run: not "
+			 "overwritten, nothing written (name another output)",
+			 role);
+	else
+		snprintf(buf, size, "is the same file as %s %s, an input of "
+			 "this run: not overwritten, nothing written (name "
+			 "another output)", role, path);
+}
+
+int ms_outputs_check(const struct ms_input_set *s, const char *const *outs,
+		     int n, const char **bad, char *buf, size_t size)
+{
+	const char *path, *role;
+
+	for (int i = 0; i < n; i++) {
+		if (!outs[i])
+			continue;
+		for (int k = 0; k < i; k++)
+			if (outs[k] && (!strcmp(outs[k], outs[i]) ||
+					ms_same_file(outs[k], outs[i]))) {
+				*bad = outs[i];
+				snprintf(buf, size, "named for two outputs: "
+					 "nothing written (name two files)");
+				return -EEXIST;
+			}
+		if (ms_inputs_check_output(s, outs[i], &path, &role)) {
+			*bad = outs[i];
+			ms_clobber_text(buf, size, outs[i], path, role);
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
+int ms_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
