@@ -8,26 +8,16 @@
 # kernel's vendor (Debian's patches, or kernel.org's source).
 
 bats_require_minimum_version 1.5.0
-load helpers
+load machine-helpers
 
-MM="$TOP/tests/fixtures/make-machine.sh"
 REL=7.3.0-1-amd64
 MOKVAR="sys/firmware/efi/efivars/MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23"
 LOCKED="REJECTED -EPERM: Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7"
 
 setup() {
-	W="$BATS_TEST_TMPDIR"
-	cd "$W" || return 1
-	require_cmd cc gcc
-	require_cmd jq jq
-	make_module "$W/m.ko" 4000
+	machine_setup || return 1
 	"$SIGN_FILE" sha256 "$KEYS/other.key" "$KEYS/other.crt" "$W/m.ko" "$W/mok.ko"
 	"$SIGN_FILE" sha256 "$KEYS/ec384.key" "$KEYS/ec384.crt" "$W/m.ko" "$W/db.ko"
-}
-
-machine() { # part=value...
-	rm -rf "$W/root"
-	sh "$MM" "$W/root" "$REL" "$@"
 }
 
 judge() { # extra args...; sets output (JSON of mok.ko)

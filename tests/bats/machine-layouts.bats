@@ -7,16 +7,10 @@
 # that distribution keeps them, and every path stays inside the root.
 
 bats_require_minimum_version 1.5.0
-load helpers
-
-MM="$TOP/tests/fixtures/make-machine.sh"
+load machine-helpers
 
 setup() {
-	W="$BATS_TEST_TMPDIR"
-	cd "$W" || return 1
-	require_cmd cc gcc
-	require_cmd jq jq
-	make_module "$W/m.ko" 4000
+	machine_setup || return 1
 	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$W/m.ko" "$W/built-in.ko"
 }
 

@@ -6,13 +6,12 @@
 # tests/fixtures/make-machine.sh, as in machine.bats).
 
 bats_require_minimum_version 1.5.0
-load helpers
+load machine-helpers
 
-MM="$TOP/tests/fixtures/make-machine.sh"
 REL=7.3.0-1-amd64
 SHIM=605dab50-e046-4300-abb6-3dd810dd8b23
 
-@test "--sysroot naming no directory says so (exit 7), not that it lacks /boot/vmlinuz-*" {
+@test "--sysroot naming no directory says so (exit 7), not that it holds no kernel" {
 	make_module m.ko 4000
 	run "$VERIFY_FILE" --machine --sysroot "$W/nonexistent" m.ko
 	assert_failure 7
@@ -20,7 +19,7 @@ SHIM=605dab50-e046-4300-abb6-3dd810dd8b23
 	mkdir empty
 	run "$VERIFY_FILE" --machine --sysroot "$W/empty" m.ko
 	assert_failure 7
-	assert_output "verify-file: $W/empty: no /boot/vmlinuz-* under it (give --machine=RELEASE)"
+	assert_output --partial "verify-file: $W/empty: no kernel installed under it (looked for /boot/vmlinuz-RELEASE"
 }
 
 @test "a pending MOK enrolment (MokNew) is said: it waits for MokManager at the next boot" {

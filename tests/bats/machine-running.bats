@@ -8,18 +8,13 @@
 # layout=running); its /proc/keys is written here as the kernel lists it.
 
 bats_require_minimum_version 1.5.0
-load helpers
+load machine-helpers
 
-MM="$TOP/tests/fixtures/make-machine.sh"
 REL=6.12.57+deb13-amd64
 BUILTIN="modsign test RSA-2048 key: 52becfe834406c10d9bcf8d61d7d192348b534db"
 
 setup() {
-	W="$BATS_TEST_TMPDIR"
-	cd "$W" || return 1
-	require_cmd cc gcc
-	require_cmd jq jq
-	make_module "$W/m.ko" 4000
+	machine_setup || return 1
 	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$W/m.ko" "$W/built-in.ko"
 	"$SIGN_FILE" sha256 "$KEYS/other.key" "$KEYS/other.crt" "$W/m.ko" "$W/mok.ko"
 	sh "$MM" "$W/root" $REL layout=running mok="$KEYS/other.der"

@@ -8,26 +8,16 @@
 # bytes, the lockdown file and module.sig_enforce.
 
 bats_require_minimum_version 1.5.0
-load helpers
+load machine-helpers
 
-MM="$TOP/tests/fixtures/make-machine.sh"
 REL=7.3.0-1-amd64
 PLACES="/boot/config-RELEASE, /usr/lib/modules/RELEASE/config, /lib/modules/RELEASE/config, .../RELEASE/build/.config, /proc/config.gz when running"
 LOCKED="REJECTED -EPERM: Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7"
 
 setup() {
-	W="$BATS_TEST_TMPDIR"
-	cd "$W" || return 1
-	require_cmd cc gcc
-	require_cmd jq jq
-	make_module "$W/m.ko" 4000
+	machine_setup || return 1
 	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" "$W/m.ko" "$W/built-in.ko"
 	"$SIGN_FILE" sha256 "$KEYS/other.key" "$KEYS/other.crt" "$W/m.ko" "$W/mok.ko"
-}
-
-machine() { # part=value...
-	rm -rf "$W/root"
-	sh "$MM" "$W/root" "$REL" "$@"
 }
 
 @test "Secure Boot on with Debian's lockdown config: unsigned and unknown-key modules are REJECTED -EPERM, never 'loads unsigned'" {

@@ -9,17 +9,12 @@
 # The certificates are made at test time from the committed keys.
 
 bats_require_minimum_version 1.5.0
-load helpers
+load machine-helpers
 
-MM="$TOP/tests/fixtures/make-machine.sh"
 REL=7.3.0-1-amd64
 
 setup() {
-	W="$BATS_TEST_TMPDIR"
-	cd "$W" || return 1
-	require_cmd cc gcc
-	require_cmd jq jq
-	make_module "$W/m.ko" 4000
+	machine_setup || return 1
 	# other.key's certificate, signed by the built-in rsa2048 key
 	openssl req -new -key "$KEYS/other.key" -subj "/CN=modsign test secondary" -out "$W/sec.csr"
 	printf 'subjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\nkeyUsage=digitalSignature\n' > "$W/ext"
