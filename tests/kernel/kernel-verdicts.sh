@@ -182,7 +182,9 @@ vf_errno() { # "verify-file command" line dir file kind usage sig args...
 		# the judge gives the signature's verdict, from before the
 		# ELF checks finit_module() makes after it: verify-file's
 		# "signature_errno"
-		"${vf[@]}" --json --kernel "$line" "$@" --usage "$usage" "${s[@]}" "$dir/$file" 2>/dev/null |
+		# (verify-file exits 6 here, which pipefail must not take
+		# for the function's own failure)
+		{ "${vf[@]}" --json --kernel "$line" "$@" --usage "$usage" "${s[@]}" "$dir/$file" 2>/dev/null || true; } |
 			python3 -c 'import json, sys
 print(json.loads(sys.stdin.readline()).get("signature_errno") or 0)'
 		return
