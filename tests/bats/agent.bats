@@ -27,6 +27,7 @@ teardown() {
 	if [ -n "${AGENT_STARTED:-}" ]; then
 		"$SIGN_FILE" --agent-stop 2>/dev/null || true
 	fi
+	[ -z "${OTHER:-}" ] || rm -rf "$OTHER"
 	return 0
 }
 
@@ -197,21 +198,29 @@ s.bind(sys.argv[1])' "$W/stale"
 
 @test "agent: a client of another uid is refused, and signs itself" {
 	require_cmd setpriv util-linux
-	run -0 --separate-stderr "$SIGN_FILE" --agent-start --pin-file pin \
-		sha256 "${ENC[@]}"
+	# The other uid gets the binary, the key and the module where it can
+	# reach them: neither the checkout (under /root, mode 0700, in CI's
+	# fresh Debian roots) nor bats's scratch (mode 0700) need be open to
+	# it.  The agent serves the same key file (the agent matches it by
+	# identity), so only the client's uid can make it decline.
+	OTHER=$(mktemp -d "${TMPDIR:-/tmp}/modsign-test-uid.XXXXXX")
+	cp "$SIGN_FILE" "${ENC[@]}" d/a.ko "$OTHER"/
+	chmod 0644 "$OTHER"/enc.key "$OTHER"/enc.crt
+	chmod 0666 "$OTHER"/a.ko
+	chmod 0777 "$OTHER"
+	run -0 --separate-stderr "$OTHER"/sign-file --agent-start \
+		--pin-file pin sha256 "$OTHER"/enc.key "$OTHER"/enc.crt
 	eval "$output"
 	AGENT_STARTED=1
 	# only a directory left open by mistake lets it reach the socket
 	chmod 0755 "$(dirname "$MODSIGN_AGENT")"
 	chmod 0777 "$MODSIGN_AGENT"
-	chmod 0777 d
-	chmod 0666 d/a.ko
-	chmod 0755 "$W"
+	cd "$OTHER"
 	run -9 setpriv --reuid=65534 --regid=65534 --clear-groups \
-		env MODSIGN_AGENT="$MODSIGN_AGENT" "$SIGN_FILE" sha256 \
-		"${ENC[@]}" d/a.ko
+		env MODSIGN_AGENT="$MODSIGN_AGENT" ./sign-file sha256 \
+		enc.key enc.crt a.ko
 	assert_output --partial "private key is encrypted"
-	cmp d/a.ko <(make_module /dev/stdout 30000)
+	cmp a.ko <(make_module /dev/stdout 30000)
 }
 
 # The agent killed while it signs a module: at each point the client
