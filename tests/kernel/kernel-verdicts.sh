@@ -182,11 +182,11 @@ vf_errno() { # "verify-file command" line dir file kind usage sig args...
 		# the judge gives the signature's verdict, from before the
 		# ELF checks finit_module() makes after it: verify-file's
 		# "signature_errno"
-		# (verify-file exits 6 here, which pipefail must not take
-		# for the function's own failure)
-		{ "${vf[@]}" --json --kernel "$line" "$@" --usage "$usage" "${s[@]}" "$dir/$file" 2>/dev/null || true; } |
-			python3 -c 'import json, sys
-print(json.loads(sys.stdin.readline()).get("signature_errno") or 0)'
+		# (verify-file exits 6 for it; and every reader of a pipe
+		# reads to the end, so that pipefail sees no SIGPIPE)
+		out=$("${vf[@]}" --json --kernel "$line" "$@" --usage "$usage" "${s[@]}" "$dir/$file" 2>/dev/null) || true
+		printf '%s\n' "$out" | python3 -c 'import json, sys
+print(json.loads(sys.stdin.read().splitlines()[0]).get("signature_errno") or 0)'
 		return
 	fi
 	case $out in
@@ -194,9 +194,9 @@ print(json.loads(sys.stdin.readline()).get("signature_errno") or 0)'
 	*) if [ $rc -eq 10 ]; then
 			echo UNCHECKABLE
 		elif [[ $out == *" rejected (-E"* ]]; then
-			printf '%s\n' "$out" | sed -n 's/.* rejected (-\(E[A-Z]*\).*/\1/p' | head -n 1
+			printf '%s\n' "$out" | sed -n 's/.* rejected (-\(E[A-Z]*\).*/\1/p' | sed -n 1p
 		else
-			printf '%s\n' "$out" | sed -n 's/^[^:]*: [A-Z-]* -\(E[A-Z]*\): .*/\1/p' | head -n 1
+			printf '%s\n' "$out" | sed -n 's/^[^:]*: [A-Z-]* -\(E[A-Z]*\): .*/\1/p' | sed -n 1p
 		fi ;;
 	esac
 }
