@@ -33,8 +33,10 @@ vg() { # expected-exit command...
 sf="$bin/sign-file"
 es="$bin/extract-sig"
 vf="$bin/verify-file"
-# a module starts with the ELF magic (sign-file refuses a .ko that does not)
-{ printf '\177ELF'; head -c 49996 /dev/urandom; } > m.ko
+# a module passes the kernel's offline ELF checks (sign-file refuses a
+# .ko that does not): tests/fixtures/elf-module.py's head over random bytes
+head -c 50000 /dev/urandom > m.ko
+python3 "$top/tests/fixtures/elf-module.py" --head m.ko
 k=(sha256 "$keys/rsa2048.key" "$keys/rsa2048.crt")
 
 cp m.ko a.ko; vg 0 "$sf" "${k[@]}" a.ko
