@@ -43,6 +43,8 @@ ref=$top/build/reference/sign-file-7.3-openssl-$ossl
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 head -c 102400 /dev/urandom >"$w/base.ko"
+# sign-file signs a .ko only when it passes the kernel's offline ELF checks
+python3 "$top/tests/fixtures/elf-module.py" --head "$w/base.ko"
 mk() { # dir: N fresh copies
 	rm -rf "$1"
 	mkdir -p "$1"
