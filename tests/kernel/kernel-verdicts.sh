@@ -224,8 +224,11 @@ for line in "${lines[@]}"; do
 	t=$(now)
 	"$KH_DIR/judge-cases.sh" -c "$TRUST" "$line" "$cases" "$dir/kernel.tsv"
 	tj=$(elapsed "$t")
-	col=$(head -n 100 "$EXPECTED" | awk -F'\t' -v l="errno_$line" \
-		'$1 == "case" { for (i = 1; i <= NF; i++) if ($i == l) print i; exit }')
+	# (awk stops at the header itself: a reader that leaves a pipe
+	# early would be a SIGPIPE under pipefail)
+	col=$(awk -F'\t' -v l="errno_$line" \
+		'$1 == "case" { for (i = 1; i <= NF; i++) if ($i == l) print i; exit }' \
+		"$EXPECTED")
 	newcol=0
 	if [ -z "$col" ]; then
 		newcol=1
