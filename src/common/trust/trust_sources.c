@@ -84,7 +84,10 @@ out:
 	return ret;
 }
 
-int ts_vmlinux_version(const char *path, char *out, size_t size)
+/* One string read out of the image at path by find (kernel_image.c). */
+static int image_string(const char *path,
+			int (*find)(const uint8_t *, size_t, char *, size_t),
+			char *out, size_t size)
 {
 	struct ms_file f = { .fd = -1 };
 	int ret;
@@ -92,24 +95,19 @@ int ts_vmlinux_version(const char *path, char *out, size_t size)
 	ret = ms_file_open(path, &f);
 	if (ret)
 		return ret;
-	ret = f.len > TS_MAX_IMAGE ? -EFBIG :
-	      vm_find_version(f.data, f.len, out, size);
+	ret = f.len > TS_MAX_IMAGE ? -EFBIG : find(f.data, f.len, out, size);
 	ms_file_close(&f);
 	return ret;
 }
 
+int ts_vmlinux_version(const char *path, char *out, size_t size)
+{
+	return image_string(path, vm_find_version, out, size);
+}
+
 int ts_vmlinux_banner(const char *path, char *out, size_t size)
 {
-	struct ms_file f = { .fd = -1 };
-	int ret;
-
-	ret = ms_file_open(path, &f);
-	if (ret)
-		return ret;
-	ret = f.len > TS_MAX_IMAGE ? -EFBIG :
-	      vm_find_banner(f.data, f.len, out, size);
-	ms_file_close(&f);
-	return ret;
+	return image_string(path, vm_find_banner, out, size);
 }
 
 struct esl_ctx {
