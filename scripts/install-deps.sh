@@ -10,7 +10,7 @@
 #   test    run the bats suite (and fetch the reference sign-file)
 #   fuzz    build and run the libFuzzer targets
 #   valgrind  memcheck the main paths
-#   kernel  build Debian's 6.1, 6.12 and 7.3 kernels and judge the
+#   kernel  build Debian's 5.10, 6.1, 6.12 and 7.3 kernels and judge the
 #           conformance corpus under QEMU (make kernel-verdicts,
 #           tests/kernel); 7.3's and 5.10's sources are not in Debian 12:
 #           apt-get download fetches them (trixie-backports,
