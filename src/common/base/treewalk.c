@@ -20,10 +20,17 @@ static void note_skipped(struct ms_tree_skipped *s, const char *dir, int err)
 }
 
 /* Returns 0 or -ENOMEM; a directory that cannot be read is noted. */
+/* DIR/NAME, malloc'd; NULL when out of memory. */
+static char *child(const char *dir, const char *name)
+{
+	char *p;
+
+	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
+}
+
 static int walk(const char *dir, int (*want)(const char *name),
 		struct ms_list *out, struct ms_tree_skipped *skipped)
 {
-	size_t dlen = strlen(dir);
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	char *path = NULL;
@@ -50,15 +57,10 @@ static int walk(const char *dir, int (*want)(const char *name),
 		/* a link to a directory is not followed, but said */
 		if (type == DT_LNK && !want(e->d_name)) {
 			if (fstatat(dirfd(d), e->d_name, &st, 0) == 0 &&
-			    S_ISDIR(st.st_mode) && !skipped->links++) {
-				free(path);
-				path = malloc(dlen + strlen(e->d_name) + 2);
-				if (!path) {
-					err = -ENOMEM;
-					break;
-				}
-				sprintf(path, "%s/%s", dir, e->d_name);
-				skipped->first_link = strdup(path);
+			    S_ISDIR(st.st_mode) && !skipped->links++ &&
+			    !(skipped->first_link = child(dir, e->d_name))) {
+				err = -ENOMEM;
+				break;
 			}
 			continue;
 		}
@@ -66,12 +68,10 @@ static int walk(const char *dir, int (*want)(const char *name),
 				       !want(e->d_name)))
 			continue;
 		free(path);
-		path = malloc(dlen + strlen(e->d_name) + 2);
-		if (!path) {
+		if (!(path = child(dir, e->d_name))) {
 			err = -ENOMEM;
 			break;
 		}
-		sprintf(path, "%s/%s", dir, e->d_name);
 		err = type == DT_DIR ? walk(path, want, out, skipped)
 				     : ms_list_add(out, path);
 	}
