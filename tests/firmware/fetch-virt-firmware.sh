@@ -25,29 +25,8 @@ DEST=$KH_CACHE/virt-firmware
 if [ ! -f "$DEST/.unpacked" ]; then
 	suite=trixie
 	mirror=$("$KH_TOP/scripts/host-mirror.sh") || die "no Debian mirror to fetch $suite from"
-	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-	[ -r "$keyring" ] || die "$keyring missing (apt-get install debian-archive-keyring)"
-	APT=$KH_CACHE/apt/$suite
-	mkdir -p "$APT/sources" "$APT/lists/partial" "$APT/cache/archives/partial" "$APT/deb"
-	cat >"$APT/sources/modsign.sources" <<EOT
-# written by tests/firmware/$PROG from the host's apt sources
-Types: deb
-URIs: $mirror
-Suites: $suite
-Components: main
-Signed-By: $keyring
-EOT
-	aptopts=(
-		-o Dir::Etc::SourceList=/dev/null
-		-o Dir::Etc::SourceParts="$APT/sources"
-		-o Dir::State::Lists="$APT/lists"
-		-o Dir::Cache="$APT/cache"
-		-o Acquire::Languages=none
-		-o APT::Sandbox::User=root
-	)
 	pkg=python3-virt-firmware
-	apt-get "${aptopts[@]}" -q update >"$APT/update.log" 2>&1 ||
-		{ cat "$APT/update.log" >&2; die "apt-get update for $suite ($mirror) failed"; }
+	kh_private_apt "$suite" "$mirror"
 	rm -f "$APT/deb"/*.deb
 	(cd "$APT/deb" && apt-get "${aptopts[@]}" -q download "$pkg") >"$APT/download.log" 2>&1 ||
 		{ cat "$APT/download.log" >&2; die "apt-get download $pkg failed"; }

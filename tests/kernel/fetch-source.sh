@@ -51,34 +51,9 @@ if [ "$suite" = "$KH_SUITE_FALLBACK" ] || [ "$suite" = "${suite%-security}" ]; t
 	mirror=$("$KH_TOP/scripts/host-mirror.sh") || die "no Debian mirror to fetch $suite from"
 fi
 KH_SUITE=$suite
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-[ -r "$keyring" ] || die "$keyring missing (apt-get install debian-archive-keyring)"
-
-# Private apt: one directory per suite, so lists of different suites do
-# not mix and a second line from the same suite reuses them.
-APT=$KH_CACHE/apt/$KH_SUITE
-mkdir -p "$APT/sources" "$APT/lists/partial" "$APT/cache/archives/partial" "$APT/deb"
-cat >"$APT/sources/modsign.sources" <<EOF
-# written by tests/kernel/$PROG from the host's apt sources
-Types: deb
-URIs: $mirror
-Suites: $KH_SUITE
-Components: main
-Signed-By: $keyring
-EOF
-aptopts=(
-	-o Dir::Etc::SourceList=/dev/null
-	-o Dir::Etc::SourceParts="$APT/sources"
-	-o Dir::State::Lists="$APT/lists"
-	-o Dir::Cache="$APT/cache"
-	-o Acquire::Languages=none
-	# the downloads land in our own directories, which _apt may not write
-	-o APT::Sandbox::User=root
-)
 pkg=linux-source-$LINE
 t=$(now)
-apt-get "${aptopts[@]}" -q update >"$APT/update.log" 2>&1 ||
-	{ cat "$APT/update.log" >&2; die "apt-get update for $KH_SUITE ($mirror) failed"; }
+kh_private_apt "$KH_SUITE" "$mirror"
 ver=$(apt-cache "${aptopts[@]}" policy "$pkg" | awk '$1 == "Candidate:" { print $2 }')
 [ -n "$ver" ] && [ "$ver" != "(none)" ] || die "$pkg not found in $KH_SUITE at $mirror"
 rm -f "$APT/deb"/*.deb

@@ -128,3 +128,32 @@ kh_ext_module() {
 	[ -f "$out/$name.ko" ] || die "$out/$name.ko was not produced"
 	echo "$out/$name.ko"
 }
+
+# kh_private_apt SUITE MIRROR: a private apt configuration for SUITE under
+# $KH_CACHE/apt/SUITE (its own sources file, lists and cache; the host's
+# apt state is only read), with fresh lists.  Sets APT (the directory) and
+# aptopts (the options for apt-get and apt-cache).  One directory per
+# suite, so lists of different suites do not mix and a second fetch from
+# the same suite reuses them.  The signature chain is apt's usual one:
+# the Release file verified with the archive keyring.
+kh_private_apt() {
+	local suite=$1 mirror=$2
+	local keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	[ -r "$keyring" ] || die "$keyring missing (apt-get install debian-archive-keyring)"
+	APT=$KH_CACHE/apt/$suite
+	mkdir -p "$APT/sources" "$APT/lists/partial" "$APT/cache/archives/partial" "$APT/deb"
+	printf '%s\n' "# written by ${PROG:-tests/kernel/lib.sh} from the host's apt sources" \
+		"Types: deb" "URIs: $mirror" "Suites: $suite" "Components: main" \
+		"Signed-By: $keyring" >"$APT/sources/modsign.sources"
+	aptopts=(
+		-o Dir::Etc::SourceList=/dev/null
+		-o Dir::Etc::SourceParts="$APT/sources"
+		-o Dir::State::Lists="$APT/lists"
+		-o Dir::Cache="$APT/cache"
+		-o Acquire::Languages=none
+		# the downloads land in our own directories, which _apt may not write
+		-o APT::Sandbox::User=root
+	)
+	apt-get "${aptopts[@]}" -q update >"$APT/update.log" 2>&1 ||
+		{ cat "$APT/update.log" >&2; die "apt-get update for $suite ($mirror) failed"; }
+}
