@@ -44,7 +44,7 @@ MANS        := $(TOOLS:%=man/%.1)
 COMPLETIONS := $(BUILD)/completions/modsign.bash $(BUILD)/completions/_modsign
 
 .SECONDARY:
-.PHONY: all check check-layers check-clang check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update kernel-mutants demo install \
+.PHONY: all check check-layers check-style check-clang check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update kernel-mutants demo install \
 	firmware-verdicts firmware-verdicts-update firmware-compare \
 	install-kmodsign clean deps-build deps-test fuzz fuzz-smoke deps-fuzz \
 	valgrind bench
@@ -112,6 +112,7 @@ $(REF_SIGN_FILE):
 # The whole bats suite, then again against an ASan+UBSan build.
 check: deps-test
 	$(MAKE) check-layers
+	$(MAKE) check-style
 	$(MAKE) check-clang
 	$(MAKE) check-plain
 	$(MAKE) check-asan
@@ -134,6 +135,11 @@ ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 # (scripts/check-layers.sh says which).
 check-layers:
 	scripts/check-layers.sh
+
+# The layout rules every C file keeps; why they are checked by a script and
+# not by clang-format is said at the top of scripts/check-style.sh.
+check-style:
+	scripts/check-style.sh
 
 # The tools built by clang too, with the same -Werror -Wformat=2: clang
 # checks printf-like calls through functions gcc lets pass (a format

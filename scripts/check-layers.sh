@@ -19,11 +19,30 @@
 #            kernel model to check what it is about to attach, never the
 #            reverse
 #
-# The tools' mains (src/*.c) may include anything.  A quoted include must
-# name its layer ("kernel/x509.h"): a bare name is an error too, so the
-# direction of every dependency can be read off the line.
+# The tools' mains (src/*.c) may include any layer, but stay thin: options,
+# dispatch and exit codes, at most $MAIN_LINES lines and $MAIN_INCLUDES project
+# headers each, so that the work lives where all three tools share it.
+# A quoted include must name its layer ("kernel/x509.h"): a bare name is an
+# error too, so the direction of every dependency can be read off the line.
 set -eu
-cd "$(dirname "$0")/../src/common"
+cd "$(dirname "$0")/../src"
+MAIN_LINES=400
+MAIN_INCLUDES=6
+
+bad=0
+for m in *.c; do
+	n=$(wc -l < "$m")
+	if [ "$n" -gt $MAIN_LINES ]; then
+		echo "src/$m: $n lines; a main holds options, dispatch and exit codes (at most $MAIN_LINES)" >&2
+		bad=1
+	fi
+	n=$(grep -c '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$m" || true)
+	if [ "$n" -gt $MAIN_INCLUDES ]; then
+		echo "src/$m: includes $n project headers (at most $MAIN_INCLUDES)" >&2
+		bad=1
+	fi
+done
+cd common
 
 allowed() {
 	case $1 in
@@ -37,7 +56,6 @@ allowed() {
 	esac
 }
 
-bad=0
 for f in $(find . -name '*.[ch]' | sed 's|^\./||' | sort); do
 	layer=${f%%/*}
 	ok=$(allowed "$layer")
@@ -67,5 +85,5 @@ for f in $(find . -name '*.[ch]' | sed 's|^\./||' | sort); do
 		esac
 	done | grep -q x && bad=1
 done
-[ $bad = 0 ] && echo "check-layers: src/common keeps its layering"
+[ $bad = 0 ] && echo "check-layers: the mains are thin and src/common keeps its layering"
 exit $bad
