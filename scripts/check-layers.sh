@@ -20,7 +20,7 @@
 #            reverse
 #
 # The tools' mains (src/*.c) may include any layer, but stay thin: options,
-# dispatch and exit codes, at most $MAIN_LINES lines and $MAIN_INCLUDES project
+# dispatch and exit codes, at most 400 lines and 6 project
 # headers each, so that the work lives where all three tools share it.
 # A quoted include must name its layer ("kernel/x509.h"): a bare name is an
 # error too, so the direction of every dependency can be read off the line.
