@@ -222,14 +222,12 @@ static int load_kconfig(const char *path, struct kconfig *kc,
 	int err, line;
 
 	err = kc_load(path, NULL, kc, &line);
-	if (err == -EINVAL || err == -ENODATA) {
-		ms_error(path, "not a kernel .config (line %d)", line);
-		return MS_EXIT_USAGE;
-	}
 	if (err) {
-		ms_error(path, "cannot read the kernel config: %s",
-			 ms_io_strerror(err));
-		return MS_EXIT_IO;
+		char why[256];
+
+		err = kc_load_failure(err, line, kc, why, sizeof(why));
+		ms_error(path, "%s", why);
+		return err;
 	}
 	/* --kernel settles what the file does not say */
 	if (asked)

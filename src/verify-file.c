@@ -347,24 +347,12 @@ static int load_kconfig(struct opts *o, struct keyrings *k)
 	int ret, line;
 
 	ret = kc_load(path, o->ktree, kc, &line);
-	if (ret == -EINVAL) {
-		ms_error(path, "line %d: not a kernel .config line "
-			 "(CONFIG_X=value or a # comment)", line);
-		return MS_EXIT_USAGE;
-	}
-	if (ret == -EBADMSG) {
-		ms_error(path, "cannot decompress the kernel config: %s",
-			 kc->why ? kc->why : "corrupt");
-		return MS_EXIT_IO;
-	}
-	if (ret == -ENODATA) {
-		ms_error(path, "no CONFIG_ option in it (give a kernel .config)");
-		return MS_EXIT_USAGE;
-	}
 	if (ret) {
-		ms_error(path, "cannot read the kernel config: %s (check "
-			 "--kernel-config)", ms_io_strerror(ret));
-		return MS_EXIT_IO;
+		char why[256];
+
+		ret = kc_load_failure(ret, line, kc, why, sizeof(why));
+		ms_error(path, "%s", why);
+		return ret;
 	}
 	/* --kernel settles what the file does not say */
 	if (o->kline)

@@ -223,6 +223,27 @@ value_of() { # opt
 	done
 }
 
+@test "a --kernel-config that cannot be used: the same line and exit status in sign-file and verify-file" {
+	make_module m.ko 4096
+	cp "$KEYS/rsa2048.crt" certs/
+	printf 'garbage\n' > bad.config
+	printf '# only a comment\n' > comment.config
+	printf 'CONFIG_MODULE_SIG=y\n' | gzip | head -c 12 > cut.gz
+	for c in bad.config comment.config cut.gz missing.config; do
+		run --separate-stderr "$SIGN_FILE" --kernel-config "$c" sha256 \
+			"$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko out.ko
+		sf_status=$status sf=${stderr#sign-file: }
+		run --separate-stderr "$VERIFY_FILE" --kernel-config "$c" -k certs m.ko
+		assert_equal "$status" "$sf_status"
+		assert_equal "${stderr#verify-file: }" "$sf"
+		[[ $sf == "$c: "* ]] || fail "$sf"
+		[ ! -e out.ko ]
+	done
+	# a file that is no .config is a usage error, one unreadable an I/O one
+	run -2 "$SIGN_FILE" --kernel-config bad.config sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko out.ko
+	run -7 "$SIGN_FILE" --kernel-config cut.gz sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko out.ko
+}
+
 @test "kmodsign takes the shared options by their long names only: its letters are kmodsign's" {
 	ln -s "$SIGN_FILE" kmodsign
 	run -2 --separate-stderr ./kmodsign -j 2 sha256 k c m.ko
