@@ -18,7 +18,6 @@
 #include "base/exitcode.h"
 #include "base/fileio.h"
 #include "base/log.h"
-#include "base/openssl_init.h"
 #include "base/samefile.h"
 #include "base/signer_facts.h"
 #include "base/treewalk.h"

@@ -24,7 +24,6 @@
 #include "base/fileio.h"
 #include "base/format.h"
 #include "base/log.h"
-#include "base/openssl_init.h"
 #include "base/treewalk.h"
 #include "base/workpool.h"
 #include "kernel/judge_file.h"
