@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/batch_run.h"
@@ -62,28 +61,25 @@ void ms_cli_help(FILE *f, unsigned which)
 			fprintf(f, "%s\n", shared[i].help);
 }
 
-/* The tool's options and the shared ones it takes, as getopt_long wants
- * them: 0, or -ENOMEM. */
-static int merge(const struct ms_cli_tool *t, char **shortp,
-		 struct option **longp)
-{
-	size_t nown = 0, ns = 0, nl = 0;
-	struct option *lo;
-	char *so;
+/* Room for a tool's options and the shared ones: more is a tool's bug. */
+#define MAX_LONG 64
+#define MAX_SHORT 64
 
-	while (t->long_opts && t->long_opts[nown].name)
-		nown++;
-	so = malloc(strlen(t->short_opts) + 2 * N_SHARED + 1);
-	lo = calloc(nown + N_SHARED + 1, sizeof(*lo));
-	if (!so || !lo) {
-		free(so);
-		free(lo);
-		return -ENOMEM;
-	}
-	strcpy(so, t->short_opts);
-	ns = strlen(so);
-	for (size_t i = 0; i < nown; i++)
+/* The tool's options and the shared ones it takes, as getopt_long wants
+ * them: 0, or -E2BIG when they do not fit. */
+static int merge(const struct ms_cli_tool *t, char so[MAX_SHORT],
+		 struct option lo[MAX_LONG])
+{
+	size_t ns = strlen(t->short_opts), nl = 0;
+
+	if (ns >= MAX_SHORT - 2 * N_SHARED)
+		return -E2BIG;
+	memcpy(so, t->short_opts, ns);
+	for (size_t i = 0; t->long_opts && t->long_opts[i].name; i++) {
+		if (nl >= MAX_LONG - N_SHARED - 1)
+			return -E2BIG;
 		lo[nl++] = t->long_opts[i];
+	}
 	for (size_t i = 0; i < N_SHARED; i++) {
 		const struct option *o = &shared[i].opt;
 
@@ -97,8 +93,7 @@ static int merge(const struct ms_cli_tool *t, char **shortp,
 		}
 	}
 	so[ns] = '\0';
-	*shortp = so;
-	*longp = lo;
+	lo[nl] = (struct option){ 0 };
 	return 0;
 }
 
@@ -153,12 +148,13 @@ int ms_cli_parse(int argc, char **argv, const struct ms_cli_tool *t,
 		 struct ms_cli *c)
 {
 	const struct shared *s;
-	struct option *lo;
-	char *so;
+	struct option lo[MAX_LONG];
+	char so[MAX_SHORT];
 	int code, ret = MS_CLI_GO;
 
-	if (merge(t, &so, &lo)) {
-		ms_error(NULL, "%s", strerror(ENOMEM));
+	if (merge(t, so, lo)) {
+		ms_error(NULL, "%s: more options than base/cli_options.c has "
+			 "room for", t->name);
 		return MS_CLI_USAGE;
 	}
 	while (ret == MS_CLI_GO &&
@@ -174,7 +170,5 @@ int ms_cli_parse(int argc, char **argv, const struct ms_cli_tool *t,
 			ret = t->take(t->ctx, code);
 		}
 	}
-	free(so);
-	free(lo);
 	return ret;
 }
