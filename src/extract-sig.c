@@ -14,10 +14,10 @@
 #include <unistd.h>
 
 #include "base/batch_run.h"
+#include "base/cli_options.h"
 #include "base/exitcode.h"
 #include "base/fileio.h"
 #include "base/log.h"
-#include "base/openssl_init.h"
 #include "base/samefile.h"
 #include "base/signer_facts.h"
 #include "base/treewalk.h"
@@ -42,11 +42,11 @@
  * --sig FILE.p7s is an input here as in verify-file: the outputs are
  * --body-out and --sig-out.
  */
-static const char short_opts[] = "c:r:j:0vqhV";
+static const char short_opts[] = "c:";
+/* Its own options; the shared ones are base/cli_options.h's. */
 enum {
-	OPT_BODY_OUT = 256, OPT_SIG_OUT, OPT_SIG, OPT_DETACHED, OPT_MODINFO,
-	OPT_KERNEL, OPT_JSON, OPT_BODY_STDOUT, OPT_SIG_STDOUT, OPT_DESCRIPTOR,
-	OPT_FILES_FROM,
+	OPT_BODY_OUT = MS_OPT_OWN, OPT_SIG_OUT, OPT_SIG, OPT_DETACHED,
+	OPT_MODINFO, OPT_BODY_STDOUT, OPT_SIG_STDOUT, OPT_DESCRIPTOR,
 };
 static const struct option long_opts[] = {
 	{ "body-out", required_argument, NULL, OPT_BODY_OUT },
@@ -59,17 +59,7 @@ static const struct option long_opts[] = {
 	{ "sig-stdout", no_argument, NULL, OPT_SIG_STDOUT },
 	{ "descriptor", no_argument, NULL, OPT_DESCRIPTOR },
 	{ "cert", required_argument, NULL, 'c' },
-	{ "json", no_argument, NULL, OPT_JSON },
 	{ "modinfo", optional_argument, NULL, OPT_MODINFO },
-	{ "kernel", required_argument, NULL, OPT_KERNEL },
-	{ "recursive", required_argument, NULL, 'r' },
-	{ "files-from", required_argument, NULL, OPT_FILES_FROM },
-	{ "null", no_argument, NULL, '0' },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -105,6 +95,7 @@ static void usage(FILE *f)
 		ms_prog());
 }
 
+/* --help: one line an option; man/extract-sig.h2m says the rest. */
 static void help(void)
 {
 	usage(stdout);
@@ -113,57 +104,25 @@ static void help(void)
 "describe the signature: signer, key id, hash, key type.  A detached\n"
 "signature (a .p7s, as sign-file -d writes) is described too.\n"
 "\n"
-"What to print on stdout (one at most; default: a description):\n"
-"      --json            the description as one JSON object per file\n"
-"      --modinfo[=FIELD]  kmod modinfo's sig_id, signer, sig_key,\n"
-"                        sig_hashalgo and signature lines, formatted as\n"
-"                        modinfo prints them (or one FIELD's value, as\n"
-"                        modinfo -F FIELD)\n"
-"      --body-stdout     the body without any signature\n"
-"                        (extract-module-sig.pl -0)\n"
+"What to print on stdout (one of these, --json or -q; default: a description):\n"
+"      --modinfo[=FIELD]  the signature lines of kmod's modinfo (or FIELD's)\n"
+"      --body-stdout     the unsigned body (extract-module-sig.pl -0)\n"
 "      --sig-stdout      the raw signature blob (extract-module-sig.pl -s)\n"
-"      --descriptor      the descriptor: algo hash id_type signer_len\n"
-"                        key_id_len sig_len (extract-module-sig.pl -d)\n"
-"  -q, --quiet           print nothing on stdout; only the exit code tells\n"
+"      --descriptor      the descriptor's fields (extract-module-sig.pl -d)\n"
 "\n"
 "Files to write (atomically; may be combined with the above):\n"
 "      --body-out FILE   write the body to FILE\n"
 "      --sig-out FILE    write the signature blob to FILE\n"
 "\n"
 "Which signature:\n"
-"      --sig FILE.p7s    detached signature of the single FILE (an input,\n"
-"                        as in verify-file)\n"
+"      --sig FILE.p7s    detached signature of the single FILE (an input)\n"
 "      --detached        use FILE.p7s beside each FILE\n"
 "\n"
-"Many files (one description, or JSON object, per file, in input order):\n"
-"  -r, --recursive DIR   describe every module (*.ko, *.ko.gz, *.ko.xz,\n"
-"                        *.ko.zst) under DIR\n"
-"      --files-from LIST  read more file names from LIST (- is standard\n"
-"                        input), one a line\n"
-"  -0, --null            names in LIST end with NUL, not newline\n"
-"  -j, --jobs N          workers (default: the online CPUs)\n"
-"\n"
 "Other options:\n"
-"  -c, --cert CERT       the signer's certificate (DER or PEM), to show the\n"
-"                        key type and size; a warning says when CERT is\n"
-"                        not this signature's signer\n"
-"      --kernel LINE     the kernel line (default the newest) to say of an\n"
-"                        ML-DSA signer whether its signed attributes need\n"
-"                        CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA\n"
-"  -v, --verbose         show OpenSSL's error details\n"
-"  -h, --help            show this help and exit\n"
-"  -V, --version         show the version, the OpenSSL and whether it\n"
-"                        checks ML-DSA, and exit\n"
+"  -c, --cert CERT       the signer's certificate, for its key type and size\n"
 "\n"
-"A module compressed with gzip, xz or zstd (recognised by content) is read\n"
-"decompressed, as the kernel reads it: sizes, offsets, --body-stdout and\n"
-"--body-out are of the decompressed module.  A signature appended after\n"
-"compression is never seen by the kernel: it is reported, with exit 3\n"
-"(not signed).  An -r DIR or --files-from LIST that yields no file is\n"
-"an error (exit 2).  A body that itself ends with the signature magic was\n"
-"signed twice: the description says so (\"signed twice\", JSON\n"
-"\"signed_twice\").  With --json a file that cannot be described is an\n"
-"object with \"verdict\": \"ERROR\" and its errno, as in verify-file.\n");
+"Options of every tool (many files: one description each, in input order):\n");
+	ms_cli_help(stdout, MS_CLI_ALL & ~MS_CLI_KERNEL_CONFIG);
 	ms_exit_help(stdout);
 }
 
@@ -187,55 +146,29 @@ static int take_kernel(struct args *a)
 	return 0;
 }
 
-/* take_option's answer for --help and --version: stop, successfully. */
-#define STOP_OK 1
-
-/* One option into a: 0 to go on, STOP_OK, or -1 for a usage error. */
-static int take_option(struct args *a, int opt, int *verbose)
+/* One of its own options, or -q, --json or --kernel, into a: MS_CLI_GO,
+ * or MS_CLI_USAGE after saying why. */
+static int take_option(void *ctx, int opt)
 {
+	struct args *a = ctx;
+
 	switch (opt) {
 	case OPT_BODY_STDOUT: return set_view(a, VIEW_BODY);
 	case OPT_SIG_STDOUT: return set_view(a, VIEW_SIG);
 	case OPT_DESCRIPTOR: return set_view(a, VIEW_DESC);
-	case OPT_JSON: return set_view(a, VIEW_JSON);
+	case MS_OPT_JSON: return set_view(a, VIEW_JSON);
 	case 'q': return set_view(a, VIEW_NONE);
 	case OPT_MODINFO:
 		a->field = optarg;
 		return set_view(a, VIEW_MODINFO);
-	case OPT_KERNEL: return take_kernel(a);
+	case MS_OPT_KERNEL: return take_kernel(a);
 	case OPT_BODY_OUT: a->body_out = optarg; return 0;
 	case OPT_SIG_OUT: a->sig_out = optarg; return 0;
 	case OPT_SIG: a->sig = optarg; return 0;
 	case OPT_DETACHED: a->detached = 1; return 0;
-	case OPT_FILES_FROM: a->from = optarg; return 0;
-	case '0': a->nul = 1; return 0;
 	case 'c': a->cert = optarg; return 0;
-	case 'v': (*verbose)++; return 0;
-	case 'r':
-		if (a->walk) {
-			ms_error(NULL, "-r given twice (walk one tree per "
-				 "run)");
-			return -1;
-		}
-		a->walk = optarg;
-		return 0;
-	case 'j':
-		if (ms_jobs_parse(optarg, &a->jobs)) {
-			ms_error(NULL, "-j needs a number of workers from 1 to "
-				 "%d", MS_JOBS_MAX);
-			return -1;
-		}
-		return 0;
-	case 'h':
-		help();
-		return STOP_OK;
-	case 'V':
-		/* ML-DSA: whether this build checks its signatures */
-		ms_print_version("extract-sig", pk_mldsa_checkable());
-		return STOP_OK;
-	case '?':
 	default:
-		return -1;
+		return MS_CLI_USAGE;
 	}
 }
 
@@ -270,20 +203,46 @@ static int validate(const struct args *a)
 	return -1;
 }
 
+static void help_cb(void *ctx)
+{
+	(void)ctx;
+	help();
+}
+
+/* --version: whether this build checks ML-DSA signatures */
+static int mldsa_checkable(void)
+{
+	return pk_mldsa_checkable();
+}
+
+/* Its own options, and the shared ones (base/cli_options.h) into a: an
+ * answer of ms_cli_parse, MS_CLI_USAGE when they do not hold together. */
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	int opt, verbose = 0, r;
+	const struct ms_cli_tool t = {
+		.name = "extract-sig",
+		.takes = MS_CLI_ALL & ~MS_CLI_KERNEL_CONFIG,
+		.letters = MS_CLI_ALL,
+		.tell = MS_CLI_QUIET | MS_CLI_JSON | MS_CLI_KERNEL,
+		.short_opts = short_opts, .long_opts = long_opts,
+		.take = take_option, .help = help_cb,
+		.mldsa = mldsa_checkable, .ctx = a,
+	};
+	struct ms_cli c = { 0 };
+	int r = ms_cli_parse(argc, argv, &t, &c);
 
-	while ((opt = getopt_long(argc, argv, short_opts, long_opts,
-				  NULL)) != -1)
-		if ((r = take_option(a, opt, &verbose)))
-			return r;
+	if (r)
+		return r;
+	a->walk = c.walk;
+	a->from = c.from;
+	a->nul = c.nul;
+	a->jobs = c.jobs;
 	a->files = argv + optind;
 	a->nfiles = argc - optind;
 	if (validate(a))
-		return -1;
-	ms_set_verbose(verbose);
-	return 0;
+		return MS_CLI_USAGE;
+	ms_set_verbose(c.verbose);
+	return MS_CLI_GO;
 }
 
 /* One file's work: where its text goes, and what it is described with. */
@@ -674,7 +633,7 @@ int main(int argc, char **argv)
 
 	ms_log_init(argv[0]);
 	rc = parse_args(argc, argv, &a);
-	if (rc == STOP_OK)
+	if (rc == MS_CLI_STOP)
 		return MS_EXIT_OK;
 	if (rc) {
 		ms_usage_hint();

@@ -13,6 +13,7 @@
 
 #include "base/agent_client.h"
 #include "base/agent_wire.h"
+#include "base/cli_options.h"
 #include "base/exitcode.h"
 #include "base/fileio.h"
 #include "base/format.h"
@@ -34,42 +35,32 @@
 #include "sign/sign_warn.h"
 #include "sign/signer.h"
 
-/* Batch mode's options: long-only values kept apart from the rest. */
-enum { OPT_BATCH = 0x4200, OPT_FILES_FROM, OPT_USAGE, OPT_JSON };
-/* kmodsign personality */
-enum { OPT_KMODSIGN = 0x4300 };
-/* the signing agent */
-enum { OPT_AGENT = 0x4400, OPT_AGENT_START, OPT_AGENT_STOP };
+/* Its own long-only options; the shared ones are base/cli_options.h's. */
+enum {
+	OPT_BATCH = MS_OPT_OWN, OPT_USAGE, OPT_KMODSIGN, OPT_AGENT,
+	OPT_AGENT_START, OPT_AGENT_STOP, OPT_ATTACH, OPT_DIGEST_ONLY,
+	OPT_SIGNER, OPT_PIN_FILE, OPT_PIN_FD, OPT_PROVIDER, OPT_P11_MODULE,
+	OPT_REPLACE, OPT_SKIP_SIGNED,
+};
 
-static const char short_opts[] = "sdpkvqhVj:0r:";
+static const char short_opts[] = "sdpk";
 static const struct option long_opts[] = {
 	{ "raw-sig", no_argument, NULL, 's' },
 	{ "sign-only", no_argument, NULL, 'd' },
 	{ "save-sig", no_argument, NULL, 'p' },
 	{ "keyid", no_argument, NULL, 'k' },
-	{ "attach", required_argument, NULL, 'A' },
-	{ "digest-only", no_argument, NULL, 'D' },
-	{ "signer", required_argument, NULL, 'G' },
-	{ "pin-file", required_argument, NULL, 'P' },
-	{ "pin-fd", required_argument, NULL, 'F' },
-	{ "provider", required_argument, NULL, 'O' },
-	{ "pkcs11-module", required_argument, NULL, 'M' },
-	{ "kernel", required_argument, NULL, 'K' },
-	{ "kernel-config", required_argument, NULL, 0x300 },
-	{ "replace", no_argument, NULL, 'R' },
-	{ "skip-signed", no_argument, NULL, 'S' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
+	{ "attach", required_argument, NULL, OPT_ATTACH },
+	{ "digest-only", no_argument, NULL, OPT_DIGEST_ONLY },
+	{ "signer", required_argument, NULL, OPT_SIGNER },
+	{ "pin-file", required_argument, NULL, OPT_PIN_FILE },
+	{ "pin-fd", required_argument, NULL, OPT_PIN_FD },
+	{ "provider", required_argument, NULL, OPT_PROVIDER },
+	{ "pkcs11-module", required_argument, NULL, OPT_P11_MODULE },
+	{ "replace", no_argument, NULL, OPT_REPLACE },
+	{ "skip-signed", no_argument, NULL, OPT_SKIP_SIGNED },
 	{ "batch", no_argument, NULL, OPT_BATCH },
-	{ "files-from", required_argument, NULL, OPT_FILES_FROM },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "null", no_argument, NULL, '0' },
-	{ "recursive", required_argument, NULL, 'r' },
 	{ "kmodsign", no_argument, NULL, OPT_KMODSIGN },
 	{ "usage", required_argument, NULL, OPT_USAGE },
-	{ "json", no_argument, NULL, OPT_JSON },
 	{ "agent", no_argument, NULL, OPT_AGENT },
 	{ "agent-start", no_argument, NULL, OPT_AGENT_START },
 	{ "agent-stop", no_argument, NULL, OPT_AGENT_STOP },
@@ -106,7 +97,9 @@ static const struct option long_opts[] = {
  *    every other long option of sign-file are accepted here too.
  *  - Usage goes to stderr on errors, as for sign-file.
  */
-static const char kmodsign_short_opts[] = "dpkDhV";
+/* Its letters besides -h and -V (the shared ones: MS_CLI_HELP and
+ * MS_CLI_VERSION); -D is kmodsign's own. */
+static const char kmodsign_short_opts[] = "dpkD";
 
 /* Invoked as kmodsign, or --kmodsign before any "--": decided before
  * getopt runs, since it changes what the short option -D means. */
@@ -183,115 +176,37 @@ static void usage(FILE *f)
 		ms_prog());
 }
 
+/* --help: one line an option; man/sign-file.h2m says the rest. */
 static void help(void)
 {
 	usage(stdout);
 	printf(
-"Append a PKCS#7/CMS signature, the module_signature descriptor and the\n"
-"magic \"~Module signature appended~\" to a kernel module (or firmware),\n"
-"exactly as the kernel's scripts/sign-file does.  Without <dest>, or when\n"
-"<dest> is <module>, the module is replaced atomically, keeping its mode,\n"
-"owner and group.  A <dest> that is another kernel module (a glob that\n"
-"matched two) is not overwritten (exit 2): sign many with --batch.\n"
+"Append a module signature exactly as the kernel's scripts/sign-file does;\n"
+"without <dest>, or when it is <module>, <module> is replaced atomically.\n"
 "\n"
 "Options:\n"
 "  -d, --sign-only     write only the detached signature <module>.p7s\n"
 "  -p, --save-sig      also keep the detached signature <module>.p7s\n"
-"  -k, --keyid         identify the signer by subjectKeyIdentifier\n"
-"                      (CMS v3) instead of issuer and serial number\n"
-"  -s, --raw-sig       append the CMS in <raw-cms> (made elsewhere) if the\n"
-"                      kernel (--kernel) would accept it on <module> with\n"
-"                      <x509> as its only trusted key\n"
-"      --signer KEY X509  one more signer (repeatable): one CMS with a\n"
-"                      SignerInfo per key, for key rollover\n"
-"      --digest-only   write <module>.digest (raw digest) and <module>.tbs\n"
-"                      (DER DigestInfo) for a remote signer; no key needed\n"
-"      --attach SIG    append SIG: a CMS, or a bare signature value (RSA\n"
-"                      PKCS#1 v1.5 or ECDSA over the digest) wrapped here\n"
-"                      as sign-file would; checked first as for -s\n"
-"      --pin-file FILE\n"
-"                      read the passphrase or token PIN from FILE\n"
+"  -k, --keyid         identify the signer by subjectKeyIdentifier (CMS v3)\n"
+"  -s, --raw-sig       append the CMS in <raw-cms>, made elsewhere\n"
+"      --signer KEY X509  one more signer (repeatable), for key rollover\n"
+"      --digest-only   write <module>.digest and .tbs for a remote signer\n"
+"      --attach SIG    append SIG: a CMS, or a bare signature value\n"
+"      --pin-file FILE  read the passphrase or token PIN from FILE\n"
 "      --pin-fd N      read it from file descriptor N\n"
-"      --provider NAME\n"
-"                      OpenSSL provider for pkcs11: keys (default pkcs11,\n"
-"                      then libp11's pkcs11 engine if no provider answers;\n"
-"                      another NAME that does not load is an error)\n"
-"      --pkcs11-module PATH  PKCS#11 module when the URI has no\n"
-"                      module-path (default: p11-kit's proxy)\n"
-"      --kernel VERSION  warn when that kernel would reject the key type,\n"
-"                      key size or digest (5.10 on; the lines: 5.10,\n"
-"                      6.1, 6.12, 7.3)\n"
-"      --kernel-config FILE  the same for the kernel built from this\n"
-"                      .config (its version stands for --kernel); also\n"
-"                      warn when <hash> is not CONFIG_MODULE_SIG_HASH or\n"
-"                      the key is not MODULE_SIG_KEY_TYPE_*; <hash> \"-\"\n"
-"                      takes CONFIG_MODULE_SIG_HASH (and needs this option)\n"
-"      --replace       strip every existing signature, then sign (also one\n"
-"                      appended after compression)\n"
-"      --skip-signed   leave files that <x509> already signed alone and\n"
-"                      succeed; another signer's signature fails (exit 8,\n"
-"                      naming it): re-sign those with --replace\n"
-"      --usage USAGE   module (the default: a file that is not ELF is\n"
-"                      refused) or firmware (data: sign it whatever it\n"
-"                      holds)\n"
-"      --batch         sign every <module> given (and those of -r and\n"
-"                      of --files-from) with one key load: one PIN, one\n"
-"                      token login; one line per file in input order\n"
-"  -r, --recursive DIR  with --batch: sign every module (*.ko, *.ko.gz,\n"
-"                      *.ko.xz, *.ko.zst) under DIR\n"
-"      --files-from LIST  read more module names from LIST (- is\n"
-"                      standard input), one a line\n"
-"  -0, --null          names in LIST end with NUL, not newline\n"
-"  -j, --jobs N        batch workers (default: the online CPUs)\n"
-"      --json          batch: one JSON object a file (the signers as\n"
-"                      extract-sig --json gives them; \"verdict\":\"ERROR\"\n"
-"                      with errno, reason and exit for a failure), then\n"
-"                      a summary object; replaces the lines, even with -q\n"
-"      --agent         load the key once and run COMMAND with MODSIGN_AGENT\n"
-"                      set: each plain sign-file run beneath it with the\n"
-"                      same <hash> <key> <x509> is signed by this process\n"
-"                      (one PIN, one token login); exit with COMMAND's status\n"
+"      --provider NAME  OpenSSL provider for pkcs11: keys (default: pkcs11)\n"
+"      --pkcs11-module PATH  PKCS#11 module when the URI names none\n"
+"      --replace       strip every existing signature, then sign\n"
+"      --skip-signed   leave files that <x509> already signed alone\n"
+"      --usage USAGE   module (the default: ELF, checked) or firmware\n"
+"      --batch         sign every <module> given with one key load\n"
+"      --agent         load the key once and run COMMAND beneath it\n"
 "      --agent-start   the same, detached: print the variables to export\n"
 "      --agent-stop    end the agent MODSIGN_AGENT names\n"
-"      --kmodsign      read Ubuntu kmodsign's command line, as when run\n"
-"                      under the name kmodsign: -D writes the signature\n"
-"                      block to <dest> (see kmodsign --help)\n"
-"  -v, --verbose       say what was done; show OpenSSL's error details\n"
-"  -q, --quiet         print no per-file verdicts (\"signed\", \"already\n"
-"                      signed\"); failures still go to standard error\n"
-"  -h, --help          show this help and exit\n"
-"  -V, --version       show the version, the OpenSSL and whether it\n"
-"                      signs with ML-DSA, and exit\n"
+"      --kmodsign      read Ubuntu kmodsign's command line (kmodsign --help)\n"
 "\n"
-"<hash> is a digest name such as sha256, sha384, sha512 or sha3-256.\n"
-"<key> is a private key file, PEM or DER (PKCS#1, PKCS#8, encrypted or\n"
-"not, or PKCS#12), or a pkcs11: URI (RFC 7512).  <x509> is the signer's\n"
-"certificate: DER, PEM, a PKCS#12 file, or a pkcs11: URI; give the same\n"
-".p12 as key and <x509> to take both from it.  Passphrases and PINs come\n"
-"from --pin-file, --pin-fd or KBUILD_SIGN_PIN, are read once per run and\n"
-"offered once (never retried); never put them on the command line.  An\n"
-"already-signed <module> is refused unless --replace or --skip-signed.\n"
-"An empty module is refused, and so is a .ko (decompressed) that is not\n"
-"ELF unless --usage firmware (exit 6: the kernel refuses both, -ENOEXEC);\n"
-"the kernel's tool signs them.\n"
-"\n"
-"Compressed modules (gzip, xz or zstd, recognised by content, not by name)\n"
-"are signed where the kernel checks them: decompressed, signed, compressed\n"
-"again in the same format with kbuild's settings (xz: --check=crc32\n"
-"--lzma2=dict=1MiB) and written atomically under the same name, or to\n"
-"<dest>.  The <module>.p7s of -p and -d is the signature of the\n"
-"decompressed module.  A file signed after compression, which the kernel\n"
-"sees as unsigned, is refused with exit 6 even with --skip-signed;\n"
-"--replace removes that trailer and signs the module inside.\n"
-"\n"
-"Batch mode signs each module in place, in parallel, under the same rules\n"
-"as one file (already-signed policy, lock, atomic replace); a bad file\n"
-"fails alone.  Each file gets a line on stdout (\"signed\", \"already\n"
-"signed, left unchanged\" or \"FAILED (exit N)\" with the reason on\n"
-"stderr), in input order, then a summary; -q keeps only the failures.\n"
-"An -r DIR or --files-from LIST that yields no file is an error (exit 2).\n"
-"The exit status is the most severe of all files'.  With --signer, give\n"
-"no <key> <x509>: \"--batch --signer K C ... <hash> <module>...\".\n");
+"Options of every tool (-r, --files-from, -0, -j and --json with --batch):\n");
+	ms_cli_help(stdout, MS_CLI_ALL);
 	ms_exit_help(stdout);
 }
 
@@ -307,14 +222,12 @@ static int load_kconfig(const char *path, struct kconfig *kc,
 	int err, line;
 
 	err = kc_load(path, NULL, kc, &line);
-	if (err == -EINVAL || err == -ENODATA) {
-		ms_error(path, "not a kernel .config (line %d)", line);
-		return MS_EXIT_USAGE;
-	}
 	if (err) {
-		ms_error(path, "cannot read the kernel config: %s",
-			 ms_io_strerror(err));
-		return MS_EXIT_IO;
+		char why[256];
+
+		err = kc_load_failure(err, line, kc, why, sizeof(why));
+		ms_error(path, "%s", why);
+		return err;
 	}
 	/* --kernel settles what the file does not say */
 	if (asked)
@@ -367,12 +280,11 @@ struct opts {
 
 /*
  * What the option and word checks answer besides 0 (go on): USAGE_ERR
- * for a command line to be shown the usage, MS_EXIT_USAGE when the
- * check has said what is wrong itself, STOP_OK after --help or
- * --version.
+ * for a command line to be shown the usage (after a line saying why, or
+ * getopt's), MS_EXIT_USAGE when the check has said what is wrong itself
+ * and the usage would not help, MS_CLI_STOP after --help or --version.
  */
-#define USAGE_ERR (-1)
-#define STOP_OK (-2)
+#define USAGE_ERR MS_CLI_USAGE
 
 static int set_verb(struct opts *o, enum verb want)
 {
@@ -402,8 +314,8 @@ static int take_signer(struct opts *o, int argc, char **argv)
 
 static int take_pin_source(int opt)
 {
-	int err = ms_pin_set_source(opt == 'P' ? MS_PIN_FILE : MS_PIN_FD,
-				    optarg);
+	int err = ms_pin_set_source(opt == OPT_PIN_FILE ? MS_PIN_FILE :
+				    MS_PIN_FD, optarg);
 
 	if (err)
 		ms_error(NULL, err == -EEXIST ? "--pin-file and --pin-fd "
@@ -420,64 +332,61 @@ static int take_policy(struct opts *o, int opt)
 		ms_error(NULL, "--replace and --skip-signed exclude each other");
 		return MS_EXIT_USAGE;
 	}
-	o->req.signed_policy = opt == 'R' ? MS_SIGNED_REPLACE : MS_SIGNED_SKIP;
+	o->req.signed_policy = opt == OPT_REPLACE ? MS_SIGNED_REPLACE :
+				MS_SIGNED_SKIP;
 	return 0;
 }
 
-/*
- * One option into o: 0 to go on, STOP_OK, or -1 for a usage error.  li
- * is the long option's index, -1 for a short one: kmodsign's -D and
- * --digest-only share a value.
- */
-/* --kernel VERSION: the line whose rules that version has (rules.c) */
+/* --kernel VERSION: the line whose rules that version has (rules.c);
+ * a usage error after its line, as in every tool */
 static int take_kernel(struct opts *o)
 {
 	if (rp_kernel_release("--kernel", optarg, &o->kr_buf))
-		return MS_EXIT_USAGE;
+		return USAGE_ERR;
 	o->req.kernel = &o->kr_buf;
 	return 0;
 }
 
-static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
+/* What take_option works on: the options, and argv for --signer's
+ * second word. */
+struct parse {
+	struct opts *o;
+	int argc;
+	char **argv;
+};
+
+/* One of its own options, or --kernel or --json, into o: 0 to go on,
+ * else an answer above. */
+static int take_option(void *ctx, int opt)
 {
+	struct parse *p = ctx;
+	struct opts *o = p->o;
+
 	switch (opt) {
 	case 's':
 		return set_verb(o, RAW);
-	case 'A':
+	case OPT_ATTACH:
 		o->rawsig = optarg;
 		return set_verb(o, ATTACH);
-	case 'D':
-		if (o->kmod && li < 0) {
-			o->req.trailer_only = 1;
-			return 0;
-		}
+	case 'D':		/* kmodsign's: the signature block only */
+		o->req.trailer_only = 1;
+		return 0;
+	case OPT_DIGEST_ONLY:
 		return set_verb(o, DIGEST);
-	case 'G':
-		return take_signer(o, argc, argv);
-	case 'P':
+	case OPT_SIGNER:
+		return take_signer(o, p->argc, p->argv);
+	case OPT_PIN_FILE:
 		o->pin_file = optarg;
 		/* fall through */
-	case 'F':
+	case OPT_PIN_FD:
 		return take_pin_source(opt);
-	case 'O': o->kopts.provider = optarg; return 0;
-	case 'M': o->kopts.p11_module = optarg; return 0;
-	case 0x300: o->kcpath = optarg; return 0;
+	case OPT_PROVIDER: o->kopts.provider = optarg; return 0;
+	case OPT_P11_MODULE: o->kopts.p11_module = optarg; return 0;
 	case 'd': o->req.p7s_only = 1; return 0;
 	case 'p': o->req.save_p7s = 1; return 0;
 	case 'k': o->keyid = 1; return 0;
-	case 'v': o->verbose++; return 0;
-	case 'q': o->quiet = 1; return 0;
 	case OPT_BATCH: o->batch.on = 1; return 0;
-	case OPT_FILES_FROM: o->batch.from = optarg; return 0;
-	case 'r':
-		if (o->batch.walk) {
-			ms_error(NULL, "-r given twice (walk one tree per "
-				 "run)");
-			return MS_EXIT_USAGE;
-		}
-		o->batch.walk = optarg;
-		return 0;
-	case OPT_JSON: o->batch.json = 1; o->req.describe = 1; return 0;
+	case MS_OPT_JSON: o->req.describe = 1; return 0;
 	case OPT_USAGE:
 		/* what the file is: a module (ELF, checked) or data the
 		 * kernel checks with a detached or appended signature */
@@ -488,7 +397,6 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 		}
 		o->req.firmware = strcmp(optarg, "firmware") == 0;
 		return 0;
-	case '0': o->batch.nul = 1; return 0;
 	case OPT_AGENT:
 	case OPT_AGENT_START:
 	case OPT_AGENT_STOP:
@@ -499,18 +407,11 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 		}
 		o->agent = opt;
 		return 0;
-	case 'R':
-	case 'S':
+	case OPT_REPLACE:
+	case OPT_SKIP_SIGNED:
 		return take_policy(o, opt);
-	case 'K':
+	case MS_OPT_KERNEL:
 		return take_kernel(o);
-	case 'j':
-		if (ms_jobs_parse(optarg, &o->batch.jobs)) {
-			ms_error(NULL, "-j needs a number of workers from 1 to "
-				 "%d", MS_JOBS_MAX);
-			return MS_EXIT_USAGE;
-		}
-		return 0;
 	case OPT_KMODSIGN:
 		if (!o->kmod) {
 			/* An abbreviation, not seen before getopt. */
@@ -518,40 +419,61 @@ static int take_option(struct opts *o, int opt, int li, int argc, char **argv)
 			return MS_EXIT_USAGE;
 		}
 		return 0;
-	case 'h':
-		if (o->kmod)
-			kmodsign_help();
-		else
-			help();
-		return STOP_OK;
-	case 'V':
-		/* ML-DSA: whether it signs with ML-DSA keys */
-		ms_print_version(o->kmod ? "kmodsign" : "sign-file",
-				 ms_mldsa_signing());
-		return STOP_OK;
-	case '?':
 	default:
 		return USAGE_ERR;
 	}
 }
 
+static void help_cb(void *ctx)
+{
+	const struct parse *p = ctx;
+
+	if (p->o->kmod)
+		kmodsign_help();
+	else
+		help();
+}
+
 /* Parse argv into o: 0 to go on, or one of the answers above. */
 static int parse_options(int argc, char **argv, struct opts *o)
 {
-	int opt, li, ret;
+	struct parse p = { o, argc, argv };
+	struct ms_cli_tool t = {
+		.name = "sign-file",
+		.takes = MS_CLI_ALL, .letters = MS_CLI_ALL,
+		.tell = MS_CLI_KERNEL | MS_CLI_JSON,
+		.short_opts = short_opts, .long_opts = long_opts,
+		.take = take_option, .help = help_cb,
+		/* ML-DSA: whether it signs with ML-DSA keys */
+		.mldsa = ms_mldsa_signing, .ctx = &p,
+	};
+	struct ms_cli c = { 0 };
+	int ret;
 
 	o->req.signed_policy = MS_SIGNED_REFUSE;
 	o->kmod = kmodsign_personality(argc, argv);
+	if (o->kmod) {
+		/* kmodsign's letters; every long option stays */
+		t.name = "kmodsign";
+		t.short_opts = kmodsign_short_opts;
+		t.letters = MS_CLI_HELP | MS_CLI_VERSION;
+	}
 	for (int i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--") == 0) {
 			o->ncmd = argc - i - 1;
 			break;
 		}
-	while ((li = -1, opt = getopt_long(argc, argv, o->kmod ?
-					   kmodsign_short_opts : short_opts,
-					   long_opts, &li)) != -1)
-		if ((ret = take_option(o, opt, li, argc, argv)))
-			return ret;
+	ret = ms_cli_parse(argc, argv, &t, &c);
+	o->quiet = c.quiet;
+	o->verbose = c.verbose;
+	o->kcpath = c.kconfig;
+	o->batch.nul = c.nul;
+	o->batch.jobs = c.jobs;
+	o->batch.json = c.json;
+	o->batch.from = c.from;
+	o->batch.walk = c.walk;
+	if (ret)
+		return ret;
 	o->words = argv + optind;
 	o->nwords = argc - optind;
 	return 0;
@@ -989,7 +911,7 @@ int main(int argc, char **argv)
 
 	ms_log_init(argv[0]);
 	code = parse_options(argc, argv, &o);
-	if (code == STOP_OK)
+	if (code == MS_CLI_STOP)
 		return MS_EXIT_OK;
 	if (!code) {
 		if (o.agent)

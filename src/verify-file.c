@@ -19,11 +19,11 @@
 #include <openssl/crypto.h>
 
 #include "base/batch_run.h"
+#include "base/cli_options.h"
 #include "base/exitcode.h"
 #include "base/fileio.h"
 #include "base/format.h"
 #include "base/log.h"
-#include "base/openssl_init.h"
 #include "base/treewalk.h"
 #include "base/workpool.h"
 #include "kernel/judge_file.h"
@@ -38,32 +38,30 @@
 #include "trust/machine_parts.h"
 #include "trust/trust_sources.h"
 
-/* long-only options: trust sources, kernel .config */
+/* Its own options; the shared ones are base/cli_options.h's. */
 enum {
-	OPT_VMLINUX = 0x200, OPT_ESL, OPT_DBX, OPT_EFI_DB, OPT_EFI_DBX,
-	OPT_MOK, OPT_KCONFIG, OPT_KTREE, OPT_LIST_KEYS, OPT_FILES_FROM,
-	OPT_MACHINE, OPT_SYSROOT, OPT_LOCKDOWN, OPT_VENDOR, OPT_SECONDARY,
+	OPT_VMLINUX = MS_OPT_OWN, OPT_ESL, OPT_DBX, OPT_EFI_DB, OPT_EFI_DBX,
+	OPT_MOK, OPT_KTREE, OPT_LIST_KEYS, OPT_MACHINE, OPT_SYSROOT,
+	OPT_LOCKDOWN, OPT_VENDOR, OPT_SECONDARY, OPT_SIG, OPT_DETACHED,
+	OPT_USAGE, OPT_BLACKLIST, OPT_REVOKED, OPT_ENFORCE,
 };
 
-static const char short_opts[] = "k:c:r:qvhVj:0";
+static const char short_opts[] = "k:c:";
 static const struct option long_opts[] = {
 	{ "keys", required_argument, NULL, 'k' },
 	{ "cert", required_argument, NULL, 'c' },
-	{ "recursive", required_argument, NULL, 'r' },
-	{ "sig", required_argument, NULL, 'S' },
-	{ "detached", no_argument, NULL, 'D' },
-	{ "usage", required_argument, NULL, 'U' },
-	{ "kernel", required_argument, NULL, 'K' },
-	{ "blacklist", required_argument, NULL, 'B' },
-	{ "revoked", required_argument, NULL, 'R' },
-	{ "enforce", no_argument, NULL, 'E' },
+	{ "sig", required_argument, NULL, OPT_SIG },
+	{ "detached", no_argument, NULL, OPT_DETACHED },
+	{ "usage", required_argument, NULL, OPT_USAGE },
+	{ "blacklist", required_argument, NULL, OPT_BLACKLIST },
+	{ "revoked", required_argument, NULL, OPT_REVOKED },
+	{ "enforce", no_argument, NULL, OPT_ENFORCE },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "esl", required_argument, NULL, OPT_ESL },
 	{ "dbx", required_argument, NULL, OPT_DBX },
 	{ "efi-db", no_argument, NULL, OPT_EFI_DB },
 	{ "efi-dbx", no_argument, NULL, OPT_EFI_DBX },
 	{ "mok", no_argument, NULL, OPT_MOK },
-	{ "kernel-config", required_argument, NULL, OPT_KCONFIG },
 	{ "kernel-tree", required_argument, NULL, OPT_KTREE },
 	{ "list-keys", no_argument, NULL, OPT_LIST_KEYS },
 	{ "machine", optional_argument, NULL, OPT_MACHINE },
@@ -71,14 +69,6 @@ static const struct option long_opts[] = {
 	{ "lockdown", required_argument, NULL, OPT_LOCKDOWN },
 	{ "kernel-vendor", required_argument, NULL, OPT_VENDOR },
 	{ "secondary", required_argument, NULL, OPT_SECONDARY },
-	{ "json", no_argument, NULL, 'J' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "files-from", required_argument, NULL, OPT_FILES_FROM },
-	{ "null", no_argument, NULL, '0' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -96,103 +86,40 @@ static void usage(FILE *f)
 		ms_prog());
 }
 
+/* --help: one line an option; man/verify-file.h2m says the rest. */
 static void help(void)
 {
 	usage(stdout);
 	printf(
-"Decide, as the kernel would, whether a signed module (or a detached\n"
-"signature) is accepted by a kernel trusting the given certificates, and\n"
-"say why not with the errno the kernel returns.\n"
+"Decide, as the kernel would, whether it accepts a signed module, and why.\n"
 "\n"
 "Options:\n"
-"      --machine[=RELEASE]  would this machine's kernel RELEASE (default:\n"
-"                        the running one, uname -r) load FILE?  Judges by\n"
-"                        its image and config where the distribution\n"
-"                        installs them (/boot, /usr/lib/modules/RELEASE,\n"
-"                        the headers' .config, /proc/config.gz), the MOK\n"
-"                        list, UEFI db and dbx, each key filed in the\n"
-"                        keyring that kernel files it in, the Secure Boot\n"
-"                        and lockdown state, module.sig_enforce and, for\n"
-"                        the running kernel, the keys it holds; --vmlinux,\n"
-"                        --kernel-config, --kernel, --enforce and\n"
-"                        --lockdown replace their part; a part missing is\n"
-"                        said on stderr and in the JSON\n"
-"      --sysroot DIR     with --machine: judge a mounted image of another\n"
-"                        machine (a chroot, a disk image): every path is\n"
-"                        resolved inside DIR, links included; RELEASE\n"
-"                        defaults to its only kernel\n"
-"      --kernel-vendor VENDOR  debian or mainline: whose patches the\n"
-"                        kernel carries (debian: .platform vouches for\n"
-"                        modules); default: the image's version line,\n"
-"                        else mainline, said\n"
-"      --secondary CERT  add CERT's certificates to .secondary_trusted_keys\n"
-"                        as keyctl padd would: only those a trusted key\n"
-"                        signed; a refusal is said with the kernel's errno\n"
+"      --machine[=RELEASE]  judge for this machine's kernel (default: uname -r)\n"
+"      --sysroot DIR     with --machine: a mounted image of another machine\n"
+"      --kernel-vendor VENDOR  debian or mainline: whose patches it carries\n"
+"      --secondary CERT  add CERT to .secondary_trusted_keys as keyctl padd\n"
 "  -k, --keys DIR        trust every certificate in DIR (PEM or DER)\n"
 "  -c, --cert FILE       trust the certificates in FILE (PEM bundle or DER)\n"
-"  -r, --recursive DIR   check every module (*.ko, *.ko.gz, *.ko.xz,\n"
-"                        *.ko.zst) under DIR and print a summary\n"
-"      --files-from LIST  read more file names from LIST (- is standard\n"
-"                        input), one a line, and print a summary\n"
-"  -0, --null            names in LIST end with NUL, not newline\n"
 "      --sig FILE.p7s    detached signature of the single FILE\n"
 "      --detached        use FILE.p7s beside each FILE\n"
 "      --usage USAGE     module, firmware, unspecified, kexec or bpf\n"
-"                        (default: module for appended, unspecified for\n"
-"                        detached)\n"
-"      --kernel VERSION  judge by the rules of that kernel (MAJOR.MINOR,\n"
-"                        5.10 on): the lines are 5.10, 6.1, 6.12 and 7.3\n"
-"                        (the default); another version gets its own rules\n"
-"                        from the kernel's history, said to be inexact\n"
 "      --blacklist FILE  CONFIG_SYSTEM_BLACKLIST_HASH_LIST file\n"
 "      --revoked CERT    revocation certificate (CONFIG_SYSTEM_REVOCATION_KEYS)\n"
-"      --enforce         as module.sig_enforce=1: unsigned, unknown-key and\n"
-"                        unsupported-crypto modules are rejected\n"
-"      --lockdown MODE   the kernel's lockdown: none, integrity or\n"
-"                        confidentiality; locked down, it refuses those\n"
-"                        modules too (EPERM, \"Lockdown: ... unsigned module\n"
-"                        loading is restricted\")\n"
+"      --enforce         as module.sig_enforce=1: soft failures are refused\n"
+"      --lockdown MODE   none, integrity or confidentiality\n"
+"      --kernel-tree DIR  where the .config's files are (default: its directory)\n"
+"      --list-keys       print every trusted key as the kernel logs it, and exit\n"
 "\n"
 "Trust sources (where a kernel finds its keys; combine freely):\n"
-"      --vmlinux FILE    the certificates built into a kernel image: a\n"
-"                        vmlinuz/bzImage (gzip, xz, zstd, lz4, lzma or\n"
-"                        bzip2 payload), a compressed Image or an ELF vmlinux\n"
+"      --vmlinux FILE    the certificates built into a kernel image\n"
 "      --esl FILE        the X.509 entries of an EFI_SIGNATURE_LIST file\n"
 "      --mok             MokListRT from efivarfs (the machine keyring)\n"
-"      --efi-db          UEFI db from efivarfs: the platform keyring, tried\n"
-"                        for modules after -ENOKEY as Debian, Fedora and\n"
-"                        Ubuntu kernels do (mainline does not)\n"
-"      --dbx FILE        a dbx-style list: SHA-256 entries become bin:\n"
-"                        hashes (modules: Debian's 6.1 and 6.12 only),\n"
-"                        X509_SHA256 tbs: hashes, X.509 entries\n"
-"                        revocation certificates\n"
+"      --efi-db          UEFI db from efivarfs (the platform keyring)\n"
+"      --dbx FILE        a dbx-style list: hashes and revoked certificates\n"
 "      --efi-dbx         the same from UEFI dbx in efivarfs\n"
-"      --kernel-config FILE  rules from a kernel .config (plain, gzip, xz,\n"
-"                        zstd, or a pipe): its version picks\n"
-"                        the line as --kernel does, its crypto decides\n"
-"                        what is -ENOPKG (ML-DSA: CRYPTO_MLDSA), the\n"
-"                        ML-DSA authattrs waiver, MODULE_SIG_FORCE\n"
-"                        enforces, LOCK_DOWN_* say the lockdown, and the\n"
-"                        blacklist and revocation files it names are\n"
-"                        loaded\n"
-"      --kernel-tree DIR\n"
-"                        where those files are (default: the .config's\n"
-"                        directory)\n"
-"      --list-keys       print every trusted key as the kernel logs it\n"
-"                        (subject, serial, SKID, key, SHA-256) and exit\n"
-"      --json            one JSON object per file instead of text\n"
-"  -j, --jobs N          workers for several files or -r (default: the\n"
-"                        online CPUs); results stay in input order\n"
-"  -q, --quiet           print no verdicts; only the exit code tells\n"
-"  -v, --verbose         say which certificates were left out and why\n"
-"  -h, --help            show this help and exit\n"
-"  -V, --version         show the version, the OpenSSL and whether it\n"
-"                        checks ML-DSA, and exit\n"
 "\n"
-"Without --kernel or --kernel-config, --vmlinux takes the rules from the\n"
-"image's own version.  An -r DIR or --files-from LIST that yields no\n"
-"file is an error (exit 2).  A verdict that depends on an ML-DSA signature,\n"
-"which this build's OpenSSL cannot check before 3.5, is CANNOT-CHECK.\n");
+"Options of every tool:\n");
+	ms_cli_help(stdout, MS_CLI_ALL);
 	ms_exit_help(stdout);
 }
 
@@ -419,24 +346,12 @@ static int load_kconfig(struct opts *o, struct keyrings *k)
 	int ret, line;
 
 	ret = kc_load(path, o->ktree, kc, &line);
-	if (ret == -EINVAL) {
-		ms_error(path, "line %d: not a kernel .config line "
-			 "(CONFIG_X=value or a # comment)", line);
-		return MS_EXIT_USAGE;
-	}
-	if (ret == -EBADMSG) {
-		ms_error(path, "cannot decompress the kernel config: %s",
-			 kc->why ? kc->why : "corrupt");
-		return MS_EXIT_IO;
-	}
-	if (ret == -ENODATA) {
-		ms_error(path, "no CONFIG_ option in it (give a kernel .config)");
-		return MS_EXIT_USAGE;
-	}
 	if (ret) {
-		ms_error(path, "cannot read the kernel config: %s (check "
-			 "--kernel-config)", ms_io_strerror(ret));
-		return MS_EXIT_IO;
+		char why[256];
+
+		ret = kc_load_failure(ret, line, kc, why, sizeof(why));
+		ms_error(path, "%s", why);
+		return ret;
 	}
 	/* --kernel settles what the file does not say */
 	if (o->kline)
@@ -840,17 +755,16 @@ static int machine_parts(struct opts *o)
 	return 0;
 }
 
-/* take_option's answer for --help and --version: stop, successfully. */
-#define STOP_OK 1
-
-/* One option into o: 0 to go on, STOP_OK, or -1 for a usage error. */
-static int take_option(struct opts *o, int c)
+/* One of its own options, or --kernel, into o: MS_CLI_GO, or
+ * MS_CLI_USAGE after saying why. */
+static int take_option(void *ctx, int c)
 {
+	struct opts *o = ctx;
 
 	switch (c) {
 	case 'k': add_source(o, TL_DIR, optarg); break;
 	case 'c': add_source(o, TL_CERT, optarg); break;
-	case 'R': add_source(o, TL_REVOKED, optarg); break;
+	case OPT_REVOKED: add_source(o, TL_REVOKED, optarg); break;
 	case OPT_VMLINUX: add_source(o, TL_VMLINUX, optarg); break;
 	case OPT_ESL: add_source(o, TL_ESL, optarg); break;
 	case OPT_SECONDARY: add_source(o, TL_SECONDARY, optarg); break;
@@ -858,16 +772,13 @@ static int take_option(struct opts *o, int c)
 	case OPT_EFI_DB: add_source(o, TL_EFI_DB, NULL); break;
 	case OPT_EFI_DBX: add_source(o, TL_EFI_DBX, NULL); break;
 	case OPT_MOK: add_source(o, TL_MOK, NULL); break;
-	case OPT_KCONFIG: o->kcpath = optarg; break;
 	case OPT_KTREE: o->ktree = optarg; break;
 	case OPT_LIST_KEYS: o->list_keys = true; break;
-	case OPT_FILES_FROM: o->from = optarg; break;
-	case '0': o->nul = true; break;
 	case OPT_MACHINE:
 		if (o->machine) {
 			ms_error(NULL, "--machine given twice (judge for one "
 				 "kernel per run)");
-			return -1;
+			return MS_CLI_USAGE;
 		}
 		o->machine = true;
 		o->release = optarg;
@@ -878,7 +789,7 @@ static int take_option(struct opts *o, int c)
 		if (o->vendor < 0) {
 			ms_error(NULL, "unknown kernel vendor '%s' (use debian "
 				 "or mainline)", optarg);
-			return -1;
+			return MS_CLI_USAGE;
 		}
 		break;
 	case OPT_LOCKDOWN:
@@ -886,57 +797,70 @@ static int take_option(struct opts *o, int c)
 		if (o->lockdown < 0) {
 			ms_error(NULL, "unknown lockdown '%s' (use none, "
 				 "integrity or confidentiality)", optarg);
-			return -1;
+			return MS_CLI_USAGE;
 		}
 		break;
-	case 'S': o->sig = optarg; break;
-	case 'D': o->detached = true; break;
-	case 'B': o->blpath = optarg; break;
-	case 'E': o->enforce = true; break;
-	case 'J': o->json = true; break;
-	case 'q': o->quiet = true; break;
-	case 'v': ms_set_verbose(ms_verbose() + 1); break;
-	case 'r':
-		if (o->walk) {
-			ms_error(NULL, "-r given twice (walk one tree per run)");
-			return -1;
-		}
-		o->walk = optarg;
-		break;
-	case 'U':
+	case OPT_SIG: o->sig = optarg; break;
+	case OPT_DETACHED: o->detached = true; break;
+	case OPT_BLACKLIST: o->blpath = optarg; break;
+	case OPT_ENFORCE: o->enforce = true; break;
+	case OPT_USAGE:
 		o->usage = kv_usage_by_name(optarg);
 		if (o->usage < 0) {
 			ms_error(NULL, "unknown usage '%s' (use module, "
 				 "firmware, unspecified, kexec or bpf)",
 				 optarg);
-			return -1;
+			return MS_CLI_USAGE;
 		}
 		break;
-	case 'K':
+	case MS_OPT_KERNEL:
 		if (rp_kernel_release("--kernel", optarg, &o->kr_buf))
-			return -1;
+			return MS_CLI_USAGE;
 		o->kr = &o->kr_buf;
 		o->kline = optarg;
 		break;
-	case 'j':
-		if (ms_jobs_parse(optarg, &o->jobs)) {
-			ms_error(NULL, "-j needs a number of workers from 1 to "
-				 "%d", MS_JOBS_MAX);
-			return -1;
-		}
-		break;
-	case 'h':
-		help();
-		return STOP_OK;
-	case 'V':
-		/* ML-DSA: whether its signatures are checked */
-		ms_print_version("verify-file", pk_mldsa_checkable());
-		return STOP_OK;
-	case '?':
 	default:
-		return -1;
+		return MS_CLI_USAGE;
 	}
-	return 0;
+	return MS_CLI_GO;
+}
+
+static void help_cb(void *ctx)
+{
+	(void)ctx;
+	help();
+}
+
+/* --version: whether this build checks ML-DSA signatures */
+static int mldsa_checkable(void)
+{
+	return pk_mldsa_checkable();
+}
+
+/* Its options: its own, and the shared ones (base/cli_options.h) into o. */
+static int parse_options(int argc, char **argv, struct opts *o)
+{
+	const struct ms_cli_tool t = {
+		.name = "verify-file", .takes = MS_CLI_ALL,
+		.letters = MS_CLI_ALL, .tell = MS_CLI_KERNEL,
+		.short_opts = short_opts, .long_opts = long_opts,
+		.take = take_option, .help = help_cb,
+		.mldsa = mldsa_checkable, .ctx = o,
+	};
+	struct ms_cli c = { 0 };
+	int ret = ms_cli_parse(argc, argv, &t, &c);
+
+	o->walk = c.walk;
+	o->from = c.from;
+	o->nul = c.nul;
+	o->jobs = c.jobs;
+	o->quiet = c.quiet;
+	o->json = c.json;
+	o->kcpath = c.kconfig;
+	ms_set_verbose(ms_verbose() + c.verbose);
+	o->files = argv + optind;
+	o->nfiles = argc - optind;
+	return ret;
 }
 
 /* One mode per run: conflicting choices are errors, not "last wins".
@@ -1031,7 +955,7 @@ int main(int argc, char **argv)
 			  .lockdown = -1 };
 	struct keyrings k = { 0 };
 	struct ts_stores st;
-	int c, code;
+	int code;
 
 	ms_log_init(argv[0]);
 	/* the arguments, the .config's revocation certificates and
@@ -1039,13 +963,11 @@ int main(int argc, char **argv)
 	o.srcs = calloc((size_t)argc + 1 + MP_MAX_SOURCES, sizeof(*o.srcs));
 	if (!o.srcs)
 		return MS_EXIT_IO;
-	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1)
-		if ((code = take_option(&o, c))) {
-			code = code == STOP_OK ? MS_EXIT_OK : -1;
-			goto done;
-		}
-	o.files = argv + optind;
-	o.nfiles = argc - optind;
+	code = parse_options(argc, argv, &o);
+	if (code) {
+		code = code == MS_CLI_STOP ? MS_EXIT_OK : -1;
+		goto done;
+	}
 	if (o.machine && (code = machine_parts(&o)))
 		goto done;
 	if (validate(&o)) {

@@ -102,3 +102,31 @@ PY
 		done
 	done
 }
+
+@test "--help fits on a screen: at most 60 lines, option lines within 80 columns" {
+	for t in "${TOOLS[@]}"; do
+		run -0 "$BIN/$t" --help
+		[ "${#lines[@]}" -le 60 ] || fail "$t --help: ${#lines[@]} lines"
+		# the usage forms may run long; an option's line may not
+		run awk 'length > 79 && !/^(Usage| +or):/' <<< "$output"
+		assert_output ""
+	done
+}
+
+@test "what --help leaves out of an option is in the man page, after OPTIONS" {
+	for t in "${TOOLS[@]}"; do
+		run -0 render "$t"
+		# OPTIONS IN DETAIL follows OPTIONS, and names only options
+		# that --help lists
+		run -0 sed -n '/^OPTIONS IN DETAIL$/,/^[A-Z]/p' <<< "$output"
+		[ "${#lines[@]}" -gt 5 ] || fail "$t: no OPTIONS IN DETAIL"
+		help=$("$BIN/$t" --help)
+		detailed=$(grep -oE '^ {7}(-[A-Za-z0-9], )?--[a-z0-9-]+' <<< "$output" |
+			   grep -oE -- '--[a-z0-9-]+')
+		[ "$(wc -l <<< "$detailed")" -ge 5 ] || fail "$t: $detailed"
+		for o in $detailed; do
+			grep -qE -- "^ +(-[A-Za-z0-9], )?$o( |\\[|$)" <<< "$help" ||
+				fail "$t(1) details $o, which --help does not list"
+		done
+	done
+}

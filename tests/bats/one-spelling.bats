@@ -118,7 +118,11 @@ assert s == {"files": 1, "ok": 1, "unsigned": 0, "unknown_key": 0,
 	assert_success
 }
 
-# --- one letter, one meaning (issue 18) ---
+# --- one letter, one meaning: the options every tool shares ---
+
+TOOLS=(sign-file verify-file extract-sig)
+SHARED=(--recursive --files-from --null --jobs --kernel --kernel-config
+	--json --quiet --verbose --help --version)
 
 # The option line of tool's --help that names opt, squeezed to one space.
 help_line() { # tool opt
@@ -126,28 +130,37 @@ help_line() { # tool opt
 		tr -s ' ' | sed 's/^ //'
 }
 
-@test "each shared option has one spelling in every tool's --help" {
-	for t in sign-file verify-file extract-sig; do
-		run -0 help_line "$t" --jobs
-		assert_output --regexp '^-j, --jobs N '
-		run -0 help_line "$t" --null
-		assert_output --regexp '^-0, --null names in LIST end with NUL'
-		run -0 help_line "$t" --recursive
-		assert_output --regexp '^-r, --recursive DIR '
-		run -0 help_line "$t" --files-from
-		assert_output --regexp '^--files-from LIST read more (module|file) names from LIST'
-		run -0 help_line "$t" --quiet
-		assert_output --regexp '^-q, --quiet print no'
-		run -0 help_line "$t" --verbose
-		assert_output --regexp '^-v, --verbose '
+# A valid value for a shared option that takes one, for the command line.
+value_of() { # opt
+	case $1 in
+	--recursive) echo tree ;;
+	--files-from) echo list ;;
+	--jobs) echo 1 ;;
+	--kernel) echo 6.1 ;;
+	--kernel-config) echo .config ;;
+	esac
+}
+
+@test "a shared option reads the same in the --help of every tool that takes it" {
+	for o in "${SHARED[@]}"; do
+		ref="" n=0
+		for t in "${TOOLS[@]}"; do
+			line=$(help_line "$t" "$o")
+			[ -n "$line" ] || continue
+			n=$((n + 1))
+			[ -n "$ref" ] || ref=$line
+			assert_equal "$line" "$ref"
+		done
+		[ "$n" -ge 2 ] || fail "$o is in the --help of $n tool(s)"
+	done
+	for t in "${TOOLS[@]}"; do
 		# --json (where there is one) has no letter
 		run -0 "$BIN/$t" --help
 		refute_output --regexp '-[a-zA-Z0-9], --json'
 	done
 	# --sig names an input wherever it exists
+	assert_equal "$(help_line verify-file --sig)" "$(help_line extract-sig --sig | sed 's/ (an input)$//')"
 	run -0 help_line verify-file --sig
-	assert_output --regexp '^--sig FILE.p7s detached signature of the single FILE'
-	run -0 help_line extract-sig --sig
 	assert_output --regexp '^--sig FILE.p7s detached signature of the single FILE'
 	# extract-module-sig.pl's letters are long options in extract-sig
 	run -0 "$EXTRACT_SIG" --help
@@ -156,6 +169,89 @@ help_line() { # tool opt
 	assert_line --regexp '^ +--descriptor '
 	assert_line --regexp '^ +--sig-out FILE '
 	assert_line --regexp '^ +--body-out FILE '
+}
+
+@test "a tool takes exactly the shared options its --help lists, by both spellings" {
+	for t in "${TOOLS[@]}"; do
+		usage=$("$BIN/$t" --help)
+		for o in "${SHARED[@]}"; do
+			v=$(value_of "$o")
+			line=$(help_line "$t" "$o")
+			if [ -z "$line" ]; then
+				# not listed: refused as getopt refuses any unknown option
+				run -2 --separate-stderr "$BIN/$t" "$o" ${v:+"$v"}
+				assert_output ""
+				[[ $stderr == *"unrecognized option '$o'"* ]] || fail "$t $o: $stderr"
+				continue
+			fi
+			# -h and -V below
+			[ "$o" != --help ] && [ "$o" != --version ] || continue
+			# taken (and nothing run): --help after it still answers
+			run -0 --separate-stderr "$BIN/$t" "$o" ${v:+"$v"} --help
+			assert_equal "$output" "$usage"
+			assert_equal "$stderr" ""
+			# its letter, where --help gives one, is the same option
+			letter=$(sed -nE 's/^(-[A-Za-z0-9]), .*/\1/p' <<< "$line")
+			[ -n "$letter" ] || continue
+			run -0 --separate-stderr "$BIN/$t" "$letter" ${v:+"$v"} --help
+			assert_equal "$output" "$usage"
+		done
+		# -h is --help and -V is --version; what follows is not read
+		run -0 "$BIN/$t" -h --no-such-option
+		assert_equal "$output" "$usage"
+		run -0 "$BIN/$t" -V
+		assert_equal "$output" "$("$BIN/$t" --version)"
+		run -2 --separate-stderr "$BIN/$t" --no-such-option --help
+		assert_output ""
+	done
+}
+
+@test "a bad value for a shared option: the same line, then the --help hint, in every tool" {
+	for args in "-j 0" "--jobs 257" "-j two" "-r a -r b" "--kernel 4.19" "--kernel six"; do
+		ref=""
+		for t in "${TOOLS[@]}"; do
+			# shellcheck disable=SC2086 # the option and its value
+			run -2 --separate-stderr "$BIN/$t" $args
+			assert_output ""
+			assert_equal "${#stderr_lines[@]}" 2
+			assert_equal "${stderr_lines[1]}" "Try '$t --help' for the usage."
+			said=${stderr_lines[0]#"$t: "}
+			[ "$said" != "${stderr_lines[0]}" ] || fail "$t $args: ${stderr_lines[0]}"
+			[ -n "$ref" ] || ref=$said
+			assert_equal "$said" "$ref"
+		done
+	done
+}
+
+@test "a --kernel-config that cannot be used: the same line and exit status in sign-file and verify-file" {
+	make_module m.ko 4096
+	cp "$KEYS/rsa2048.crt" certs/
+	printf 'garbage\n' > bad.config
+	printf '# only a comment\n' > comment.config
+	printf 'CONFIG_MODULE_SIG=y\n' | gzip | head -c 12 > cut.gz
+	for c in bad.config comment.config cut.gz missing.config; do
+		run --separate-stderr "$SIGN_FILE" --kernel-config "$c" sha256 \
+			"$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko out.ko
+		sf_status=$status sf=${stderr#sign-file: }
+		run --separate-stderr "$VERIFY_FILE" --kernel-config "$c" -k certs m.ko
+		assert_equal "$status" "$sf_status"
+		assert_equal "${stderr#verify-file: }" "$sf"
+		[[ $sf == "$c: "* ]] || fail "$sf"
+		[ ! -e out.ko ]
+	done
+	# a file that is no .config is a usage error, one unreadable an I/O one
+	run -2 "$SIGN_FILE" --kernel-config bad.config sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko out.ko
+	run -7 "$SIGN_FILE" --kernel-config cut.gz sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko out.ko
+}
+
+@test "kmodsign takes the shared options by their long names only: its letters are kmodsign's" {
+	ln -s "$SIGN_FILE" kmodsign
+	run -2 --separate-stderr ./kmodsign -j 2 sha256 k c m.ko
+	[[ $stderr == *"invalid option -- 'j'"* ]] || fail "$stderr"
+	run -2 --separate-stderr ./kmodsign --jobs 0 sha256 k c m.ko
+	assert_equal "${stderr_lines[0]}" "kmodsign: -j needs a number of workers from 1 to 256"
+	run -0 ./kmodsign -V
+	assert_line --index 0 --regexp '^kmodsign \(modsign\) '
 }
 
 @test "-j N, -0 and -q behave alike in all three tools" {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/exitcode.h"
 #include "base/fileio.h"
 #include "kernel/kernel_config.h"
 #include "module/compress.h"
@@ -388,6 +389,29 @@ out:
 	if (ret)
 		kc_free(kc);
 	return ret;
+}
+
+int kc_load_failure(int err, int line, const struct kconfig *kc, char *why,
+		    size_t n)
+{
+	switch (err) {
+	case -EINVAL:
+		snprintf(why, n, "line %d: not a kernel .config line "
+			 "(CONFIG_X=value or a # comment)", line);
+		return MS_EXIT_USAGE;
+	case -ENODATA:
+		snprintf(why, n, "no CONFIG_ option in it (give a kernel "
+			 ".config)");
+		return MS_EXIT_USAGE;
+	case -EBADMSG:
+		snprintf(why, n, "cannot decompress the kernel config: %s",
+			 kc->why ? kc->why : "corrupt");
+		return MS_EXIT_IO;
+	default:
+		snprintf(why, n, "cannot read the kernel config: %s (check "
+			 "--kernel-config)", ms_io_strerror(err));
+		return MS_EXIT_IO;
+	}
 }
 
 void kc_free(struct kconfig *kc)

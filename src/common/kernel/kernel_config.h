@@ -85,6 +85,14 @@ struct kconfig {
 int kc_settle_line(struct kconfig *kc, const struct kr_rules *kr);
 int kc_load(const char *path, const char *tree, struct kconfig *kc,
 	    int *line);
+/*
+ * kc_load's failure err in words, the same in every tool: why gets the
+ * line to say after the file's name, and the exit code is returned
+ * (base/exitcode.h): MS_EXIT_USAGE for a file that is not a .config,
+ * MS_EXIT_IO for one that cannot be read or decompressed.
+ */
+int kc_load_failure(int err, int line, const struct kconfig *kc, char *why,
+		    size_t n);
 void kc_free(struct kconfig *kc);
 
 
