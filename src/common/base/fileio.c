@@ -270,44 +270,6 @@ int ms_file_read_at(const struct ms_file *f, void *dst, size_t n,
 }
 
 /*
- * The test hook (fileio.h): stop at a named point, once per process,
- * until the test says go.  Read from the environment once.
- */
-static const char *pause_at, *pause_dir;
-static pthread_once_t pause_once = PTHREAD_ONCE_INIT;
-static atomic_int paused;
-
-static void pause_init(void)
-{
-	pause_at = getenv("MODSIGN_TEST_PAUSE_AT");
-	pause_dir = getenv("MODSIGN_TEST_PAUSE_DIR");
-}
-
-static void test_pause(const char *point)
-{
-	char path[PATH_MAX], c;
-	int fd;
-
-	pthread_once(&pause_once, pause_init);
-	if (!pause_at || !pause_dir || strcmp(pause_at, point) != 0 ||
-	    atomic_exchange(&paused, 1))
-		return;
-	snprintf(path, sizeof(path), "%s/reached", pause_dir);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		dprintf(fd, "%s %ld\n", point, (long)getpid());
-		close(fd);
-	}
-	snprintf(path, sizeof(path), "%s/resume", pause_dir);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		while (read(fd, &c, 1) > 0)
-			;
-		close(fd);
-	}
-}
-
-/*
  * One spare read buffer per thread.  A batch worker reads thousands of
  * inputs: reusing its buffer spares it, for each file, a fresh
  * allocation, the page faults of touching it, and (for one big enough to
@@ -447,7 +409,6 @@ static int load_data(struct ms_file *f)
 	 * reads go through the descriptor: ms_map_read). */
 	if (f->len >= MS_MAP_MIN)
 		madvise(map, f->len, MADV_SEQUENTIAL);
-	test_pause("input-mapped");
 	return 0;
 }
 
@@ -491,7 +452,8 @@ again:
 				err = -errno;
 				goto fail;
 			}
-			test_pause("lock-busy");
+			/* the blocking flock is where the tests' hooks see a
+			 * busy lock (tests/preload/test-hooks.c) */
 			while (flock(f->fd, LOCK_EX) < 0) {
 				if (errno != EINTR) {
 					err = -errno;
@@ -845,18 +807,22 @@ static void tmp_name_randomize(char *name)
  * An unnamed temporary file (O_TMPFILE): a run killed before the rename
  * leaves nothing behind; the file gets its name (linkat through
  * /proc/self/fd, which needs no privilege) only when it is complete.  Off
- * where the file system lacks it or /proc is not mounted, and with
- * MODSIGN_TEST_NO_TMPFILE set (to test the named fallback).
+ * where the file system lacks it or /proc is not mounted.
  */
 static int tmpfile_wanted;
 static pthread_once_t tmpfile_once = PTHREAD_ONCE_INIT;
 
 static void tmpfile_init(void)
 {
-	tmpfile_wanted = !getenv("MODSIGN_TEST_NO_TMPFILE") &&
-			 access("/proc/self/fd", X_OK) == 0;
+	tmpfile_wanted = access("/proc/self/fd", X_OK) == 0;
 }
 
+/*
+ * The tests' hooks (tests/preload/test-hooks.c) take an output as begun at
+ * the first call on its descriptor, and as complete at the linkat or close
+ * of ms_out_commit_flags: so a named file is registered for the signal
+ * cleanup (pending_add) before its descriptor is first used.
+ */
 int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 {
 	char *dircopy = NULL, *base = NULL, *dir;
@@ -920,7 +886,6 @@ int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 begun:
 	free(dircopy);
 	free(base);
-	test_pause("output-begun");
 	return 0;
 fail:
 	free(dircopy);
@@ -1210,7 +1175,6 @@ int ms_out_commit_flags(struct ms_out *o, unsigned int flags)
 	if (fchmod(o->fd, o->mode) < 0 ||
 	    ((flags & MS_SYNC_FILE) && fsync(o->fd) < 0))
 		return -errno;
-	test_pause("output-ready");
 	if (o->anon) {
 		err = link_anon(o);
 		if (err)
@@ -1226,7 +1190,6 @@ int ms_out_commit_flags(struct ms_out *o, unsigned int flags)
 	pending_del(o->tmp);
 	free(o->tmp);
 	o->tmp = NULL;
-	test_pause("output-renamed");
 	if (flags & MS_SYNC_DIR)
 		err = ms_fsync_dir_of(o->target);
 	free(o->target);

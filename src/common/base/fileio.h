@@ -6,18 +6,9 @@
  * fsynced and renamed over the target, so a reader (or a crash) sees either
  * the old file or the complete new one, never a partial one.
  *
- * Test hooks, read from the environment (tests/bats/helpers.bash):
- *   MODSIGN_TEST_PAUSE_AT=POINT, MODSIGN_TEST_PAUSE_DIR=DIR: the first
- *     time the process reaches POINT it writes "POINT PID" to the FIFO
- *     DIR/reached, then waits until the FIFO DIR/resume is opened and
- *     closed by a writer.  Points: lock-busy (another process holds the
- *     lock ms_file_open_locked waits for), input-mapped (an input is
- *     mapped, none of its bytes read yet), output-begun (a temporary
- *     output file exists), output-ready (it is complete, before it gets
- *     its name or replaces the target), output-renamed (it replaced the
- *     target).
- *   MODSIGN_TEST_NO_TMPFILE: write outputs through named temporary files
- *     even where O_TMPFILE works.
+ * The tests stop a tool at points of this module, or take O_TMPFILE away,
+ * from a preloaded library (tests/preload/test-hooks.c) that knows each
+ * point by the libc call made there: the tools themselves carry no hook.
  */
 #ifndef MODSIGN_BASE_FILEIO_H
 #define MODSIGN_BASE_FILEIO_H
