@@ -15,7 +15,7 @@
 
 #include "base/batch_run.h"
 #include "base/exitcode.h"
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "base/log.h"
 #include "base/openssl_init.h"
 #include "base/samefile.h"

@@ -14,7 +14,7 @@
 #include "base/agent_client.h"
 #include "base/agent_wire.h"
 #include "base/exitcode.h"
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "base/format.h"
 #include "base/log.h"
 #include "base/openssl_init.h"

@@ -2,7 +2,7 @@
 #include <errno.h>
 
 #include "base/digest.h"
-#include "base/fileio.h"
+#include "base/infile.h"
 
 const EVP_MD *ms_digest_by_name(const char *name)
 {

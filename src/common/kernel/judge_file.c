@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "kernel/judge_file.h"
 #include "module/elf_check.h"
 #include "module/trailer.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "kernel/kernel_config.h"
 #include "module/compress.h"
 

@@ -10,7 +10,7 @@
 #include <openssl/err.h>
 #include <openssl/pem.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "kernel/keyring.h"
 
 #define CS_MAX_FILE (16u << 20)

@@ -15,7 +15,7 @@
 
 #include "base/digest.h"
 #include "base/exitcode.h"
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "kernel/asn1.h"
 #include "kernel/ber.h"
 #include "kernel/public_key.h"

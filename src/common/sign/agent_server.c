@@ -17,7 +17,7 @@
 
 #include "base/agent_wire.h"
 #include "base/exitcode.h"
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "base/log.h"
 #include "sign/agent_server.h"
 #include "sign/cms.h"

@@ -10,7 +10,7 @@
 #include <openssl/pem.h>
 #include <openssl/pkcs12.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "sign/keys.h"
 #include "sign/pin.h"
 #include "sign/pkcs11/load.h"

@@ -11,7 +11,7 @@
 
 #include "base/digest.h"
 #include "base/exitcode.h"
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "kernel/cert_check.h"
 #include "kernel/rules.h"
 #include "module/compress.h"

@@ -13,7 +13,7 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "module/module_file.h"
 #include "sign/keys.h"
 

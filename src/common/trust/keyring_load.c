@@ -6,7 +6,7 @@
 #include <openssl/err.h>
 #include <openssl/pkcs12.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "kernel/verify.h"
 #include "trust/keyring_load.h"
 

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "trust/machine_parts.h"
 #include "trust/running_keys.h"
 

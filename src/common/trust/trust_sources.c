@@ -6,7 +6,7 @@
 
 #include <openssl/evp.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "base/format.h"
 #include "trust/efi_siglist.h"
 #include "trust/trust_sources.h"

@@ -21,7 +21,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 
 /*
  * The read-only file mappings this process holds.  Code that hashes or

@@ -10,8 +10,8 @@
  * from a preloaded library (tests/preload/test-hooks.c) that knows each
  * point by the libc call made there: the tools themselves carry no hook.
  */
-#ifndef MODSIGN_BASE_FILEIO_H
-#define MODSIGN_BASE_FILEIO_H
+#ifndef MODSIGN_BASE_INFILE_H
+#define MODSIGN_BASE_INFILE_H
 
 #include <errno.h>
 #include <stddef.h>
