@@ -18,6 +18,7 @@
 #include "base/infile.h"
 #include "base/log.h"
 #include "base/openssl_init.h"
+#include "base/outfile.h"
 #include "base/samefile.h"
 #include "base/signer_facts.h"
 #include "base/treewalk.h"

@@ -20,8 +20,8 @@
 
 #include "base/batch_run.h"
 #include "base/exitcode.h"
-#include "base/infile.h"
 #include "base/format.h"
+#include "base/infile.h"
 #include "base/log.h"
 #include "base/openssl_init.h"
 #include "base/treewalk.h"

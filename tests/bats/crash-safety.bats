@@ -9,7 +9,7 @@
 load helpers
 bats_require_minimum_version 1.5.0
 
-# Above MS_MAP_MIN (src/common/base/fileio.h): mapped, hashed and copied
+# Above MS_MAP_MIN (src/common/base/infile.h): mapped, hashed and copied
 # as the big modules are.
 SIZE=$((8 << 20))
 

@@ -15,7 +15,6 @@
 
 #include "base/digest.h"
 #include "base/exitcode.h"
-#include "base/infile.h"
 #include "kernel/asn1.h"
 #include "kernel/ber.h"
 #include "kernel/public_key.h"

@@ -6,8 +6,8 @@
 
 #include <openssl/evp.h>
 
-#include "base/infile.h"
 #include "base/format.h"
+#include "base/infile.h"
 #include "trust/efi_siglist.h"
 #include "trust/trust_sources.h"
 
