@@ -137,11 +137,6 @@ int ber_expect(struct ber_it *it, uint8_t tag, struct ber_tlv *t)
 	return 0;
 }
 
-int ber_peek(const struct ber_it *it)
-{
-	return it->left ? it->p[0] : -1;
-}
-
 int ber_top(const uint8_t *buf, size_t len, struct ber_tlv *t)
 {
 	if (len > BER_MAX_INPUT)

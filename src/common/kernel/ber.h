@@ -62,8 +62,6 @@ int ber_next(struct ber_it *it, struct ber_tlv *t);
  * as the kernel's decoder matches tags without it.  -EBADMSG on mismatch
  * or end. */
 int ber_expect(struct ber_it *it, uint8_t tag, struct ber_tlv *t);
-/* The tag of the next element without consuming it, or -1 at the end. */
-int ber_peek(const struct ber_it *it);
 static inline bool ber_tag_is(const struct ber_tlv *t, uint8_t tag)
 {
 	return (t->tag & ~BER_CONS) == (tag & ~BER_CONS);
