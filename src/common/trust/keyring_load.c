@@ -233,10 +233,20 @@ static bool is_builtin(const struct x509k_cert *k)
 	return !k->keyring || strcmp(k->keyring, ".builtin_trusted_keys") == 0;
 }
 
-int tl_add_secondary(const struct ts_stores *st, const char *path,
-		     bool builtin_only,
-		     void (*refused)(void *ctx, const struct tl_refusal *r),
-		     void *ctx)
+/*
+ * --secondary FILE: each certificate of FILE into st->trusted, filed
+ * in .secondary_trusted_keys, only when a key already trusted signed it
+ * (kv_restrict_by_signature(); builtin_only: one of the image's, the
+ * keys labelled .builtin_trusted_keys, or with no label any -k, -c or
+ * --vmlinux key).  A certificate accepted vouches for the next ones.
+ * Each refusal is reported; -errno only when FILE cannot be read
+ * (-ENODATA: no certificate in it).
+ */
+static int tl_add_secondary(const struct ts_stores *st, const char *path,
+			    bool builtin_only,
+			    void (*refused)(void *ctx,
+					    const struct tl_refusal *r),
+			    void *ctx)
 {
 	struct certstore in = { 0 };
 	struct tl_refusal r = { .path = path };

@@ -30,7 +30,11 @@ static int vnote(struct mp_notes *n, const char *fmt, va_list ap)
 	return 0;
 }
 
-int mp_note(struct mp_notes *n, const char *fmt, ...)
+/* One more note; 0 or -ENOMEM. */
+static int mp_note(struct mp_notes *n, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int mp_note(struct mp_notes *n, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
@@ -91,8 +95,15 @@ static const enum tl_file mok_file[] = {
 	[KM_MOK_PLATFORM] = TL_FILE_PLATFORM,
 };
 
-int mp_keyrings(const struct mc_machine *m, const struct km_model *km,
-		struct mp_request *rq, struct mp_notes *n)
+/*
+ * The machine's UEFI sources as the kernel's keyring model km files
+ * them (trust/keyring_model.h): MokListRT (from the MOK variable table
+ * when there) into .machine or .platform or not at all, db unless
+ * ignored, dbx, MokListXRT.  A source given on the command line too
+ * (--mok, --efi-db, --efi-dbx) reads the machine's file.  0 or -ENOMEM.
+ */
+static int mp_keyrings(const struct mc_machine *m, const struct km_model *km,
+		       struct mp_request *rq, struct mp_notes *n)
 {
 	/* load_moklist_certs(): the MOK variable table first, then the
 	 * variable */
