@@ -336,7 +336,8 @@ int ms_load_private_key(const char *spec, const struct ms_key_opts *o,
 	return err;
 }
 
-X509 *ms_cert_from_buf(const uint8_t *buf, size_t len)
+/* A certificate from memory (DER or PEM), or NULL. */
+static X509 *ms_cert_from_buf(const uint8_t *buf, size_t len)
 {
 	const unsigned char *p = buf;
 	X509 *x = NULL;
