@@ -400,7 +400,7 @@ static int print_desc(const struct job *j, const struct ms_modfile *f,
 {
 	const struct args *a = j->a;
 
-	kr_describe_waivers(a->kernel ? a->kernel : kr_get(KR_DEFAULT), d);
+	waiver_describe(a->kernel ? a->kernel : kr_get(KR_DEFAULT), d);
 	if (f && f->comp != MS_COMP_NONE) {
 		d->compression = ms_comp_name(f->comp);
 		d->compressed_len = f->file.len;
@@ -628,7 +628,7 @@ static int each_describe(void *ctx, size_t i, FILE *out)
 
 static int describe_all(const struct args *a, X509 *cert)
 {
-	const struct ms_inputs in = {
+	const struct ms_tree_inputs in = {
 		.names = a->files, .n = a->nfiles,
 		.from = a->from, .nul = a->nul, .walk = a->walk,
 	};
@@ -636,7 +636,7 @@ static int describe_all(const struct args *a, X509 *cert)
 	struct each e = { a, cert, &files, { 0 } };
 	int code;
 
-	code = ms_inputs_collect(&in, &files);
+	code = ms_tree_inputs_collect(&in, &files);
 	if (files.n)
 		code = ms_exit_worst(code, ms_batch_each(&files, a->jobs ?
 			a->jobs : ms_pool_default_workers(), "described",

@@ -679,13 +679,13 @@ static void run_inputs(const struct opts *o, const char *key,
  * or 0. */
 static int batch_list(const struct opts *o, int first, struct ms_list *list)
 {
-	const struct ms_inputs in = {
+	const struct ms_tree_inputs in = {
 		.names = o->words + first, .n = o->nwords - first,
 		.from = o->batch.from, .nul = o->batch.nul,
 		.walk = o->batch.walk,
 	};
 
-	return ms_inputs_collect(&in, list);
+	return ms_tree_inputs_collect(&in, list);
 }
 
 /*

@@ -154,7 +154,7 @@ static int ms_is_module_name(const char *path)
 	return 0;
 }
 
-static int collect_list(const struct ms_inputs *in, struct ms_list *out)
+static int collect_list(const struct ms_tree_inputs *in, struct ms_list *out)
 {
 	size_t before = out->n;
 	int err = ms_list_read(out, in->from, in->nul);
@@ -175,7 +175,7 @@ static int collect_list(const struct ms_inputs *in, struct ms_list *out)
 }
 
 /* *partial: some directories were skipped, the rest is in out. */
-static int collect_tree(const struct ms_inputs *in, struct ms_list *out,
+static int collect_tree(const struct ms_tree_inputs *in, struct ms_list *out,
 			int *partial)
 {
 	struct ms_tree_skipped skipped = { 0 };
@@ -217,7 +217,7 @@ static int collect_tree(const struct ms_inputs *in, struct ms_list *out,
 	return code;
 }
 
-int ms_inputs_collect(const struct ms_inputs *in, struct ms_list *out)
+int ms_tree_inputs_collect(const struct ms_tree_inputs *in, struct ms_list *out)
 {
 	int code = 0, partial = 0;
 

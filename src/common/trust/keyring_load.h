@@ -70,7 +70,7 @@ struct tl_report {
 	enum tl_event event;
 	const struct tl_source *src;
 	const char *path;		/* the file read (efivarfs path too) */
-	const struct cs_skipped *skipped;
+	const struct keyring_skipped *skipped;
 	const struct ts_note *note;
 	/* TL_DIR_DONE */
 	size_t loaded, repeats, empty_files, left_out;

@@ -232,8 +232,8 @@ static bool trusted_ring(int ring)
 
 /* One store's keys against the kernel's: *i advances unless the key
  * at it moved out. */
-static int reconcile(struct certstore *cs, bool is_trusted,
-		     struct certstore *other, const struct rk_state *rk,
+static int reconcile(struct keyring *cs, bool is_trusted,
+		     struct keyring *other, const struct rk_state *rk,
 		     bool *seen, struct mp_notes *n)
 {
 	char desc[256];
@@ -262,7 +262,7 @@ static int reconcile(struct certstore *cs, bool is_trusted,
 				   is_trusted ? "a trusted keyring" :
 				   ".platform");
 			if (!err)
-				err = cs_move(cs, i, NULL);
+				err = keyring_move(cs, i, NULL);
 			continue;
 		}
 		if (rk->members && k->ring >= 0 && k->ring != RK_BLACKLIST &&
@@ -275,7 +275,7 @@ static int reconcile(struct certstore *cs, bool is_trusted,
 			c->keyring = rk_ring_name(k->ring);
 			c->filed_why = "where the running kernel holds it";
 			if (!err)
-				err = cs_move(cs, i, other);
+				err = keyring_move(cs, i, other);
 			continue;
 		}
 		if (rk->members && k->ring >= 0 && k->ring != RK_BLACKLIST) {
@@ -286,8 +286,8 @@ static int reconcile(struct certstore *cs, bool is_trusted,
 	return err;
 }
 
-int mp_running(const struct mc_machine *m, struct certstore *trusted,
-	       struct certstore *platform, struct mp_notes *n)
+int mp_running(const struct mc_machine *m, struct keyring *trusted,
+	       struct keyring *platform, struct mp_notes *n)
 {
 	struct rk_state rk;
 	uint8_t *buf;

@@ -63,7 +63,7 @@ int mp_model(const struct mc_machine *m, const struct kconfig *kc,
  * noted: its certificate is not here, so its modules stay UNKNOWN-KEY.
  * Each difference is a note.  0, or -ENOMEM.
  */
-int mp_running(const struct mc_machine *m, struct certstore *trusted,
-	       struct certstore *platform, struct mp_notes *notes);
+int mp_running(const struct mc_machine *m, struct keyring *trusted,
+	       struct keyring *platform, struct mp_notes *notes);
 
 #endif
