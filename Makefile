@@ -42,13 +42,17 @@ COMMON_OBJ  := $(COMMON_SRC:src/%.c=$(BUILD)/obj/%.o)
 BINS        := $(TOOLS:%=$(BUILD)/bin/%)
 MANS        := $(TOOLS:%=man/%.1)
 COMPLETIONS := $(BUILD)/completions/modsign.bash $(BUILD)/completions/_modsign
+# The bats suite's traps (pausing a tool at a named point, no O_TMPFILE),
+# preloaded into the runs that need them so that the tools carry none;
+# built with the tools, never installed.
+TEST_HOOKS  := $(BUILD)/preload/test-hooks.so
 
 .SECONDARY:
 .PHONY: all check check-layers check-style check-clang check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update kernel-mutants demo install \
 	firmware-verdicts firmware-verdicts-update firmware-compare \
 	install-kmodsign clean deps-build deps-test fuzz fuzz-smoke deps-fuzz \
 	valgrind bench
-all: $(BINS) $(MANS) $(COMPLETIONS)
+all: $(BINS) $(MANS) $(COMPLETIONS) $(TEST_HOOKS)
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
@@ -79,6 +83,13 @@ $(BUILD)/bin/sign-file: PKG_LIBS := -Wl,-Bstatic -lcrypto -Wl,-Bdynamic \
 	-ldl -pthread
 $(BUILD)/bin/sign-file: ALL_LDFLAGS += -no-pie
 endif
+
+# Without the sanitizers even for an ASan run: every program a paused
+# command starts (env, sh) loads it too.
+$(TEST_HOOKS): tests/preload/test-hooks.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -fPIC -shared \
+		-o $@ $< -ldl
 
 # Man pages come from --help/--version plus an include with EXIT STATUS,
 # ENVIRONMENT and EXAMPLES, so they cannot lag the code.
@@ -125,6 +136,7 @@ check: deps-test
 define run_bats
 	@rm -rf $(3) && mkdir -p $(3)
 	$(4) MODSIGN_CHECK=1 MODSIGN_BIN=$(abspath $(1)) \
+		MODSIGN_TEST_HOOKS=$(abspath $(TEST_HOOKS)) \
 		bats --report-formatter tap -o $(abspath $(3)) $(2)
 	scripts/check-skips.sh $(3)/report.tap
 endef

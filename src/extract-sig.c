@@ -16,8 +16,9 @@
 #include "base/batch_run.h"
 #include "base/cli_options.h"
 #include "base/exitcode.h"
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "base/log.h"
+#include "base/outfile.h"
 #include "base/samefile.h"
 #include "base/signer_facts.h"
 #include "base/treewalk.h"
@@ -358,7 +359,7 @@ static int print_desc(const struct job *j, const struct ms_modfile *f,
 {
 	const struct args *a = j->a;
 
-	kr_describe_waivers(a->kernel ? a->kernel : kr_get(KR_DEFAULT), d);
+	waiver_describe(a->kernel ? a->kernel : kr_get(KR_DEFAULT), d);
 	if (f && f->comp != MS_COMP_NONE) {
 		d->compression = ms_comp_name(f->comp);
 		d->compressed_len = f->file.len;
@@ -586,7 +587,7 @@ static int each_describe(void *ctx, size_t i, FILE *out)
 
 static int describe_all(const struct args *a, X509 *cert)
 {
-	const struct ms_inputs in = {
+	const struct ms_tree_inputs in = {
 		.names = a->files, .n = a->nfiles,
 		.from = a->from, .nul = a->nul, .walk = a->walk,
 	};
@@ -594,7 +595,7 @@ static int describe_all(const struct args *a, X509 *cert)
 	struct each e = { a, cert, &files, { 0 } };
 	int code;
 
-	code = ms_inputs_collect(&in, &files);
+	code = ms_tree_inputs_collect(&in, &files);
 	if (files.n)
 		code = ms_exit_worst(code, ms_batch_each(&files, a->jobs ?
 			a->jobs : ms_pool_default_workers(), "described",

@@ -15,10 +15,11 @@
 #include "base/agent_wire.h"
 #include "base/cli_options.h"
 #include "base/exitcode.h"
-#include "base/fileio.h"
 #include "base/format.h"
+#include "base/infile.h"
 #include "base/log.h"
 #include "base/openssl_init.h"
+#include "base/outfile.h"
 #include "base/treewalk.h"
 #include "base/workpool.h"
 #include "kernel/kernel_config.h"
@@ -600,13 +601,13 @@ static void run_inputs(const struct opts *o, const char *key,
  * or 0. */
 static int batch_list(const struct opts *o, int first, struct ms_list *list)
 {
-	const struct ms_inputs in = {
+	const struct ms_tree_inputs in = {
 		.names = o->words + first, .n = o->nwords - first,
 		.from = o->batch.from, .nul = o->batch.nul,
 		.walk = o->batch.walk,
 	};
 
-	return ms_inputs_collect(&in, list);
+	return ms_tree_inputs_collect(&in, list);
 }
 
 /*

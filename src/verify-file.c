@@ -21,8 +21,8 @@
 #include "base/batch_run.h"
 #include "base/cli_options.h"
 #include "base/exitcode.h"
-#include "base/fileio.h"
 #include "base/format.h"
+#include "base/infile.h"
 #include "base/log.h"
 #include "base/treewalk.h"
 #include "base/workpool.h"
@@ -149,12 +149,12 @@ struct opts {
 
 /* What a run judges with. */
 struct keyrings {
-	struct certstore trusted, revoked, platform;
+	struct keyring trusted, revoked, platform;
 	struct blacklist bl;
 	struct kconfig kc;
 };
 
-static void say_skipped(const struct cs_skipped *s)
+static void say_skipped(const struct keyring_skipped *s)
 {
 	char *shown = ms_one_line(s->path);
 	const char *p = shown ? shown : s->path;
@@ -550,9 +550,9 @@ static int load_keyrings(struct opts *o, struct keyrings *k,
 
 static void keyrings_free(struct keyrings *k)
 {
-	cs_free(&k->trusted);
-	cs_free(&k->revoked);
-	cs_free(&k->platform);
+	keyring_free(&k->trusted);
+	keyring_free(&k->revoked);
+	keyring_free(&k->platform);
 	bl_free(&k->bl);
 	kc_free(&k->kc);
 }
@@ -681,12 +681,12 @@ static int check_all(const struct judge *jd, const struct ms_list *files,
  * DIR's modules (base/treewalk.h). */
 static int collect_files(const struct opts *o, struct ms_list *files)
 {
-	const struct ms_inputs in = {
+	const struct ms_tree_inputs in = {
 		.names = o->files, .n = o->nfiles,
 		.from = o->from, .nul = o->nul, .walk = o->walk,
 	};
 
-	return ms_inputs_collect(&in, files);
+	return ms_tree_inputs_collect(&in, files);
 }
 
 static void add_source(struct opts *o, enum tl_kind kind, const char *path)

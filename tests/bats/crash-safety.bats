@@ -9,7 +9,7 @@
 load helpers
 bats_require_minimum_version 1.5.0
 
-# Above MS_MAP_MIN (src/common/base/fileio.h): mapped, hashed and copied
+# Above MS_MAP_MIN (src/common/base/infile.h): mapped, hashed and copied
 # as the big modules are.
 SIZE=$((8 << 20))
 
@@ -67,12 +67,13 @@ state_of() { # file
 }
 
 # The command line to sign in place: with the temporary file named
-# (MODSIGN_TEST_NO_TMPFILE, the fallback where a file system lacks
-# O_TMPFILE) or unnamed (the default).
+# (MODSIGN_TEST_NO_TMPFILE in the preloaded hooks: the fallback where a
+# file system lacks O_TMPFILE) or unnamed (the default).
 sign_cmd() { # named|unnamed
 	CMD=(env)
 	if [ "$1" = named ]; then
-		CMD+=(MODSIGN_TEST_NO_TMPFILE=1)
+		hooks_env
+		CMD+=("${HOOKS_ENV[@]}" MODSIGN_TEST_NO_TMPFILE=1)
 	fi
 	CMD+=("${SIGN[@]}" d/m.ko)
 }
@@ -145,4 +146,10 @@ sign_cmd() { # named|unnamed
 	assert_equal "$PAUSED_STDERR" "sign-file: d/m.ko: already signed (use --replace or --skip-signed)"
 	[ "$(state_of d/m.ko)" = signed ]
 	[ "$(dir_listing d)" = m.ko ]
+}
+
+@test "the tools carry no test hook: the traps above come from the preloaded tests/preload/test-hooks.c" {
+	run grep -l MODSIGN_TEST "$SIGN_FILE" "$VERIFY_FILE" "$EXTRACT_SIG"
+	assert_failure 1
+	assert_output ""
 }

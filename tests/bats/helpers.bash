@@ -204,8 +204,24 @@ close_extra_fds() {
 	done
 }
 
-# --- Stopping a tool at a known point (the test hook in
-# src/common/base/fileio.h), so that a test acts while the tool is exactly
+# --- The tests' traps live in a preloaded library, not in the tools
+# (tests/preload/test-hooks.c, built by make; make check names it in
+# MODSIGN_TEST_HOOKS).  hooks_env sets HOOKS_ENV to the environment that
+# loads it.  The library is not instrumented (a paused command's env or sh
+# loads it too), so an ASan build is told that its runtime is not the
+# first library, as sign-file-pkcs11.bats does for its preload.
+TEST_HOOKS="${MODSIGN_TEST_HOOKS:-$TOP/build/preload/test-hooks.so}"
+hooks_env() {
+	[ -r "$TEST_HOOKS" ] ||
+		fail "$TEST_HOOKS missing: make builds it"
+	HOOKS_ENV=("LD_PRELOAD=$TEST_HOOKS${LD_PRELOAD:+:$LD_PRELOAD}")
+	if ldd "$SIGN_FILE" | grep -q libasan; then
+		HOOKS_ENV+=("ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0")
+	fi
+}
+
+# --- Stopping a tool at a known point (MODSIGN_TEST_PAUSE_AT, read by the
+# preloaded hooks above), so that a test acts while the tool is exactly
 # there and never races it.  pause_start POINT CMD...: start CMD in the
 # background and return once it waits at POINT (PAUSED_PID is then its
 # pid), failing the test if it ends without getting there.  Then
@@ -216,6 +232,7 @@ close_extra_fds() {
 pause_start() { # point cmd...
 	local point=$1 what pid
 	shift
+	hooks_env
 	PAUSE_DIR=$(mktemp -d "$BATS_TEST_TMPDIR/pause.XXXXXX")
 	mkfifo "$PAUSE_DIR/reached" "$PAUSE_DIR/resume"
 	# the subshell reports the end on the same FIFO: a command that
@@ -223,6 +240,7 @@ pause_start() { # point cmd...
 	(
 		close_extra_fds
 		rc=0
+		export "${HOOKS_ENV[@]}"
 		MODSIGN_TEST_PAUSE_AT=$point MODSIGN_TEST_PAUSE_DIR=$PAUSE_DIR \
 			"$@" > "$PAUSE_DIR/stdout" 2> "$PAUSE_DIR/stderr" || rc=$?
 		echo "exited $rc" > "$PAUSE_DIR/reached"

@@ -15,7 +15,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char path[64];
-	struct certstore cs = { 0 };
+	struct keyring cs = { 0 };
 	FILE *f;
 
 	if (!path[0])
@@ -27,9 +27,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fwrite(data, 1, size, f);
 	fclose(f);
 	for (int line = 0; line < KR_NLINES; line++) {
-		cs_add_file(&cs, path, kr_get(line), NULL);
-		cs_free(&cs);
-		cs = (struct certstore){ 0 };
+		keyring_add_file(&cs, path, kr_get(line), NULL);
+		keyring_free(&cs);
+		cs = (struct keyring){ 0 };
 	}
 	unlink(path);
 	return 0;

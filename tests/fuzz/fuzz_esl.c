@@ -16,7 +16,7 @@
 struct ctx {
 	const uint8_t *buf;
 	size_t len;
-	struct certstore cs;
+	struct keyring cs;
 	struct blacklist bl;
 };
 
@@ -27,7 +27,7 @@ static int entry(void *p, const struct esl_entry *e)
 	assert(e->data >= c->buf && e->data + e->len <= c->buf + c->len);
 	assert(e->list >= 1 && e->index >= 1);
 	if (e->type == ESL_X509)
-		return cs_add_der(&c->cs, "fuzz", (int)e->index, e->data,
+		return keyring_add_der(&c->cs, "fuzz", (int)e->index, e->data,
 				  e->len, kr_get(KR_6_12), &c->bl);
 	if (e->type == ESL_SHA256 && e->len == 32)
 		return bl_add(&c->bl, false, e->data, 32);
@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	assert(ret == 0 || ret == -EBADMSG || ret == -ENOMEM);
 	if (ret == -EBADMSG)
 		assert(bad < size || size == 0);
-	cs_free(&c.cs);
+	keyring_free(&c.cs);
 	bl_free(&c.bl);
 	return 0;
 }

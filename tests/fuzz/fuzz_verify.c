@@ -16,7 +16,7 @@
 #define MODSIGN_TOP "."
 #endif
 
-static struct certstore trusted;
+static struct keyring trusted;
 static int loaded;
 
 static void load_trusted(void)
@@ -26,7 +26,7 @@ static void load_trusted(void)
 
 	snprintf(path, sizeof(path), "%s/tests/fixtures/conformance/trusted.pem",
 		 top ? top : MODSIGN_TOP);
-	if (cs_add_file(&trusted, path, kr_get(KR_DEFAULT), NULL) < 0)
+	if (keyring_add_file(&trusted, path, kr_get(KR_DEFAULT), NULL) < 0)
 		abort();	/* a fuzzer without its trust set fuzzes nothing */
 	loaded = 1;
 }

@@ -16,7 +16,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct certstore cs = { 0 };
+	struct keyring cs = { 0 };
 	struct vm_image img;
 	const char *why;
 	size_t i, stop;
@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < img.n_runs; i++) {
 			assert(img.runs[i].off <= img.len &&
 			       img.runs[i].len <= img.len - img.runs[i].off);
-			cs_add_cert_list(&cs, "fuzz", img.data + img.runs[i].off,
+			keyring_add_cert_list(&cs, "fuzz", img.data + img.runs[i].off,
 					 img.runs[i].len, kr_get(KR_6_12), NULL,
 					 &count, &stop);
 		}
@@ -37,6 +37,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		       ret == -ENOMEM);
 	}
 	vm_free(&img);
-	cs_free(&cs);
+	keyring_free(&cs);
 	return 0;
 }

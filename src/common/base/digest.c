@@ -2,7 +2,7 @@
 #include <errno.h>
 
 #include "base/digest.h"
-#include "base/fileio.h"
+#include "base/infile.h"
 
 const EVP_MD *ms_digest_by_name(const char *name)
 {
@@ -26,7 +26,7 @@ int ms_digest_update_mapped(EVP_MD_CTX *c, const uint8_t *data, size_t len)
 
 	if (!ms_is_mapped(data, len))
 		return len == 0 || EVP_DigestUpdate(c, data, len);
-	/* A mapped file's bytes come through its descriptor (fileio.h):
+	/* A mapped file's bytes come through its descriptor (infile.h):
 	 * one that shrank meanwhile fails here, and is marked. */
 	while (ok && len) {
 		size_t step = len < HASH_CHUNK ? len : HASH_CHUNK;

@@ -33,7 +33,9 @@ static size_t seq_len(const unsigned char *s)
 	return n;
 }
 
-int ms_utf8_valid(const char *s)
+/* 1 when s is valid UTF-8 (RFC 3629: no overlong forms, surrogates or
+ * code points above U+10FFFF). */
+static int ms_utf8_valid(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t n;

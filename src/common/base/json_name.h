@@ -18,8 +18,4 @@
  */
 void ms_json_add_name(json_object *o, const char *key, const char *name);
 
-/* 1 when s is valid UTF-8 (RFC 3629: no overlong forms, surrogates or
- * code points above U+10FFFF). */
-int ms_utf8_valid(const char *s);
-
 #endif

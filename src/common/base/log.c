@@ -57,6 +57,8 @@ static void vreport(const char *tag, const char *subject, const char *fmt,
 	fputc('\n', errf());
 }
 
+static void ms_openssl_detail(void);
+
 void ms_error(const char *subject, const char *fmt, ...)
 {
 	va_list ap;
@@ -89,7 +91,8 @@ void ms_info(const char *fmt, ...)
 	va_end(ap);
 }
 
-void ms_openssl_detail(void)
+/* Drain OpenSSL's error queue: printed indented under -v, dropped otherwise. */
+static void ms_openssl_detail(void)
 {
 	unsigned long e;
 	char buf[256];

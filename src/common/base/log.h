@@ -33,7 +33,4 @@ void ms_usage_hint(void);
  */
 void ms_log_capture(FILE *f);
 
-/* Drain OpenSSL's error queue: printed indented under -v, dropped otherwise. */
-void ms_openssl_detail(void);
-
 #endif

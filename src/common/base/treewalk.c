@@ -11,6 +11,15 @@
 #include "base/log.h"
 #include "base/treewalk.h"
 
+/* Subdirectories that could not be listed: counted, not fatal. */
+struct ms_tree_skipped {
+	size_t n;
+	char *first;		/* the first of them, for a message */
+	int first_err;		/* and its -errno */
+	size_t links;		/* links to directories, not followed */
+	char *first_link;
+};
+
 static void note_skipped(struct ms_tree_skipped *s, const char *dir, int err)
 {
 	if (!s->n++) {
@@ -87,8 +96,14 @@ static int cmp_path(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int ms_tree_collect(const char *dir, int (*want)(const char *name),
-		    struct ms_list *out, struct ms_tree_skipped *skipped)
+/*
+ * Append the files below dir to out, sorted among themselves.  DIR
+ * itself is followed when it is a link (find -H); a regular file is its
+ * own tree.  Returns 0, -ENOMEM, or the -errno of dir itself.
+ */
+static int ms_tree_collect(const char *dir, int (*want)(const char *name),
+			   struct ms_list *out,
+			   struct ms_tree_skipped *skipped)
 {
 	size_t from = out->n, len = strlen(dir);
 	struct stat st;
@@ -115,14 +130,16 @@ int ms_tree_collect(const char *dir, int (*want)(const char *name),
 	return err;
 }
 
-void ms_tree_skipped_free(struct ms_tree_skipped *skipped)
+static void ms_tree_skipped_free(struct ms_tree_skipped *skipped)
 {
 	free(skipped->first);
 	free(skipped->first_link);
 	memset(skipped, 0, sizeof(*skipped));
 }
 
-int ms_is_module_name(const char *path)
+/* A kernel module's name: *.ko, or one compressed as kbuild's
+ * modules_install does (*.ko.gz, *.ko.xz, *.ko.zst). */
+static int ms_is_module_name(const char *path)
 {
 	static const char *const ends[] = { ".ko", ".ko.xz", ".ko.zst",
 					    ".ko.gz" };
@@ -137,7 +154,7 @@ int ms_is_module_name(const char *path)
 	return 0;
 }
 
-static int collect_list(const struct ms_inputs *in, struct ms_list *out)
+static int collect_list(const struct ms_tree_inputs *in, struct ms_list *out)
 {
 	size_t before = out->n;
 	int err = ms_list_read(out, in->from, in->nul);
@@ -158,7 +175,7 @@ static int collect_list(const struct ms_inputs *in, struct ms_list *out)
 }
 
 /* *partial: some directories were skipped, the rest is in out. */
-static int collect_tree(const struct ms_inputs *in, struct ms_list *out,
+static int collect_tree(const struct ms_tree_inputs *in, struct ms_list *out,
 			int *partial)
 {
 	struct ms_tree_skipped skipped = { 0 };
@@ -200,7 +217,7 @@ static int collect_tree(const struct ms_inputs *in, struct ms_list *out,
 	return code;
 }
 
-int ms_inputs_collect(const struct ms_inputs *in, struct ms_list *out)
+int ms_tree_inputs_collect(const struct ms_tree_inputs *in, struct ms_list *out)
 {
 	int code = 0, partial = 0;
 

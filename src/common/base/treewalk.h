@@ -18,33 +18,11 @@
 
 struct ms_list;
 
-/* Subdirectories that could not be listed: counted, not fatal. */
-struct ms_tree_skipped {
-	size_t n;
-	char *first;		/* the first of them, for a message */
-	int first_err;		/* and its -errno */
-	size_t links;		/* links to directories, not followed */
-	char *first_link;
-};
-
-/*
- * Append the files below dir to out, sorted among themselves.  DIR
- * itself is followed when it is a link (find -H); a regular file is its
- * own tree.  Returns 0, -ENOMEM, or the -errno of dir itself.
- */
-int ms_tree_collect(const char *dir, int (*want)(const char *name),
-		    struct ms_list *out, struct ms_tree_skipped *skipped);
-void ms_tree_skipped_free(struct ms_tree_skipped *skipped);
-
-/* A kernel module's name: *.ko, or one compressed as kbuild's
- * modules_install does (*.ko.gz, *.ko.xz, *.ko.zst). */
-int ms_is_module_name(const char *path);
-
 /*
  * The inputs of a many-file run, in this order: the names given, the
  * names in --files-from LIST, the modules below -r DIR.
  */
-struct ms_inputs {
+struct ms_tree_inputs {
 	char **names;
 	int n;
 	const char *from;	/* --files-from LIST, or NULL */
@@ -59,6 +37,6 @@ struct ms_inputs {
  * mistyped path must not pass as "0 files checked"), or subdirectories
  * that could not be listed (out keeps what was found).
  */
-int ms_inputs_collect(const struct ms_inputs *in, struct ms_list *out);
+int ms_tree_inputs_collect(const struct ms_tree_inputs *in, struct ms_list *out);
 
 #endif

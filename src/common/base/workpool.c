@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "base/workpool.h"
 
 struct ms_pool {

@@ -4,7 +4,8 @@
 
 #include "kernel/ber.h"
 
-void ber_it_init(struct ber_it *it, const uint8_t *p, size_t len, int depth)
+static void ber_it_init(struct ber_it *it, const uint8_t *p, size_t len,
+			int depth)
 {
 	it->p = p;
 	it->left = len;
@@ -137,11 +138,6 @@ int ber_expect(struct ber_it *it, uint8_t tag, struct ber_tlv *t)
 	return 0;
 }
 
-int ber_peek(const struct ber_it *it)
-{
-	return it->left ? it->p[0] : -1;
-}
-
 int ber_top(const uint8_t *buf, size_t len, struct ber_tlv *t)
 {
 	if (len > BER_MAX_INPUT)
@@ -149,7 +145,8 @@ int ber_top(const uint8_t *buf, size_t len, struct ber_tlv *t)
 	return read_tlv(buf, len, 0, t);
 }
 
-int ber_oid_str(const uint8_t *p, size_t len, char *buf, size_t size)
+/* Dotted form of an OID's contents into buf; -EBADMSG when malformed. */
+static int ber_oid_str(const uint8_t *p, size_t len, char *buf, size_t size)
 {
 	size_t i, n = 0;
 	uint64_t v = 0;

@@ -51,7 +51,6 @@ struct ber_it {
 	int depth;		/* nesting of the contents being walked */
 };
 
-void ber_it_init(struct ber_it *it, const uint8_t *p, size_t len, int depth);
 /* The iterator over the contents of a constructed element; -EBADMSG when
  * that would nest deeper than the decoder allows. */
 int ber_it_enter(const struct ber_it *parent, const struct ber_tlv *t,
@@ -62,8 +61,6 @@ int ber_next(struct ber_it *it, struct ber_tlv *t);
  * as the kernel's decoder matches tags without it.  -EBADMSG on mismatch
  * or end. */
 int ber_expect(struct ber_it *it, uint8_t tag, struct ber_tlv *t);
-/* The tag of the next element without consuming it, or -1 at the end. */
-int ber_peek(const struct ber_it *it);
 static inline bool ber_tag_is(const struct ber_tlv *t, uint8_t tag)
 {
 	return (t->tag & ~BER_CONS) == (tag & ~BER_CONS);
@@ -73,9 +70,6 @@ static inline bool ber_tag_is(const struct ber_tlv *t, uint8_t tag)
  * bytes ignored (lib/asn1_decoder.c, asn1_ber_decoder(): ASN1_OP_COMPLETE
  * checks only its stacks). */
 int ber_top(const uint8_t *buf, size_t len, struct ber_tlv *t);
-
-/* Dotted form of an OID's contents into buf; -EBADMSG when malformed. */
-int ber_oid_str(const uint8_t *p, size_t len, char *buf, size_t size);
 
 /*
  * The dotted form of an OID as the kernel's look_up_OID() tells OIDs

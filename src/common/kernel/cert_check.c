@@ -11,16 +11,16 @@ int kv_cert_check(const char *cert_path, const struct kr_rules *kr,
 		  const uint8_t *buf, size_t len, struct ms_sigdesc *d,
 		  char *desc, size_t size)
 {
-	struct certstore cs = { 0 };
+	struct keyring cs = { 0 };
 	struct kv_ctx kv = { .kr = kr, .trusted = &cs };
 	struct kv_result r;
 	int err;
 
-	err = cs_add_file(&cs, cert_path, kr, NULL);
+	err = keyring_add_file(&cs, cert_path, kr, NULL);
 	if (!err && !cs.n)
 		err = -ENOKEY;
 	if (err) {
-		cs_free(&cs);
+		keyring_free(&cs);
 		return err;
 	}
 	x509k_describe(cs.certs[0], desc, size);
@@ -34,6 +34,6 @@ int kv_cert_check(const char *cert_path, const struct kr_rules *kr,
 	     i < MS_MAX_SIGNERS; i++)
 		d->cert_trusted[i] = r.msg->sinfos[i].trusted_by != NULL;
 	kv_result_free(&r);
-	cs_free(&cs);
+	keyring_free(&cs);
 	return 0;
 }

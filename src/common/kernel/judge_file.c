@@ -4,13 +4,13 @@
 
 #include <stdio.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "kernel/judge_file.h"
 #include "module/elf_check.h"
 #include "module/trailer.h"
 
 /* No verdict on bytes a file no longer has: it shrank, or its storage
- * failed, while it was read (base/fileio.h, MS_ECHANGED). */
+ * failed, while it was read (base/infile.h, MS_ECHANGED). */
 static int unchanged(struct kv_judgement *j)
 {
 	if (ms_file_check(&j->file.file))

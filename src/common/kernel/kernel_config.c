@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "base/exitcode.h"
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "kernel/kernel_config.h"
 #include "module/compress.h"
 

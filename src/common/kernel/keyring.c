@@ -10,15 +10,15 @@
 #include <openssl/err.h>
 #include <openssl/pem.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "kernel/keyring.h"
 
 #define CS_MAX_FILE (16u << 20)
 
-static int note_skip(struct certstore *cs, const char *path, int index,
+static int note_skip(struct keyring *cs, const char *path, int index,
 		     int err, const char *why)
 {
-	struct cs_skipped *ns = realloc(cs->skipped,
+	struct keyring_skipped *ns = realloc(cs->skipped,
 					(cs->n_skipped + 1) * sizeof(*ns));
 
 	if (!ns)
@@ -46,7 +46,7 @@ static uint64_t der_fp(const uint8_t *p, size_t len)
 	return h;
 }
 
-static bool loaded(const struct certstore *cs, uint64_t fp,
+static bool loaded(const struct keyring *cs, uint64_t fp,
 		   const uint8_t *der, size_t len)
 {
 	size_t i;
@@ -58,7 +58,7 @@ static bool loaded(const struct certstore *cs, uint64_t fp,
 	return false;
 }
 
-static int add_one(struct certstore *cs, const char *path, int index,
+static int add_one(struct keyring *cs, const char *path, int index,
 		   const uint8_t *der, size_t len, const struct kr_rules *kr,
 		   const struct blacklist *bl)
 {
@@ -104,14 +104,14 @@ static int add_one(struct certstore *cs, const char *path, int index,
 	return 0;
 }
 
-int cs_add_der(struct certstore *cs, const char *path, int index,
+int keyring_add_der(struct keyring *cs, const char *path, int index,
 	       const uint8_t *der, size_t len, const struct kr_rules *kr,
 	       const struct blacklist *bl)
 {
 	return add_one(cs, path, index, der, len, kr, bl);
 }
 
-int cs_add_cert_list(struct certstore *cs, const char *path,
+int keyring_add_cert_list(struct keyring *cs, const char *path,
 		     const uint8_t *p, size_t len, const struct kr_rules *kr,
 		     const struct blacklist *bl, int *count, size_t *stop)
 {
@@ -141,7 +141,7 @@ int cs_add_cert_list(struct certstore *cs, const char *path,
 	return 0;
 }
 
-static int add_pem(struct certstore *cs, const char *path,
+static int add_pem(struct keyring *cs, const char *path,
 		   const uint8_t *buf, size_t len, const struct kr_rules *kr,
 		   const struct blacklist *bl, int *count)
 {
@@ -188,7 +188,7 @@ static int add_pem(struct certstore *cs, const char *path,
 
 /* crypto/asymmetric_keys/x509_loader.c: DER certificates back to back,
  * "30 82 HH LL" framing */
-static int add_der(struct certstore *cs, const char *path,
+static int add_der(struct keyring *cs, const char *path,
 		   const uint8_t *buf, size_t len, const struct kr_rules *kr,
 		   const struct blacklist *bl, int *count)
 {
@@ -213,7 +213,7 @@ static int add_der(struct certstore *cs, const char *path,
 	return 0;
 }
 
-int cs_add_file(struct certstore *cs, const char *path,
+int keyring_add_file(struct keyring *cs, const char *path,
 		const struct kr_rules *kr, const struct blacklist *bl)
 {
 	uint8_t *buf;
@@ -272,7 +272,7 @@ static const char *unreadable(const char *path, int err)
 	return NULL;
 }
 
-int cs_add_dir(struct certstore *cs, const char *dir,
+int keyring_add_dir(struct keyring *cs, const char *dir,
 	       const struct kr_rules *kr, const struct blacklist *bl)
 {
 	struct dirent **ents;
@@ -304,7 +304,7 @@ int cs_add_dir(struct certstore *cs, const char *dir,
 			ret = note_skip(cs, p, 0, -ENOTSUP,
 					not_regular(st.st_mode));
 		} else {
-			err = cs_add_file(cs, p, kr, bl);
+			err = keyring_add_file(cs, p, kr, bl);
 			if (err == -ENOMEM)
 				ret = err;
 			else if (err == -ENODATA)
@@ -326,7 +326,7 @@ next:
 	return ret;
 }
 
-int cs_move(struct certstore *from, size_t i, struct certstore *to)
+int keyring_move(struct keyring *from, size_t i, struct keyring *to)
 {
 	struct x509k_cert *c, **nc;
 	uint64_t *nf, fp;
@@ -357,7 +357,7 @@ int cs_move(struct certstore *from, size_t i, struct certstore *to)
 	return 0;
 }
 
-void cs_free(struct certstore *cs)
+void keyring_free(struct keyring *cs)
 {
 	size_t i;
 

@@ -16,19 +16,19 @@
 #include "kernel/rules.h"
 #include "kernel/x509.h"
 
-struct cs_skipped {
+struct keyring_skipped {
 	char *path;
 	int index;		/* 1-based position in the file */
 	int err;
 	const char *why;
 };
 
-struct certstore {
+struct keyring {
 	struct x509k_cert **certs;
 	uint64_t *fp;		/* fingerprint of each certs[i]'s DER */
 	size_t n;
 	size_t n_dup;		/* certificates met again, not added twice */
-	struct cs_skipped *skipped;
+	struct keyring_skipped *skipped;
 	size_t n_skipped;
 };
 
@@ -39,14 +39,14 @@ struct certstore {
  * be read; -ENODATA (with nothing added) when it holds no certificate:
  * not -ENOENT, which open() returns for a missing file.
  */
-int cs_add_file(struct certstore *cs, const char *path,
+int keyring_add_file(struct keyring *cs, const char *path,
 		const struct kr_rules *kr, const struct blacklist *bl);
 /*
  * One DER certificate taken from a container (an EFI signature list, a
  * kernel image): path names the container, index the position in it.
  * A certificate the kernel refuses is recorded in skipped.
  */
-int cs_add_der(struct certstore *cs, const char *path, int index,
+int keyring_add_der(struct keyring *cs, const char *path, int index,
 	       const uint8_t *der, size_t len, const struct kr_rules *kr,
 	       const struct blacklist *bl);
 /*
@@ -58,7 +58,7 @@ int cs_add_der(struct certstore *cs, const char *path, int index,
  * error stops the list: -EBADMSG with *stop at its offset, after the
  * certificates before it were added.  *count gets the elements seen.
  */
-int cs_add_cert_list(struct certstore *cs, const char *path,
+int keyring_add_cert_list(struct keyring *cs, const char *path,
 		     const uint8_t *p, size_t len, const struct kr_rules *kr,
 		     const struct blacklist *bl, int *count, size_t *stop);
 /*
@@ -68,12 +68,12 @@ int cs_add_cert_list(struct certstore *cs, const char *path,
  * skipped and the load goes on.  -errno only when the directory itself
  * cannot be read, or -ENOMEM.
  */
-int cs_add_dir(struct certstore *cs, const char *dir,
+int keyring_add_dir(struct keyring *cs, const char *dir,
 	       const struct kr_rules *kr, const struct blacklist *bl);
 /* Move certificate i of from to the end of to (NULL: drop it): a key a
  * keyring's restriction refused, filed elsewhere.  -ENOMEM. */
-int cs_move(struct certstore *from, size_t i, struct certstore *to);
-#define cs_move_last(from, to) cs_move((from), (from)->n - 1, (to))
-void cs_free(struct certstore *cs);
+int keyring_move(struct keyring *from, size_t i, struct keyring *to);
+#define keyring_move_last(from, to) keyring_move((from), (from)->n - 1, (to))
+void keyring_free(struct keyring *cs);
 
 #endif

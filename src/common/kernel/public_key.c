@@ -15,7 +15,6 @@
 
 #include "base/digest.h"
 #include "base/exitcode.h"
-#include "base/fileio.h"
 #include "kernel/asn1.h"
 #include "kernel/ber.h"
 #include "kernel/public_key.h"
@@ -363,9 +362,16 @@ int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
 	return 0;
 }
 
-int pk_parse_spki(const struct kr_rules *kr, const struct ber_it *parent,
-		  const struct ber_tlv *spki, struct pk_key *k,
-		  const char **why)
+/*
+ * x509_extract_key_data() at a SubjectPublicKeyInfo (parent NULL: spki
+ * is a top-level element): 0 and *k (pointing into the input, which must
+ * outlive it; free k->pkey), -ENOPKG for an algorithm or curve the line
+ * does not know, -EBADMSG when malformed.  *why on failure.
+ */
+static int pk_parse_spki(const struct kr_rules *kr,
+			 const struct ber_it *parent,
+			 const struct ber_tlv *spki, struct pk_key *k,
+			 const char **why)
 {
 	struct ber_tlv a, oid, params, key;
 	struct ber_it it, alg;

@@ -47,16 +47,6 @@ struct pk_sig {
 };
 
 /*
- * x509_extract_key_data() at a SubjectPublicKeyInfo (parent NULL: spki
- * is a top-level element): 0 and *k (pointing into the input, which must
- * outlive it; free k->pkey), -ENOPKG for an algorithm or curve the line
- * does not know, -EBADMSG when malformed.  *why on failure.
- */
-int pk_parse_spki(const struct kr_rules *kr, const struct ber_it *parent,
-		  const struct ber_tlv *spki, struct pk_key *k,
-		  const char **why);
-
-/*
  * The same from the parts x509_cert_parse() keeps: the algorithm OID's
  * contents, its parameters element (header included; NULL when absent)
  * and the BIT STRING's contents.

@@ -257,7 +257,7 @@ static const struct kr_curve curves[] = {
  * Over 16384 bits mpi_read_raw_data() gives up and the kernel returns
  * -ENOMEM; that is counted as a wrong size (-EINVAL) here.
  */
-const char kr_why_rsa_size[] = "the kernel's RSA takes only 512, 1024, "
+static const char kr_why_rsa_size[] = "the kernel's RSA takes only 512, 1024, "
 	"1536 (not with fips=1), 2048, 3072 and 4096-bit keys "
 	"(rsa_check_key_length)";
 static const unsigned rsa_bits[] = { 512, 1024, 1536, 2048, 3072, 4096 };

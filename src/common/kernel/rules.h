@@ -210,7 +210,6 @@ extern const char kr_why_key_algo[], kr_why_curve[];
  * key size in bytes, the length a signature must have.
  */
 int kr_rsa_modulus(size_t n_bytes, size_t *key_size, const char **why);
-extern const char kr_why_rsa_size[];
 
 /* crypto_alloc_shash(name) would succeed on this line. */
 bool kr_hash_available(const struct kr_rules *kr, const struct kr_hash *h);

@@ -22,7 +22,7 @@ static int fail(struct kv_result *res, int err, const char *reason)
  * (SKID); when both ids are given, the found key's SKID must equal id_1.
  * NULL with *err = -ENOKEY, -EKEYREJECTED or -EINVAL.
  */
-static struct x509k_cert *find_key(const struct certstore *ring,
+static struct x509k_cert *find_key(const struct keyring *ring,
 				   const struct kid *id0,
 				   const struct kid *id1, int *err)
 {
@@ -310,7 +310,7 @@ static int pkcs7_verify(const struct kr_rules *kr, struct p7_msg *m,
 }
 
 /* validate_trust_one() */
-static int trust_one(const struct kr_rules *kr, const struct certstore *ring,
+static int trust_one(const struct kr_rules *kr, const struct keyring *ring,
 		     struct p7_sinfo *si,
 		     const char **why)
 {
@@ -402,7 +402,7 @@ verified:
 
 /* pkcs7_validate_trust() */
 static int validate_trust(const struct kr_rules *kr,
-			  const struct certstore *ring, struct p7_msg *m,
+			  const struct keyring *ring, struct p7_msg *m,
 			  const char **why)
 {
 	int cached = -ENOKEY, ret;
@@ -560,7 +560,7 @@ int kv_usage_by_name(const char *name)
 }
 
 int kv_restrict_by_signature(const struct kr_rules *kr,
-			     const struct certstore *ring,
+			     const struct keyring *ring,
 			     const struct x509k_cert *c, bool builtin_only,
 			     bool (*is_builtin)(const struct x509k_cert *k),
 			     const char **why)

@@ -38,12 +38,12 @@ int kv_usage_by_name(const char *name);
 
 struct kv_ctx {
 	const struct kr_rules *kr;
-	const struct certstore *trusted;
-	const struct certstore *revoked;	/* may be NULL */
+	const struct keyring *trusted;
+	const struct keyring *revoked;	/* may be NULL */
 	const struct blacklist *bl;		/* may be NULL */
 	/* .platform (UEFI db): consulted for modules only after -ENOKEY,
 	 * as distribution kernels do; may be NULL */
-	const struct certstore *platform;
+	const struct keyring *platform;
 };
 
 struct kv_result {
@@ -87,7 +87,7 @@ void kv_result_free(struct kv_result *res);
  * key, or not built in), or the signature check's error; *why says it.
  */
 int kv_restrict_by_signature(const struct kr_rules *kr,
-			     const struct certstore *ring,
+			     const struct keyring *ring,
 			     const struct x509k_cert *c, bool builtin_only,
 			     bool (*is_builtin)(const struct x509k_cert *k),
 			     const char **why);

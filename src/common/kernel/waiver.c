@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "kernel/waiver.h"
 
-void kr_describe_waivers(const struct kr_rules *kr, struct ms_sigdesc *d)
+void waiver_describe(const struct kr_rules *kr, struct ms_sigdesc *d)
 {
 	int n = d->n_signers < MS_MAX_SIGNERS ? d->n_signers : MS_MAX_SIGNERS;
 	/* pkcs7_check_authattrs(): the first signer decides */

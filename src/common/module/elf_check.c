@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "module/elf_check.h"
 
 /* The fields the checks read, whatever the class and byte order. */

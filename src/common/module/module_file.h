@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "module/compress.h"
 
 /*

@@ -20,7 +20,7 @@
 /*
  * What a kernel line makes of an ML-DSA signer's signed attributes on a
  * module (pkcs7_verify(), CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA,
- * v7.0), filled in by kr_describe_waivers (kernel/waiver.h).
+ * v7.0), filled in by waiver_describe (kernel/waiver.h).
  */
 enum ms_waiver {
 	MS_WAIVER_UNKNOWN,	/* not an ML-DSA signer, or not asked */

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "base/log.h"
@@ -39,16 +38,5 @@ int rp_kernel_release(const char *what, const char *name,
 	const char *note;
 	int ret = kr_resolve(name, out, &note);
 
-	return said(what, name, ret, out, note);
-}
-
-int rp_kernel_release_mm(const char *what, int major, int minor,
-			 struct kr_rules *out)
-{
-	char name[24];
-	const char *note;
-	int ret = kr_resolve_mm(major, minor, out, &note);
-
-	snprintf(name, sizeof(name), "%d.%d", major, minor);
 	return said(what, name, ret, out, note);
 }

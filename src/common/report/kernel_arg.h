@@ -20,8 +20,5 @@
  */
 int rp_kernel_release(const char *what, const char *name,
 		      struct kr_rules *out);
-/* The same for a release already split (a .config's header). */
-int rp_kernel_release_mm(const char *what, int major, int minor,
-			 struct kr_rules *out);
 
 #endif

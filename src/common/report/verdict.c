@@ -25,7 +25,16 @@ static bool rp_locked(const struct rp_context *c)
 	return c->lockdown >= MC_LD_INTEGRITY;
 }
 
-int rp_shown(const struct rp_context *c, enum kv_usage usage, int err)
+/*
+ * The errno the user sees, as kernel/module/signing.c:
+ * module_sig_check() returns it for a module: the soft outcomes
+ * (unsigned, unknown key, unsupported crypto) become -EKEYREJECTED when
+ * enforcing, else -EPERM when locked down (security_locked_down(
+ * LOCKDOWN_MODULE_SIGNATURE)).  Other usages are as judged: their
+ * callers refuse every failure.
+ */
+static int rp_shown(const struct rp_context *c, enum kv_usage usage,
+		    int err)
 {
 	if (usage != KV_USAGE_MODULE || !rp_is_soft(err))
 		return err;

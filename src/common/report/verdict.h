@@ -29,15 +29,6 @@ struct rp_context {
 	const struct km_model *km;	/* --machine's keyring model */
 };
 
-/*
- * The errno the user sees, as kernel/module/signing.c:
- * module_sig_check() returns it for a module: the soft outcomes
- * (unsigned, unknown key, unsupported crypto) become -EKEYREJECTED when
- * enforcing, else -EPERM when locked down (security_locked_down(
- * LOCKDOWN_MODULE_SIGNATURE)).  Other usages are as judged: their
- * callers refuse every failure.
- */
-int rp_shown(const struct rp_context *c, enum kv_usage usage, int err);
 /* The exit code of that verdict: a lockdown refusal is a rejection. */
 int rp_exit_code(const struct rp_context *c, enum kv_usage usage,
 		 const struct kv_result *r);

@@ -17,8 +17,9 @@
 
 #include "base/agent_wire.h"
 #include "base/exitcode.h"
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "base/log.h"
+#include "base/outfile.h"
 #include "sign/agent_server.h"
 #include "sign/cms.h"
 
@@ -339,7 +340,7 @@ static pid_t agent_dir_pid(const char *name)
 /*
  * Remove what agents of this uid that were killed (SIGKILL: nothing ran
  * to clean up) left in tmp: their directory and socket, found by the
- * pid in the name being gone, as fileio.c does for temporary files.
+ * pid in the name being gone, as base/outfile.c does for temporary files.
  */
 static void sweep_dead(const char *tmp)
 {

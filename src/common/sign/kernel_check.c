@@ -14,7 +14,7 @@ int ms_kernel_check_cms(const struct kr_rules *kr, X509 *const *certs,
 			const uint8_t *cms, size_t cms_len,
 			struct ms_kernel_verdict *v)
 {
-	struct certstore ring = { 0 };
+	struct keyring ring = { 0 };
 	struct kv_result res = { 0 };
 	struct kv_ctx kv = { .kr = kr, .trusted = &ring };
 	int err = 0;
@@ -27,7 +27,7 @@ int ms_kernel_check_cms(const struct kr_rules *kr, X509 *const *certs,
 		unsigned char *der = NULL;
 		int der_len = i2d_X509(certs[i], &der);
 
-		err = der_len > 0 ? cs_add_der(&ring, "certificate", i + 1, der,
+		err = der_len > 0 ? keyring_add_der(&ring, "certificate", i + 1, der,
 					       (size_t)der_len, kr, NULL)
 				  : -ENOMEM;
 		OPENSSL_free(der);
@@ -47,7 +47,7 @@ int ms_kernel_check_cms(const struct kr_rules *kr, X509 *const *certs,
 			err = -ENOMEM;
 	}
 out:
-	cs_free(&ring);
+	keyring_free(&ring);
 	return err ? err : v->err;
 }
 

@@ -10,7 +10,7 @@
 #include <openssl/pem.h>
 #include <openssl/pkcs12.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "sign/keys.h"
 #include "sign/pin.h"
 #include "sign/pkcs11/load.h"
@@ -336,7 +336,8 @@ int ms_load_private_key(const char *spec, const struct ms_key_opts *o,
 	return err;
 }
 
-X509 *ms_cert_from_buf(const uint8_t *buf, size_t len)
+/* A certificate from memory (DER or PEM), or NULL. */
+static X509 *ms_cert_from_buf(const uint8_t *buf, size_t len)
 {
 	const unsigned char *p = buf;
 	X509 *x = NULL;

@@ -80,8 +80,6 @@ int ms_load_cert_spec(const char *spec, const struct ms_key_opts *o,
 		      enum ms_key_problem *why);
 /* A certificate file only (DER or PEM). */
 int ms_load_cert(const char *path, X509 **cert, enum ms_key_problem *why);
-/* The same from memory. */
-X509 *ms_cert_from_buf(const uint8_t *buf, size_t len);
 
 /* 0 when key is the private half of cert's public key. */
 int ms_key_matches_cert(EVP_PKEY *key, X509 *cert);

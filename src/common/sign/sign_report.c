@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "base/exitcode.h"
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "base/log.h"
 #include "sign/keys.h"
 #include "sign/pin.h"

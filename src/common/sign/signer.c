@@ -11,7 +11,8 @@
 
 #include "base/digest.h"
 #include "base/exitcode.h"
-#include "base/fileio.h"
+#include "base/infile.h"
+#include "base/outfile.h"
 #include "kernel/cert_check.h"
 #include "kernel/rules.h"
 #include "module/compress.h"
@@ -351,7 +352,7 @@ static int apply_signed_policy(const struct ms_signer *s, const uint8_t *buf,
 }
 
 /* Bytes compared a chunk at a time, read through ms_map_read so that a
- * mapped file never faults (fileio.h). */
+ * mapped file never faults (base/infile.h). */
 #define CMP_CHUNK ((size_t)64 << 10)
 
 static int same_bytes(const uint8_t *a, const uint8_t *b, size_t len)
@@ -467,7 +468,7 @@ static int check_body(const struct ms_sign_req *r, const uint8_t *body,
 
 /*
  * A failed write, named by what it needed.  The file is never written in
- * place: a new one is created beside it (fileio.h: ms_out_begin), so a
+ * place: a new one is created beside it (base/outfile.h: ms_out_begin), so a
  * read-only directory refuses even a writable module, and "Permission
  * denied" on the module's name would point at the wrong thing.
  */

@@ -13,7 +13,7 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
-#include "base/fileio.h"
+#include "base/outfile.h"
 #include "module/module_file.h"
 #include "sign/keys.h"
 
@@ -154,7 +154,7 @@ int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
  * does everything but the replacing: on success (and not skipped) job
  * holds the complete, unsynced temporary file(s) and the module's lock,
  * and nothing else (no mapping, no decompressed copy).  ms_sign_commit
- * renames them into place with the given MS_SYNC_* flushes (fileio.h):
+ * renames them into place with the given MS_SYNC_* flushes (base/outfile.h):
  * without MS_SYNC_FILE the caller has made the data durable first.
  * ms_sign_release then removes whatever was not committed and unlocks;
  * it is also the way to give up on a prepared job.

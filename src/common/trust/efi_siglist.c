@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "trust/efi_siglist.h"
 
 /*

@@ -6,7 +6,7 @@
 #include <openssl/err.h>
 #include <openssl/pkcs12.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "kernel/verify.h"
 #include "trust/keyring_load.h"
 
@@ -45,7 +45,7 @@ static enum ts_esl_role role_of(const struct tl_source *src)
 
 /* The keys a source added, labelled with the keyring the model filed
  * them in (a key already labelled, refused by .machine, keeps its). */
-static void label(const struct certstore *cs, size_t from,
+static void label(const struct keyring *cs, size_t from,
 		  const struct tl_source *src)
 {
 	for (size_t i = from; src->keyring && i < cs->n; i++)
@@ -55,7 +55,7 @@ static void label(const struct certstore *cs, size_t from,
 		}
 }
 
-static void report_skipped(const struct certstore *cs, size_t from,
+static void report_skipped(const struct keyring *cs, size_t from,
 			   const struct tl_source *src,
 			   void (*report)(void *, const struct tl_report *),
 			   void *ctx)
@@ -136,7 +136,7 @@ static int load_certs(const struct tl_source *src, const struct ts_stores *st,
 		      void (*report)(void *, const struct tl_report *),
 		      void *ctx, struct tl_failure *fail)
 {
-	struct certstore *cs = src->kind == TL_REVOKED ? st->revoked
+	struct keyring *cs = src->kind == TL_REVOKED ? st->revoked
 						       : st->trusted;
 	size_t skip0 = cs->n_skipped, n0 = cs->n, dup0 = cs->n_dup;
 	struct tl_report r = { .event = TL_DIR_DONE, .src = src,
@@ -153,9 +153,9 @@ static int load_certs(const struct tl_source *src, const struct ts_stores *st,
 		return -EINVAL;
 	}
 	if (src->kind == TL_DIR)
-		err = cs_add_dir(cs, src->path, st->kr, st->bl);
+		err = keyring_add_dir(cs, src->path, st->kr, st->bl);
 	else
-		err = cs_add_file(cs, src->path, st->kr, st->bl);
+		err = keyring_add_file(cs, src->path, st->kr, st->bl);
 	if (err)
 		return err;
 	report_skipped(cs, skip0, src, report, ctx);
@@ -233,16 +233,26 @@ static bool is_builtin(const struct x509k_cert *k)
 	return !k->keyring || strcmp(k->keyring, ".builtin_trusted_keys") == 0;
 }
 
-int tl_add_secondary(const struct ts_stores *st, const char *path,
-		     bool builtin_only,
-		     void (*refused)(void *ctx, const struct tl_refusal *r),
-		     void *ctx)
+/*
+ * --secondary FILE: each certificate of FILE into st->trusted, filed
+ * in .secondary_trusted_keys, only when a key already trusted signed it
+ * (kv_restrict_by_signature(); builtin_only: one of the image's, the
+ * keys labelled .builtin_trusted_keys, or with no label any -k, -c or
+ * --vmlinux key).  A certificate accepted vouches for the next ones.
+ * Each refusal is reported; -errno only when FILE cannot be read
+ * (-ENODATA: no certificate in it).
+ */
+static int tl_add_secondary(const struct ts_stores *st, const char *path,
+			    bool builtin_only,
+			    void (*refused)(void *ctx,
+					    const struct tl_refusal *r),
+			    void *ctx)
 {
-	struct certstore in = { 0 };
+	struct keyring in = { 0 };
 	struct tl_refusal r = { .path = path };
 	int err;
 
-	err = cs_add_file(&in, path, st->kr, st->bl);
+	err = keyring_add_file(&in, path, st->kr, st->bl);
 	if (err)
 		goto out;
 	for (size_t i = 0; i < in.n_skipped; i++) {
@@ -270,7 +280,7 @@ int tl_add_secondary(const struct ts_stores *st, const char *path,
 			refused(ctx, &r);
 			continue;
 		}
-		err = cs_add_der(st->trusted, path, r.index, c->der,
+		err = keyring_add_der(st->trusted, path, r.index, c->der,
 				 c->der_len, st->kr, st->bl);
 		if (err)
 			goto out;
@@ -282,7 +292,7 @@ int tl_add_secondary(const struct ts_stores *st, const char *path,
 		}
 	}
 out:
-	cs_free(&in);
+	keyring_free(&in);
 	return err;
 }
 

@@ -31,7 +31,7 @@ enum tl_kind {
 	TL_EFI_DBX,	/* UEFI dbx from efivarfs */
 	TL_MOK,		/* MokListRT from efivarfs */
 	TL_MOKX,	/* MokListXRT from efivarfs: as dbx */
-	TL_SECONDARY,	/* --secondary FILE: tl_add_secondary(), after
+	TL_SECONDARY,	/* --secondary FILE: tl_add_secondaries(), after
 			 * tl_load(), which passes it over */
 };
 
@@ -70,7 +70,7 @@ struct tl_report {
 	enum tl_event event;
 	const struct tl_source *src;
 	const char *path;		/* the file read (efivarfs path too) */
-	const struct cs_skipped *skipped;
+	const struct keyring_skipped *skipped;
 	const struct ts_note *note;
 	/* TL_DIR_DONE */
 	size_t loaded, repeats, empty_files, left_out;
@@ -110,19 +110,6 @@ struct tl_refusal {
 	const char *why;	/* static */
 };
 
-/*
- * --secondary FILE: each certificate of FILE into st->trusted, filed
- * in .secondary_trusted_keys, only when a key already trusted signed it
- * (kv_restrict_by_signature(); builtin_only: one of the image's, the
- * keys labelled .builtin_trusted_keys, or with no label any -k, -c or
- * --vmlinux key).  A certificate accepted vouches for the next ones.
- * Each refusal is reported; -errno only when FILE cannot be read
- * (-ENODATA: no certificate in it).
- */
-int tl_add_secondary(const struct ts_stores *st, const char *path,
-		     bool builtin_only,
-		     void (*refused)(void *ctx, const struct tl_refusal *r),
-		     void *ctx);
 
 /*
  * Every TL_SECONDARY source of srcs, in order, as above; on a kernel

@@ -24,7 +24,12 @@ int km_vendor_by_name(const char *name)
 	return -1;
 }
 
-enum km_vendor km_vendor_of_banner(const char *banner)
+/*
+ * The vendor a version line names: Debian's kernels are built by
+ * debian-kernel@lists.debian.org and say "Debian <version>" in their
+ * UTS version; nothing else is known (KM_VENDOR_UNKNOWN).
+ */
+static enum km_vendor km_vendor_of_banner(const char *banner)
 {
 	/* "6.1.0-41-amd64 (debian-kernel@lists.debian.org) (gcc-12 ...)
 	 * #1 SMP PREEMPT_DYNAMIC Debian 6.1.158-1 (2025-11-09)": the

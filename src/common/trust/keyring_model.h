@@ -53,13 +53,6 @@ enum km_vendor {
 const char *km_vendor_name(enum km_vendor v);
 int km_vendor_by_name(const char *name);
 
-/*
- * The vendor a version line names: Debian's kernels are built by
- * debian-kernel@lists.debian.org and say "Debian <version>" in their
- * UTS version; nothing else is known (KM_VENDOR_UNKNOWN).
- */
-enum km_vendor km_vendor_of_banner(const char *banner);
-
 enum km_mok {
 	KM_MOK_NOT_LOADED,	/* Secure Boot off, no UEFI, or no MOK list */
 	KM_MOK_MACHINE,		/* .machine, trusted for modules */

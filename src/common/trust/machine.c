@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "base/rootpath.h"
 #include "kernel/kernel_config.h"
 #include "trust/efi_siglist.h"

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "base/fileio.h"
+#include "base/infile.h"
 #include "trust/machine_parts.h"
 #include "trust/running_keys.h"
 
@@ -30,7 +30,11 @@ static int vnote(struct mp_notes *n, const char *fmt, va_list ap)
 	return 0;
 }
 
-int mp_note(struct mp_notes *n, const char *fmt, ...)
+/* One more note; 0 or -ENOMEM. */
+static int mp_note(struct mp_notes *n, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int mp_note(struct mp_notes *n, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
@@ -91,8 +95,15 @@ static const enum tl_file mok_file[] = {
 	[KM_MOK_PLATFORM] = TL_FILE_PLATFORM,
 };
 
-int mp_keyrings(const struct mc_machine *m, const struct km_model *km,
-		struct mp_request *rq, struct mp_notes *n)
+/*
+ * The machine's UEFI sources as the kernel's keyring model km files
+ * them (trust/keyring_model.h): MokListRT (from the MOK variable table
+ * when there) into .machine or .platform or not at all, db unless
+ * ignored, dbx, MokListXRT.  A source given on the command line too
+ * (--mok, --efi-db, --efi-dbx) reads the machine's file.  0 or -ENOMEM.
+ */
+static int mp_keyrings(const struct mc_machine *m, const struct km_model *km,
+		       struct mp_request *rq, struct mp_notes *n)
 {
 	/* load_moklist_certs(): the MOK variable table first, then the
 	 * variable */
@@ -221,8 +232,8 @@ static bool trusted_ring(int ring)
 
 /* One store's keys against the kernel's: *i advances unless the key
  * at it moved out. */
-static int reconcile(struct certstore *cs, bool is_trusted,
-		     struct certstore *other, const struct rk_state *rk,
+static int reconcile(struct keyring *cs, bool is_trusted,
+		     struct keyring *other, const struct rk_state *rk,
 		     bool *seen, struct mp_notes *n)
 {
 	char desc[256];
@@ -251,7 +262,7 @@ static int reconcile(struct certstore *cs, bool is_trusted,
 				   is_trusted ? "a trusted keyring" :
 				   ".platform");
 			if (!err)
-				err = cs_move(cs, i, NULL);
+				err = keyring_move(cs, i, NULL);
 			continue;
 		}
 		if (rk->members && k->ring >= 0 && k->ring != RK_BLACKLIST &&
@@ -264,7 +275,7 @@ static int reconcile(struct certstore *cs, bool is_trusted,
 			c->keyring = rk_ring_name(k->ring);
 			c->filed_why = "where the running kernel holds it";
 			if (!err)
-				err = cs_move(cs, i, other);
+				err = keyring_move(cs, i, other);
 			continue;
 		}
 		if (rk->members && k->ring >= 0 && k->ring != RK_BLACKLIST) {
@@ -275,8 +286,8 @@ static int reconcile(struct certstore *cs, bool is_trusted,
 	return err;
 }
 
-int mp_running(const struct mc_machine *m, struct certstore *trusted,
-	       struct certstore *platform, struct mp_notes *n)
+int mp_running(const struct mc_machine *m, struct keyring *trusted,
+	       struct keyring *platform, struct mp_notes *n)
 {
 	struct rk_state rk;
 	uint8_t *buf;

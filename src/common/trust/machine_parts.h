@@ -43,19 +43,6 @@ struct mp_notes {
 int mp_settle(const struct mc_machine *m, struct mp_request *rq,
 	      struct mp_notes *notes);
 void mp_notes_free(struct mp_notes *notes);
-/* One more note; 0 or -ENOMEM. */
-int mp_note(struct mp_notes *notes, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/*
- * The machine's UEFI sources as the kernel's keyring model km files
- * them (trust/keyring_model.h): MokListRT (from the MOK variable table
- * when there) into .machine or .platform or not at all, db unless
- * ignored, dbx, MokListXRT.  A source given on the command line too
- * (--mok, --efi-db, --efi-dbx) reads the machine's file.  0 or -ENOMEM.
- */
-int mp_keyrings(const struct mc_machine *m, const struct km_model *km,
-		struct mp_request *rq, struct mp_notes *notes);
 
 /*
  * The keyring model of the judged kernel: its vendor from the first
@@ -76,7 +63,7 @@ int mp_model(const struct mc_machine *m, const struct kconfig *kc,
  * noted: its certificate is not here, so its modules stay UNKNOWN-KEY.
  * Each difference is a note.  0, or -ENOMEM.
  */
-int mp_running(const struct mc_machine *m, struct certstore *trusted,
-	       struct certstore *platform, struct mp_notes *notes);
+int mp_running(const struct mc_machine *m, struct keyring *trusted,
+	       struct keyring *platform, struct mp_notes *notes);
 
 #endif

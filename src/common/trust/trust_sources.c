@@ -6,8 +6,8 @@
 
 #include <openssl/evp.h>
 
-#include "base/fileio.h"
 #include "base/format.h"
+#include "base/infile.h"
 #include "trust/efi_siglist.h"
 #include "trust/trust_sources.h"
 
@@ -60,7 +60,7 @@ int ts_add_vmlinux(const struct ts_stores *st, const char *path,
 			note->list_off = img.runs[i].off;
 			note->list_len = img.runs[i].len;
 		}
-		ret = cs_add_cert_list(sys ? st->trusted : st->revoked, path,
+		ret = keyring_add_cert_list(sys ? st->trusted : st->revoked, path,
 				       img.data + img.runs[i].off,
 				       img.runs[i].len, st->kr, st->bl, &count,
 				       &note->stop_off);
@@ -127,12 +127,12 @@ struct esl_ctx {
  */
 static int machine_ca(struct esl_ctx *c, const struct esl_entry *e)
 {
-	struct certstore *t = c->st->trusted;
+	struct keyring *t = c->st->trusted;
 	size_t n0 = t->n;
 	struct x509k_cert *x;
 	int ret;
 
-	ret = cs_add_der(t, c->path, (int)c->note->x509, e->data, e->len,
+	ret = keyring_add_der(t, c->path, (int)c->note->x509, e->data, e->len,
 			 c->st->kr, c->st->bl);
 	if (ret || t->n == n0)
 		return ret;
@@ -146,13 +146,13 @@ static int machine_ca(struct esl_ctx *c, const struct esl_entry *e)
 		"digitalSignature (INTEGRITY_CA_MACHINE_KEYRING_MAX)" :
 		"MokListRT, refused by .machine: not a CA key with keyCertSign "
 		"(INTEGRITY_CA_MACHINE_KEYRING)";
-	return cs_move_last(t, c->st->platform);
+	return keyring_move_last(t, c->st->platform);
 }
 
 static int esl_entry(void *p, const struct esl_entry *e)
 {
 	struct esl_ctx *c = p;
-	struct certstore *cs;
+	struct keyring *cs;
 
 	switch (e->type) {
 	case ESL_X509:
@@ -163,7 +163,7 @@ static int esl_entry(void *p, const struct esl_entry *e)
 		cs = c->role == TS_ESL_TRUSTED ? c->st->trusted :
 		     c->role == TS_ESL_PLATFORM ? c->st->platform :
 		     c->st->revoked;
-		return cs_add_der(cs, c->path, (int)c->note->x509, e->data,
+		return keyring_add_der(cs, c->path, (int)c->note->x509, e->data,
 				  e->len, c->st->kr, c->st->bl);
 	case ESL_X509_SHA256:
 		/* EFI_CERT_X509_SHA256: SHA-256 of the TBS, then 16 bytes of

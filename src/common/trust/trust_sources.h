@@ -29,7 +29,7 @@
 
 struct ts_stores {
 	const struct kr_rules *kr;
-	struct certstore *trusted, *revoked, *platform;
+	struct keyring *trusted, *revoked, *platform;
 	struct blacklist *bl;
 };
 

@@ -1,0 +1,654 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "base/infile.h"
+#include "base/outfile.h"
+
+/*
+ * Temporary files to remove if a signal arrives mid-write.  Batch mode has
+ * many in flight at once, from several threads: slots are claimed and
+ * released with atomic operations, which the handler can read without a
+ * lock.  A run with more pending files than slots (never with the -j and
+ * group limits of the tools) only loses the cleanup of the extra ones.
+ */
+#define MAX_PENDING 4096
+static char *_Atomic pending[MAX_PENDING];
+
+static void pending_add(char *path)
+{
+	for (int i = 0; i < MAX_PENDING; i++) {
+		char *none = NULL;
+
+		if (atomic_compare_exchange_strong(&pending[i], &none, path))
+			return;
+	}
+}
+
+static void pending_del(char *path)
+{
+	for (int i = 0; i < MAX_PENDING; i++) {
+		char *mine = path;
+
+		if (atomic_compare_exchange_strong(&pending[i], &mine, NULL))
+			return;
+	}
+}
+
+static void on_signal(int sig)
+{
+	for (int i = 0; i < MAX_PENDING; i++) {
+		char *path = atomic_load(&pending[i]);
+
+		if (path)
+			unlink(path);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void ms_cleanup_on_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static mode_t umask_value;
+
+static void read_umask(void)
+{
+	umask_value = umask(0);
+	umask(umask_value);
+}
+
+mode_t ms_default_mode(void)
+{
+	/* umask() can only be read by setting it: once, so that batch
+	 * workers never see (or leave) the umask at 0 in between. */
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, read_umask);
+	return 0666 & ~umask_value;
+}
+
+mode_t ms_output_mode(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return st.st_mode & 07777;
+	return ms_default_mode();
+}
+
+/*
+ * Resolve a symlinked target so that the rename replaces the file.  *st
+ * is what the resolved target is now; *exists 0 when there is none yet.
+ * One lstat for the usual target that is no link (batch mode does this
+ * per module).
+ */
+static char *resolve_target(const char *target, struct stat *st,
+			    int *exists)
+{
+	char *real;
+
+	*exists = lstat(target, st) == 0;
+	if (!*exists || !S_ISLNK(st->st_mode))
+		return strdup(target);
+	real = realpath(target, NULL);
+	if (real)
+		*exists = stat(real, st) == 0;
+	return real;
+}
+
+/*
+ * Temporary names: ".<target>.<pid>.tmp-XXXXXX" in the target's
+ * directory.  Dot-prefixed so that globs like *.ko never pick up a half
+ * file; the pid so that a later run can tell a file left by a killed run
+ * (its pid is gone) from one still being written.
+ */
+#define TMP_TAG ".tmp-"
+#define TMP_RAND 6
+
+/* The pid a name of that form encodes; 0 for any other name. */
+static pid_t tmp_name_pid(const char *name)
+{
+	size_t n = strlen(name), i;
+	const char *tag, *p;
+	long pid = 0;
+
+	if (name[0] != '.' || n < 4 + strlen(TMP_TAG) + TMP_RAND)
+		return 0;
+	for (i = n - TMP_RAND; i < n; i++)
+		if (!isalnum((unsigned char)name[i]))
+			return 0;
+	tag = name + n - TMP_RAND - strlen(TMP_TAG);
+	if (memcmp(tag, TMP_TAG, strlen(TMP_TAG)) != 0)
+		return 0;
+	for (p = tag; p > name + 2 && isdigit((unsigned char)p[-1]); p--)
+		;
+	/* ".", at least one character of the target's name, ".", pid */
+	if (p == tag || tag - p > 9 || p - 1 < name + 2 || p[-1] != '.')
+		return 0;
+	for (; p < tag; p++)
+		pid = pid * 10 + (*p - '0');
+	return (pid_t)pid;
+}
+
+/*
+ * Remove what killed runs left in dir: names of our form whose pid is
+ * gone, regular files of this user.  Once per directory per process (a
+ * batch signs many modules in one directory).  A pid taken again by
+ * another process keeps its file until that one ends too.  (A run in
+ * another pid namespace or on another host sharing the directory could
+ * look dead; it then loses its temporary file and fails, it does not
+ * corrupt anything.)
+ */
+static void remove_stale(const char *dir)
+{
+	static struct dir_id {
+		dev_t dev;
+		ino_t ino;
+	} *seen;
+	static size_t nseen, cap;
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	struct dirent *e;
+	struct stat st;
+	size_t i;
+	int done;
+	DIR *d;
+
+	if (stat(dir, &st) < 0)
+		return;
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < nseen; i++)
+		if (seen[i].dev == st.st_dev && seen[i].ino == st.st_ino)
+			break;
+	done = i < nseen;
+	if (!done && nseen == cap) {
+		size_t c = cap ? 2 * cap : 16;
+		struct dir_id *n = realloc(seen, c * sizeof(*n));
+
+		if (n) {
+			seen = n;
+			cap = c;
+		}
+	}
+	if (!done && nseen < cap)
+		seen[nseen++] = (struct dir_id){ st.st_dev, st.st_ino };
+	pthread_mutex_unlock(&lock);
+	if (done)
+		return;
+
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		pid_t pid = tmp_name_pid(e->d_name);
+		struct stat fs;
+
+		if (pid <= 0 || pid == getpid() ||
+		    kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &fs, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(fs.st_mode) || fs.st_uid != geteuid())
+			continue;
+		unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+}
+
+/* Replace the name's last TMP_RAND characters with random ones. */
+static void tmp_name_randomize(char *name)
+{
+	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				  "abcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char r[TMP_RAND];
+	char *x = name + strlen(name) - TMP_RAND;
+	static atomic_uint counter;
+
+	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+		unsigned int c = atomic_fetch_add(&counter, 1) ^
+				 (unsigned int)(uintptr_t)name;
+
+		for (int i = 0; i < TMP_RAND; i++, c = c * 1103515245u + 12345u)
+			r[i] = (unsigned char)(c >> 16);
+	}
+	for (int i = 0; i < TMP_RAND; i++)
+		x[i] = set[r[i] % (sizeof(set) - 1)];
+}
+
+/*
+ * An unnamed temporary file (O_TMPFILE): a run killed before the rename
+ * leaves nothing behind; the file gets its name (linkat through
+ * /proc/self/fd, which needs no privilege) only when it is complete.  Off
+ * where the file system lacks it or /proc is not mounted.
+ */
+static int tmpfile_wanted;
+static pthread_once_t tmpfile_once = PTHREAD_ONCE_INIT;
+
+static void tmpfile_init(void)
+{
+	tmpfile_wanted = access("/proc/self/fd", X_OK) == 0;
+}
+
+/*
+ * The tests' hooks (tests/preload/test-hooks.c) take an output as begun at
+ * the first call on its descriptor, and as complete at the linkat or close
+ * of ms_out_commit_flags: so a named file is registered for the signal
+ * cleanup (pending_add) before its descriptor is first used.
+ */
+int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
+{
+	char *dircopy = NULL, *base = NULL, *dir;
+	struct stat st;
+	int err, exists;
+
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	o->mode = mode;
+	o->target = resolve_target(target, &st, &exists);
+	if (!o->target)
+		return -errno;
+	/*
+	 * Only a regular file is ever replaced: the rename would otherwise
+	 * put a file where a FIFO or a device node was (as root, a dest of
+	 * /dev/null would replace /dev/null itself).
+	 */
+	if (exists && !S_ISREG(st.st_mode)) {
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -ENOTSUP;
+		goto fail;
+	}
+	o->replaces = exists;
+	o->uid = st.st_uid;
+	o->gid = st.st_gid;
+	dircopy = strdup(o->target);
+	base = strdup(o->target);
+	if (!dircopy || !base) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	dir = dirname(dircopy);
+	if (asprintf(&o->tmp, "%s/.%s.%ld" TMP_TAG "XXXXXX", dir,
+		     basename(base), (long)getpid()) < 0) {
+		o->tmp = NULL;
+		err = -ENOMEM;
+		goto fail;
+	}
+	remove_stale(dir);
+	pthread_once(&tmpfile_once, tmpfile_init);
+	if (tmpfile_wanted) {
+		o->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+		if (o->fd >= 0) {
+			o->anon = 1;
+			tmp_name_randomize(o->tmp);
+			goto begun;
+		}
+		/* Any other error is the directory's, and the named file
+		 * would meet it too. */
+		if (errno != EOPNOTSUPP && errno != EISDIR &&
+		    errno != EINVAL) {
+			err = -errno;
+			goto fail;
+		}
+	}
+	o->fd = mkostemp(o->tmp, O_CLOEXEC);
+	if (o->fd < 0) {
+		err = -errno;
+		goto fail;
+	}
+	pending_add(o->tmp);
+begun:
+	free(dircopy);
+	free(base);
+	return 0;
+fail:
+	free(dircopy);
+	free(base);
+	free(o->tmp);
+	free(o->target);
+	o->tmp = o->target = NULL;
+	return err;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Bytes of a mapped input go out through a small buffer read with
+ * pread (ms_map_read), never through the mapping. */
+#define COPY_CHUNK ((size_t)64 << 10)
+
+int ms_write_fd(int fd, const void *buf, size_t len)
+{
+	uint8_t chunk[COPY_CHUNK];
+	const uint8_t *p = buf;
+	int err;
+
+	if (!ms_is_mapped(buf, len))
+		return write_all(fd, p, len);
+	while (len) {
+		size_t n = len < COPY_CHUNK ? len : COPY_CHUNK;
+
+		err = ms_map_read(chunk, p, n);
+		if (!err)
+			err = write_all(fd, chunk, n);
+		if (err)
+			return err;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int ms_out_write(struct ms_out *o, const void *buf, size_t len)
+{
+	return ms_write_fd(o->fd, buf, len);
+}
+
+int ms_out_writev(struct ms_out *o, const struct iovec *iov, int iovcnt)
+{
+	struct iovec v[MS_OUT_IOV_MAX];
+	int n = 0;
+
+	if (iovcnt > MS_OUT_IOV_MAX)
+		return -EINVAL;
+	for (int i = 0; i < iovcnt; i++)
+		if (iov[i].iov_len)
+			v[n++] = iov[i];
+	while (n) {
+		ssize_t w = writev(o->fd, v, n);
+		int i = 0;
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		/* A short write: drop what went out, go on with the rest. */
+		while (i < n && (size_t)w >= v[i].iov_len)
+			w -= (ssize_t)v[i++].iov_len;
+		if (i < n) {
+			v[i].iov_base = (uint8_t *)v[i].iov_base + w;
+			v[i].iov_len -= (size_t)w;
+		}
+		memmove(v, v + i, (size_t)(n - i) * sizeof(*v));
+		n -= i;
+	}
+	return 0;
+}
+
+/* Append [off, off + len) of fd: copy_file_range shares extents
+ * (reflink) on btrfs/xfs and avoids a trip through user space elsewhere;
+ * else pread and write. */
+static int copy_range(struct ms_out *o, int fd, off_t off, size_t len)
+{
+	uint8_t chunk[COPY_CHUNK];
+	loff_t in_off = off;
+	size_t done = 0;
+	int err;
+
+	while (done < len) {
+		ssize_t n = copy_file_range(fd, &in_off, o->fd, NULL,
+					    len - done, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0)	/* the input ended early: it shrank */
+			return MS_ECHANGED;
+		if (n < 0) {
+			if (errno != EXDEV && errno != ENOSYS &&
+			    errno != EOPNOTSUPP && errno != EINVAL)
+				return -errno;
+			break;
+		}
+		done += (size_t)n;
+	}
+	while (done < len) {
+		size_t want = len - done < COPY_CHUNK ? len - done : COPY_CHUNK;
+		ssize_t n = pread(fd, chunk, want, off + (off_t)done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : MS_ECHANGED;
+		err = write_all(o->fd, chunk, (size_t)n);
+		if (err)
+			return err;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+int ms_out_copy(struct ms_out *o, int fd, size_t len)
+{
+	off_t pos = 0, end = (off_t)len, data, hole;
+	int err, tail_hole = 0;
+
+	/*
+	 * A hole in the input stays a hole in the output (SEEK_DATA,
+	 * SEEK_HOLE): a sparse module is copied without writing its
+	 * zeros, as cp does.  Where the file system cannot say, all of it
+	 * is data.
+	 */
+	while (pos < end) {
+		data = lseek(fd, pos, SEEK_DATA);
+		if (data < 0)
+			data = errno == ENXIO ? end : pos;
+		if (data > end)
+			data = end;
+		if (data > pos) {
+			if (lseek(o->fd, data - pos, SEEK_CUR) < 0)
+				return -errno;
+			pos = data;
+			tail_hole = 1;
+			continue;
+		}
+		hole = lseek(fd, pos, SEEK_HOLE);
+		if (hole <= pos || hole > end)
+			hole = end;
+		err = copy_range(o, fd, pos, (size_t)(hole - pos));
+		if (err)
+			return err;
+		pos = hole;
+		tail_hole = 0;
+	}
+	/* Skipped, the last hole would leave the file short. */
+	if (tail_hole) {
+		off_t at = lseek(o->fd, 0, SEEK_CUR);
+
+		if (at < 0 || ftruncate(o->fd, at) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+/* include/uapi/linux/magic.h: EXT4_SUPER_MAGIC */
+#define EXT4_MAGIC 0xEF53
+
+int ms_fs_orders_replace(int dirfd)
+{
+	struct statfs sf;
+	struct stat st;
+	char *line = NULL, want[32];
+	size_t cap = 0;
+	int ordered = 0;
+	FILE *f;
+
+	if (fstatfs(dirfd, &sf) < 0 || sf.f_type != EXT4_MAGIC ||
+	    fstat(dirfd, &st) < 0)
+		return 0;
+	/* mountinfo: "ID PARENT MAJOR:MINOR ROOT MOUNTPOINT OPTS ... -
+	 * FSTYPE SOURCE SUPER-OPTS"; ext4 names data= and noauto_da_alloc
+	 * there only when they are not the defaults. */
+	snprintf(want, sizeof(want), " %u:%u ", major(st.st_dev),
+		 minor(st.st_dev));
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return 0;
+	while (getline(&line, &cap, f) > 0) {
+		const char *sep = strstr(line, " - ext4 ");
+		const char *opts;
+
+		if (!sep || !strstr(line, want) || strstr(line, want) > sep)
+			continue;
+		opts = strchr(sep + 8, ' ');
+		ordered = opts && !strstr(opts, "noauto_da_alloc") &&
+			  !strstr(opts, "data=writeback");
+		break;
+	}
+	free(line);
+	fclose(f);
+	return ordered;
+}
+
+int ms_fsync_dir_of(const char *path)
+{
+	char *copy = strdup(path);
+	int fd, err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(copy);
+	if (fd < 0)
+		return -errno;
+	/* Some file systems refuse fsync on directories: not an error. */
+	if (fsync(fd) < 0 && errno != EINVAL && errno != EROFS)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/*
+ * Give an unnamed temporary file its name: linkat through /proc (no
+ * privilege needed, unlike AT_EMPTY_PATH).  Registered for the signal
+ * handler first, so that a SIGTERM in between leaves nothing either.
+ */
+static int link_anon(struct ms_out *o)
+{
+	char proc[32];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
+	for (int tries = 0;; tries++) {
+		int e;
+
+		pending_add(o->tmp);
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp,
+			   AT_SYMLINK_FOLLOW) == 0) {
+			o->anon = 0;
+			return 0;
+		}
+		e = errno;
+		pending_del(o->tmp);
+		if (e != EEXIST || tries == 100)
+			return -e;
+		tmp_name_randomize(o->tmp);
+	}
+}
+
+/* 0, or -1 with errno for a failure other than "not allowed". */
+static int keep_owner(const struct ms_out *o)
+{
+	struct stat st;
+
+	if (fstat(o->fd, &st) < 0)
+		return -1;
+	if (st.st_uid == o->uid && st.st_gid == o->gid)
+		return 0;
+	if (fchown(o->fd, o->uid, o->gid) == 0)
+		return 0;
+	if (errno != EPERM)
+		return -1;
+	/* not root: at least the group, when it is one of ours */
+	if (fchown(o->fd, (uid_t)-1, o->gid) < 0 && errno != EPERM)
+		return -1;
+	return 0;
+}
+
+int ms_out_commit_flags(struct ms_out *o, unsigned int flags)
+{
+	int err = 0;
+
+	/* Owner first: chown clears set-id bits that the mode then puts
+	 * back.  The target's owner where this process may give it (root,
+	 * or a group it belongs to); the new file stays its own where not
+	 * (EPERM), as when it was written by anyone else. */
+	if (o->replaces && keep_owner(o) < 0)
+		return -errno;
+	if (fchmod(o->fd, o->mode) < 0 ||
+	    ((flags & MS_SYNC_FILE) && fsync(o->fd) < 0))
+		return -errno;
+	if (o->anon) {
+		err = link_anon(o);
+		if (err)
+			return err;
+	}
+	if (close(o->fd) < 0) {
+		o->fd = -1;
+		return -errno;
+	}
+	o->fd = -1;
+	if (rename(o->tmp, o->target) < 0)
+		return -errno;
+	pending_del(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+	if (flags & MS_SYNC_DIR)
+		err = ms_fsync_dir_of(o->target);
+	free(o->target);
+	o->target = NULL;
+	return err;
+}
+
+int ms_out_commit(struct ms_out *o)
+{
+	return ms_out_commit_flags(o, MS_SYNC_FILE | MS_SYNC_DIR);
+}
+
+void ms_out_abort(struct ms_out *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+	/* An unnamed file went with its descriptor. */
+	if (o->tmp && !o->anon) {
+		unlink(o->tmp);
+		pending_del(o->tmp);
+	}
+	o->anon = 0;
+	free(o->tmp);
+	free(o->target);
+	o->tmp = o->target = NULL;
+}
