@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/batch_run.h"
+#include "base/cert_file.h"
 #include "base/exitcode.h"
 #include "base/fileio.h"
 #include "base/log.h"
@@ -32,7 +33,6 @@
 #include "module/trailer.h"
 #include "report/kernel_arg.h"
 #include "report/verdict.h"
-#include "sign/keys.h"
 
 /*
  * One letter, one meaning in all three tools: -j is --jobs, -0 is --null
@@ -668,7 +668,6 @@ static int check_outputs(const struct args *a)
 int main(int argc, char **argv)
 {
 	struct args a = { .view = VIEW_DESCRIBE };
-	enum ms_key_problem why;
 	X509 *cert = NULL;
 	int err, rc;
 
@@ -684,10 +683,9 @@ int main(int argc, char **argv)
 		return rc;
 	ms_cleanup_on_signals();
 	if (a.cert) {
-		err = ms_load_cert(a.cert, &cert, &why);
+		err = ms_cert_read(a.cert, &cert);
 		if (err) {
-			ms_error(a.cert, "%s", why == MS_KEY_UNREADABLE ?
-				 ms_io_strerror(err) : ms_key_problem_str(why));
+			ms_error(a.cert, "%s", ms_cert_strerror(err));
 			return MS_EXIT_KEY;
 		}
 	}

@@ -264,6 +264,21 @@ modinfo_matches() { # file
 	assert_output "extract-sig: $KEYS/rsa2048.key: not an X.509 certificate (expected DER or PEM)"
 }
 
+@test "a certificate that cannot be read: exit 9 naming it and why" {
+	make_module m.ko 200
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
+	run "$EXTRACT_SIG" -c absent.crt m.ko
+	assert_failure 9
+	assert_output "extract-sig: absent.crt: No such file or directory"
+}
+
+@test "extract-sig reads a certificate without the signing stack: no ENGINE, OSSL_STORE or provider loading linked" {
+	run nm -D --undefined-only "$EXTRACT_SIG"
+	assert_success
+	assert_output --partial "X509_free"
+	refute_output --regexp "ENGINE_|OSSL_STORE_|OSSL_PROVIDER_|UI_"
+}
+
 @test "--help and --version go to stdout and succeed" {
 	run "$EXTRACT_SIG" --help
 	assert_success
