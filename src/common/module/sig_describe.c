@@ -93,6 +93,7 @@ static void describe_cert(struct ms_signer_desc *sd, X509 *x, const char *from)
 	ms_pkey_describe(X509_get0_pubkey(x), sd->key, sizeof(sd->key));
 	sd->cert_from = from;
 	sd->subject = name_text(X509_get_subject_name(x));
+	sd->subject_cn = signer_text(X509_get_subject_name(x));
 }
 
 /* FIPS 204 id-ml-dsa-44/65/87: NIST sigAlgs 17, 18, 19. */
@@ -244,6 +245,7 @@ void ms_sigdesc_free(struct ms_sigdesc *d)
 		free(s->skid);
 		free(s->sig);
 		free(s->subject);
+		free(s->subject_cn);
 	}
 	memset(d, 0, sizeof(*d));
 }

@@ -49,6 +49,7 @@ struct ms_signer_desc {
 	char key[32];		/* "RSA-2048" when a certificate is known */
 	const char *cert_from;	/* "embedded", the -c path, or NULL */
 	char *subject;		/* matching certificate's subject */
+	char *subject_cn;	/* kmod's "signer" of that subject, or NULL */
 };
 
 struct ms_sigdesc {

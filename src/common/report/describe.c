@@ -127,6 +127,63 @@ static void print_given_cert(FILE *out, const struct ms_sigdesc *d)
 		"(neither issuer and serial nor subjectKeyIdentifier match)");
 }
 
+/*
+ * One signer's facts (report/signer_facts.h), for the text and the JSON
+ * alike, so that a signer reads as verify-file and sign-file name it.
+ */
+static void desc_facts(const struct ms_sigdesc *d,
+		       const struct ms_signer_desc *s, int index,
+		       struct rp_signer_facts *fp)
+{
+	struct rp_signer_facts f = {
+		.index = index,
+		.by_skid = s->by_skid,
+		.hash = s->hash,
+		.signature_algorithm = s->sig_alg,
+		.signature_size = s->sig_len,
+		.signed_attributes = s->signed_attrs,
+		.certificate = s->cert_from,
+		.trusted = -1,
+	};
+
+	if (s->issuer) {
+		f.has_issuer = true;
+		snprintf(f.issuer, sizeof(f.issuer), "%s", s->issuer);
+	}
+	/* identified by skid: kmod names the certificate's, as
+	 * report/verdict.c does */
+	if (s->issuer_cn || s->subject_cn) {
+		f.has_signer = true;
+		snprintf(f.signer, sizeof(f.signer), "%s", s->issuer_cn ?
+			 s->issuer_cn : s->subject_cn);
+	}
+	if (s->serial) {
+		f.has_serial = true;
+		ms_format_serial(f.serial, sizeof(f.serial), s->serial,
+				 s->serial_len);
+	}
+	if (s->skid) {
+		f.has_skid = true;
+		ms_hex_to(f.skid, sizeof(f.skid), s->skid, s->skid_len);
+	}
+	if (s->cert_from) {
+		f.has_key = true;
+		snprintf(f.key_type, sizeof(f.key_type), "%s", s->key);
+	}
+	if (s->subject) {
+		f.has_subject = true;
+		snprintf(f.subject, sizeof(f.subject), "%s", s->subject);
+	}
+	/* -c CERT judged as verify-file judges with it alone */
+	if (d->cert_judged) {
+		f.trusted = d->cert_trusted[index - 1];
+		if (d->cert_description && s->cert_from == d->cert_path)
+			snprintf(f.key_description, sizeof(f.key_description),
+				 "%s", d->cert_description);
+	}
+	*fp = f;
+}
+
 void rp_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
 		      const char *file)
 {
@@ -146,12 +203,14 @@ void rp_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
 	print_given_cert(out, d);
 	for (int i = 0; i < d->n_signers && i < MS_MAX_SIGNERS; i++) {
 		const struct ms_signer_desc *s = &d->s[i];
+		struct rp_signer_facts f;
 
+		desc_facts(d, s, i + 1, &f);
 		fprintf(out, "signer %d:\n", i + 1);
 		fprintf(out, "  %-16s%s\n", "identified by:", s->by_skid ?
 		       "subjectKeyIdentifier" : "issuer and serial number");
-		if (s->issuer_cn)
-			fprintf(out, "  %-16s%s\n", "signer:", s->issuer_cn);
+		if (f.has_signer)
+			fprintf(out, "  %-16s%s\n", "signer:", f.signer);
 		if (s->issuer)
 			fprintf(out, "  %-16s%s\n", "issuer:", s->issuer);
 		if (s->serial)
@@ -197,53 +256,13 @@ static json_object *json_str(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
-/* One signer in the schema every tool shares (report/signer_facts.h). */
+/* One signer in the schema every tool shares. */
 static json_object *signer_json(const struct ms_sigdesc *d,
 				const struct ms_signer_desc *s, int index)
 {
-	struct rp_signer_facts f = {
-		.index = index,
-		.by_skid = s->by_skid,
-		.hash = s->hash,
-		.signature_algorithm = s->sig_alg,
-		.signature_size = s->sig_len,
-		.signed_attributes = s->signed_attrs,
-		.certificate = s->cert_from,
-		.trusted = -1,
-	};
+	struct rp_signer_facts f;
 
-	if (s->issuer) {
-		f.has_issuer = true;
-		snprintf(f.issuer, sizeof(f.issuer), "%s", s->issuer);
-	}
-	if (s->issuer_cn) {
-		f.has_signer = true;
-		snprintf(f.signer, sizeof(f.signer), "%s", s->issuer_cn);
-	}
-	if (s->serial) {
-		f.has_serial = true;
-		ms_format_serial(f.serial, sizeof(f.serial), s->serial,
-				 s->serial_len);
-	}
-	if (s->skid) {
-		f.has_skid = true;
-		ms_hex_to(f.skid, sizeof(f.skid), s->skid, s->skid_len);
-	}
-	if (s->cert_from) {
-		f.has_key = true;
-		snprintf(f.key_type, sizeof(f.key_type), "%s", s->key);
-	}
-	if (s->subject) {
-		f.has_subject = true;
-		snprintf(f.subject, sizeof(f.subject), "%s", s->subject);
-	}
-	/* -c CERT judged as verify-file judges with it alone */
-	if (d->cert_judged) {
-		f.trusted = d->cert_trusted[index - 1];
-		if (d->cert_description && s->cert_from == d->cert_path)
-			snprintf(f.key_description, sizeof(f.key_description),
-				 "%s", d->cert_description);
-	}
+	desc_facts(d, s, index, &f);
 	return rp_signer_facts_json(&f);
 }
 
