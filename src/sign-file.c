@@ -701,9 +701,7 @@ static int run_batch(struct opts *o)
 	struct kconfig kc = { 0 };
 	struct ms_signer signer;
 	struct ms_fail fail;
-	bool json = o->batch.json;
-	const struct ms_batch_view view = { o->quiet && !json,
-					    rp_sign_outcome_cb, &json };
+	const struct ms_sign_view view = rp_sign_view(o->batch.json, o->quiet);
 	struct ms_sign_tally tally;
 	int err, code, listed;
 
@@ -754,9 +752,7 @@ static int run_batch(struct opts *o)
 			     o->batch.jobs ? o->batch.jobs :
 			     ms_pool_default_workers(), &view, ms_sign_report,
 			     &tally));
-	if (json || !o->quiet)
-		rp_print_sign_summary(stdout, &tally, json);
-	fflush(stdout);
+	rp_print_sign_summary(stdout, &tally, o->batch.json, o->quiet);
 out:
 	ms_signer_free(&signer);
 	ms_pin_clear();

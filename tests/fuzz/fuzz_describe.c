@@ -10,7 +10,7 @@
 
 #include "module/modinfo.h"
 #include "module/sig_describe.h"
-#include "report/describe.h"
+#include "report/sigdesc.h"
 
 static FILE *sink;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What a signing run returns for the tool to print (report/sign_result.h):
- * one file's outcome and the run's tally.  Kept below sign/ and report/,
+ * one file's outcome, the printer for it, and the run's tally.  Kept below sign/ and report/,
  * neither of which may include the other, so the signer fills what the
  * printer reads.
  */
@@ -9,6 +9,7 @@
 #define MODSIGN_MODULE_OUTCOME_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "module/sig_describe.h"
 
@@ -26,6 +27,15 @@ struct ms_sign_outcome {
 	/* MS_SIGN_SIGNED, when asked for: the signature made, described
 	 * as extract-sig describes an appended one; else NULL */
 	const struct ms_sigdesc *made;
+};
+
+/*
+ * How a batch shows its files: file prints one file's outcome on out;
+ * with quiet, files signed or skipped print nothing and open no stream.
+ */
+struct ms_sign_view {
+	int quiet;
+	void (*file)(FILE *out, const struct ms_sign_outcome *o);
 };
 
 /* A batch's files, by outcome, and its exit status. */

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A signature description (module/sig_describe.h) as the tools print it:
- * extract-sig's text and JSON object per file, the "signers" array
- * sign-file --json gives for a signature it made, and extract-sig's run
- * summary.  The signers go through report/signer_facts.h, as
- * verify-file's do, so the same signer reads the same in every tool.
+ * extract-sig's output: each file's description judged with the kernel
+ * line and printed (report/sigdesc.h), or its ERROR object, and the run's
+ * summary.
  */
 #ifndef MODSIGN_REPORT_DESCRIBE_H
 #define MODSIGN_REPORT_DESCRIBE_H
@@ -12,20 +10,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include <json-c/json.h>
-
 #include "module/describe.h"
-#include "module/sig_describe.h"
 
 struct kr_rules;
-
-/* Human-readable description on out. */
-void rp_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
-		      const char *file);
-/* The same as one JSON object. */
-json_object *rp_sigdesc_json(const struct ms_sigdesc *d, const char *file);
-/* Its "signers" array alone. */
-json_object *rp_sigdesc_signers_json(const struct ms_sigdesc *d);
 
 /* How extract-sig shows each file. */
 enum rp_describe_view {

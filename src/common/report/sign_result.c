@@ -3,7 +3,7 @@
 
 #include "base/exitcode.h"
 #include "base/json_name.h"
-#include "report/describe.h"
+#include "report/sigdesc.h"
 #include "report/sign_result.h"
 #include "report/signer_facts.h"
 #include "report/summary.h"
@@ -47,13 +47,29 @@ void rp_print_sign_outcome(FILE *out, const struct ms_sign_outcome *o,
 		fprintf(out, "%s: signed\n", o->file);
 }
 
-void rp_sign_outcome_cb(void *ctx, FILE *out, const struct ms_sign_outcome *o)
+static void outcome_text(FILE *out, const struct ms_sign_outcome *o)
 {
-	rp_print_sign_outcome(out, o, *(const bool *)ctx);
+	rp_print_sign_outcome(out, o, false);
+}
+
+static void outcome_json(FILE *out, const struct ms_sign_outcome *o)
+{
+	rp_print_sign_outcome(out, o, true);
+}
+
+struct ms_sign_view rp_sign_view(bool json, bool quiet)
+{
+	struct ms_sign_view v = {
+		/* JSON has an object for every file, quiet or not */
+		.quiet = quiet && !json,
+		.file = json ? outcome_json : outcome_text,
+	};
+
+	return v;
 }
 
 void rp_print_sign_summary(FILE *out, const struct ms_sign_tally *t,
-			   bool json)
+			   bool json, bool quiet)
 {
 	const struct rp_count c[] = {
 		{ "signed", "signed", t->signed_, false },
@@ -61,5 +77,7 @@ void rp_print_sign_summary(FILE *out, const struct ms_sign_tally *t,
 		{ "failed", "failed", t->failed, false },
 	};
 
-	rp_print_counts(out, t->files, c, 3, t->code, json);
+	if (json || !quiet)
+		rp_print_counts(out, t->files, c, 3, t->code, json);
+	fflush(out);
 }

@@ -17,13 +17,12 @@
 
 void rp_print_sign_outcome(FILE *out, const struct ms_sign_outcome *o,
 			   bool json);
-/* The same as a batch view's file callback (sign/batch_sign.h): ctx
- * points to a bool, whether to print JSON. */
-void rp_sign_outcome_cb(void *ctx, FILE *out, const struct ms_sign_outcome *o);
+/* The batch's view (module/outcome.h) that prints each file so. */
+struct ms_sign_view rp_sign_view(bool json, bool quiet);
 /* "summary: N files: N signed, N already signed, N failed", or
  * {"summary":{"files":N,"signed":N,"already_signed":N,"failed":N,
- * "exit":N}} */
+ * "exit":N}}; nothing when quiet, unless json. */
 void rp_print_sign_summary(FILE *out, const struct ms_sign_tally *t,
-			   bool json);
+			   bool json, bool quiet);
 
 #endif

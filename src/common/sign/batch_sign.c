@@ -30,7 +30,7 @@ struct sign_run {
 	const struct ms_signer *s;
 	const struct ms_sign_req *req;
 	const struct ms_list *list;
-	const struct ms_batch_view *view;
+	const struct ms_sign_view *view;
 	int (*report)(const struct ms_fail *f, int err);
 	struct ms_result *res;
 	pthread_mutex_t glock;	/* cur */
@@ -102,7 +102,7 @@ static void finish(struct sign_run *run, size_t i, int err, int skipped,
 	} else {
 		r->tag = skipped ? DONE_SKIPPED : DONE_SIGNED;
 	}
-	run->view->file(run->view->ctx, c.out, &o);
+	run->view->file(c.out, &o);
 	free(reason);
 	ms_result_end(&c);
 }
@@ -330,7 +330,7 @@ static void sign_done(void *ctx, size_t i)
 
 int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 		  const struct ms_list *list, int jobs,
-		  const struct ms_batch_view *view,
+		  const struct ms_sign_view *view,
 		  int (*report)(const struct ms_fail *f, int err),
 		  struct ms_sign_tally *tally)
 {

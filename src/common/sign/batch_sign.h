@@ -6,26 +6,14 @@
 #ifndef MODSIGN_SIGN_BATCH_SIGN_H
 #define MODSIGN_SIGN_BATCH_SIGN_H
 
-#include <stdio.h>
-
 #include "base/batch_run.h"
 #include "module/outcome.h"
 #include "sign/signer.h"
 
 /*
- * How a batch shows its files: file prints one file's outcome on out
- * (the tool's printer, report/sign_result.h); with quiet, files signed
- * or skipped print nothing and open no stream.
- */
-struct ms_batch_view {
-	int quiet;
-	void (*file)(void *ctx, FILE *out, const struct ms_sign_outcome *o);
-	void *ctx;
-};
-
-/*
  * Sign every file of list with one loaded signer, on jobs workers, each
- * file's output (view) in list order.  req gives the per-file options
+ * file's output in list order, as view prints it (the tool's printer,
+ * report/sign_result.h).  req gives the per-file options
  * (policy, -p, -d; describe to hand the printer the signature made); its
  * module and dest are ignored.  report turns a failure into its
  * diagnostic and exit code (the tool's words).  *tally counts the files
@@ -41,7 +29,7 @@ struct ms_batch_view {
 #define MS_GROUP_MAX 64
 int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 		  const struct ms_list *list, int jobs,
-		  const struct ms_batch_view *view,
+		  const struct ms_sign_view *view,
 		  int (*report)(const struct ms_fail *f, int err),
 		  struct ms_sign_tally *tally);
 
