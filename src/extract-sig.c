@@ -7,33 +7,19 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/batch_run.h"
 #include "base/cli_options.h"
+#include "base/cert_file.h"
 #include "base/exitcode.h"
-#include "base/infile.h"
 #include "base/log.h"
 #include "base/outfile.h"
-#include "base/samefile.h"
-#include "base/signer_facts.h"
-#include "base/treewalk.h"
-#include "base/workpool.h"
-#include "kernel/cert_check.h"
 #include "kernel/public_key.h"
-#include "kernel/rules.h"
-#include "kernel/waiver.h"
-#include "module/modinfo.h"
-#include "module/module_file.h"
-#include "module/sig_describe.h"
-#include "module/trailer.h"
+#include "module/describe.h"
+#include "report/describe.h"
 #include "report/kernel_arg.h"
-#include "report/verdict.h"
-#include "sign/keys.h"
 
 /*
  * One letter, one meaning in all three tools: -j is --jobs, -0 is --null
@@ -246,389 +232,52 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return MS_CLI_GO;
 }
 
-/* One file's work: where its text goes, and what it is described with. */
-struct job {
-	const struct args *a;
-	X509 *cert;
-	const char *file;
-	FILE *out;
-};
-
-/*
- * A file that cannot be described: one line on stderr and, with --json,
- * verify-file's ERROR object (report/verdict.h) so that every input has
- * its object.  Returns code.
- */
-static int fail(const struct job *j, int err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(const struct job *j, int err, int code, const char *fmt, ...)
+/* The command line as the describe pipeline (module/describe.h) and
+ * its printer (report/describe.h) take it. */
+static void describe_opts(const struct args *a, X509 *cert,
+			  struct ms_describe_opts *o, struct rp_describe *r)
 {
-	char why[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	ms_error(j->file, "%s", why);
-	if (j->a->view == VIEW_JSON)
-		rp_print_error_json(j->out, j->file, err, why);
-	return code;
-}
-
-/* The module changed while it was read: say so, nothing else. */
-static int input_changed(const struct job *j)
-{
-	return fail(j, MS_ECHANGED, MS_EXIT_IO, "%s",
-		    ms_io_strerror(MS_ECHANGED));
-}
-
-static int write_part(const struct job *j, const struct ms_modfile *f,
-		      const char *path, const uint8_t *p, size_t len)
-{
-	struct ms_out o;
-	int err = ms_out_begin(path, ms_default_mode(), &o);
-
-	if (!err)
-		err = ms_out_write(&o, p, len);
-	/* never a part made of bytes the module no longer has */
-	if (err == MS_ECHANGED || ms_file_check(&f->file)) {
-		ms_out_abort(&o);
-		input_changed(j);
-		return MS_ECHANGED;
-	}
-	if (!err)
-		err = ms_out_commit(&o);
-	ms_out_abort(&o);
-	if (err)
-		ms_error(path, "cannot write: %s", ms_io_strerror(err));
-	return err;
-}
-
-static int write_stdout(const struct job *j, const uint8_t *p, size_t len)
-{
-	int err = ms_write_fd(STDOUT_FILENO, p, len);
-
-	if (err == MS_ECHANGED)
-		return input_changed(j);
-	if (err)
-		ms_error("stdout", "%s", strerror(-err));
-	return err ? MS_EXIT_IO : MS_EXIT_OK;
-}
-
-/* The PKCS#7 id type is the only one the kernel accepts
- * (kernel/module/signing.c, module_sig_check()). */
-static int id_type_exit(const struct job *j, const struct ms_trailer *t)
-{
-	const char *name = ms_id_type_name(t->desc.id_type);
-
-	if (t->desc.id_type == MS_ID_PKCS7)
-		return MS_EXIT_OK;
-	if (name)
-		ms_error(j->file, "signature id type %u (%s) is not PKCS#7: "
-			 "the legacy pre-4.3 format, which kernels refuse "
-			 "(ENOPKG)", t->desc.id_type, name);
-	else
-		ms_error(j->file, "unknown signature id type %u: not a "
-			 "PKCS#7 module signature (the kernel says ENOPKG)",
-			 t->desc.id_type);
-	return MS_EXIT_NOPKG;
-}
-
-/*
- * A trailer after the compressed stream: the kernel decompresses first and
- * never sees it.  When the module inside carries no signature the kernel's
- * verdict is ENODATA, so exit 3 as for any unsigned module; when it does,
- * that inner signature is what counts and is described.
- */
-static int signed_after(const struct job *j, const struct ms_modfile *f)
-{
-	const char *what;
-
-	if (!f->signed_after)
-		return MS_EXIT_OK;
-	if (ms_modfile_signed_after(f, &what))
-		return fail(j, -ENODATA, MS_EXIT_UNSIGNED, "%s", what);
-	ms_warn(j->file, "%s; describing the signature inside", what);
-	return MS_EXIT_OK;
-}
-
-/* Print the description d of j's file, with the warnings it calls for. */
-static int print_desc(const struct job *j, const struct ms_modfile *f,
-		      struct ms_sigdesc *d)
-{
-	const struct args *a = j->a;
-
-	waiver_describe(a->kernel ? a->kernel : kr_get(KR_DEFAULT), d);
-	if (f && f->comp != MS_COMP_NONE) {
-		d->compression = ms_comp_name(f->comp);
-		d->compressed_len = f->file.len;
-	}
-	/* -c names a certificate that signed nothing here: its key type
-	 * says nothing about this signature */
-	if (d->cert_path && !d->cert_signs)
-		ms_warn(a->cert, "not the signer of %s (neither issuer and "
-			"serial nor subjectKeyIdentifier match a signer)",
-			j->file);
-	if (d->signed_twice)
-		ms_warn(j->file, "signed twice: the body still ends with an "
-			"older signature");
-	if (a->view == VIEW_JSON) {
-		json_object *o = ms_sigdesc_json(d, j->file);
-
-		fprintf(j->out, "%s\n",
-			json_object_to_json_string_ext(o, MS_JSON_FLAGS));
-		json_object_put(o);
-	} else if (a->view == VIEW_DESCRIBE) {
-		ms_sigdesc_print(j->out, d, j->file);
-	}
-	return MS_EXIT_OK;
-}
-
-/* The split-off views of one appended signature. */
-static int split_view(const struct job *j, const struct ms_modfile *f,
-		      const struct ms_trailer *t)
-{
-	const struct args *a = j->a;
-	int err;
-
-	switch (a->view) {
-	case VIEW_BODY:
-		return write_stdout(j, f->data, t->body_len);
-	case VIEW_SIG:
-		return write_stdout(j, f->data + t->sig_off, t->sig_len);
-	case VIEW_DESC:
-		fprintf(j->out, "%u %u %u %u %u %u\n", t->desc.algo,
-			t->desc.hash, t->desc.id_type, t->desc.signer_len,
-			t->desc.key_id_len, t->desc.sig_len);
-		return MS_EXIT_OK;
-	case VIEW_MODINFO:
-		err = ms_modinfo_print(j->out, f->data, f->len, a->field);
-		if (err == -EINVAL) {
-			ms_error(NULL, "unknown modinfo field '%s' (sig_id, "
-				 "signer, sig_key, sig_hashalgo, signature)",
-				 a->field);
-			return MS_EXIT_USAGE;
-		}
-		if (err)
-			ms_info("%s: modinfo shows no signature fields for "
-				"this file", j->file);
-		return id_type_exit(j, t);
-	default:
-		return -1;	/* not a split view */
-	}
-}
-
-/* A file with no trailer may be a .p7s itself: describe it.  -EBADMSG
- * when it is not CMS either. */
-static int describe_p7s(const struct job *j, const struct ms_modfile *f)
-{
-	struct ms_sigdesc d;
-	int err, rc;
-
-	err = ms_sigdesc_fill_detached(&d, f->data, f->len, 0, 0, j->file,
-				       j->cert, j->a->cert);
-	if (err) {
-		ms_sigdesc_free(&d);
-		return err;
-	}
-	rc = print_desc(j, NULL, &d);
-	ms_sigdesc_free(&d);
-	return rc;
-}
-
-static int run(const struct job *j, const struct ms_modfile *f)
-{
-	const struct args *a = j->a;
-	struct ms_trailer t;
-	struct ms_sigdesc d;
-	const char *why;
-	char desc[320];
-	int err, rc;
-
-	err = ms_trailer_split(f->data, f->len, &t, &why);
-	if (ms_file_check(&f->file))
-		return input_changed(j);
-	if (err == -ENODATA && (a->view == VIEW_DESCRIBE ||
-				a->view == VIEW_JSON || a->view == VIEW_NONE) &&
-	    !f->signed_after && describe_p7s(j, f) == 0)
-		return MS_EXIT_OK;
-	if (err)
-		return fail(j, err, err == -ENODATA ? MS_EXIT_UNSIGNED :
-			    MS_EXIT_MALFORMED, "%s", why);
-	/* Files first: the parts exist whatever the id type. */
-	if (a->body_out &&
-	    write_part(j, f, a->body_out, f->data, t.body_len))
-		return MS_EXIT_IO;
-	if (a->sig_out &&
-	    write_part(j, f, a->sig_out, f->data + t.sig_off, t.sig_len))
-		return MS_EXIT_IO;
-	rc = split_view(j, f, &t);
-	if (rc >= 0)
-		return rc;
-	if (a->view == VIEW_NONE)
-		return id_type_exit(j, &t);
-
-	err = ms_sigdesc_fill(&d, f->data, f->len, j->cert, a->cert);
-	if (ms_file_check(&f->file)) {
-		ms_sigdesc_free(&d);
-		return input_changed(j);
-	}
-	if (err) {
-		ms_sigdesc_free(&d);
-		return fail(j, -EBADMSG, MS_EXIT_MALFORMED, "signature blob "
-			    "is not a CMS/PKCS#7 SignedData message");
-	}
-	/* -c: CERT's key and whether it vouches, as verify-file says */
-	if (a->cert)
-		kv_cert_check(a->cert, a->kernel ? a->kernel :
-			      kr_get(KR_DEFAULT), f->data, f->len, &d, desc,
-			      sizeof(desc));
-	print_desc(j, f, &d);
-	rc = id_type_exit(j, &t);
-	ms_sigdesc_free(&d);
-	return rc;
-}
-
-/* --sig FILE.p7s or --detached: the file and its detached signature. */
-static int run_detached(const struct job *j, const struct ms_modfile *f)
-{
-	const struct args *a = j->a;
-	struct ms_modfile s;
-	struct ms_sigdesc d;
-	const char *content;
-	char *p7s = NULL;
-	const char *path = a->sig;
-	int err, rc;
-
-	if (!path) {
-		if (asprintf(&p7s, "%s.p7s", j->file) < 0)
-			return fail(j, -ENOMEM, MS_EXIT_IO, "out of memory");
-		path = p7s;
-	}
-	err = ms_modfile_open(path, &s, &content);
-	if (err) {
-		rc = fail(j, err, MS_EXIT_IO, "cannot read the detached "
-			  "signature %s: %s (give it with --sig)", path,
-			  content ? content : ms_io_strerror(err));
-		free(p7s);
-		return rc;
-	}
-	err = ms_sigdesc_fill_detached(&d, s.data, s.len, f->len,
-				       ms_has_magic(f->data, f->len), path,
-				       j->cert, a->cert);
-	if (err)
-		rc = fail(j, -EBADMSG, MS_EXIT_MALFORMED, "%s is not a "
-			  "CMS/PKCS#7 SignedData message", path);
-	else
-		rc = print_desc(j, f, &d);
-	if (ms_file_check(&f->file) || ms_file_check(&s.file))
-		rc = input_changed(j);
-	ms_sigdesc_free(&d);
-	ms_modfile_close(&s);
-	free(p7s);
-	return rc;
-}
-
-/* One file, start to end: its exit code. */
-static int describe_file(const struct job *j)
-{
-	struct ms_modfile f;
-	const char *content;
-	int err, rc;
-
-	/* A compressed module is described as the kernel sees it:
-	 * decompressed. */
-	err = ms_modfile_open(j->file, &f, &content);
-	if (err) {
-		if (content)
-			return fail(j, err, ms_exit_for_errno(err),
-				    "cannot decompress: %s", content);
-		return fail(j, err, MS_EXIT_IO, "%s", ms_io_strerror(err));
-	}
-	if (j->a->sig || j->a->detached) {
-		rc = run_detached(j, &f);
-	} else {
-		rc = signed_after(j, &f);
-		if (rc == MS_EXIT_OK)
-			rc = run(j, &f);
-	}
-	/* what was said about a module that changed meanwhile is void */
-	if (ms_file_check(&f.file) && rc != MS_EXIT_IO)
-		rc = input_changed(j);
-	ms_modfile_close(&f);
-	return rc;
-}
-
-/* Many files: the shared worker pool, output in input order. */
-struct each {
-	const struct args *a;
-	X509 *cert;
-	const struct ms_list *files;
-	struct rp_describe_summary sum;
-};
-
-static void each_done(void *ctx, size_t i, int code)
-{
-	(void)i;
-	rp_describe_count(&((struct each *)ctx)->sum, code);
-}
-
-static int each_describe(void *ctx, size_t i, FILE *out)
-{
-	const struct each *e = ctx;
-	const struct job j = { e->a, e->cert, e->files->v[i], out };
-
-	/* descriptions of many files: a blank line between them */
-	if (i && e->a->view == VIEW_DESCRIBE)
-		fputc('\n', out);
-	return describe_file(&j);
-}
-
-static int describe_all(const struct args *a, X509 *cert)
-{
-	const struct ms_tree_inputs in = {
-		.names = a->files, .n = a->nfiles,
-		.from = a->from, .nul = a->nul, .walk = a->walk,
+	*o = (struct ms_describe_opts){
+		.part = a->view == VIEW_BODY ? MS_PART_BODY :
+			a->view == VIEW_SIG ? MS_PART_SIG :
+			a->view == VIEW_DESC ? MS_PART_DESCRIPTOR :
+			a->view == VIEW_MODINFO ? MS_PART_MODINFO :
+			MS_PART_NONE,
+		.quiet = a->view == VIEW_NONE,
+		.field = a->field, .body_out = a->body_out,
+		.sig_out = a->sig_out, .sig = a->sig, .detached = a->detached,
+		.cert = cert, .cert_path = a->cert,
 	};
-	struct ms_list files = { 0 };
-	struct each e = { a, cert, &files, { 0 } };
+	*r = (struct rp_describe){
+		.view = a->view == VIEW_JSON ? RP_DESCRIBE_JSON :
+			a->view == VIEW_DESCRIBE ? RP_DESCRIBE_TEXT :
+			RP_DESCRIBE_NONE,
+		.kernel = a->kernel, .cert_path = a->cert,
+	};
+}
+
+/* Many files, each described in input order, then (for a tree or a list,
+ * as verify-file) their count. */
+static int describe_all(const struct args *a, const struct ms_describe_opts *o,
+			const struct ms_describe_sink *sink)
+{
+	struct ms_describe_tally t;
 	int code;
 
-	code = ms_tree_inputs_collect(&in, &files);
-	if (files.n)
-		code = ms_exit_worst(code, ms_batch_each(&files, a->jobs ?
-			a->jobs : ms_pool_default_workers(), "described",
-			each_describe, each_done, &e));
-	/* as verify-file: a tree or a list ends with its count */
-	if (files.n && (a->walk || a->from) && a->view != VIEW_NONE)
-		rp_print_describe_summary(stdout, files.n, &e.sum, code,
+	code = ms_describe_all(o, sink, a->files, a->nfiles, a->from, a->nul,
+			       a->walk, a->jobs, &t);
+	if (t.files && (a->walk || a->from) && a->view != VIEW_NONE)
+		rp_print_describe_summary(stdout, &t, code,
 					  a->view == VIEW_JSON);
-	ms_list_free(&files);
 	return code;
-}
-
-/* --body-out and --sig-out never replace a file this run reads
- * (base/samefile.h), nor each other: 0 or exit 2 after one line. */
-static int check_outputs(const struct args *a)
-{
-	const char *const outs[] = { a->body_out, a->sig_out };
-	struct ms_input_set in = { 0 };
-	const char *bad;
-	char why[512];
-
-	ms_inputs_add(&in, a->nfiles ? a->files[0] : NULL, "the module");
-	ms_inputs_add(&in, a->cert, "the certificate");
-	if (!ms_outputs_check(&in, outs, 2, &bad, why, sizeof(why)))
-		return 0;
-	ms_error(bad, "%s", why);
-	return MS_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
 {
 	struct args a = { .view = VIEW_DESCRIBE };
-	enum ms_key_problem why;
+	struct ms_describe_opts o;
+	struct ms_describe_sink sink;
+	struct rp_describe r;
 	X509 *cert = NULL;
 	int err, rc;
 
@@ -640,24 +289,23 @@ int main(int argc, char **argv)
 		ms_usage_hint();
 		return MS_EXIT_USAGE;
 	}
-	if ((rc = check_outputs(&a)))
-		return rc;
+	describe_opts(&a, NULL, &o, &r);
+	if (ms_describe_check_outputs(&o, a.nfiles ? a.files[0] : NULL))
+		return MS_EXIT_USAGE;
 	ms_cleanup_on_signals();
 	if (a.cert) {
-		err = ms_load_cert(a.cert, &cert, &why);
+		err = ms_cert_read(a.cert, &cert);
 		if (err) {
-			ms_error(a.cert, "%s", why == MS_KEY_UNREADABLE ?
-				 ms_io_strerror(err) : ms_key_problem_str(why));
+			ms_error(a.cert, "%s", ms_cert_strerror(err));
 			return MS_EXIT_KEY;
 		}
 	}
-	if (a.walk || a.from || a.nfiles > 1) {
-		rc = describe_all(&a, cert);
-	} else {
-		const struct job j = { &a, cert, a.files[0], stdout };
-
-		rc = describe_file(&j);
-	}
+	o.cert = cert;
+	sink = rp_describe_sink(&r);
+	if (a.walk || a.from || a.nfiles > 1)
+		rc = describe_all(&a, &o, &sink);
+	else
+		rc = ms_describe_file(&o, &sink, a.files[0], stdout);
 	X509_free(cert);
 	if (fflush(stdout) != 0) {
 		ms_error("stdout", "%s", strerror(errno));

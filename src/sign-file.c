@@ -26,6 +26,7 @@
 #include "kernel/public_key.h"
 #include "kernel/rules.h"
 #include "report/kernel_arg.h"
+#include "report/sign_result.h"
 #include "sign/agent_server.h"
 #include "sign/batch_sign.h"
 #include "sign/kernel_check.h"
@@ -623,6 +624,8 @@ static int run_batch(struct opts *o)
 	struct kconfig kc = { 0 };
 	struct ms_signer signer;
 	struct ms_fail fail;
+	const struct ms_sign_view view = rp_sign_view(o->batch.json, o->quiet);
+	struct ms_sign_tally tally;
 	int err, code, listed;
 
 	memset(&signer, 0, sizeof(signer));
@@ -670,8 +673,9 @@ static int run_batch(struct opts *o)
 	ms_sign_warn_mldsa(&signer, o->req.kernel, names);
 	code = ms_exit_worst(listed, ms_batch_sign(&signer, &o->req, &list,
 			     o->batch.jobs ? o->batch.jobs :
-			     ms_pool_default_workers(), o->quiet,
-			     o->batch.json, ms_sign_report));
+			     ms_pool_default_workers(), &view, ms_sign_report,
+			     &tally));
+	rp_print_sign_summary(stdout, &tally, o->batch.json, o->quiet);
 out:
 	ms_signer_free(&signer);
 	ms_pin_clear();

@@ -110,6 +110,25 @@ sign_sample() { # name hash [key] [sign-file flags...]
 	assert_line "  key:            ECDSA-P256 (certificate: $KEYS/ec256.crt)"
 }
 
+@test "a -k signer is named by its certificate's CN in extract-sig's text and JSON, sign-file's JSON and verify-file's, as the kernel's key name" {
+	make_module m.ko 200
+	run -0 "$SIGN_FILE" --batch --json -k sha256 "$KEYS/ec256.key" \
+		"$KEYS/ec256.crt" m.ko
+	assert_line -n 0 --partial '"signer_id":"skid","issuer":null,"serial":null,'
+	assert_line -n 0 --partial '"signer":"modsign test ECDSA P-256 key",'
+	run -0 "$EXTRACT_SIG" --json -c "$KEYS/ec256.crt" m.ko
+	assert_output --partial '"signer":"modsign test ECDSA P-256 key",'
+	run -0 "$EXTRACT_SIG" -c "$KEYS/ec256.crt" m.ko
+	assert_line "  signer:         modsign test ECDSA P-256 key"
+	run -0 "$VERIFY_FILE" --json -c "$KEYS/ec256.crt" m.ko
+	assert_output --partial '"signer":"modsign test ECDSA P-256 key",'
+	run -0 "$VERIFY_FILE" -c "$KEYS/ec256.crt" m.ko
+	assert_output --partial 'signer "modsign test ECDSA P-256 key",'
+	# without the certificate nothing names it
+	run -0 "$EXTRACT_SIG" --json m.ko
+	assert_output --partial '"signer":null,'
+}
+
 @test "--json describes the signature as one JSON object" {
 	make_module m.ko 200
 	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
@@ -262,6 +281,21 @@ modinfo_matches() { # file
 	run "$EXTRACT_SIG" -c "$KEYS/rsa2048.key" m.ko
 	assert_failure 9
 	assert_output "extract-sig: $KEYS/rsa2048.key: not an X.509 certificate (expected DER or PEM)"
+}
+
+@test "a certificate that cannot be read: exit 9 naming it and why" {
+	make_module m.ko 200
+	"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" m.ko
+	run "$EXTRACT_SIG" -c absent.crt m.ko
+	assert_failure 9
+	assert_output "extract-sig: absent.crt: No such file or directory"
+}
+
+@test "extract-sig reads a certificate without the signing stack: no ENGINE, OSSL_STORE or provider loading linked" {
+	run nm -D --undefined-only "$EXTRACT_SIG"
+	assert_success
+	assert_output --partial "X509_free"
+	refute_output --regexp "ENGINE_|OSSL_STORE_|OSSL_PROVIDER_|UI_"
 }
 
 @test "--help and --version go to stdout and succeed" {

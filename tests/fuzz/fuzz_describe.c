@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target: extract-sig's describe path — trailer split, CMS
- * description, JSON and the modinfo emulation — on hostile files.
+ * description, its text and JSON and the modinfo emulation — on hostile
+ * files.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -9,6 +10,7 @@
 
 #include "module/modinfo.h"
 #include "module/sig_describe.h"
+#include "report/sigdesc.h"
 
 static FILE *sink;
 
@@ -20,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!sink)
 		sink = fopen("/dev/null", "w");
 	if (ms_sigdesc_fill(&d, data, size, NULL, NULL) == 0) {
-		o = ms_sigdesc_json(&d, "fuzz");
+		rp_sigdesc_print(sink, &d, "fuzz");
+		o = rp_sigdesc_json(&d, "fuzz");
 		fputs(json_object_to_json_string(o), sink);
 		json_object_put(o);
 	}

@@ -2,15 +2,14 @@
 /*
  * Describing an appended signature for people and scripts (extract-sig):
  * where it sits, what the descriptor says, and who signed with what.
+ * Printed, as text or JSON, by report/describe.h.
  */
 #ifndef MODSIGN_MODULE_SIG_DESCRIBE_H
 #define MODSIGN_MODULE_SIG_DESCRIBE_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
-#include <json-c/json.h>
 #include <openssl/x509.h>
 
 #include "module/trailer.h"
@@ -50,6 +49,7 @@ struct ms_signer_desc {
 	char key[32];		/* "RSA-2048" when a certificate is known */
 	const char *cert_from;	/* "embedded", the -c path, or NULL */
 	char *subject;		/* matching certificate's subject */
+	char *subject_cn;	/* kmod's "signer" of that subject, or NULL */
 };
 
 struct ms_sigdesc {
@@ -105,12 +105,6 @@ int ms_sigdesc_fill_detached(struct ms_sigdesc *d, const uint8_t *blob,
 			     const char *sig_file, X509 *cert,
 			     const char *cert_path);
 void ms_sigdesc_free(struct ms_sigdesc *d);
-
-/* Human-readable description on out. */
-void ms_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
-		      const char *file);
-/* The same as one JSON object. */
-json_object *ms_sigdesc_json(const struct ms_sigdesc *d, const char *file);
 
 /* "PKCS#7", "X509", "PGP"; NULL for an unknown id type. */
 const char *ms_id_type_name(unsigned id_type);

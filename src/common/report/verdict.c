@@ -9,10 +9,11 @@
 #include "base/format.h"
 #include "base/json_name.h"
 #include "base/log.h"
-#include "base/signer_facts.h"
 #include "kernel/kernel_config.h"
 #include "kernel/x509.h"
 #include "module/trailer.h"
+#include "report/signer_facts.h"
+#include "report/summary.h"
 #include "report/verdict.h"
 
 static bool rp_is_soft(int err)
@@ -256,13 +257,12 @@ static json_object *with_mldsa(json_object *o, const struct p7_sinfo *si)
 	return o;
 }
 
-/* One signer in the schema every tool shares (base/signer_facts.h). */
 /* One signer's facts, for the JSON and the text alike. */
-static void signer_facts(const struct p7_sinfo *si, struct ms_signer_facts *fp)
+static void signer_facts(const struct p7_sinfo *si, struct rp_signer_facts *fp)
 {
 	const struct x509k_cert *k = si->trusted_by;
 	const struct x509k_cert *c = k ? k : si->signer;
-	struct ms_signer_facts f = {
+	struct rp_signer_facts f = {
 		.index = (int)si->index,
 		.by_skid = si->skid != NULL,
 		.hash = si->hash ? si->hash->name : NULL,
@@ -310,10 +310,10 @@ static void signer_facts(const struct p7_sinfo *si, struct ms_signer_facts *fp)
 
 static json_object *signer_json(const struct p7_sinfo *si)
 {
-	struct ms_signer_facts f;
+	struct rp_signer_facts f;
 
 	signer_facts(si, &f);
-	return with_mldsa(ms_signer_facts_json(&f), si);
+	return with_mldsa(rp_signer_facts_json(&f), si);
 }
 
 void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
@@ -380,7 +380,7 @@ void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 	const struct kv_result *r = rp_decided(c, usage, given, &tmp);
 	int shown = rp_shown(c, usage, r->err);
 	const struct p7_sinfo *si = NULL;
-	struct ms_signer_facts f;
+	struct rp_signer_facts f;
 	char key[64], id[160];
 	size_t i;
 
@@ -462,17 +462,34 @@ void rp_summary_add(struct rp_summary *to, const struct rp_summary *from)
 	to->nocheck += from->nocheck;
 }
 
+/* The run's outcomes in the order of its summary line; the one not
+ * checkable by this build only when there are (the line scripts read
+ * stays as it was). */
+static void summary_counts(const struct rp_summary *s, struct rp_count *c)
+{
+	const struct rp_count all[] = {
+		{ "ok", "ok", s->ok, false },
+		{ "unsigned", "unsigned", s->unsigned_, false },
+		{ "unknown key", "unknown_key", s->nokey, false },
+		{ "unsupported", "unsupported", s->nopkg, false },
+		{ "bad signature", "rejected", s->rejected, false },
+		{ "malformed", "malformed", s->malformed, false },
+		{ "unreadable", "unreadable", s->errors, false },
+		{ "not checkable by this build (ML-DSA)", "not_checkable",
+		  s->nocheck, true },
+	};
+
+	memcpy(c, all, sizeof(all));
+}
+
+#define SUMMARY_COUNTS 8
+
 void rp_print_summary(FILE *out, size_t files, const struct rp_summary *s)
 {
-	fprintf(out, "summary: %zu files: %u ok, %u unsigned, %u unknown key, "
-		"%u unsupported, %u bad signature, %u malformed, %u "
-		"unreadable", files, s->ok, s->unsigned_, s->nokey, s->nopkg,
-		s->rejected, s->malformed, s->errors);
-	/* only when there are: the line scripts read stays as it was */
-	if (s->nocheck)
-		fprintf(out, ", %u not checkable by this build (ML-DSA)",
-			s->nocheck);
-	fputc('\n', out);
+	struct rp_count c[SUMMARY_COUNTS];
+
+	summary_counts(s, c);
+	rp_print_counts(out, files, c, SUMMARY_COUNTS, 0, false);
 }
 
 void rp_print_error_json(FILE *out, const char *file, int err,
@@ -493,66 +510,8 @@ void rp_print_error_json(FILE *out, const char *file, int err,
 void rp_print_summary_json(FILE *out, size_t files,
 			   const struct rp_summary *s, int exit_code)
 {
-	json_object *j = json_object_new_object(), *n = json_object_new_object();
+	struct rp_count c[SUMMARY_COUNTS];
 
-	json_object_object_add(n, "files", json_object_new_int64((int64_t)files));
-	json_object_object_add(n, "ok", json_object_new_int((int)s->ok));
-	json_object_object_add(n, "unsigned",
-			       json_object_new_int((int)s->unsigned_));
-	json_object_object_add(n, "unknown_key",
-			       json_object_new_int((int)s->nokey));
-	json_object_object_add(n, "unsupported",
-			       json_object_new_int((int)s->nopkg));
-	json_object_object_add(n, "rejected",
-			       json_object_new_int((int)s->rejected));
-	json_object_object_add(n, "malformed",
-			       json_object_new_int((int)s->malformed));
-	json_object_object_add(n, "unreadable",
-			       json_object_new_int((int)s->errors));
-	if (s->nocheck)
-		json_object_object_add(n, "not_checkable",
-				       json_object_new_int((int)s->nocheck));
-	/* the run's exit status, as sign-file's summary has it */
-	json_object_object_add(n, "exit", json_object_new_int(exit_code));
-	json_object_object_add(j, "summary", n);
-	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
-	json_object_put(j);
-}
-
-void rp_describe_count(struct rp_describe_summary *s, int code)
-{
-	switch (code) {
-	case MS_EXIT_OK: s->signed_++; break;
-	case MS_EXIT_UNSIGNED: s->unsigned_++; break;
-	case MS_EXIT_MALFORMED: s->malformed++; break;
-	default: s->errors++; break;
-	}
-}
-
-void rp_print_describe_summary(FILE *out, size_t files,
-			       const struct rp_describe_summary *s,
-			       int exit_code, bool json)
-{
-	json_object *j, *n;
-
-	if (!json) {
-		fprintf(out, "summary: %zu files: %u signed, %u unsigned, "
-			"%u malformed, %u unreadable\n", files, s->signed_,
-			s->unsigned_, s->malformed, s->errors);
-		return;
-	}
-	j = json_object_new_object();
-	n = json_object_new_object();
-	json_object_object_add(n, "files", json_object_new_int64((int64_t)files));
-	json_object_object_add(n, "signed", json_object_new_int((int)s->signed_));
-	json_object_object_add(n, "unsigned",
-			       json_object_new_int((int)s->unsigned_));
-	json_object_object_add(n, "malformed",
-			       json_object_new_int((int)s->malformed));
-	json_object_object_add(n, "unreadable",
-			       json_object_new_int((int)s->errors));
-	json_object_object_add(n, "exit", json_object_new_int(exit_code));
-	json_object_object_add(j, "summary", n);
-	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
-	json_object_put(j);
+	summary_counts(s, c);
+	rp_print_counts(out, files, c, SUMMARY_COUNTS, exit_code, true);
 }

@@ -55,17 +55,4 @@ void rp_print_summary(FILE *out, size_t files, const struct rp_summary *s);
 void rp_print_summary_json(FILE *out, size_t files,
 			   const struct rp_summary *s, int exit_code);
 
-/*
- * extract-sig's summary of many files, by each file's exit code:
- * "summary: N files: N signed, N unsigned, N malformed, N unreadable",
- * or with json {"summary":{"files":N,"signed":N,...,"exit":N}}.
- */
-struct rp_describe_summary {
-	unsigned signed_, unsigned_, malformed, errors;
-};
-void rp_describe_count(struct rp_describe_summary *s, int code);
-void rp_print_describe_summary(FILE *out, size_t files,
-			       const struct rp_describe_summary *s,
-			       int exit_code, bool json);
-
 #endif

@@ -8,12 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
-
 #include "base/exitcode.h"
-#include "base/json_name.h"
 #include "base/log.h"
-#include "base/signer_facts.h"
 #include "base/workpool.h"
 #include "sign/batch_sign.h"
 #include "sign/cms.h"
@@ -34,7 +30,7 @@ struct sign_run {
 	const struct ms_signer *s;
 	const struct ms_sign_req *req;
 	const struct ms_list *list;
-	int quiet, json;
+	const struct ms_sign_view *view;
 	int (*report)(const struct ms_fail *f, int err);
 	struct ms_result *res;
 	pthread_mutex_t glock;	/* cur */
@@ -47,60 +43,48 @@ struct sign_run {
 enum { DONE_SIGNED, DONE_SKIPPED, DONE_FAILED };
 
 /*
- * --json: one object per file.  A failure is verify-file's ERROR object
- * (report/verdict.c: rp_print_error_json) with the exit code added: its
- * reason is the diagnostic just printed, without the program's name.
+ * The diagnostic just captured for a failed file, without "prog: file: "
+ * (the outcome names the file) and past its first line; malloc'd, or
+ * NULL when there was none.
  */
-static void print_json(FILE *out, const char *name, int err, int skipped,
-		       int code, json_object *signers, FILE *errs,
-		       const struct ms_result *r)
+static char *captured_reason(FILE *errs, const struct ms_result *r,
+			     const char *name)
 {
-	json_object *j = json_object_new_object();
-	const char *verdict = err ? "ERROR" : skipped ? "SKIPPED" : "SIGNED";
+	size_t skip = strlen(ms_prog()) + 2, nl = strlen(name);
+	char *reason = NULL, *p;
 
-	ms_json_add_name(j, "file", name);
-	json_object_object_add(j, "verdict", json_object_new_string(verdict));
-	if (err) {
-		char *reason = NULL, *p;
-		size_t skip = strlen(ms_prog()) + 2, nl = strlen(name);
-
-		/* "prog: file: reason": the file is the object's "file" */
-		fflush(errs);
-		if (r->err_len > skip + nl + 2 &&
-		    memcmp(r->err + skip, name, nl) == 0 &&
-		    memcmp(r->err + skip + nl, ": ", 2) == 0)
-			skip += nl + 2;
-		if (r->err_len > skip)
-			reason = strndup(r->err + skip, r->err_len - skip);
-		if (reason && (p = strchr(reason, '\n')))
-			*p = 0;
-		json_object_object_add(j, "errno",
-				       json_object_new_string(
-					       ms_errno_name(err)));
-		/* it may name other files (the key, a <dest>) */
-		ms_json_add_name(j, "reason", reason);
-		json_object_object_add(j, "exit", json_object_new_int(code));
-		free(reason);
-	} else {
-		json_object_object_add(j, "signers", signers ?
-				       json_object_get(signers) : NULL);
-	}
-	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
-	json_object_put(j);
+	fflush(errs);
+	if (r->err_len > skip + nl + 2 &&
+	    memcmp(r->err + skip, name, nl) == 0 &&
+	    memcmp(r->err + skip + nl, ": ", 2) == 0)
+		skip += nl + 2;
+	if (r->err_len > skip)
+		reason = strndup(r->err + skip, r->err_len - skip);
+	if (reason && (p = strchr(reason, '\n')))
+		*p = 0;
+	return reason;
 }
 
 /* A file's line and diagnostic, written from whichever thread knows.
- * signers: with --json, the facts of the signature made (borrowed). */
+ * made: with describe, the signature made (borrowed). */
 static void finish(struct sign_run *run, size_t i, int err, int skipped,
-		   const struct ms_fail *fail, json_object *signers)
+		   const struct ms_fail *fail, const struct ms_made_sig *made)
 {
 	struct ms_result *r = &run->res[i];
 	const char *name = run->list->v[i];
+	struct ms_sign_outcome o = {
+		.file = name,
+		.verdict = err ? MS_SIGN_FAILED : skipped ? MS_SIGN_SKIPPED :
+			   MS_SIGN_SIGNED,
+		.err = err,
+		.made = made && !err && !skipped ? &made->d : NULL,
+	};
 	struct ms_capture c;
+	char *reason = NULL;
 
-	/* -q and nothing went wrong: nothing to say, no streams to open
-	 * (two per file otherwise). */
-	if (!err && run->quiet && !run->json) {
+	/* Nothing to say when all went well: no streams to open (two per
+	 * file otherwise). */
+	if (!err && run->view->quiet) {
 		memset(r, 0, sizeof(*r));
 		r->tag = skipped ? DONE_SKIPPED : DONE_SIGNED;
 		return;
@@ -113,24 +97,13 @@ static void finish(struct sign_run *run, size_t i, int err, int skipped,
 	if (err) {
 		r->code = run->report(fail, err);
 		r->tag = DONE_FAILED;
+		o.code = r->code;
+		o.reason = reason = captured_reason(c.err, r, name);
 	} else {
 		r->tag = skipped ? DONE_SKIPPED : DONE_SIGNED;
 	}
-	if (run->json)
-		print_json(c.out, name, err, skipped, r->code, signers, c.err,
-			   r);
-	else if (err) {
-		fprintf(c.out, "%s: FAILED (exit %d)\n", name, r->code);
-	} else if (skipped) {
-		r->tag = DONE_SKIPPED;
-		if (!run->quiet)
-			fprintf(c.out, "%s: already signed, left unchanged\n",
-				name);
-	} else {
-		r->tag = DONE_SIGNED;
-		if (!run->quiet)
-			fprintf(c.out, "%s: signed\n", name);
-	}
+	run->view->file(c.out, &o);
+	free(reason);
 	ms_result_end(&c);
 }
 
@@ -201,7 +174,7 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 						 MS_SYNC_DIR, &fail);
 
 			finish(run, g->v[k].i, err, 0, &fail,
-			       g->v[k].job.signers);
+			       g->v[k].job.made);
 			ms_sign_release(&g->v[k].job);
 			ms_pool_finish(pool, g->v[k].i);
 		}
@@ -245,7 +218,7 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 	}
 	for (k = 0; k < g->n; k++) {
 		finish(run, g->v[k].i, cs[k].err, 0, &cs[k].fail,
-		       g->v[k].job.signers);
+		       g->v[k].job.made);
 		ms_sign_release(&g->v[k].job);
 		free(cs[k].dir);
 		/* Handed over together: one wake-up of the emitter per group
@@ -318,7 +291,7 @@ static int sign_job(struct ms_pool *pool, void *ctx, size_t i)
 			/* No room to wait: this one flushes alone. */
 			err = ms_sign_commit(&job, MS_SYNC_FILE | MS_SYNC_DIR,
 					     &fail);
-			finish(run, i, err, 0, &fail, job.signers);
+			finish(run, i, err, 0, &fail, job.made);
 			ms_sign_release(&job);
 			return 0;
 		}
@@ -355,33 +328,17 @@ static void sign_done(void *ctx, size_t i)
 	ms_result_free(r);
 }
 
-/* --json's last line: {"summary":{"files":N,"signed":N,...}} */
-static void print_summary_json(size_t files, const struct sign_run *run)
-{
-	json_object *j = json_object_new_object(), *n = json_object_new_object();
-
-	json_object_object_add(n, "files", json_object_new_int64((int64_t)files));
-	json_object_object_add(n, "signed",
-			       json_object_new_int64((int64_t)run->signed_));
-	json_object_object_add(n, "already_signed",
-			       json_object_new_int64((int64_t)run->skipped));
-	json_object_object_add(n, "failed",
-			       json_object_new_int64((int64_t)run->failed));
-	json_object_object_add(n, "exit", json_object_new_int(run->code));
-	json_object_object_add(j, "summary", n);
-	printf("%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
-	json_object_put(j);
-}
-
 int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
-		  const struct ms_list *list, int jobs, int quiet, int json,
-		  int (*report)(const struct ms_fail *f, int err))
+		  const struct ms_list *list, int jobs,
+		  const struct ms_sign_view *view,
+		  int (*report)(const struct ms_fail *f, int err),
+		  struct ms_sign_tally *tally)
 {
 	static const struct ms_pool_ops ops = { sign_job, sign_done,
 						sign_drain };
 	struct sign_run run = {
-		.s = s, .req = req, .list = list, .quiet = quiet,
-		.json = json, .report = report, .code = MS_EXIT_OK,
+		.s = s, .req = req, .list = list, .view = view,
+		.report = report, .code = MS_EXIT_OK,
 	};
 	pthread_mutex_t serial = PTHREAD_MUTEX_INITIALIZER;
 	struct ms_cms_template *tmpl = NULL;
@@ -419,13 +376,10 @@ int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 		ms_error(NULL, "cannot start workers: %s", strerror(-err));
 		run.code = ms_exit_worst(run.code, MS_EXIT_IO);
 	}
-	if (json)
-		print_summary_json(list->n, &run);
-	else if (!quiet)
-		printf("summary: %zu files: %zu signed, %zu already signed, "
-		       "%zu failed\n", list->n, run.signed_, run.skipped,
-		       run.failed);
-	fflush(stdout);
+	*tally = (struct ms_sign_tally){
+		.files = list->n, .signed_ = run.signed_,
+		.skipped = run.skipped, .failed = run.failed, .code = run.code,
+	};
 	pthread_mutex_destroy(&run.glock);
 	free(run.res);
 	ms_cms_template_free(tmpl);

@@ -7,17 +7,18 @@
 #define MODSIGN_SIGN_BATCH_SIGN_H
 
 #include "base/batch_run.h"
+#include "module/outcome.h"
 #include "sign/signer.h"
 
 /*
- * Sign every file of list with one loaded signer, on jobs workers.
- * req gives the per-file options (policy, -p, -d); its module and dest
- * are ignored.  report turns a failure into its diagnostic and exit code
- * (the tool's words); quiet leaves out the lines of files signed or
- * skipped and the summary.  json replaces the lines with one JSON object
- * a file ("verdict" SIGNED with its "signers", SKIPPED, or ERROR with
- * "errno", "reason" and "exit") and a {"summary":{...}} object, quiet or
- * not (req->describe must be set).  Returns the most severe exit code.
+ * Sign every file of list with one loaded signer, on jobs workers, each
+ * file's output in list order, as view prints it (the tool's printer,
+ * report/sign_result.h).  req gives the per-file options
+ * (policy, -p, -d; describe to hand the printer the signature made); its
+ * module and dest are ignored.  report turns a failure into its
+ * diagnostic and exit code (the tool's words).  *tally counts the files
+ * for the summary, which is the caller's to print.  Returns the most
+ * severe exit code.
  *
  * Durability: each worker writes complete temporary files without
  * flushing them; every MS_GROUP_MAX files (and at the end) one syncfs()
@@ -27,7 +28,9 @@
  */
 #define MS_GROUP_MAX 64
 int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
-		  const struct ms_list *list, int jobs, int quiet, int json,
-		  int (*report)(const struct ms_fail *f, int err));
+		  const struct ms_list *list, int jobs,
+		  const struct ms_sign_view *view,
+		  int (*report)(const struct ms_fail *f, int err),
+		  struct ms_sign_tally *tally);
 
 #endif

@@ -10,6 +10,7 @@
 #include <openssl/pem.h>
 #include <openssl/pkcs12.h>
 
+#include "base/cert_file.h"
 #include "base/infile.h"
 #include "sign/keys.h"
 #include "sign/pin.h"
@@ -36,7 +37,7 @@ const char *ms_key_problem_str(enum ms_key_problem p)
 	case MS_KEY_BAD_PIN:
 		return "cannot decrypt private key (wrong passphrase)";
 	case MS_KEY_NOT_A_CERT:
-		return "not an X.509 certificate (expected DER or PEM)";
+		return ms_cert_strerror(-EBADMSG);
 	case MS_KEY_MISMATCH:
 		return "private key does not match the certificate";
 	case MS_KEY_PIN_UNREADABLE:
@@ -336,44 +337,16 @@ int ms_load_private_key(const char *spec, const struct ms_key_opts *o,
 	return err;
 }
 
-/* A certificate from memory (DER or PEM), or NULL. */
-static X509 *ms_cert_from_buf(const uint8_t *buf, size_t len)
-{
-	const unsigned char *p = buf;
-	X509 *x = NULL;
-	BIO *b;
-
-	if (len >= 2 && buf[0] == 0x30 && buf[1] >= 0x81 && buf[1] <= 0x84)
-		return d2i_X509(NULL, &p, (long)len);
-	b = BIO_new_mem_buf(buf, (int)len);
-	if (!b)
-		return NULL;
-	x = PEM_read_bio_X509(b, NULL, NULL, NULL);
-	BIO_free(b);
-	return x;
-}
-
 int ms_load_cert(const char *path, X509 **cert, enum ms_key_problem *why)
 {
-	uint8_t *buf;
-	size_t len;
-	int err;
+	int err = ms_cert_read(path, cert);
 
-	*cert = NULL;
-	err = ms_read_all(path, KEY_FILE_MAX, &buf, &len);
-	if (err) {
-		*why = MS_KEY_UNREADABLE;
-		return err;
-	}
-	*cert = ms_cert_from_buf(buf, len);
-	free(buf);
-	if (!*cert) {
-		ERR_clear_error();
+	if (err == -EBADMSG) {
 		*why = MS_KEY_NOT_A_CERT;
 		return -EINVAL;
 	}
-	*why = MS_KEY_OK;
-	return 0;
+	*why = err ? MS_KEY_UNREADABLE : MS_KEY_OK;
+	return err;
 }
 
 int ms_load_cert_spec(const char *spec, const struct ms_key_opts *o,

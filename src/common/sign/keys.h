@@ -78,7 +78,8 @@ int ms_load_private_key(const char *spec, const struct ms_key_opts *o,
 int ms_load_cert_spec(const char *spec, const struct ms_key_opts *o,
 		      struct ms_token **tok, X509 **cert,
 		      enum ms_key_problem *why);
-/* A certificate file only (DER or PEM). */
+/* A certificate file only (DER or PEM): base/cert_file.h's reading,
+ * its failure told as a key problem. */
 int ms_load_cert(const char *path, X509 **cert, enum ms_key_problem *why);
 
 /* 0 when key is the private half of cert's public key. */

@@ -704,12 +704,12 @@ static int check_mldsa(const struct ms_signer *s,
 }
 
 /*
- * The signers of a signature just made, in the schema extract-sig and
- * verify-file use: the signed module (body, CMS, descriptor, magic)
- * described with the first certificate for the key, and judged with it
- * alone as extract-sig -c judges (kernel/cert_check.h).
+ * The signature just made, described as extract-sig describes one: the
+ * signed module (body, CMS, descriptor, magic) described with the first
+ * certificate for the key, and judged with it alone as extract-sig -c
+ * judges (kernel/cert_check.h).  NULL when it cannot be.
  */
-static struct json_object *describe_sig(const struct ms_signer *s,
+static struct ms_made_sig *describe_sig(const struct ms_signer *s,
 					const struct ms_sign_req *r,
 					const char *cert_from,
 					const uint8_t *body, size_t body_len,
@@ -717,33 +717,26 @@ static struct json_object *describe_sig(const struct ms_signer *s,
 {
 	size_t len = body_len + sig_len + MS_TRAILER_OVERHEAD;
 	uint8_t *buf = malloc(len);
-	json_object *all, *arr = NULL;
-	struct ms_sigdesc d;
-	char desc[320];
+	struct ms_made_sig *m = calloc(1, sizeof(*m));
 
-	if (!buf)
-		return NULL;
-	if (ms_map_read(buf, body, body_len)) {
-		free(buf);
-		return NULL;
-	}
+	if (!buf || !m || ms_map_read(buf, body, body_len))
+		goto fail;
 	memcpy(buf + body_len, sig, sig_len);
 	ms_trailer_encode((uint32_t)sig_len, buf + body_len + sig_len);
-	if (ms_sigdesc_fill(&d, buf, len, s->certs[0], cert_from) == 0) {
-		if (r->cert_path)
-			kv_cert_check(r->cert_path, r->kernel ? r->kernel :
-				      kr_get(KR_DEFAULT), buf, len, &d, desc,
-				      sizeof(desc));
-		all = ms_sigdesc_json(&d, "");
-		if (json_object_object_get_ex(all, "signers", &arr))
-			json_object_get(arr);
-		else
-			arr = NULL;
-		json_object_put(all);
-	}
-	ms_sigdesc_free(&d);
+	if (ms_sigdesc_fill(&m->d, buf, len, s->certs[0], cert_from))
+		goto fail;
+	if (r->cert_path)
+		kv_cert_check(r->cert_path, r->kernel ? r->kernel :
+			      kr_get(KR_DEFAULT), buf, len, &m->d,
+			      m->key_description, sizeof(m->key_description));
 	free(buf);
-	return arr;
+	return m;
+fail:
+	if (m)
+		ms_sigdesc_free(&m->d);
+	free(m);
+	free(buf);
+	return NULL;
 }
 
 int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
@@ -890,7 +883,7 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 	}
 
 	if (r->describe)
-		job->signers = describe_sig(s, r, r->cert_path ?
+		job->made = describe_sig(s, r, r->cert_path ?
 					    r->cert_path : "given", in.data,
 					    body_len, sig, sig_len);
 
@@ -971,8 +964,10 @@ int ms_sign_commit(struct ms_signed *job, unsigned int sync,
 
 void ms_sign_release(struct ms_signed *job)
 {
-	json_object_put(job->signers);
-	job->signers = NULL;
+	if (job->made)
+		ms_sigdesc_free(&job->made->d);
+	free(job->made);
+	job->made = NULL;
 	ms_out_abort(&job->p7s);
 	ms_out_abort(&job->out);
 	free(job->p7s_path);

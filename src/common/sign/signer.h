@@ -15,6 +15,7 @@
 
 #include "base/outfile.h"
 #include "module/module_file.h"
+#include "module/sig_describe.h"
 #include "sign/keys.h"
 
 struct kr_rules;
@@ -123,8 +124,8 @@ struct ms_sign_req {
 	enum ms_signed_policy signed_policy;
 	int firmware;		/* --usage firmware: the body need not be
 				 * ELF even when named .ko */
-	int describe;		/* batch --json: keep the signers' facts
-				 * of the signature made (ms_signed) */
+	int describe;		/* batch --json: keep the description of
+				 * the signature made (ms_signed) */
 	const char *cert_path;	/* the first certificate's name, for
 				 * those facts */
 	int nowait;		/* batch: -EWOULDBLOCK (MS_STAGE_INPUT)
@@ -159,16 +160,20 @@ int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
  * ms_sign_release then removes whatever was not committed and unlocks;
  * it is also the way to give up on a prepared job.
  */
-struct json_object;
+/* With describe: the signature made, described as extract-sig describes
+ * an appended signature, and judged with the first certificate alone as
+ * extract-sig -c judges it (kernel/cert_check.h). */
+struct ms_made_sig {
+	struct ms_sigdesc d;
+	char key_description[320];	/* d.cert_description's text */
+};
+
 struct ms_signed {
 	const char *module;
 	struct ms_modfile in;	/* the locked input: fd only */
 	struct ms_out out, p7s;	/* out.tmp NULL with -d */
 	char *p7s_path;
-	/* with describe: the signers of the signature made, as the JSON
-	 * array every tool writes (base/signer_facts.h); owned, taken
-	 * (set to NULL) by whoever prints it, else freed by release */
-	struct json_object *signers;
+	struct ms_made_sig *made;	/* with describe; freed by release */
 };
 
 int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,

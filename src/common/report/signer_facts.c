@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "base/signer_facts.h"
 #include "base/json_name.h"
+#include "report/signer_facts.h"
 
 static json_object *str_if(bool have, const char *s)
 {
 	return have && s ? json_object_new_string(s) : NULL;
 }
 
-json_object *ms_signer_facts_json(const struct ms_signer_facts *f)
+json_object *rp_signer_facts_json(const struct rp_signer_facts *f)
 {
 	json_object *o = json_object_new_object();
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The facts of one signer as every tool's JSON gives them: one schema,
- * filled by extract-sig from the CMS and by verify-file from the kernel
- * model, so the same signer reads the same in both.
+ * filled from the CMS (extract-sig, sign-file --json: report/describe.c)
+ * and from the kernel model (verify-file: report/verdict.c), so the same
+ * signer reads the same in all three.
  *
  *   index                1-based position among the SignerInfos
  *   signer_id            "issuer-and-serial" or "skid"
@@ -26,15 +27,15 @@
  *                        in extract-sig what the kernel line needs for
  *                        it), else null
  */
-#ifndef MODSIGN_BASE_SIGNER_FACTS_H
-#define MODSIGN_BASE_SIGNER_FACTS_H
+#ifndef MODSIGN_REPORT_SIGNER_FACTS_H
+#define MODSIGN_REPORT_SIGNER_FACTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include <json-c/json.h>
 
-struct ms_signer_facts {
+struct rp_signer_facts {
 	int index;
 	bool by_skid;
 	char issuer[512], serial[80], skid[160], signer[256];
@@ -48,7 +49,7 @@ struct ms_signer_facts {
 	int trusted;		/* -1 not judged, 0 no, 1 yes */
 };
 
-json_object *ms_signer_facts_json(const struct ms_signer_facts *f);
+json_object *rp_signer_facts_json(const struct rp_signer_facts *f);
 
 /*
  * json_object_to_json_string_ext's flags for every tool: one line, "/"
