@@ -227,7 +227,8 @@ fuzz-smoke: deps-fuzz $(BINS)
 		grep -E '^(Done|stat::number_of_executed_units)' $$f.log; \
 	done
 
-# issue 5's table: single files, batch against xargs -P, verify, RSS, limit
+# bench/batch-bench.sh: single files, batch against xargs -P, verify,
+# peak memory, efficiency against the machine's limit
 bench: $(BINS)
 	bench/batch-bench.sh
 

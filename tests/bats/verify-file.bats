@@ -3,7 +3,8 @@
 #
 # verify-file's command line: verdict lines, JSON, exit codes, modes.
 # Modules are signed with the real sign-file and openssl; verdicts expected
-# are the kernel's (kernel-rules.md), not whatever the code prints.
+# are the kernel's (kernel/module/signing.c, crypto/asymmetric_keys/), not
+# whatever the code prints.
 
 load helpers
 bats_require_minimum_version 1.5.0
