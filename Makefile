@@ -70,18 +70,20 @@ $(BUILD)/bin/%: $(BUILD)/obj/%.o $(COMMON_LIB)
 # position-dependent executable.  Off by default, and for a reason: the
 # tool then keeps the OpenSSL it was built with (libssl3 security
 # updates need a rebuild) and loses ASLR for its own image.  What it
-# buys is start-up: relocating libcrypto.so's ~20,000 pointers dirties
-# ~1.5 ms of pages at every run, a fifth of signing one module (see the
-# README's "Performance").  Only sign-file: verify-file reads untrusted
-# modules and keeps every hardening.
+# buys is start-up: relocating the thousands of pointers in libcrypto.so
+# dirties pages at every run, a large part of signing one small module
+# (bench/sign-bench.sh; the README's "Performance").  Only sign-file:
+# verify-file reads untrusted modules and keeps every hardening.
 ifneq ($(STATIC_LIBCRYPTO),)
 $(BUILD)/bin/sign-file: PKG_LIBS := -Wl,-Bstatic -lcrypto -Wl,-Bdynamic \
 	-ldl -pthread
 $(BUILD)/bin/sign-file: ALL_LDFLAGS += -no-pie
 endif
 
-# Man pages come from --help/--version plus an include with EXIT STATUS,
-# ENVIRONMENT and EXAMPLES, so they cannot lag the code.
+# Man pages come from --help/--version (synopsis, options, the exit-status
+# table), so they cannot lag the code, plus man/TOOL.h2m and
+# man/common.h2m: the sections --help has no room for (keys, batch, agent,
+# machine, kernel lines, what the kernel says, examples...).
 man/%.1: $(BUILD)/bin/% man/%.h2m man/common.h2m
 	help2man --no-info --no-discard-stderr --version-string=$(VERSION) \
 		--include=man/$*.h2m --include=man/common.h2m -o $@ $(BUILD)/bin/$*
