@@ -74,10 +74,10 @@ $(BUILD)/bin/%: $(BUILD)/obj/%.o $(COMMON_LIB)
 # position-dependent executable.  Off by default, and for a reason: the
 # tool then keeps the OpenSSL it was built with (libssl3 security
 # updates need a rebuild) and loses ASLR for its own image.  What it
-# buys is start-up: relocating libcrypto.so's ~20,000 pointers dirties
-# ~1.5 ms of pages at every run, a fifth of signing one module (see the
-# README's "Performance").  Only sign-file: verify-file reads untrusted
-# modules and keeps every hardening.
+# buys is start-up: relocating the thousands of pointers in libcrypto.so
+# dirties pages at every run, a large part of signing one small module
+# (bench/sign-bench.sh; the README's "Performance").  Only sign-file:
+# verify-file reads untrusted modules and keeps every hardening.
 ifneq ($(STATIC_LIBCRYPTO),)
 $(BUILD)/bin/sign-file: PKG_LIBS := -Wl,-Bstatic -lcrypto -Wl,-Bdynamic \
 	-ldl -pthread
@@ -91,8 +91,10 @@ $(TEST_HOOKS): tests/preload/test-hooks.c
 	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -fPIC -shared \
 		-o $@ $< -ldl
 
-# Man pages come from --help/--version plus an include with EXIT STATUS,
-# ENVIRONMENT and EXAMPLES, so they cannot lag the code.
+# Man pages come from --help/--version (synopsis, options, the exit-status
+# table), so they cannot lag the code, plus man/TOOL.h2m and
+# man/common.h2m: the sections --help has no room for (keys, batch, agent,
+# machine, kernel lines, what the kernel says, examples...).
 man/%.1: $(BUILD)/bin/% man/%.h2m man/common.h2m
 	help2man --no-info --no-discard-stderr --version-string=$(VERSION) \
 		--include=man/$*.h2m --include=man/common.h2m -o $@ $(BUILD)/bin/$*
@@ -245,7 +247,8 @@ fuzz-smoke: deps-fuzz $(BINS)
 		grep -E '^(Done|stat::number_of_executed_units)' $$f.log; \
 	done
 
-# issue 5's table: single files, batch against xargs -P, verify, RSS, limit
+# bench/batch-bench.sh: single files, batch against xargs -P, verify,
+# peak memory, efficiency against the machine's limit
 bench: $(BINS)
 	bench/batch-bench.sh
 

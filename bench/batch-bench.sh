@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# batch-bench.sh: issue 5's table in one run.  Not a test.
+# batch-bench.sh: single files, the batch against xargs -P, verification,
+# peak memory and efficiency against the machine's limit, in one run.
+# Not a test.
 #
 #   bench/batch-bench.sh            (make bench; run 'make' first)
 #   RUNS=5 BENCH_DIR=/dev/shm N=2000 bench/batch-bench.sh

@@ -32,7 +32,7 @@ set -eu
 pkgs_build="build-essential pkg-config libssl-dev libjson-c-dev openssl help2man
 	zlib1g-dev liblzma-dev libzstd-dev liblz4-dev libbz2-dev libp11-kit-dev"
 # Every command a test calls: a missing one fails its test naming the
-# package (tests/bats/helpers.bash need_cmd), so add it here first.
+# package (tests/bats/helpers.bash require_cmd), so add it here first.
 pkgs_test="clang bats bats-support bats-assert bats-file kmod python3 ca-certificates
 	xz-utils zstd gzip lz4 bzip2 binutils efitools p11-kit p11-kit-modules
 	softhsm2 opensc opensc-pkcs11 libengine-pkcs11-openssl bash-completion zsh

@@ -49,10 +49,6 @@ need_reference() {
 	skip "reference sign-file missing: run tests/fixtures/get-reference.sh"
 }
 
-# Older names for require_cmd and require_file below.
-need_cmd() { require_cmd "$@"; }
-need_file() { require_file "$@"; }
-
 # A file from a package a test needs, likewise.
 require_file() { # path package
 	[ -r "$1" ] ||

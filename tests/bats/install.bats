@@ -167,17 +167,21 @@ EOF
 	assert_file_not_exists "$W/moved/usr/bin"
 }
 
-# The README's MOK recipe, step 1, run as written with /var/lib/dkms
-# moved under a scratch root: it must work where dkms never ran (no
-# directory yet), and never replace a key dkms made.
-readme_step1() {
-	awk '/# 1\. a key and its certificate/ { on = 1; next }
-		/# 2\./ { on = 0 } on' "$TOP/README" |
-		sed "s|/var/lib/dkms|$W/var/lib/dkms|g; s/^    //"
+# sign-file(1)'s MOK recipe (MOK AND DKMS), step 1: the command lines
+# after each .br of man/sign-file.h2m's first step, roff's \- made -, run
+# as written with /var/lib/dkms moved under a scratch root.  It must work
+# where dkms never ran (no directory yet), and never replace a key dkms
+# made.
+man_step1() {
+	awk '/^\[MOK AND DKMS\]$/ { sec = 1; next } /^\[[^]]*\]$/ { sec = 0 }
+		sec && /^\.IP 1\./ { on = 1; next } sec && /^\.IP 2\./ { on = 0 }
+		on && br { print } { br = ($0 == ".br") }' "$TOP/man/sign-file.h2m" |
+		sed "s/\\\\-/-/g; s|/var/lib/dkms|$W/var/lib/dkms|g"
 }
 
-@test "the README's MOK key step works on a machine without /var/lib/dkms and keeps an existing key" {
-	readme_step1 >step1.sh
+@test "sign-file(1)'s MOK key step works on a machine without /var/lib/dkms and keeps an existing key" {
+	man_step1 >step1.sh
+	[ "$(wc -l < step1.sh)" -eq 2 ]
 	grep -q openssl step1.sh
 	[ ! -e "$W/var/lib/dkms" ]
 	run bash -e step1.sh

@@ -101,7 +101,7 @@ RSA_DER="$KEYS/rsa2048.der"
 	stderr_names "$W/corrupt.key" "no private key found"
 }
 
-# The decoder-free RSA import (rsaimport.c) must refuse what OpenSSL's
+# The decoder-free RSA import (rsa_import.c) must refuse what OpenSSL's
 # decoder refuses: here the key's SEQUENCE without its constructed bit,
 # which OpenSSL's generic SEQUENCE reader alone would take.
 @test "an RSA key whose SEQUENCE tag is primitive: exit 9, as OpenSSL decides" {
@@ -646,7 +646,7 @@ readonly_dir() { # dir
 @test "an existing dest keeps its mode, as with the kernel tool" {
 	mod
 	umask 022
-	# not a module: another module is never overwritten (footguns.bats)
+	# not a module: another module is never overwritten (sign-file-footguns.bats)
 	printf 'old output' > "$W/d/out.ko"
 	chmod 0600 "$W/d/out.ko"
 	run -0 "$SIGN_FILE" sha256 "$RSA_KEY" "$RSA_DER" "$MOD" "$W/d/out.ko"

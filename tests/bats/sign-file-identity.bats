@@ -8,7 +8,8 @@
 #   A  every hash x RSA-2048/RSA-4096, in place
 #   B  every mode x sha256 x RSA-2048/RSA-4096
 #   C  cert format / combined PEM / encrypted key, sha256
-#   D  module size (4 B, 1 B as data, 64 MiB), sha256; the empty module,
+#   D  module size (193 B, the ELF head alone; 1 B as data; 64 MiB),
+#      sha256; the empty module,
 #      which the kernel tool signs and sign-file refuses
 #   E  the same against the 7.3 kernel's sign-file (built from Debian's
 #      linux-source-7.3 against this machine's OpenSSL:

@@ -52,7 +52,7 @@ cms_verify() { # sig body cert
 	done
 }
 
-# Two-prime RSA keys skip OpenSSL's decoders (rsaimport.c); anything else
+# Two-prime RSA keys skip OpenSSL's decoders (rsa_import.c); anything else
 # must still reach them: a three-prime key (RSAPrivateKey version 1).
 @test "a multi-prime RSA key, PKCS#8 and PKCS#1, signs a module that verifies" {
 	openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 \

@@ -4,7 +4,7 @@
 # test in a scratch directory, keys imported with pkcs11-tool (OpenSC).
 # On Debian 12 the route is libp11's pkcs11 engine (no pkcs11-provider);
 # on Debian 13 it is pkcs11-provider (route below).  Every run asserts its
-# exit status: a run that signs and then dies at exit (issue 19) fails.
+# exit status: a run that signs and then dies at exit fails.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -109,11 +109,11 @@ pem_signed() { # out: the same key from its PEM file
 	cmp pem.ko tok.ko
 }
 
-# Issue 19: with no module named, the module is p11-kit's proxy, which
+# With no module named, the module is p11-kit's proxy, which
 # counts C_Initialize calls, so SoftHSM stays initialised for the
 # provider until OpenSSL's teardown; that teardown ran after SoftHSM's
 # own exit-time destructors and crashed (exit 139 after a good signature).
-@test "p11-kit's proxy as the module: key and certificate, exit 0 (issue 19)" {
+@test "p11-kit's proxy as the module: key and certificate, exit 0" {
 	need_proxy
 	pem_signed pem.ko
 	run "$SIGN_FILE" -v --pin-file pin sha256 \
@@ -124,7 +124,7 @@ pem_signed() { # out: the same key from its PEM file
 	cmp pem.ko tok.ko
 }
 
-@test "p11-kit's proxy as the module, --batch: exit 0 (issue 19)" {
+@test "p11-kit's proxy as the module, --batch: exit 0" {
 	need_proxy
 	for i in 1 2 3; do
 		make_module "b$i.ko" $((10000 * i))

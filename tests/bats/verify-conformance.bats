@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The conformance corpus (kernel-rules.md §8): every case, for each kernel
-# line, must get the errno expected.tsv names.  expected.tsv is our reading
-# of the spec until a real-kernel stage overwrites it.
+# The conformance corpus (tests/fixtures/conformance): every case, for each
+# kernel line, must get the errno expected.tsv names.  expected.tsv is our
+# reading of the kernel sources until a real-kernel stage overwrites it.
 
 load helpers
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target: the RSA key import that skips OpenSSL's decoders
- * (rsaimport.c), against those decoders.  Every key it accepts, OpenSSL's
+ * (sign/rsa_import.c), against those decoders.  Every key it accepts, OpenSSL's
  * own RSAPrivateKey decoder must accept too, with the same numbers: the
  * shortcut may refuse more (the caller then asks the decoder) but never
  * accept anything else.

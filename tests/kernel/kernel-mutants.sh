@@ -31,7 +31,7 @@
 # tests/fixtures/conformance/mutants/ with the kernels' verdicts, as the
 # detached form of the same mutation over the committed payload.bin, which
 # does not change when a kernel's payload module is rebuilt;
-# kernel-verdicts.sh judges those on every run (mutant-corpus.sh).
+# kernel-verdicts.sh judges those on every run (mutant-corpus.py).
 #
 # Results: build/kernel-mutants/SEED/LINE/ (cases/, kernel.tsv,
 # verify.tsv, disagreements.tsv) and build/kernel-mutants/SEED/summary.txt.

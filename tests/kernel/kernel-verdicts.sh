@@ -4,7 +4,8 @@
 # kernel-verdicts.sh [--update] [LINE...]        (make kernel-verdicts)
 #
 # Let real kernels decide the conformance corpus, and hold verify-file to
-# what they decided.  For each LINE (default: 6.1 6.12 7.3):
+# what they decided.  For each LINE (default: every line of lib.sh's
+# KH_LINES, 5.10 6.1 6.12 7.3):
 #
 #  1. build the LINE kernel trusting tests/fixtures/conformance/trusted.pem
 #     and trusted-mldsa.pem, with that corpus's blacklist hash and

@@ -3,9 +3,10 @@
 #
 # run-demo.sh [LINE...]
 #
-# The harness's own end-to-end test: for each LINE (default: 6.1 6.12 7.3)
-# generate the demo cases, boot them, and compare the table with
-# demo-expected.tsv.  Results land in build/kernel-demo/LINE(.tsv).
+# The harness's own end-to-end test: for each LINE (default: lib.sh's
+# KH_LINES, 5.10 6.1 6.12 7.3) generate the demo cases, boot them, and
+# compare the table with demo-expected.tsv.  Results land in
+# build/kernel-demo/LINE(.tsv).
 # Ends with one "N passed, N failed" line; exits non-zero on any mismatch.
 set -euo pipefail
 PROG=run-demo.sh

@@ -12,9 +12,9 @@ const EVP_MD *ms_digest_by_name(const char *name)
 /*
  * Chunks of a mapped input are read into a small buffer that stays hot,
  * and hashed there.  Hashing through the mapping instead touches every
- * page of it for the first time, which here costs more than the hash
- * itself (on a hypervisor with shadow page tables: 13 ms against 6 ms of
- * SHA-256 for 10 MB), and keeps nothing in cache for the next chunk.
+ * page of it for the first time, which can cost more than the hash
+ * itself (on a hypervisor with shadow page tables it does), and keeps
+ * nothing in cache for the next chunk.
  * On the stack, so that no worker shares it and no allocation is made.
  */
 #define HASH_CHUNK ((size_t)16 << 10)

@@ -10,14 +10,15 @@
 void ms_openssl_init(int verbose)
 {
 	/* OpenSSL's error texts are printed only with -v (log.c's
-	 * ms_openssl_detail); loading their tables costs ~0.4 ms. */
+	 * ms_openssl_detail); loading their tables is start-up time a
+	 * run without -v never uses. */
 	if (!verbose)
 		OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS, NULL);
 	/*
 	 * RSA blinding and ECDSA nonces draw from the DRBG.  The default,
 	 * CTR-DRBG, fetches AES, and a first cipher fetch constructs every
-	 * cipher of the provider (~0.9 ms here), which nothing else in a
-	 * signing run uses.  HASH-DRBG over SHA-256 is as much an SP
+	 * cipher of the provider, which nothing else in a signing run
+	 * uses.  HASH-DRBG over SHA-256 is as much an SP
 	 * 800-90A DRBG (also in the FIPS provider), seeded the same way,
 	 * and uses a digest every run fetches anyway.  Set before the
 	 * configuration file is read, so that a [random] section there

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * libcrypto set up for short runs.  Signing one module takes about 10 ms,
- * and two of libcrypto's start-up defaults cost a seventh of that while
- * serving nothing a run without -v needs.  Call once, before any other
- * OpenSSL use.
+ * libcrypto set up for short runs.  Start-up is most of signing one
+ * module, and two of libcrypto's start-up defaults cost a measurable
+ * part of it while serving nothing a run without -v needs.  Call once,
+ * before any other OpenSSL use.
  */
 #ifndef MODSIGN_BASE_OPENSSL_INIT_H
 #define MODSIGN_BASE_OPENSSL_INIT_H

@@ -28,7 +28,6 @@ static void note_skipped(struct ms_tree_skipped *s, const char *dir, int err)
 	}
 }
 
-/* Returns 0 or -ENOMEM; a directory that cannot be read is noted. */
 /* DIR/NAME, malloc'd; NULL when out of memory. */
 static char *child(const char *dir, const char *name)
 {
@@ -37,6 +36,7 @@ static char *child(const char *dir, const char *name)
 	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
 }
 
+/* Returns 0 or -ENOMEM; a directory that cannot be read is noted. */
 static int walk(const char *dir, int (*want)(const char *name),
 		struct ms_list *out, struct ms_tree_skipped *skipped)
 {

@@ -20,9 +20,9 @@
 /*
  * The compression libraries are opened when a format is first needed,
  * not linked: five more libraries for the dynamic loader to map and
- * relocate cost every run about 0.7 ms, a tenth of signing a plain
- * module, and most runs never decompress anything.  The headers still
- * give each entry point its type; the sonames are the libraries' ABI.
+ * relocate would add to every run's start-up, a visible part of signing
+ * a plain module, and most runs never decompress anything.  The headers
+ * still give each entry point its type; the sonames are the libraries' ABI.
  */
 #define ZLIB_FNS(X) X(inflateInit2_) X(inflate) X(inflateEnd) \
 	X(deflateInit2_) X(deflate) X(deflateEnd)

@@ -23,8 +23,9 @@
  * Durability: each worker writes complete temporary files without
  * flushing them; every MS_GROUP_MAX files (and at the end) one syncfs()
  * per file system makes them durable, then they are renamed into place
- * and each directory is fsynced once.  See the README's "Batch signing"
- * for what a crash leaves behind at each point.
+ * and each directory is fsynced once.  sign-file(1), BATCH OUTPUT and
+ * DURABILITY (man/sign-file.h2m), says what a crash leaves behind at each
+ * point.
  */
 #define MS_GROUP_MAX 64
 int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,

@@ -194,9 +194,9 @@ static EVP_PKEY *decode_p8(const unsigned char *der, size_t len)
  * The usual key file, an unencrypted PKCS#8, PKCS#1 or SEC1 PEM block
  * (or PKCS#8 DER), decoded by the one decoder it needs.  The general way
  * (PEM_read_bio_PrivateKey, OSSL_DECODER without a structure or type)
- * assembles a chain of every decoder for every key type: ~0.5 ms of an
- * 8 ms signing run.  NULL for anything else, or on any failure: the
- * caller then goes the general way, which also words the errors.
+ * assembles a chain of every decoder for every key type, a visible part
+ * of a single signing run.  NULL for anything else, or on any failure:
+ * the caller then goes the general way, which also words the errors.
  */
 static EVP_PKEY *load_key_fast(const uint8_t *buf, size_t len, int pem)
 {

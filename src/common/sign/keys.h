@@ -58,7 +58,7 @@ const char *ms_token_searched(const struct ms_token *t);
  *    encrypted PEM, or PKCS#12, which also yields its certificate in
  *    *cert.  A PEM file may also hold the certificate (the kernel's
  *    signing_key.pem); only the key is taken from it.
- *  - pkcs11: URIs through a provider or the pkcs11 engine (pkcs11.c);
+ *  - pkcs11: URIs through a provider or the pkcs11 engine (pkcs11/);
  *    *tok then holds the session, provider or engine.
  * The passphrase or PIN comes from pin.h (read once per run) and is
  * offered exactly once, as the kernel's sign-file does with

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * An RSA private key (PKCS#1 RSAPrivateKey, two primes) into a provider
- * key without OpenSSL's decoder machinery.  Setting up the RSA decoder is
- * about 0.3 ms of a single signing run, the largest start-up cost left
- * that the run does not need (the key's eight numbers are all it takes).
+ * key without OpenSSL's decoder machinery.  Setting up the RSA decoder
+ * was the largest start-up cost left in a single signing run that the
+ * run does not need (the key's eight numbers are all it takes).
  */
 #ifndef MODSIGN_SIGN_RSA_IMPORT_H
 #define MODSIGN_SIGN_RSA_IMPORT_H

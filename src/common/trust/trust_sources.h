@@ -10,7 +10,7 @@
  *   --esl FILE, MOK   trusted: .machine is linked into the secondary
  *                     keyring (CONFIG_INTEGRITY_MACHINE_KEYRING)
  *   UEFI db           .platform: modules only through the distribution
- *                     fallback (kverify.h, kv_ctx.platform)
+ *                     fallback (kernel/verify.h, kv_ctx.platform)
  *   dbx X.509         revocation certificates (uefi_revocation_list_x509)
  *   dbx X509_SHA256   "tbs:" blacklist hashes (uefi_blacklist_x509_tbs)
  *   dbx SHA256        "bin:" hashes (uefi_blacklist_binary): consulted by

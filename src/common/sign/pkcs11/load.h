@@ -2,12 +2,12 @@
 /*
  * Keys and certificates on PKCS#11 tokens, by pkcs11: URI.
  *
- * Order, as the issue asks and as OpenSSL 3 intends: the token is first
- * checked step by step (p11.c) so a failure names its step; then the key
- * is loaded through OSSL_STORE with a provider (--provider NAME, else
- * "pkcs11" = pkcs11-provider when installed); when no provider answers and
+ * Order, as OpenSSL 3 intends: the token is first checked step by step
+ * (token.c) so a failure names its step; then the key is loaded through
+ * OSSL_STORE with a provider (--provider NAME, else "pkcs11" =
+ * pkcs11-provider when installed); when no provider answers and
  * OpenSSL still has ENGINE support, through libp11's "pkcs11" engine
- * (pkcs11_engine.c; Debian 12 ships that and no pkcs11-provider).
+ * (engine.c; Debian 12 ships that and no pkcs11-provider).
  */
 #ifndef MODSIGN_SIGN_PKCS11_LOAD_H
 #define MODSIGN_SIGN_PKCS11_LOAD_H
@@ -26,7 +26,7 @@ int ms_pkcs11_load_cert(const char *uri, const struct ms_key_opts *o,
 /* "provider pkcs11", "engine pkcs11": how the key was reached. */
 const char *ms_token_via(const struct ms_token *t);
 
-/* The ENGINE half (pkcs11_engine.c): -ENOPKG when OpenSSL has no ENGINE
+/* The ENGINE half (engine.c): -ENOPKG when OpenSSL has no ENGINE
  * support or libp11's engine is not installed. */
 struct ms_engine;
 int ms_engine_open(struct ms_engine **e, const char *module,
