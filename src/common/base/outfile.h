@@ -36,9 +36,10 @@ struct ms_out {
  * tool creates files with umask permissions and loses the original's mode;
  * we keep it), and so are an existing target's owner and group, where
  * this process may give them (root; a group of its own otherwise): the
- * kernel tool rewrites the file in place, which keeps them.  When target is a symlink, the file it points to is replaced
- * and the link kept.  An existing target that is not a regular file is
- * refused (-EISDIR, -ENOTSUP), never replaced.  The temporary file is
+ * kernel tool rewrites the file in place, which keeps them.  When target
+ * is a symlink, the file it points to is replaced and the link kept.
+ * An existing target that is not a regular file is refused (-EISDIR,
+ * -ENOTSUP), never replaced.  The temporary file is
  * unnamed (O_TMPFILE) where the file system allows, so that even SIGKILL
  * leaves nothing behind; else it is named ".<target>.<pid>.tmp-XXXXXX",
  * and such files that a killed run left in the directory (their pid is

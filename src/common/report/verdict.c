@@ -176,8 +176,9 @@ static json_object *machine_json(const struct rp_context *c)
 			c->km->mok == KM_MOK_NOT_LOADED ? NULL :
 			json_object_new_string(c->km->mok == KM_MOK_PLATFORM ?
 					       ".platform" : ".machine"));
-		json_object_object_add(o, "mok_why",
-				       c->km->mok_why ? json_object_new_string(c->km->mok_why) : NULL);
+		json_object_object_add(o, "mok_why", c->km->mok_why ?
+				       json_object_new_string(c->km->mok_why) :
+				       NULL);
 	}
 	miss = json_object_new_array();
 	for (size_t i = 0; i < c->n_missing; i++)
