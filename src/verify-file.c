@@ -209,9 +209,13 @@ static void add_source(struct opts *o, enum tl_kind kind, const char *path)
 	o->srcs[o->nsrc++] = (struct tl_source){ .kind = kind, .path = path };
 }
 
-/* The exit code of a step of filling the keyrings that failed
- * (trust/keyrings.h): a file that is not what its option wants is a
- * usage error, a trust source that cannot be used exit 9. */
+/*
+ * The exit code of a step of filling the keyrings that failed
+ * (trust/keyrings.h): a file that is not what its option wants (a
+ * .config, a blacklist entry, a release) is a usage error, a trust
+ * source or blacklist that cannot be used 9, anything else that cannot
+ * be read 7.
+ */
 static int load_exit(const struct tk_failure *f)
 {
 	switch (f->step) {
