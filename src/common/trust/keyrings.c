@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "trust/keyrings.h"
+#include "trust/trust_sources.h"
+
+static int failed(struct tk_failure *f, enum tk_step step, int err,
+		  const char *path)
+{
+	f->step = step;
+	f->err = err;
+	f->path = path;
+	return err;
+}
+
+int tk_machine(const char *sysroot, const char *release,
+	       struct mp_request *rq, struct mc_machine *m,
+	       struct mp_notes *notes, struct tk_failure *f)
+{
+	const char *root = sysroot ? sysroot : "/";
+	int several = 0, err = mc_probe(sysroot, release, m, &several);
+
+	memset(f, 0, sizeof(*f));
+	f->root = root;
+	f->release = release;
+	f->several = several;
+	if (err == -ENOENT) {
+		struct stat st;
+
+		f->no_root = stat(root, &st) || !S_ISDIR(st.st_mode);
+	}
+	if (err)
+		return failed(f, TK_MACHINE, err, root);
+	if (mp_settle(m, rq, notes))
+		return failed(f, TK_NOMEM, -ENOMEM, NULL);
+	return 0;
+}
+
+/* The request machine_parts.c fills, over s. */
+static struct mp_request request(struct tk_setup *s)
+{
+	return (struct mp_request){ s->srcs, &s->nsrc, &s->kcpath, s->kline,
+				    &s->enforce, s->lockdown };
+}
+
+static int blacklist(const char *path, struct blacklist *bl,
+		     struct tk_failure *f)
+{
+	int err = tl_load_blacklist(path, bl, &f->line);
+
+	return err ? failed(f, TK_BLACKLIST, err, path) : 0;
+}
+
+/*
+ * --kernel-config: the line, enforcement, blacklist and revocation keys
+ * of that kernel (kernel/kernel_config.h).
+ */
+static int config(struct tk_setup *s, struct tk_keyrings *k,
+		  const struct tk_words *w, struct tk_failure *f)
+{
+	struct kconfig *kc = &k->kc;
+	const char *path = s->kcpath;
+	int err = kc_load(path, s->ktree, kc, &f->line);
+
+	f->kc = kc;
+	f->kline = s->kline;
+	if (err)
+		return failed(f, TK_KCONFIG, err, path);
+	/* --kernel settles what the file does not say */
+	if (s->kline)
+		kc_settle_line(kc, s->kr);
+	if (kc->too_old || (s->kline && s->kr->version != kc->rules.version))
+		return failed(f, TK_KCONFIG_RULES, -EINVAL, path);
+	s->kr = &kc->rules;
+	if (kc->sig_force)
+		s->enforce = true;
+	w->config(s, kc);
+	if (kc->blacklist_path) {
+		if (access(kc->blacklist_path, F_OK) != 0)
+			return failed(f, TK_KCONFIG_FILE, -ENOENT, path);
+		if ((err = blacklist(kc->blacklist_path, &k->bl, f)))
+			return err;
+	}
+	if (kc->revocation_path) {
+		if (access(kc->revocation_path, F_OK) != 0) {
+			f->revocation = true;
+			return failed(f, TK_KCONFIG_FILE, -ENOENT, path);
+		}
+		s->srcs[s->nsrc++] = (struct tl_source){
+			.kind = TL_REVOKED, .path = kc->revocation_path };
+	}
+	return 0;
+}
+
+/*
+ * --vmlinux without --kernel or --kernel-config: the rules are those of
+ * the image's own version (the first image's; another image of a
+ * different line is refused).  With them, an image of another line is
+ * only said.
+ */
+static int image_lines(struct tk_setup *s, const struct tk_words *w,
+		       struct tk_failure *f)
+{
+	const struct kr_rules *first = NULL;
+	struct kr_rules cand, *kr = &cand;
+	const char *note, *from = NULL;
+	bool chosen = s->kline || s->kcpath;
+	char *rel = f->rel;
+	int ret;
+
+	for (size_t i = 0; i < s->nsrc; i++) {
+		const char *path = s->srcs[i].path;
+		struct tk_image_note n = { .path = path, .rel = rel,
+					   .kr = kr, .asked = s->kr };
+
+		if (s->srcs[i].kind != TL_VMLINUX)
+			continue;
+		ret = ts_vmlinux_version(path, rel, sizeof(f->rel));
+		if (ret == -ENOENT) {
+			n.event = TK_IMG_NO_VERSION;
+			n.kr = s->kr;
+			w->image(&n);
+			continue;
+		}
+		ret = ret ? ret : kr_resolve(rel, kr, &note);
+		if (ret == -ERANGE && !chosen)
+			return failed(f, TK_IMAGE_TOO_OLD, ret, path);
+		if (ret)
+			continue;	/* loading it says why, later */
+		if (chosen) {
+			if (kr->version != s->kr->version) {
+				n.event = TK_IMG_OTHER_LINE;
+				w->image(&n);
+			}
+			continue;
+		}
+		if (first && kr->version != first->version) {
+			f->from = from;
+			f->first = first;
+			return failed(f, TK_IMAGE_LINES, -EINVAL, path);
+		}
+		if (!first) {
+			s->img_rules = *kr;
+			first = s->kr = &s->img_rules;
+			from = path;
+			n.event = TK_IMG_RULES;
+			n.note = note;
+			w->image(&n);
+		}
+	}
+	return 0;
+}
+
+/*
+ * --machine: where this kernel files the machine's UEFI keys, by its
+ * config and vendor (trust/keyring_model.h).
+ */
+static int machine_model(struct tk_setup *s, struct tk_keyrings *k,
+			 const struct tk_words *w, struct tk_failure *f)
+{
+	size_t had = s->notes->n;
+	struct mp_request rq = request(s);
+
+	if (mp_model(s->m, s->kcpath ? &k->kc : NULL, s->vendor, &rq,
+		     &s->km, s->notes))
+		return failed(f, TK_NOMEM, -ENOMEM, NULL);
+	w->notes(s->notes, had);
+	w->model(&s->km);
+	return 0;
+}
+
+/* --secondary, after every other key is loaded. */
+static int secondaries(struct tk_setup *s, struct tk_keyrings *k,
+		       const struct ts_stores *st, const struct tk_words *w,
+		       struct tk_failure *f)
+{
+	unsigned have = s->kcpath ? k->kc.keyrings : KC_SECONDARY;
+	int err = tl_add_secondaries(s->srcs, s->nsrc, st,
+				     have & KC_SECONDARY,
+				     have & KC_SECONDARY_BY_BUILTIN,
+				     w->refused, NULL, &f->source);
+
+	return err ? failed(f, TK_SOURCE, err, f->source.path) : 0;
+}
+
+int tk_load(struct tk_setup *s, struct tk_keyrings *k,
+	    const struct tk_words *w, struct tk_failure *f)
+{
+	struct ts_stores st;
+	size_t had;
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	if (s->kcpath && (err = config(s, k, w, f)))
+		return err;
+	if ((err = image_lines(s, w, f)))
+		return err;
+	if (s->m && (err = machine_model(s, k, w, f)))
+		return err;
+	if (s->blpath && (err = blacklist(s->blpath, &k->bl, f)))
+		return err;
+	st = (struct ts_stores){ s->kr, &k->trusted, &k->revoked,
+				 &k->platform, &k->bl };
+	err = tl_load(s->srcs, s->nsrc, &st, w->loaded, (void *)s->kr,
+		      &f->source);
+	if (err)
+		return failed(f, TK_SOURCE, err, f->source.path);
+	if ((err = secondaries(s, k, &st, w, f)) || !s->m)
+		return err;
+	had = s->notes->n;
+	if (mp_running(s->m, &k->trusted, &k->platform, s->notes))
+		return failed(f, TK_NOMEM, -ENOMEM, NULL);
+	w->notes(s->notes, had);
+	return 0;
+}
+
+void tk_free(struct tk_keyrings *k)
+{
+	keyring_free(&k->trusted);
+	keyring_free(&k->revoked);
+	keyring_free(&k->platform);
+	bl_free(&k->bl);
+	kc_free(&k->kc);
+}
+
+bool tk_platform_counts(const struct tk_setup *s)
+{
+	if (s->m)
+		return s->km.platform_for_modules;
+	return s->vendor != KM_VENDOR_MAINLINE;
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What a verify-file run judges with, filled from its trust choices:
+ * a kernel .config (its rules, enforcement, blacklist and revocation
+ * files), the kernel images' own versions, --machine's keyring model,
+ * a blacklist file, every trust source (trust/keyring_load.h), the
+ * --secondary certificates and, for the running kernel, the keys it
+ * really holds.
+ *
+ * Nothing here prints: what each step found goes to the caller's
+ * struct tk_words, and a step that fails returns -errno with a struct
+ * tk_failure saying which step and why; the words and the exit codes
+ * are the tool's.
+ */
+#ifndef MODSIGN_TRUST_KEYRINGS_H
+#define MODSIGN_TRUST_KEYRINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kernel/blacklist.h"
+#include "kernel/kernel_config.h"
+#include "kernel/keyring.h"
+#include "kernel/rules.h"
+#include "trust/keyring_load.h"
+#include "trust/keyring_model.h"
+#include "trust/machine.h"
+#include "trust/machine_parts.h"
+
+/* The keyrings and settings a run judges with. */
+struct tk_keyrings {
+	struct keyring trusted, revoked, platform;
+	struct blacklist bl;
+	struct kconfig kc;
+};
+
+/* A run's trust choices; tk_load() settles what they leave open. */
+struct tk_setup {
+	/* in: --kernel's rules or the default; out: the rules judged by
+	 * (a .config's, else the first image's) */
+	const struct kr_rules *kr;
+	struct kr_rules img_rules;	/* storage for an image's rules */
+	const char *kline;		/* --kernel as given, or NULL */
+	const char *kcpath, *ktree;	/* --kernel-config, --kernel-tree */
+	const char *blpath;		/* --blacklist */
+	bool enforce;			/* out: MODULE_SIG_FORCE sets it */
+	int lockdown;		/* enum kc_lockdown, -1 when not given */
+	int vendor;		/* enum km_vendor, KM_VENDOR_UNKNOWN when
+				 * not given */
+	/* the sources, with room for one more: a .config's revocation
+	 * certificates */
+	struct tl_source *srcs;
+	size_t nsrc;
+	/* --machine: its parts (NULL without), the notes of what was
+	 * missing (more are added), and out: the keyring model */
+	const struct mc_machine *m;
+	struct mp_notes *notes;
+	struct km_model km;
+};
+
+/* The step that failed, and what the tool needs to say so. */
+enum tk_step {
+	TK_NOMEM,		/* out of memory */
+	TK_MACHINE,		/* mc_probe(): err, root, release, several,
+				 * no_root */
+	TK_KCONFIG,		/* kc_load(): err, path, line, kc */
+	TK_KCONFIG_RULES,	/* the .config is too old, or not the
+				 * --kernel asked for: path, kc, kline */
+	TK_KCONFIG_FILE,	/* a file the .config names is not there:
+				 * path, kc, revocation */
+	TK_BLACKLIST,		/* tl_load_blacklist(): err, path, line */
+	TK_IMAGE_TOO_OLD,	/* an image older than the oldest line:
+				 * path, rel */
+	TK_IMAGE_LINES,		/* two images of different lines: path,
+				 * rel, from, first */
+	TK_SOURCE,		/* a trust source: err, source */
+};
+
+struct tk_failure {
+	enum tk_step step;
+	int err;
+	const char *path;
+	int line;
+	const struct kconfig *kc;
+	const char *kline;
+	bool revocation;	/* TK_KCONFIG_FILE: the revocation file */
+	/* TK_MACHINE */
+	const char *root, *release;
+	int several;
+	bool no_root;		/* root is not a directory */
+	/* TK_IMAGE_*: the image's release; the first image and its rules */
+	char rel[128];
+	const char *from;
+	const struct kr_rules *first;
+	struct tl_failure source;	/* TK_SOURCE */
+};
+
+/* What an image's version said of the rules (tk_words.image). */
+enum tk_image_event {
+	TK_IMG_NO_VERSION,	/* none in it: the rules kr are kept */
+	TK_IMG_OTHER_LINE,	/* its line (kr) is not the rules asked */
+	TK_IMG_RULES,		/* its line (kr) is the one judged by */
+};
+
+struct tk_image_note {
+	enum tk_image_event event;
+	const char *path, *rel;
+	const struct kr_rules *kr, *asked;
+	const char *note;	/* TK_IMG_RULES: kr_resolve()'s note */
+};
+
+/* What the loading says, as it goes. */
+struct tk_words {
+	/* tl_load()'s reports; ctx is the rules judged by */
+	void (*loaded)(void *ctx, const struct tl_report *r);
+	/* tl_add_secondaries()' refusals */
+	void (*refused)(void *ctx, const struct tl_refusal *r);
+	/* a .config read and its rules settled into s */
+	void (*config)(const struct tk_setup *s, const struct kconfig *kc);
+	void (*image)(const struct tk_image_note *n);
+	/* --machine: notes from index from on are new */
+	void (*notes)(const struct mp_notes *notes, size_t from);
+	/* --machine: the keyring model settled */
+	void (*model)(const struct km_model *km);
+};
+
+/*
+ * --machine: probe the machine under sysroot (NULL: this one) for
+ * kernel release (NULL: the only one, or the running one) into m, then
+ * settle its parts into rq (trust/machine_parts.h: mp_settle()).  0, or
+ * -errno with *f saying why (TK_MACHINE, TK_NOMEM).  mc_free(m) and
+ * mp_notes_free(notes) in every case.
+ */
+int tk_machine(const char *sysroot, const char *release,
+	       struct mp_request *rq, struct mc_machine *m,
+	       struct mp_notes *notes, struct tk_failure *f);
+
+/*
+ * Fill k from s, in the kernel's order: the .config, the images'
+ * rules, --machine's keyring model, --blacklist, the sources, the
+ * --secondary certificates, the running kernel's keys.  0, or -errno
+ * with *f saying which step failed.  tk_free(k) in every case.
+ */
+int tk_load(struct tk_setup *s, struct tk_keyrings *k,
+	    const struct tk_words *w, struct tk_failure *f);
+void tk_free(struct tk_keyrings *k);
+
+/* Whether .platform vouches for modules: the machine's kernel's
+ * vendor, --kernel-vendor, else the distributions' behaviour. */
+bool tk_platform_counts(const struct tk_setup *s);
+
+#endif
