@@ -269,7 +269,7 @@ c.ko"
 	assert_equal "$(dir_listing "$TMPDIR")" ""
 }
 
-@test "agent: no flush of the directory per module, one syncfs at the end; a run of its own flushes both" {
+@test "agent: no flush of the directory per module, one syncfs at the end; a run of its own flushes no directory either" {
 	require_cmd strace strace
 	# LeakSanitizer cannot run under ptrace: off for an ASan build
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
@@ -283,7 +283,8 @@ c.ko"
 	make_module e.ko 3000
 	strace -f -qq -e trace=fsync,syncfs -o one.trace \
 		"$SIGN_FILE" sha256 "${PEM[@]}" e.ko
-	[ "$(grep -c ' fsync(' one.trace)" -eq 2 ]
+	# the new file's fsync at most (durability.bats says when)
+	[ "$(grep -c ' fsync(' one.trace)" -le 1 ]
 }
 
 @test "agent: clients served in parallel (-j 2, four at once), each module as signed without it" {
