@@ -170,10 +170,25 @@ static unsigned int note_fs(struct server *sv, const char *target,
 	return flags;
 }
 
+/*
+ * The client hung up: it gave up waiting (MODSIGN_AGENT_TIMEOUT) and
+ * signs the module itself, after it has seen the module's lock free
+ * (base/agent_client.c).  Asked under that lock, just before the rename,
+ * so the module is replaced by one of the two only.
+ */
+static int client_gone(int fd)
+{
+	char c;
+	ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+
+	return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
+			  errno != EINTR);
+}
+
 /* Sign one client's module as its own run would: the code and the text
- * it would have printed. */
+ * it would have printed, or -ECONNRESET when the client left first. */
 static int sign_for(struct server *sv, const struct ms_agent_req *rq,
-		    int cwd, FILE *cap)
+		    int client, int cwd, FILE *cap)
 {
 	const char *module = rq->s[MS_AGENT_S_MODULE];
 	const char *dest = rq->s[MS_AGENT_S_DEST];
@@ -204,6 +219,10 @@ static int sign_for(struct server *sv, const struct ms_agent_req *rq,
 		memcpy(dpre, dpath, (size_t)dp);
 
 	err = ms_sign_prepare(&sv->signer, &r, &job, &skipped, &fail);
+	if (!err && !skipped && client_gone(client)) {
+		ms_sign_release(&job);
+		return -ECONNRESET;
+	}
 	if (!err && !skipped) {
 		err = ms_sign_commit(&job, note_fs(sv, r.dest ? r.dest : mpath,
 						   !r.dest && !r.save_p7s),
@@ -282,7 +301,7 @@ static int serve_client(struct server *sv, int fd, uint8_t *buf)
 	if (sv->conf->preamble)
 		fputs(sv->conf->preamble, cap);
 	ms_log_capture(cap);
-	code = sign_for(sv, &rq, fds[0], cap);
+	code = sign_for(sv, &rq, fd, fds[0], cap);
 	ms_log_capture(NULL);
 	fclose(cap);
 	if (code < 0)
