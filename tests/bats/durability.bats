@@ -17,7 +17,7 @@ setup() {
 	W="$BATS_TEST_TMPDIR"
 	cd "$W" || return 1
 	require_cmd strace strace
-	require_cmd findmnt mount
+	require_cmd findmnt util-linux
 	# LeakSanitizer cannot run under ptrace: off for an ASan build
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	mkdir -p "$TOP/build"
