@@ -80,7 +80,7 @@ $(BUILD)/bin/%: $(BUILD)/obj/%.o $(COMMON_LIB)
 # verify-file reads untrusted modules and keeps every hardening.
 ifneq ($(STATIC_LIBCRYPTO),)
 $(BUILD)/bin/sign-file: PKG_LIBS := -Wl,-Bstatic -lcrypto -Wl,-Bdynamic \
-	-ldl -pthread
+	$(shell $(PKG_CONFIG) --libs json-c) -ldl -pthread
 $(BUILD)/bin/sign-file: ALL_LDFLAGS += -no-pie
 endif
 

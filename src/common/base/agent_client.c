@@ -4,18 +4,42 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/agent_client.h"
 #include "base/agent_wire.h"
+#include "base/exitcode.h"
 #include "base/log.h"
+
+/*
+ * How long a client waits for the agent (MODSIGN_AGENT_TIMEOUT, seconds,
+ * default 30): to connect, to hand the module over and for the answer.
+ * An agent serving a build answers in milliseconds, or in the time its
+ * queue of modules ahead takes; one that hangs must not hang the build.
+ */
+static struct timespec agent_timeout(void)
+{
+	const char *e = getenv(MS_AGENT_TIMEOUT_ENV);
+	char *end;
+	double t = e && *e ? strtod(e, &end) : 0;
+
+	if (!e || !*e || *end || !(t > 0) || t > 86400)
+		t = 30;
+	return (struct timespec){ .tv_sec = (time_t)t,
+				  .tv_nsec = (long)((t - (time_t)t) * 1e9) };
+}
 
 static int agent_connect(const char *sock)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct timespec ts = agent_timeout();
+	struct timeval tv = { .tv_sec = ts.tv_sec,
+			      .tv_usec = ts.tv_nsec / 1000 };
 	int fd;
 
 	if (!sock || !*sock || strlen(sock) >= sizeof(sa.sun_path))
@@ -24,7 +48,11 @@ static int agent_connect(const char *sock)
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+	/* connect() and sendmsg() wait at most SO_SNDTIMEO, recvmsg()
+	 * SO_RCVTIMEO: then EAGAIN (net/unix/af_unix.c) */
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ||
+	    connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		int err = -errno;
 
 		close(fd);
@@ -61,10 +89,10 @@ static int read_cert(const char *path, uint8_t *buf, size_t *len)
 }
 
 /*
- * The agent ended without an answer.  In place, the module's name then
- * holds either the file this run opened (nothing was replaced: sign it
- * here) or the agent's complete signed file (its rename is the last
- * step before the answer): then the job is done.
+ * The agent ended, or did not answer in time.  In place, the module's
+ * name then holds either the file this run opened (nothing was replaced:
+ * sign it here) or the agent's complete signed file (its rename is the
+ * last step before the answer): then the job is done.
  */
 static int replaced_meanwhile(const struct ms_agent_job *job, int modfd)
 {
@@ -74,6 +102,37 @@ static int replaced_meanwhile(const struct ms_agent_job *job, int modfd)
 		return 0;
 	return fstat(modfd, &was) == 0 && stat(job->module, &now) == 0 &&
 	       (was.st_dev != now.st_dev || was.st_ino != now.st_ino);
+}
+
+/*
+ * Before this run signs a module the agent got too: the agent checks
+ * that its client is still there before it starts and again before its
+ * rename, both under the module's lock (sign/agent_server.c).  So once
+ * the connection is shut down and the lock has been free once, the agent
+ * has either replaced the module or never will.  0, or -EWOULDBLOCK when
+ * the lock stays taken for the whole timeout (an agent hung inside a
+ * module: this run could not sign it either).
+ */
+static int agent_let_go(int s, int modfd)
+{
+	struct timespec ts = agent_timeout(), step = { 0, 10000000 };
+	double left = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+
+	shutdown(s, SHUT_RDWR);
+	if (modfd < 0)
+		return 0;
+	for (;;) {
+		if (flock(modfd, LOCK_EX | LOCK_NB) == 0) {
+			flock(modfd, LOCK_UN);
+			return 0;
+		}
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return 0;	/* no lock here: nothing to wait for */
+		if (left <= 0)
+			return -EWOULDBLOCK;
+		nanosleep(&step, NULL);
+		left -= 0.01;
+	}
 }
 
 int ms_agent_delegate(const char *sock, const struct ms_agent_job *job,
@@ -123,8 +182,19 @@ int ms_agent_delegate(const char *sock, const struct ms_agent_job *job,
 		goto out;
 	n = ms_agent_recv(s, buf, MS_AGENT_MSG_MAX, NULL, 0, &got);
 	if (n < (long)sizeof(ans)) {
+		if (agent_let_go(s, fds[1])) {
+			ms_error(job->module, "locked by the signing agent at "
+				 "%s, which does not answer: stop it, or unset "
+				 "%s", sock, MS_AGENT_ENV);
+			*code = MS_EXIT_IO;
+			done = 1;
+			goto out;
+		}
 		done = replaced_meanwhile(job, fds[1]);
 		*code = 0;
+		if (!done && n == -EAGAIN)
+			ms_warn(sock, "the signing agent did not answer within "
+				"%s: signing without it", MS_AGENT_TIMEOUT_ENV);
 		goto out;
 	}
 	memcpy(&ans, buf, sizeof(ans));

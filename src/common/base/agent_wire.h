@@ -31,6 +31,8 @@
 #define MS_AGENT_MAGIC "MSA1"
 /* The environment variable naming the agent's socket. */
 #define MS_AGENT_ENV "MODSIGN_AGENT"
+/* How long a client waits for the agent, in seconds (default 30). */
+#define MS_AGENT_TIMEOUT_ENV "MODSIGN_AGENT_TIMEOUT"
 /* A certificate larger than this is signed by the client itself. */
 #define MS_AGENT_CERT_MAX (64u << 10)
 /* Largest message either way (strings: PATH_MAX each at most). */

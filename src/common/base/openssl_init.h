@@ -12,8 +12,13 @@ void ms_openssl_init(int verbose);
 /*
  * Tear libcrypto down now, with its providers: for a tool's main, after
  * the last OpenSSL use and before it returns (openssl_init.c says why).
+ * Only when ms_openssl_need_teardown() was called (a PKCS#11 token was
+ * opened, whose provider or engine must end before the module's own
+ * destructors run); else exit() is the teardown, and nothing registered
+ * with OPENSSL_atexit() runs.
  */
 void ms_openssl_done(void);
+void ms_openssl_need_teardown(void);
 
 /*
  * --version, in one shape for every tool: "TOOL (modsign) VERSION", then

@@ -494,45 +494,6 @@ int ms_out_copy(struct ms_out *o, int fd, size_t len)
 	return 0;
 }
 
-/* include/uapi/linux/magic.h: EXT4_SUPER_MAGIC */
-#define EXT4_MAGIC 0xEF53
-
-int ms_fs_orders_replace(int dirfd)
-{
-	struct statfs sf;
-	struct stat st;
-	char *line = NULL, want[32];
-	size_t cap = 0;
-	int ordered = 0;
-	FILE *f;
-
-	if (fstatfs(dirfd, &sf) < 0 || sf.f_type != EXT4_MAGIC ||
-	    fstat(dirfd, &st) < 0)
-		return 0;
-	/* mountinfo: "ID PARENT MAJOR:MINOR ROOT MOUNTPOINT OPTS ... -
-	 * FSTYPE SOURCE SUPER-OPTS"; ext4 names data= and noauto_da_alloc
-	 * there only when they are not the defaults. */
-	snprintf(want, sizeof(want), " %u:%u ", major(st.st_dev),
-		 minor(st.st_dev));
-	f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return 0;
-	while (getline(&line, &cap, f) > 0) {
-		const char *sep = strstr(line, " - ext4 ");
-		const char *opts;
-
-		if (!sep || !strstr(line, want) || strstr(line, want) > sep)
-			continue;
-		opts = strchr(sep + 8, ' ');
-		ordered = opts && !strstr(opts, "noauto_da_alloc") &&
-			  !strstr(opts, "data=writeback");
-		break;
-	}
-	free(line);
-	fclose(f);
-	return ordered;
-}
-
 int ms_fsync_dir_of(const char *path)
 {
 	char *copy = strdup(path);

@@ -67,18 +67,6 @@ int ms_out_commit(struct ms_out *o);
 #define MS_SYNC_FILE 1u	/* fsync the file before the rename */
 #define MS_SYNC_DIR 2u	/* fsync the directory after it */
 int ms_out_commit_flags(struct ms_out *o, unsigned int flags);
-/*
- * 1 when the file system holding the open directory dirfd writes a
- * file's data before it commits a rename of that file over another: then
- * a rename replacing a module needs no fsync of the new file for a power
- * loss to leave the old module or the new one, never an empty one.  That
- * is ext4 with auto_da_alloc (its default) in data=ordered (its default)
- * or data=journal mode: Documentation/admin-guide/ext4.rst, auto_da_alloc;
- * fs/ext4/namei.c: ext4_rename() allocates the source's delayed blocks
- * when the target exists, so the next journal commit writes them first.
- * 0 for anything else, or when it cannot tell.
- */
-int ms_fs_orders_replace(int dirfd);
 /* fsync the directory holding path (makes a rename in it durable). */
 int ms_fsync_dir_of(const char *path);
 /* Remove the temporary file; safe to call after commit or twice. */

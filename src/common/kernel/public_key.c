@@ -920,10 +920,37 @@ static int check_on(const struct kr_rules *kr, const uint8_t *der,
 	return ret;
 }
 
+int pk_check_spki(const struct kr_rules *kr, const uint8_t *der, size_t len,
+		  const char **why)
+{
+	int ret = 0;
+
+	*why = NULL;
+	if (kr)
+		return check_on(kr, der, len, why);
+	/* no line named: only what every line refuses, in the newest
+	 * line's words */
+	for (int l = KR_NLINES - 1; l >= 0; l--) {
+		const char *w;
+		int r = check_on(kr_get(l), der, len, &w);
+
+		if (!r) {
+			ret = 0;
+			*why = NULL;
+			break;
+		}
+		if (!ret) {
+			ret = r;
+			*why = w;
+		}
+	}
+	return ret;
+}
+
 int pk_check_pkey(const struct kr_rules *kr, EVP_PKEY *key, const char **why)
 {
 	unsigned char *der = NULL;
-	int len, ret = 0;
+	int len, ret;
 
 	*why = NULL;
 	len = i2d_PUBKEY(key, &der);
@@ -932,26 +959,7 @@ int pk_check_pkey(const struct kr_rules *kr, EVP_PKEY *key, const char **why)
 		*why = kr_why_key_algo;
 		return -ENOPKG;
 	}
-	if (kr) {
-		ret = check_on(kr, der, (size_t)len, why);
-	} else {
-		/* no line named: only what every line refuses, in the
-		 * newest line's words */
-		for (int l = KR_NLINES - 1; l >= 0; l--) {
-			const char *w;
-			int r = check_on(kr_get(l), der, (size_t)len, &w);
-
-			if (!r) {
-				ret = 0;
-				*why = NULL;
-				break;
-			}
-			if (!ret) {
-				ret = r;
-				*why = w;
-			}
-		}
-	}
+	ret = pk_check_spki(kr, der, (size_t)len, why);
 	OPENSSL_free(der);
 	return ret;
 }

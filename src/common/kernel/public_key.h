@@ -78,6 +78,10 @@ int pk_verify(const struct kr_rules *kr, const struct pk_key *k,
  */
 int pk_check_pkey(const struct kr_rules *kr, EVP_PKEY *key,
 		  const char **why);
+/* The same for a key given as its DER SubjectPublicKeyInfo (a
+ * certificate's, as the kernel will read it). */
+int pk_check_spki(const struct kr_rules *kr, const uint8_t *der, size_t len,
+		  const char **why);
 
 /* This build can check ML-DSA signatures (OpenSSL >= 3.5, with the
  * algorithm available at run time). */

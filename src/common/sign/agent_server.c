@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/agent_wire.h"
+#include "base/durability.h"
 #include "base/exitcode.h"
 #include "base/infile.h"
 #include "base/log.h"
@@ -38,7 +39,8 @@ struct server {
 	pthread_mutex_t lock;		/* fs[], stop_fd */
 	dev_t fs_dev[MAX_FS];
 	int fs_fd[MAX_FS], nfs;
-	int fs_ordered[MAX_FS];		/* ms_fs_orders_replace() */
+	unsigned int fs_sync[MAX_FS][2];	/* ms_dur_commit_flags() for a
+						 * new file, a replacing one */
 	int fs_full;			/* more file systems than fs[]: those
 					 * were flushed per file */
 	int stop_fd;			/* the stop request's connection */
@@ -129,16 +131,12 @@ static void client_names(char *path, const char *prefix, size_t plen)
 }
 
 /*
- * The agent's durability.  Each file is written whole and renamed over
- * the module, so a reader, or a crash of anything but the machine, sees
- * the old module or the new one.  Against a power loss the new file is
- * flushed before its rename (the old or the new module, never an empty
- * one), except where the file system does that itself for a rename that
- * replaces a file (ms_fs_orders_replace: ext4); the directories are not
- * flushed per file: each file system written to is flushed once (syncfs)
- * when the serving ends, so that once the agent has exited every
- * module it signed is on disk.  replaces: the job only replaces existing
- * files (in place, no .p7s).  The flushes for ms_sign_commit.
+ * The agent's durability: per file, what a single run pays
+ * (base/durability.h, decided once a file system), and no directory
+ * flush; each file system written to is flushed once (syncfs) when the
+ * serving ends, so that once the agent has exited every module it
+ * signed is on disk.  replaces: the job only replaces existing files (in
+ * place, no .p7s).  The flushes for ms_sign_commit.
  */
 static unsigned int note_fs(struct server *sv, const char *target,
 			    int replaces)
@@ -161,21 +159,37 @@ static unsigned int note_fs(struct server *sv, const char *target,
 		if (fd >= 0) {
 			sv->fs_dev[i] = st.st_dev;
 			sv->fs_fd[i] = fd;
-			sv->fs_ordered[i] = ms_fs_orders_replace(fd);
+			sv->fs_sync[i][0] = ms_dur_commit_flags(fd, 0);
+			sv->fs_sync[i][1] = ms_dur_commit_flags(fd, 1);
 			sv->nfs++;
 		}
 	}
 	/* not in the list: flushed here, in full */
 	if (i < sv->nfs)
-		flags = replaces && sv->fs_ordered[i] ? 0 : MS_SYNC_FILE;
+		flags = sv->fs_sync[i][!!replaces];
 	pthread_mutex_unlock(&sv->lock);
 	return flags;
 }
 
+/*
+ * The client hung up: it gave up waiting (MODSIGN_AGENT_TIMEOUT) and
+ * signs the module itself, after it has seen the module's lock free
+ * (base/agent_client.c).  Asked under that lock, just before the rename,
+ * so the module is replaced by one of the two only.
+ */
+static int client_gone(int fd)
+{
+	char c;
+	ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+
+	return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
+			  errno != EINTR);
+}
+
 /* Sign one client's module as its own run would: the code and the text
- * it would have printed. */
+ * it would have printed, or -ECONNRESET when the client left first. */
 static int sign_for(struct server *sv, const struct ms_agent_req *rq,
-		    int cwd, FILE *cap)
+		    int client, int cwd, FILE *cap)
 {
 	const char *module = rq->s[MS_AGENT_S_MODULE];
 	const char *dest = rq->s[MS_AGENT_S_DEST];
@@ -206,6 +220,10 @@ static int sign_for(struct server *sv, const struct ms_agent_req *rq,
 		memcpy(dpre, dpath, (size_t)dp);
 
 	err = ms_sign_prepare(&sv->signer, &r, &job, &skipped, &fail);
+	if (!err && !skipped && client_gone(client)) {
+		ms_sign_release(&job);
+		return -ECONNRESET;
+	}
 	if (!err && !skipped) {
 		err = ms_sign_commit(&job, note_fs(sv, r.dest ? r.dest : mpath,
 						   !r.dest && !r.save_p7s),
@@ -284,7 +302,7 @@ static int serve_client(struct server *sv, int fd, uint8_t *buf)
 	if (sv->conf->preamble)
 		fputs(sv->conf->preamble, cap);
 	ms_log_capture(cap);
-	code = sign_for(sv, &rq, fds[0], cap);
+	code = sign_for(sv, &rq, fd, fds[0], cap);
 	ms_log_capture(NULL);
 	fclose(cap);
 	if (code < 0)

@@ -13,6 +13,28 @@
 #include "sign/pkcs11/load.h"
 #include "sign/sign_warn.h"
 
+/*
+ * What the kernel would say of a signer's key: of its certificate's
+ * SubjectPublicKeyInfo, as read (the key matches it, sign/signer.h, and
+ * it is what the kernel will hold), so that no OSSL_ENCODER is needed:
+ * its first use constructs every encoder of the provider, a fifth of a
+ * single run's work (callgrind: 3.7 of 30 million instructions).
+ */
+static int check_key(const struct kr_rules *kr, X509 *cert, EVP_PKEY *key,
+		     const char **why)
+{
+	unsigned char *der = NULL;
+	int len = cert ? i2d_X509_PUBKEY(X509_get_X509_PUBKEY(cert), &der)
+		       : -1;
+	int err;
+
+	if (len <= 0)
+		return pk_check_pkey(kr, key, why);
+	err = pk_check_spki(kr, der, (size_t)len, why);
+	OPENSSL_free(der);
+	return err;
+}
+
 /* Warnings before anything is signed: the key types and digest the
  * kernel (the line of --kernel, or the kernel of --kernel-config) would
  * reject, from the table verify-file judges with, in its words.  kcfg
@@ -48,7 +70,7 @@ void ms_sign_warn_algorithms(const struct ms_signer *s, const char *hash,
 		if (!key)
 			continue;
 		ms_pkey_describe(key, desc, sizeof(desc));
-		err = pk_check_pkey(kr, key, &why);
+		err = check_key(kr, s->certs[k < s->n ? k : 0], key, &why);
 		if (err)
 			ms_warn(names[k], "%s key: %s rejects it (-%s): %s",
 				desc, who, ms_errno_name(err), why);

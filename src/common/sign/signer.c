@@ -10,6 +10,7 @@
 #include <openssl/opensslv.h>
 
 #include "base/digest.h"
+#include "base/durability.h"
 #include "base/exitcode.h"
 #include "base/infile.h"
 #include "base/outfile.h"
@@ -984,7 +985,9 @@ int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 	err = ms_sign_prepare(s, r, &job, skipped, fail);
 	if (err || *skipped)
 		return err;
-	err = ms_sign_commit(&job, MS_SYNC_FILE | MS_SYNC_DIR, fail);
+	err = ms_sign_commit(&job, ms_dur_commit_flags(job.out.tmp ?
+			     job.out.fd : job.p7s.fd, job.out.tmp &&
+			     job.out.replaces && !job.p7s.tmp), fail);
 	ms_sign_release(&job);
 	return err;
 }

@@ -10,6 +10,7 @@
 #include <openssl/store.h>
 #include <openssl/ui.h>
 
+#include "base/openssl_init.h"
 #include "sign/pkcs11/load.h"
 #include "sign/pkcs11/token.h"
 
@@ -97,6 +98,8 @@ static int prepare(const char *uri, const struct ms_key_opts *o,
 	const char *module;
 	int err;
 
+	/* its provider or engine ends before the module does */
+	ms_openssl_need_teardown();
 	if (ms_p11_uri_parse(uri, u)) {
 		*why = MS_KEY_P11_URI;
 		return -EINVAL;
