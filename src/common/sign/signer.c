@@ -776,18 +776,17 @@ static int open_module(const struct ms_sign_req *r, struct prep *p,
 	if (err)
 		return fail_at(fail, why ? MS_STAGE_DECOMPRESS : MS_STAGE_INPUT,
 			       r->module, why, err);
-	p->body_len = p->in.len;
 	return 0;
 }
 
 /*
- * What may be signed: the already-signed policy (which may strip the
- * trailers or skip the file), a body the kernel would load, a <dest>
- * that is no other module.
+ * What may be signed or digested: the already-signed policy (which may
+ * strip the trailers, *body_len then the length without them, or skip
+ * the file) and a body the kernel would load.
  */
 static int check_policy(const struct ms_signer *s,
-			const struct ms_sign_req *r, struct prep *p,
-			int *skipped, struct ms_fail *fail)
+			const struct ms_sign_req *r, struct ms_modfile *in,
+			size_t *body_len, int *skipped, struct ms_fail *fail)
 {
 	const char *why;
 	int err;
@@ -795,17 +794,17 @@ static int check_policy(const struct ms_signer *s,
 	/* A trailer after the compressed stream is neither "signed" nor
 	 * harmless: only --replace may drop it, and even --skip-signed must
 	 * not leave it as it is. */
-	if (p->in.signed_after && r->signed_policy != MS_SIGNED_REPLACE) {
-		ms_modfile_signed_after(&p->in, &why);
+	if (in->signed_after && r->signed_policy != MS_SIGNED_REPLACE) {
+		ms_modfile_signed_after(in, &why);
 		return fail_at(fail, MS_STAGE_SIGNED_AFTER, r->module, why,
 			       -EBADMSG);
 	}
-	err = apply_signed_policy(s, p->in.data, p->in.len, r, &p->body_len,
-				  skipped, fail);
+	*body_len = in->len;
+	err = apply_signed_policy(s, in->data, in->len, r, body_len, skipped,
+				  fail);
 	if (err || *skipped)
 		return err;
-	err = check_body(r, p->in.data, p->body_len, fail);
-	return err ? err : check_dest(r, p->in.data, p->body_len, fail);
+	return check_body(r, in->data, *body_len, fail);
 }
 
 /* A large plain module's body starts going into the output now, on a
@@ -992,7 +991,9 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 	if (err)
 		return err;
 	job->module = r->module;
-	err = check_policy(s, r, &p, skipped, fail);
+	err = check_policy(s, r, &p.in, &p.body_len, skipped, fail);
+	if (!err && !*skipped)
+		err = check_dest(r, p.in.data, p.body_len, fail);
 	if (err || *skipped)
 		goto done;
 	/* In place keeps the module's mode, an existing dest its own, and
@@ -1111,19 +1112,8 @@ int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
 	if (err)
 		return fail_at(fail, why ? MS_STAGE_DECOMPRESS : MS_STAGE_INPUT,
 			       r->module, why, err);
-	if (in.signed_after && r->signed_policy != MS_SIGNED_REPLACE) {
-		ms_modfile_signed_after(&in, &why);
-		err = fail_at(fail, MS_STAGE_SIGNED_AFTER, r->module, why,
-			      -EBADMSG);
-		goto done;
-	}
-	body_len = in.len;
-	err = apply_signed_policy(s, in.data, in.len, r, &body_len, skipped,
-				  fail);
+	err = check_policy(s, r, &in, &body_len, skipped, fail);
 	if (err || *skipped)
-		goto done;
-	err = check_body(r, in.data, body_len, fail);
-	if (err)
 		goto done;
 	err = ms_digest_info(s->md, in.data, body_len, digest, digest_len,
 			     &tbs, &tbs_len);
