@@ -9,33 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
-
-#include "base/agent_client.h"
-#include "base/agent_wire.h"
 #include "base/cli_options.h"
 #include "base/exitcode.h"
-#include "base/format.h"
-#include "base/infile.h"
 #include "base/log.h"
 #include "base/openssl_init.h"
-#include "base/outfile.h"
-#include "base/treewalk.h"
-#include "base/workpool.h"
-#include "kernel/kernel_config.h"
-#include "kernel/public_key.h"
-#include "kernel/rules.h"
 #include "report/kernel_arg.h"
 #include "report/sign_result.h"
-#include "sign/agent_server.h"
-#include "sign/batch_sign.h"
-#include "sign/kernel_check.h"
-#include "sign/outputs.h"
 #include "sign/pin.h"
-#include "sign/pkcs11/load.h"
+#include "sign/run_agent.h"
+#include "sign/run_batch.h"
+#include "sign/run_one.h"
 #include "sign/sign_report.h"
-#include "sign/sign_warn.h"
-#include "sign/signer.h"
 
 /* Its own long-only options; the shared ones are base/cli_options.h's. */
 enum {
@@ -142,23 +126,6 @@ static void kmodsign_help(void)
 "too; see sign-file --help.  -D needs a <dest> other than <module>.\n");
 }
 
-/* -D's rules, checked once the positional words are known. */
-static int kmodsign_check(const struct ms_sign_req *req)
-{
-	if (!req->trailer_only)
-		return 0;
-	if (req->p7s_only) {
-		ms_error(NULL, "-d and -D exclude each other");
-		return -1;
-	}
-	if (!req->dest) {
-		ms_error(NULL, "-D writes the signature block to <dest>: give "
-			 "a <dest> other than <module>");
-		return -1;
-	}
-	return 0;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -213,74 +180,6 @@ static void help(void)
 }
 
 /*
- * --kernel-config: its line stands in for --kernel (a different explicit
- * --kernel is a usage error), and "-" as <hash> means its
- * CONFIG_MODULE_SIG_HASH.  The positional <hash> otherwise stays the
- * user's: a drop-in never second-guesses its arguments, it warns.
- */
-static int load_kconfig(const char *path, struct kconfig *kc,
-			const struct kr_rules *asked, const char **hash)
-{
-	int err, line;
-
-	err = kc_load(path, NULL, kc, &line);
-	if (err) {
-		char why[256];
-
-		err = kc_load_failure(err, line, kc, why, sizeof(why));
-		ms_error(path, "%s", why);
-		return err;
-	}
-	/* --kernel settles what the file does not say */
-	if (asked)
-		kc_settle_line(kc, asked);
-	if (kc->too_old || (asked && asked->version != kc->rules.version)) {
-		ms_error(path, kc->too_old ? "kernel %s is older than %s, the "
-			 "oldest kernel this tool models" : "kernel %s is not "
-			 "--kernel %s", kc->version, kc->too_old ? kr_oldest :
-			 kr_label(asked));
-		kc_free(kc);
-		return MS_EXIT_USAGE;
-	}
-	if (strcmp(*hash, "-") == 0) {
-		if (!kc->sig_hash[0]) {
-			ms_error(path, "no CONFIG_MODULE_SIG_HASH to take for "
-				 "\"-\" (give the hash)");
-			kc_free(kc);
-			return MS_EXIT_USAGE;
-		}
-		*hash = kc->sig_hash;
-	}
-	return 0;
-}
-
-enum verb { SIGN, RAW, ATTACH, DIGEST };
-
-struct batch_opts {
-	int on, nul, jobs, json;
-	const char *from, *walk;
-};
-
-/* The command line, parsed. */
-struct opts {
-	enum verb verb;
-	struct ms_sign_req req;
-	int keyid, quiet, verbose, kmod;
-	int agent;		/* OPT_AGENT* */
-	int ncmd;		/* words after "--": --agent's command */
-	const char *kcpath, *rawsig, *pin_file;
-	struct kr_rules kr_buf;		/* --kernel's */
-	struct ms_key_opts kopts;
-	struct batch_opts batch;
-	/* --signer KEY CERT, in order */
-	int nextra;
-	const char *extra_keys[MS_MAX_SIGNERS], *extra_certs[MS_MAX_SIGNERS];
-	/* the positional words */
-	char **words;
-	int nwords;
-};
-
-/*
  * What the option and word checks answer besides 0 (go on): USAGE_ERR
  * for a command line to be shown the usage (after a line saying why, or
  * getopt's), MS_EXIT_USAGE when the check has said what is wrong itself
@@ -288,10 +187,10 @@ struct opts {
  */
 #define USAGE_ERR MS_CLI_USAGE
 
-static int set_verb(struct opts *o, enum verb want)
+static int set_verb(struct ms_sign_cmd *o, enum ms_verb want)
 {
 	/* Two verbs is a usage error, never "last one wins". */
-	if (o->verb != SIGN && o->verb != want) {
+	if (o->verb != MS_VERB_SIGN && o->verb != want) {
 		ms_error(NULL, "-s, --attach and --digest-only exclude each "
 			 "other");
 		return MS_EXIT_USAGE;
@@ -302,7 +201,7 @@ static int set_verb(struct opts *o, enum verb want)
 
 /* --signer KEY CERT: the certificate is the next word, consumed here as
  * getopt consumes optarg. */
-static int take_signer(struct opts *o, int argc, char **argv)
+static int take_signer(struct ms_sign_cmd *o, int argc, char **argv)
 {
 	if (optind >= argc || o->nextra >= MS_MAX_SIGNERS - 1) {
 		ms_error(NULL, optind >= argc ? "--signer needs a key and a "
@@ -326,7 +225,7 @@ static int take_pin_source(int opt)
 	return err ? MS_EXIT_USAGE : 0;
 }
 
-static int take_policy(struct opts *o, int opt)
+static int take_policy(struct ms_sign_cmd *o, int opt)
 {
 	/* Two policies for one situation: refuse, never "last one
 	 * wins". */
@@ -341,7 +240,7 @@ static int take_policy(struct opts *o, int opt)
 
 /* --kernel VERSION: the line whose rules that version has (rules.c);
  * a usage error after its line, as in every tool */
-static int take_kernel(struct opts *o)
+static int take_kernel(struct ms_sign_cmd *o)
 {
 	if (rp_kernel_release("--kernel", optarg, &o->kr_buf))
 		return USAGE_ERR;
@@ -352,7 +251,7 @@ static int take_kernel(struct opts *o)
 /* What take_option works on: the options, and argv for --signer's
  * second word. */
 struct parse {
-	struct opts *o;
+	struct ms_sign_cmd *o;
 	int argc;
 	char **argv;
 };
@@ -362,19 +261,19 @@ struct parse {
 static int take_option(void *ctx, int opt)
 {
 	struct parse *p = ctx;
-	struct opts *o = p->o;
+	struct ms_sign_cmd *o = p->o;
 
 	switch (opt) {
 	case 's':
-		return set_verb(o, RAW);
+		return set_verb(o, MS_VERB_RAW);
 	case OPT_ATTACH:
 		o->rawsig = optarg;
-		return set_verb(o, ATTACH);
+		return set_verb(o, MS_VERB_ATTACH);
 	case 'D':		/* kmodsign's: the signature block only */
 		o->req.trailer_only = 1;
 		return 0;
 	case OPT_DIGEST_ONLY:
-		return set_verb(o, DIGEST);
+		return set_verb(o, MS_VERB_DIGEST);
 	case OPT_SIGNER:
 		return take_signer(o, p->argc, p->argv);
 	case OPT_PIN_FILE:
@@ -437,7 +336,7 @@ static void help_cb(void *ctx)
 }
 
 /* Parse argv into o: 0 to go on, or one of the answers above. */
-static int parse_options(int argc, char **argv, struct opts *o)
+static int parse_options(int argc, char **argv, struct ms_sign_cmd *o)
 {
 	struct parse p = { o, argc, argv };
 	struct ms_cli_tool t = {
@@ -483,16 +382,16 @@ static int parse_options(int argc, char **argv, struct opts *o)
 
 /* How many positional words the verb takes before the optional <dest>;
  * with --signer the key and certificate may come from --signer alone. */
-static int words_wanted(const struct opts *o)
+static int words_wanted(const struct ms_sign_cmd *o)
 {
 	switch (o->verb) {
-	case SIGN:
+	case MS_VERB_SIGN:
 		return o->nextra && o->nwords <= 3 ? 2 : 4;
-	case RAW:
+	case MS_VERB_RAW:
 		return 4;
-	case ATTACH:
+	case MS_VERB_ATTACH:
 		return 3;
-	case DIGEST:
+	case MS_VERB_DIGEST:
 	default:
 		return 2;
 	}
@@ -500,7 +399,7 @@ static int words_wanted(const struct opts *o)
 
 /* Too few or too many positional words (need of them, and up to more
  * optional): say which, then USAGE_ERR. */
-static int words_error(const struct opts *o, int need, int more)
+static int words_error(const struct ms_sign_cmd *o, int need, int more)
 {
 	if (o->kmod)		/* kmodsign says only its usage */
 		return USAGE_ERR;
@@ -516,34 +415,34 @@ static int words_error(const struct opts *o, int need, int more)
 }
 
 /* The single-file command line holds together: 0, else an answer. */
-static int validate_one(const struct opts *o)
+static int validate_one(const struct ms_sign_cmd *o)
 {
 	int npos = words_wanted(o);
 
-	if (o->nextra && o->verb != SIGN)
+	if (o->nextra && o->verb != MS_VERB_SIGN)
 		ms_error(NULL, "--signer only goes with signing here");
-	else if (o->req.trailer_only && o->verb == DIGEST)
+	else if (o->req.trailer_only && o->verb == MS_VERB_DIGEST)
 		ms_error(NULL, "-D and --digest-only exclude each other");
 	else if ((o->req.save_p7s || o->req.p7s_only) &&
-		 (o->verb == ATTACH || o->verb == DIGEST))
+		 (o->verb == MS_VERB_ATTACH || o->verb == MS_VERB_DIGEST))
 		ms_error(NULL, "-d and -p only go with signing here");
 	else if (o->nwords < npos ||
-		 o->nwords > npos + (o->verb == DIGEST ? 0 : 1))
-		return words_error(o, npos, o->verb == DIGEST ? 0 : 1);
+		 o->nwords > npos + (o->verb == MS_VERB_DIGEST ? 0 : 1))
+		return words_error(o, npos, o->verb == MS_VERB_DIGEST ? 0 : 1);
 	else
 		return 0;
 	return MS_EXIT_USAGE;
 }
 
 /* The batch command line holds together: 0, else an answer. */
-static int validate_batch(const struct opts *o)
+static int validate_batch(const struct ms_sign_cmd *o)
 {
 	int npos = o->nextra ? 1 : 3;
 
 	if (!o->batch.on)
 		ms_error(NULL, "-r, --files-from, -0, -j and --json go with "
 			 "--batch");
-	else if (o->verb != SIGN)
+	else if (o->verb != MS_VERB_SIGN)
 		ms_error(NULL, "--batch only signs (not -s, --attach or "
 			 "--digest-only)");
 	else if (o->batch.nul && !o->batch.from)
@@ -556,354 +455,61 @@ static int validate_batch(const struct opts *o)
 	return MS_EXIT_USAGE;
 }
 
-/*
- * The signers of a signing run: <key> <x509> when given (words 1 and 2),
- * then each --signer.  names[] gets each key's name for the messages.
- */
-static int add_signers(const struct opts *o, struct ms_signer *s,
-		       int with_words, const char **names,
-		       struct ms_fail *fail)
+/* --batch: the command line checked, then the run (sign/run_batch.h). */
+static int run_batch(struct ms_sign_cmd *o)
 {
-	int err = 0;
-
-	if (with_words) {
-		names[s->n] = o->words[1];
-		err = ms_signer_add(s, o->words[1], o->words[2], &o->kopts,
-				    fail);
-	}
-	for (int i = 0; !err && i < o->nextra; i++) {
-		names[s->n] = o->extra_keys[i];
-		err = ms_signer_add(s, o->extra_keys[i], o->extra_certs[i],
-				    &o->kopts, fail);
-	}
-	return err;
-}
-
-/*
- * The files this run reads besides the modules, which no output may be
- * (sign/outputs.h).  key is NULL when only --signer names keys.
- */
-static void run_inputs(const struct opts *o, const char *key,
-		       const char *cert, struct ms_input_set *in)
-{
-	ms_inputs_add(in, key, o->verb == RAW ? "the raw CMS" : "the key");
-	ms_inputs_add(in, cert, "the certificate");
-	ms_inputs_add(in, o->rawsig, "the signature to attach");
-	for (int i = 0; i < o->nextra; i++) {
-		ms_inputs_add(in, o->extra_keys[i], "a --signer key");
-		ms_inputs_add(in, o->extra_certs[i], "a --signer certificate");
-	}
-	ms_inputs_add(in, o->pin_file, "the PIN file");
-	ms_inputs_add(in, o->kcpath, "the kernel config");
-	ms_inputs_add(in, o->batch.from, "the --files-from list");
-}
-
-/* The names in words, --files-from and -r (base/treewalk.h): exit code
- * or 0. */
-static int batch_list(const struct opts *o, int first, struct ms_list *list)
-{
-	const struct ms_tree_inputs in = {
-		.names = o->words + first, .n = o->nwords - first,
-		.from = o->batch.from, .nul = o->batch.nul,
-		.walk = o->batch.walk,
-	};
-
-	return ms_tree_inputs_collect(&in, list);
-}
-
-/*
- * --batch: "<hash> <key> <x509> <module>..." (or "<hash> <module>..."
- * with --signer), plus --files-from.  One key load for all files.
- */
-static int run_batch(struct opts *o)
-{
-	const char *names[MS_MAX_SIGNERS] = { 0 };
-	const char *hash = o->words[0];
-	struct ms_input_set in = { 0 };
-	struct ms_list list = { 0 };
-	struct kconfig kc = { 0 };
-	struct ms_signer signer;
-	struct ms_fail fail;
 	const struct ms_sign_view view = rp_sign_view(o->batch.json, o->quiet);
-	struct ms_sign_tally tally;
-	int err, code, listed;
+	struct ms_sign_tally tally = { .code = -1 };
+	int code = validate_batch(o);
 
-	memset(&signer, 0, sizeof(signer));
-	code = validate_batch(o);
 	if (code)
 		return code;
-	/* skipped subdirectories: sign what was found, fail the run */
-	code = listed = batch_list(o, o->nextra ? 1 : 3, &list);
-	if (!list.n)
-		goto out;
-	run_inputs(o, o->nextra ? NULL : o->words[1],
-		   o->nextra ? NULL : o->words[2], &in);
-	for (size_t i = 0; i < list.n; i++) {
-		o->req.module = list.v[i];
-		if (ms_sign_check_outputs(&o->req, 0, &in, &fail)) {
-			code = ms_sign_report(&fail, -EEXIST);
-			goto out;
-		}
-	}
-	ms_set_verbose(o->verbose);
-	ms_openssl_init(o->verbose);
-	ms_cleanup_on_signals();
-	/* --kernel-config as for one file: its line, its warnings, and
-	 * "-" as the hash (it was ignored here). */
-	if (o->kcpath) {
-		code = load_kconfig(o->kcpath, &kc, o->req.kernel, &hash);
-		if (code)
-			goto out;
-		o->req.kernel = &kc.rules;
-	}
-
-	/* One key load, one PIN read, one token login for the whole run. */
-	err = ms_signer_init(&signer, hash, o->keyid, &fail);
-	if (!err)
-		err = add_signers(o, &signer, !o->nextra, names, &fail);
-	if (err) {
-		code = ms_sign_report(&fail, err);
-		goto out;
-	}
-	ms_sign_warn_algorithms(&signer, hash, o->req.kernel,
-				o->kcpath ? &kc : NULL, o->kcpath, names);
-	if (o->kcpath)
-		ms_sign_warn_kconfig(&kc, o->kcpath, &signer, hash);
-	o->req.cert_path = o->nextra ? o->extra_certs[0] : o->words[2];
-	ms_sign_warn_mldsa(&signer, o->req.kernel, names);
-	code = ms_exit_worst(listed, ms_batch_sign(&signer, &o->req, &list,
-			     o->batch.jobs ? o->batch.jobs :
-			     ms_pool_default_workers(), &view, ms_sign_report,
-			     &tally));
-	rp_print_sign_summary(stdout, &tally, o->batch.json, o->quiet);
-out:
-	ms_signer_free(&signer);
-	ms_pin_clear();
-	ms_list_free(&list);
-	kc_free(&kc);
+	code = ms_run_batch(o, &view, ms_sign_report, &tally);
+	/* the count, once the files were reached (tally.code set) */
+	if (tally.code >= 0)
+		rp_print_sign_summary(stdout, &tally, o->batch.json, o->quiet);
 	return code;
 }
 
-/* --digest-only: print "<hash> <hex digest>  <module>", as sha256sum's
- * line with the algorithm in front. */
-static int print_digest(const struct ms_signer *s, const char *hash,
-			struct ms_sign_req *req, int *skipped,
-			struct ms_fail *fail)
+/* --agent*: the command line checked, then the run (sign/run_agent.h). */
+static int run_agent(struct ms_sign_cmd *o)
 {
-	uint8_t digest[EVP_MAX_MD_SIZE];
-	unsigned int dlen = 0;
-	char *hex;
-	int err;
-
-	err = ms_digest_file(s, req, digest, &dlen, skipped, fail);
-	if (err || *skipped)
-		return err;
-	hex = ms_hex(digest, dlen);
-	if (!hex) {
-		fail->stage = MS_STAGE_OUTPUT;
-		snprintf(fail->path, sizeof(fail->path), "%s", req->module);
-		return -ENOMEM;
-	}
-	printf("%s %s  %s\n", hash, hex, req->module);
-	free(hex);
-	return 0;
-}
-
-/* Load what the verb signs with: 0 or -errno with *fail. */
-static int load_for_verb(const struct opts *o, struct ms_signer *s,
-			 const char *hash, const char *cert,
-			 const char **names, struct ms_fail *fail)
-{
-	int err;
-
-	switch (o->verb) {
-	case RAW:
-		/* In -s mode the key slot holds the raw CMS. */
-		return ms_signer_load_raw(s, o->words[0], o->words[2], fail);
-	case ATTACH:
-		names[0] = cert;
-		return ms_signer_load_attach(s, hash, o->rawsig, cert, o->keyid,
-					     &o->kopts, fail);
-	case DIGEST:
-		return ms_signer_init(s, hash, 0, fail);
-	case SIGN:
-	default:
-		err = ms_signer_init(s, hash, o->keyid, fail);
-		return err ? err : add_signers(o, s, words_wanted(o) == 4,
-					       names, fail);
-	}
-}
-
-/*
- * --agent HASH KEY X509 -- COMMAND..., --agent-start HASH KEY X509,
- * --agent-stop: one key load serving every plain run below it
- * (sign/agent_server.h).
- */
-static int run_agent(struct opts *o)
-{
-	const char *names[MS_MAX_SIGNERS] = { 0 }, *sock;
-	struct ms_agent_conf c = { .report = ms_sign_report, .keyid = o->keyid,
-				   .provider = o->kopts.provider,
-				   .p11module = o->kopts.p11_module };
-	struct ms_signer signer;
-	struct ms_fail fail;
-	char *pre = NULL;
-	size_t plen = 0;
-	int err, code = 0, ready = -1;
-	FILE *cap;
-
-	if (o->agent == OPT_AGENT_STOP) {
-		sock = getenv(MS_AGENT_ENV);
-		err = o->nwords ? 0 : ms_agent_stop(sock);
-		if (err)
-			ms_error(sock ? sock : MS_AGENT_ENV, "no signing agent "
-				 "answers there: %s", strerror(-err));
-		return o->nwords ? USAGE_ERR : err ? MS_EXIT_IO : 0;
-	}
-	if (o->verb != SIGN || o->nextra || o->kmod || o->req.kernel ||
+	if (o->agent == OPT_AGENT_STOP)
+		return o->nwords ? USAGE_ERR : ms_run_agent_stop();
+	if (o->verb != MS_VERB_SIGN || o->nextra || o->kmod || o->req.kernel ||
 	    o->kcpath || o->nwords - o->ncmd != 3 ||
 	    (o->agent == OPT_AGENT) != (o->ncmd > 0))
 		return USAGE_ERR;
-	/* Forked before anything is loaded: a token session does not
-	 * survive fork(). */
-	if (o->agent == OPT_AGENT_START && ms_agent_detach(&ready, &code))
+	return ms_run_agent(o, o->agent == OPT_AGENT_START, ms_sign_report);
+}
+
+/*
+ * One file, by the kernel tool's positional command line
+ * (sign/run_one.h); then what worked is said: --digest-only's line
+ * "<hash> <hex digest>  <module>" (sha256sum's, with the algorithm in
+ * front) on stdout, "already signed" unless -q, what was done with -v.
+ */
+static int run_one(struct ms_sign_cmd *o)
+{
+	const struct ms_sign_req *req = &o->req;
+	struct ms_one_done d;
+	int code = validate_one(o);
+
+	if (code)
 		return code;
-	ms_openssl_init(o->verbose);
-	memset(&signer, 0, sizeof(signer));
-	err = ms_signer_init(&signer, o->words[0], o->keyid, &fail);
-	if (!err)
-		err = add_signers(o, &signer, 1, names, &fail);
-	if (err) {
-		code = ms_sign_report(&fail, err);
-		goto out;
-	}
-	/* What a run of its own prints first, for the clients that would. */
-	cap = open_memstream(&pre, &plen);
-	ms_log_capture(cap);
-	ms_sign_warn_algorithms(&signer, o->words[0], NULL, NULL, NULL, names);
-	ms_sign_warn_mldsa(&signer, NULL, names);
-	ms_log_capture(NULL);
-	if (cap && !fclose(cap))
-		fputs(pre, stderr);
-	c.signer = &signer;
-	c.hash = o->words[0];
-	c.key = o->words[1];
-	c.cert = o->words[2];
-	c.preamble = pre;
-	c.jobs = o->batch.jobs ? o->batch.jobs : ms_pool_default_workers();
-	code = ms_agent_serve(&c, o->ncmd ? o->words + 3 : NULL, ready);
-	if (code < 0) {
-		ms_error(NULL, "cannot start the signing agent: %s",
-			 strerror(-code));
-		code = MS_EXIT_IO;
-	}
-out:
-	ms_signer_free(&signer);
-	ms_pin_clear();
-	free(pre);
-	return code;
-}
-
-/* A plain run under a signing agent (MODSIGN_AGENT) hands its module
- * over before loading anything: 1 with *code when the agent did it. */
-static int try_agent(const struct opts *o, int *code)
-{
-	const char *sock = getenv(MS_AGENT_ENV);
-	const struct ms_sign_req *r = &o->req;
-	struct ms_agent_job j = {
-		.provider = o->kopts.provider, .p11module = o->kopts.p11_module,
-	};
-
-	if (!sock || o->verb != SIGN || o->nextra || o->kmod || o->verbose ||
-	    o->req.kernel || o->kcpath || words_wanted(o) != 4)
-		return 0;
-	j.hash = o->words[0];
-	j.key = o->words[1];
-	j.cert = o->words[2];
-	j.module = o->words[3];
-	if (o->nwords == 5 && strcmp(o->words[3], o->words[4]) != 0)
-		j.dest = o->words[4];
-	j.flags = (o->keyid ? MS_AGENT_F_KEYID : 0) |
-		  (r->save_p7s ? MS_AGENT_F_SAVE_P7S : 0) |
-		  (r->p7s_only ? MS_AGENT_F_P7S_ONLY : 0) |
-		  (r->firmware ? MS_AGENT_F_FIRMWARE : 0) |
-		  (o->quiet ? MS_AGENT_F_QUIET : 0) |
-		  (r->signed_policy == MS_SIGNED_REPLACE ? MS_AGENT_F_REPLACE :
-		   r->signed_policy == MS_SIGNED_SKIP ? MS_AGENT_F_SKIP : 0);
-	return ms_agent_delegate(sock, &j, code);
-}
-
-/* One file, by the kernel tool's positional command line. */
-static int run_one(struct opts *o)
-{
-	const char *names[MS_MAX_SIGNERS] = { 0 };
-	struct ms_sign_req *req = &o->req;
-	struct ms_input_set in = { 0 };
-	struct kconfig kc = { 0 };
-	struct ms_signer signer;
-	struct ms_fail fail;
-	const char *hash, *cert;
-	int npos = words_wanted(o), err, skipped = 0;
-
-	memset(&signer, 0, sizeof(signer));
-	err = validate_one(o);
-	if (err || try_agent(o, &err))
-		return err;
-	ms_set_verbose(o->verbose);
-	ms_openssl_init(o->verbose);
-	ms_cleanup_on_signals();
-
-	/* Positional layout of the kernel tool: in -s mode the key slot
-	 * holds the raw CMS and the hash moves to the second place. */
-	hash = o->verb == RAW ? o->words[1] : o->words[0];
-	if (o->kcpath) {
-		err = load_kconfig(o->kcpath, &kc, req->kernel, &hash);
-		if (err)
-			return err;
-		req->kernel = &kc.rules;
-	}
-	cert = o->verb == ATTACH ? o->words[1] : o->words[2];
-	req->module = o->words[npos - 1];
-	req->overlap = 1;
-	/* <dest> that is <module> by any name: in place */
-	if (o->nwords == npos + 1 && (req->trailer_only ||
-	    !ms_same_file(o->words[npos - 1], o->words[npos])) &&
-	    strcmp(o->words[npos - 1], o->words[npos]) != 0)
-		req->dest = o->words[npos];
-	if (kmodsign_check(req)) {
-		kc_free(&kc);
-		return MS_EXIT_USAGE;
-	}
-	run_inputs(o, npos == 4 ? o->words[o->verb == RAW ? 0 : 1] : NULL,
-		   o->verb == DIGEST ? NULL : cert, &in);
-	if (ms_sign_check_outputs(req, o->verb == DIGEST, &in, &fail)) {
-		kc_free(&kc);
-		return ms_sign_report(&fail, -EEXIST);
-	}
-
-	err = load_for_verb(o, &signer, hash, cert, names, &fail);
-	if (!err && o->verb != RAW) {
-		ms_sign_warn_algorithms(&signer, hash, req->kernel,
-					o->kcpath ? &kc : NULL, o->kcpath,
-					names);
-		ms_sign_warn_mldsa(&signer, req->kernel, names);
-		if (o->kcpath)
-			ms_sign_warn_kconfig(&kc, o->kcpath, &signer, hash);
-	}
-	if (!err)
-		err = o->verb == DIGEST
-			? print_digest(&signer, hash, req, &skipped, &fail)
-			: ms_sign_file(&signer, req, &skipped, &fail);
-	ms_signer_free(&signer);
-	ms_pin_clear();
-	kc_free(&kc);
-	if (err)
-		return ms_sign_report(&fail, err);
-	if (skipped && !o->quiet)
+	code = ms_run_one(o, words_wanted(o), ms_sign_report, &d);
+	if (code || d.by_agent)
+		return code;
+	if (d.digest_hex)
+		printf("%s %s  %s\n", d.hash, d.digest_hex, req->module);
+	free(d.hash);
+	free(d.digest_hex);
+	if (d.skipped && !o->quiet)
 		fprintf(stderr, "%s: %s: already signed, left unchanged\n",
 			ms_prog(), req->module);
-	else if (!skipped)
-		ms_info("%s %s%s%s", o->verb == DIGEST ? "digested" : "signed",
+	else if (!d.skipped)
+		ms_info("%s %s%s%s", o->verb == MS_VERB_DIGEST ? "digested"
+							    : "signed",
 			req->module, req->p7s_only ? " (detached .p7s only)" : "",
 			req->dest ? " into the destination" : "");
 	return MS_EXIT_OK;
@@ -911,7 +517,7 @@ static int run_one(struct opts *o)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { 0 };
+	struct ms_sign_cmd o = { 0 };
 	int code;
 
 	ms_log_init(argv[0]);

@@ -740,202 +740,276 @@ fail:
 	return NULL;
 }
 
-int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
-		    struct ms_signed *job, int *skipped, struct ms_fail *fail)
+/* What the steps of ms_sign_prepare hand on to each other. */
+struct prep {
+	struct ms_modfile in;	/* the module, locked; for a compressed one
+				 * the decompressed bytes */
+	size_t body_len;	/* in's bytes that are signed: without the
+				 * trailers --replace strips */
+	const char *target;	/* where the signed module goes */
+	mode_t mode;		/* and the mode it gets */
+	struct body_copy copy;	/* the body going out while it is hashed */
+	int copying;
+	uint8_t *der;		/* a CMS made here (owned) */
+	const uint8_t *sig;	/* the CMS appended: der or the raw one */
+	size_t sig_len;
+};
+
+/*
+ * For a compressed module everything after this sees the decompressed
+ * bytes: already-signed checks, the signature and the .p7s.  The file
+ * stays locked until its replacement is renamed into place.
+ */
+static int open_module(const struct ms_sign_req *r, struct prep *p,
+		       struct ms_fail *fail)
 {
-	struct ms_out *out = &job->out, *p7s = &job->p7s;
-	const char *target = r->dest ? r->dest : r->module;
-	struct ms_modfile *inp = &job->in, in;
-	uint8_t *der = NULL;
-	const uint8_t *sig;
 	const char *why;
-	size_t body_len, sig_len;
-	struct body_copy copy = { .err = 0 };
-	int copying = 0;
-	mode_t mode;
 	int err;
 
-	memset(fail, 0, sizeof(*fail));
-	memset(job, 0, sizeof(*job));
-	out->fd = p7s->fd = -1;
-	inp->file.fd = -1;
-	*skipped = 0;
-	/* For a compressed module everything below sees the decompressed
-	 * bytes: already-signed checks, the signature and the .p7s.  The
-	 * file stays locked until its replacement is renamed into place. */
-	err = r->nowait ? ms_modfile_open_trylock(r->module, &in, &why)
-			: ms_modfile_open_locked(r->module, &in, &why);
+	err = r->nowait ? ms_modfile_open_trylock(r->module, &p->in, &why)
+			: ms_modfile_open_locked(r->module, &p->in, &why);
 	if (err)
 		return fail_at(fail, why ? MS_STAGE_DECOMPRESS : MS_STAGE_INPUT,
 			       r->module, why, err);
-	job->module = r->module;
-	body_len = in.len;
+	return 0;
+}
+
+/*
+ * What may be signed or digested: the already-signed policy (which may
+ * strip the trailers, *body_len then the length without them, or skip
+ * the file) and a body the kernel would load.
+ */
+static int check_policy(const struct ms_signer *s,
+			const struct ms_sign_req *r, struct ms_modfile *in,
+			size_t *body_len, int *skipped, struct ms_fail *fail)
+{
+	const char *why;
+	int err;
 
 	/* A trailer after the compressed stream is neither "signed" nor
 	 * harmless: only --replace may drop it, and even --skip-signed must
 	 * not leave it as it is. */
-	if (in.signed_after && r->signed_policy != MS_SIGNED_REPLACE) {
-		ms_modfile_signed_after(&in, &why);
-		err = fail_at(fail, MS_STAGE_SIGNED_AFTER, r->module, why,
-			      -EBADMSG);
-		goto done;
+	if (in->signed_after && r->signed_policy != MS_SIGNED_REPLACE) {
+		ms_modfile_signed_after(in, &why);
+		return fail_at(fail, MS_STAGE_SIGNED_AFTER, r->module, why,
+			       -EBADMSG);
 	}
-
-	err = apply_signed_policy(s, in.data, in.len, r, &body_len, skipped,
+	*body_len = in->len;
+	err = apply_signed_policy(s, in->data, in->len, r, body_len, skipped,
 				  fail);
 	if (err || *skipped)
-		goto done;
-	err = check_body(r, in.data, body_len, fail);
-	if (!err)
-		err = check_dest(r, in.data, body_len, fail);
+		return err;
+	return check_body(r, in->data, *body_len, fail);
+}
+
+/* A large plain module's body starts going into the output now, on a
+ * thread of its own (OVERLAP_MIN). */
+static void start_body_copy(const struct ms_signer *s,
+			    const struct ms_sign_req *r, struct ms_out *out,
+			    struct prep *p)
+{
+	if (!r->overlap || s->raw_sig || r->p7s_only || r->trailer_only ||
+	    p->in.comp != MS_COMP_NONE || p->in.file.buf ||
+	    p->body_len < OVERLAP_MIN)
+		return;
+	p->copy = (struct body_copy){ .out = out, .target = p->target,
+				      .mode = p->mode, .in = &p->in.file,
+				      .len = p->body_len };
+	/* No thread: the copy is made after the signature, as for a small
+	 * module. */
+	p->copying = pthread_create(&p->copy.tid, NULL, copy_body, &p->copy)
+		     == 0;
+}
+
+/* The body copied while it was hashed: 0 once the copy is done, or the
+ * copy's error. */
+static int join_body_copy(struct prep *p, struct ms_fail *fail)
+{
+	if (!p->copying)
+		return 0;
+	pthread_join(p->copy.tid, NULL);
+	p->copying = 0;
+	return p->copy.err ? out_fail(fail, p->target, p->copy.err) : 0;
+}
+
+/* -s and --attach: the CMS made elsewhere, checked as the target kernel
+ * would check it. */
+static int attach_sig(const struct ms_signer *s, const struct ms_sign_req *r,
+		      struct prep *p, struct ms_fail *fail)
+{
+	int err;
+
+	p->sig = s->raw_sig;
+	p->sig_len = s->raw_sig_len;
+	/* --attach with a bare value: wrap it as sign-file would, then
+	 * check it like any other CMS made elsewhere. */
+	if (s->raw_is_value) {
+		err = ms_cms_from_value(s->certs[0], s->md, s->use_keyid,
+					s->raw_sig, s->raw_sig_len, &p->der,
+					&p->sig_len);
+		if (err)
+			return fail_at(fail, MS_STAGE_RAWSIG, s->raw_path,
+				       "cannot build a CMS around this "
+				       "signature value", err);
+		p->sig = p->der;
+	}
+	return check_attach(s, r, fail, p->sig, p->sig_len, p->in.data,
+			    p->body_len);
+}
+
+/* Why the signing failed, in words that point at the fix; bad is the
+ * signer that refused, or -1. */
+static int sign_failed(const struct ms_signer *s, const struct ms_sign_req *r,
+		       int err, int bad, struct ms_fail *fail)
+{
+	if (err == -ENOPKG)
+		return fail_at(fail, MS_STAGE_SIGN, r->module,
+			       "this OpenSSL cannot make a CMS signature with "
+			       "this key type and hash (use sha256, sha384 or "
+			       "sha512)", err);
+	fail->token = bad >= 0 ? s->toks[bad] != NULL : s->toks[0] != NULL;
+	return fail_at(fail, MS_STAGE_SIGN, r->module, s->use_keyid ?
+		       "cannot sign (with -k the certificate needs a "
+		       "subjectKeyIdentifier extension)" :
+		       fail->token ? "signing refused by the PKCS#11 token"
+				   : "cannot sign", err);
+}
+
+/* The signature made here, over the body's digest, and judged by the
+ * kernel model when it is ML-DSA. */
+static int sign_body(const struct ms_signer *s, const struct ms_sign_req *r,
+		     struct prep *p, struct ms_fail *fail)
+{
+	uint8_t digest[EVP_MAX_MD_SIZE];
+	unsigned int dlen = 0;
+	int err, bad = -1;
+
+	/* Hashing needs no token: only the signing is serialised. */
+	err = p->in.comp == MS_COMP_NONE
+		? ms_digest_input(s->md, &p->in.file, p->body_len, digest,
+				  &dlen)
+		: ms_digest(s->md, p->in.data, p->body_len, digest, &dlen);
+	if (!err) {
+		if (s->serial)
+			pthread_mutex_lock(s->serial);
+		err = s->tmpl
+		    ? ms_cms_sign_template(s->tmpl, digest, dlen, &p->der,
+					   &p->sig_len, &bad)
+		    : ms_cms_sign_digest(s->certs, s->keys, s->n, s->md,
+					 s->use_keyid, digest, dlen, &p->der,
+					 &p->sig_len, &bad);
+		if (s->serial)
+			pthread_mutex_unlock(s->serial);
+	}
 	if (err)
-		goto done;
+		return sign_failed(s, r, err, bad, fail);
+	p->sig = p->der;
+	return check_mldsa(s, r, fail, p->sig, p->sig_len, p->in.data,
+			   p->body_len);
+}
 
-	/* In place keeps the module's mode, an existing dest its own, and
-	 * a new dest gets umask's. */
-	mode = r->dest ? ms_output_mode(r->dest) : (in.file.st.st_mode & 07777);
-	if (r->overlap && !s->raw_sig && !r->p7s_only && !r->trailer_only &&
-	    in.comp == MS_COMP_NONE && !in.file.buf &&
-	    body_len >= OVERLAP_MIN) {
-		copy = (struct body_copy){ .out = out, .target = target,
-					   .mode = mode, .in = &in.file,
-					   .len = body_len };
-		/* No thread: the copy is made after the signature, as for
-		 * a small module. */
-		copying = pthread_create(&copy.tid, NULL, copy_body, &copy)
-			  == 0;
-	}
-
-	if (s->raw_sig) {
-		sig = s->raw_sig;
-		sig_len = s->raw_sig_len;
-		/* --attach with a bare value: wrap it as sign-file would,
-		 * then check it like any other CMS made elsewhere. */
-		if (s->raw_is_value) {
-			err = ms_cms_from_value(s->certs[0], s->md,
-						s->use_keyid, s->raw_sig,
-						s->raw_sig_len, &der, &sig_len);
-			if (err) {
-				fail_at(fail, MS_STAGE_RAWSIG, s->raw_path,
-					"cannot build a CMS around this "
-					"signature value", err);
-				goto done;
-			}
-			sig = der;
-		}
-		err = check_attach(s, r, fail, sig, sig_len, in.data,
-				   body_len);
-		if (err)
-			goto done;
-	} else {
-		uint8_t digest[EVP_MAX_MD_SIZE];
-		unsigned int dlen = 0;
-		int bad = -1;
-
-		/* Hashing needs no token: only the signing is serialised. */
-		err = in.comp == MS_COMP_NONE
-			? ms_digest_input(s->md, &in.file, body_len, digest,
-					  &dlen)
-			: ms_digest(s->md, in.data, body_len, digest, &dlen);
-		if (!err) {
-			if (s->serial)
-				pthread_mutex_lock(s->serial);
-			err = s->tmpl
-			    ? ms_cms_sign_template(s->tmpl, digest, dlen,
-						   &der, &sig_len, &bad)
-			    : ms_cms_sign_digest(s->certs, s->keys, s->n,
-						 s->md, s->use_keyid, digest,
-						 dlen, &der, &sig_len, &bad);
-			if (s->serial)
-				pthread_mutex_unlock(s->serial);
-		}
-		if (err == -ENOPKG) {
-			fail_at(fail, MS_STAGE_SIGN, r->module,
-				"this OpenSSL cannot make a CMS signature with "
-				"this key type and hash (use sha256, sha384 or "
-				"sha512)", err);
-			goto done;
-		}
-		if (err) {
-			fail->token = bad >= 0 ? s->toks[bad] != NULL
-					       : s->toks[0] != NULL;
-			fail_at(fail, MS_STAGE_SIGN, r->module, s->use_keyid ?
-				"cannot sign (with -k the certificate needs a "
-				"subjectKeyIdentifier extension)" :
-				fail->token ? "signing refused by the PKCS#11 "
-					      "token" : "cannot sign", err);
-			goto done;
-		}
-		sig = der;
-		err = check_mldsa(s, r, fail, sig, sig_len, in.data, body_len);
-		if (err)
-			goto done;
-	}
-	if (copying) {
-		pthread_join(copy.tid, NULL);
-		copying = 0;
-		/* a failed hash or signature was reported above and wins */
-		if (err)
-			goto done;
-		if (copy.err) {
-			err = out_fail(fail, target, copy.err);
-			goto done;
-		}
-	}
-
-	if (r->describe)
-		job->made = describe_sig(s, r, r->cert_path ?
-					    r->cert_path : "given", in.data,
-					    body_len, sig, sig_len);
+/* The outputs, complete but not in place: the .p7s of -p and -d, then
+ * the signed module (or kmodsign -D's block) as a temporary file. */
+static int write_outputs(const struct ms_signer *s,
+			 const struct ms_sign_req *r, struct ms_signed *job,
+			 const struct prep *p, struct ms_fail *fail)
+{
+	struct ms_out *out = &job->out;
+	int err;
 
 	/* -p and -d only exist for signatures made here, as in the kernel
 	 * tool, whose .p7s writing sits in its non-raw branch.  For a
 	 * compressed module the .p7s covers the decompressed module, which
 	 * is what the kernel checks. */
 	if (!s->raw_sig && (r->save_p7s || r->p7s_only)) {
-		err = write_p7s(r->module, sig, sig_len, p7s, &job->p7s_path,
-				fail);
-		if (err)
-			goto done;
-		if (r->p7s_only)
-			goto done;
+		err = write_p7s(r->module, p->sig, p->sig_len, &job->p7s,
+				&job->p7s_path, fail);
+		if (err || r->p7s_only)
+			return err;
 	}
-
 	if (out->tmp) {
 		/* the body went in while it was hashed */
-		err = write_trailer(out, sig, sig_len);
+		err = write_trailer(out, p->sig, p->sig_len);
 	} else {
-		err = ms_out_begin(target, mode, out);
+		err = ms_out_begin(p->target, p->mode, out);
 		if (!err && r->trailer_only)
-			err = write_trailer(out, sig, sig_len);
-		else if (!err && in.comp == MS_COMP_NONE)
-			err = write_plain(out, &in.file, body_len, sig,
-					  sig_len);
+			err = write_trailer(out, p->sig, p->sig_len);
+		else if (!err && p->in.comp == MS_COMP_NONE)
+			err = write_plain(out, &p->in.file, p->body_len, p->sig,
+					  p->sig_len);
 		else if (!err)
-			err = write_compressed(out, in.comp, in.data,
-					       body_len, sig, sig_len);
+			err = write_compressed(out, p->in.comp, p->in.data,
+					       p->body_len, p->sig, p->sig_len);
 	}
-	if (err)
-		out_fail(fail, target, err);
-done:
-	if (copying)		/* signing failed while the body was copied */
-		pthread_join(copy.tid, NULL);
+	return err ? out_fail(fail, p->target, err) : 0;
+}
+
+/*
+ * The end of every prepare that opened the module: the job keeps only
+ * what the commit needs, the descriptor holding the lock (no mapping, no
+ * decompressed copy), so many jobs can wait for a group commit without
+ * holding their modules in memory; on failure or skip, nothing.
+ */
+static int end_prepare(const struct ms_sign_req *r, struct ms_signed *job,
+		       struct prep *p, int err, int skipped,
+		       struct ms_fail *fail)
+{
+	if (p->copying)		/* signing failed while the body was copied */
+		pthread_join(p->copy.tid, NULL);
 	/* Whatever went wrong, a module that changed while it was read is
 	 * the reason (and nothing computed from it may be written). */
-	if (err == MS_ECHANGED || ms_file_check(&in.file))
+	if (err == MS_ECHANGED || ms_file_check(&p->in.file))
 		err = fail_at(fail, MS_STAGE_INPUT, r->module, NULL,
 			      MS_ECHANGED);
-	free(der);
-	/* Keep only what the commit needs: the descriptor holding the lock
-	 * (no mapping, no decompressed copy), so many jobs can wait for a
-	 * group commit without holding their modules in memory. */
-	free(in.buf);
-	in.buf = NULL;
-	ms_file_unmap(&in.file);
-	*inp = in;
-	if (err || *skipped)
+	free(p->der);
+	free(p->in.buf);
+	p->in.buf = NULL;
+	ms_file_unmap(&p->in.file);
+	job->in = p->in;
+	if (err || skipped)
 		ms_sign_release(job);
 	return err;
+}
+
+int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
+		    struct ms_signed *job, int *skipped, struct ms_fail *fail)
+{
+	struct prep p = { .target = r->dest ? r->dest : r->module };
+	int err;
+
+	memset(fail, 0, sizeof(*fail));
+	memset(job, 0, sizeof(*job));
+	job->out.fd = job->p7s.fd = -1;
+	job->in.file.fd = -1;
+	*skipped = 0;
+	err = open_module(r, &p, fail);
+	if (err)
+		return err;
+	job->module = r->module;
+	err = check_policy(s, r, &p.in, &p.body_len, skipped, fail);
+	if (!err && !*skipped)
+		err = check_dest(r, p.in.data, p.body_len, fail);
+	if (err || *skipped)
+		goto done;
+	/* In place keeps the module's mode, an existing dest its own, and
+	 * a new dest gets umask's. */
+	p.mode = r->dest ? ms_output_mode(r->dest)
+			 : (p.in.file.st.st_mode & 07777);
+	start_body_copy(s, r, &job->out, &p);
+	err = s->raw_sig ? attach_sig(s, r, &p, fail)
+			 : sign_body(s, r, &p, fail);
+	/* a failed hash or signature is reported and wins over the copy */
+	if (!err)
+		err = join_body_copy(&p, fail);
+	if (err)
+		goto done;
+	if (r->describe)
+		job->made = describe_sig(s, r, r->cert_path ?
+					    r->cert_path : "given", p.in.data,
+					    p.body_len, p.sig, p.sig_len);
+	err = write_outputs(s, r, job, &p, fail);
+done:
+	return end_prepare(r, job, &p, err, *skipped, fail);
 }
 
 int ms_sign_commit(struct ms_signed *job, unsigned int sync,
@@ -1037,19 +1111,8 @@ int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
 	if (err)
 		return fail_at(fail, why ? MS_STAGE_DECOMPRESS : MS_STAGE_INPUT,
 			       r->module, why, err);
-	if (in.signed_after && r->signed_policy != MS_SIGNED_REPLACE) {
-		ms_modfile_signed_after(&in, &why);
-		err = fail_at(fail, MS_STAGE_SIGNED_AFTER, r->module, why,
-			      -EBADMSG);
-		goto done;
-	}
-	body_len = in.len;
-	err = apply_signed_policy(s, in.data, in.len, r, &body_len, skipped,
-				  fail);
+	err = check_policy(s, r, &in, &body_len, skipped, fail);
 	if (err || *skipped)
-		goto done;
-	err = check_body(r, in.data, body_len, fail);
-	if (err)
 		goto done;
 	err = ms_digest_info(s->md, in.data, body_len, digest, digest_len,
 			     &tbs, &tbs_len);
