@@ -13,19 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "base/batch_run.h"
 #include "base/cli_options.h"
 #include "base/exitcode.h"
-#include "base/format.h"
-#include "base/infile.h"
 #include "base/log.h"
-#include "base/treewalk.h"
-#include "base/workpool.h"
-#include "kernel/judge_file.h"
-#include "kernel/kernel_config.h"
-#include "base/log.h"
-#include "base/openssl_init.h"
-#include "kernel/public_key.h"
 #include "kernel/verify.h"
 #include "report/kernel_arg.h"
 #include "report/load_report.h"
