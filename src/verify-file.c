@@ -16,7 +16,6 @@
 #include "base/cli_options.h"
 #include "base/exitcode.h"
 #include "base/log.h"
-#include "kernel/verify.h"
 #include "report/kernel_arg.h"
 #include "report/load_report.h"
 #include "report/verify_run.h"
@@ -234,13 +233,8 @@ static int take_option(void *ctx, int c)
 	case OPT_BLACKLIST: o->blpath = optarg; break;
 	case OPT_ENFORCE: o->enforce = true; break;
 	case OPT_USAGE:
-		o->usage = kv_usage_by_name(optarg);
-		if (o->usage < 0) {
-			ms_error(NULL, "unknown usage '%s' (use module, "
-				 "firmware, unspecified, kexec or bpf)",
-				 optarg);
+		if (rp_usage_arg(optarg, &o->usage))
 			return MS_CLI_USAGE;
-		}
 		break;
 	case MS_OPT_KERNEL:
 		if (rp_kernel_release("--kernel", optarg, &o->kr_buf))

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "kernel/verify.h"
 #include "report/kernel_arg.h"
 
 static int said(const char *what, const char *name, int ret,
@@ -39,4 +40,14 @@ int rp_kernel_release(const char *what, const char *name,
 	int ret = kr_resolve(name, out, &note);
 
 	return said(what, name, ret, out, note);
+}
+
+int rp_usage_arg(const char *name, int *usage)
+{
+	*usage = kv_usage_by_name(name);
+	if (*usage >= 0)
+		return 0;
+	ms_error(NULL, "unknown usage '%s' (use module, firmware, "
+		 "unspecified, kexec or bpf)", name);
+	return -1;
 }

@@ -5,6 +5,7 @@
  * uses for them.  A release that is not a line's own is judged by its
  * rules as the kernel's history has them, never confirmed by a real
  * kernel: that is said once, and JSON says "kernel_exact": false.
+ * And the purpose a file is judged for, as verify-file takes it.
  */
 #ifndef MODSIGN_REPORT_KERNEL_ARG_H
 #define MODSIGN_REPORT_KERNEL_ARG_H
@@ -20,5 +21,12 @@
  */
 int rp_kernel_release(const char *what, const char *name,
 		      struct kr_rules *out);
+
+/*
+ * verify-file's --usage NAME: what the kernel checks the file for
+ * (enum kv_usage, kernel/verify.h) into *usage.  0; -1 after an error
+ * message naming the usages there are.
+ */
+int rp_usage_arg(const char *name, int *usage);
 
 #endif
