@@ -10,13 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/batch_run.h"
 #include "base/cli_options.h"
-#include "base/cert_file.h"
 #include "base/exitcode.h"
 #include "base/log.h"
-#include "base/outfile.h"
-#include "kernel/public_key.h"
 #include "module/describe.h"
 #include "report/describe.h"
 #include "report/kernel_arg.h"
@@ -197,11 +193,6 @@ static void help_cb(void *ctx)
 }
 
 /* --version: whether this build checks ML-DSA signatures */
-static int mldsa_checkable(void)
-{
-	return pk_mldsa_checkable();
-}
-
 /* Its own options, and the shared ones (base/cli_options.h) into a: an
  * answer of ms_cli_parse, MS_CLI_USAGE when they do not hold together. */
 static int parse_args(int argc, char **argv, struct args *a)
@@ -213,7 +204,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		.tell = MS_CLI_QUIET | MS_CLI_JSON | MS_CLI_KERNEL,
 		.short_opts = short_opts, .long_opts = long_opts,
 		.take = take_option, .help = help_cb,
-		.mldsa = mldsa_checkable, .ctx = a,
+		.mldsa = rp_mldsa_checkable, .ctx = a,
 	};
 	struct ms_cli c = { 0 };
 	int r = ms_cli_parse(argc, argv, &t, &c);
@@ -278,7 +269,6 @@ int main(int argc, char **argv)
 	struct ms_describe_opts o;
 	struct ms_describe_sink sink;
 	struct rp_describe r;
-	X509 *cert = NULL;
 	int err, rc;
 
 	ms_log_init(argv[0]);
@@ -290,23 +280,15 @@ int main(int argc, char **argv)
 		return MS_EXIT_USAGE;
 	}
 	describe_opts(&a, NULL, &o, &r);
-	if (ms_describe_check_outputs(&o, a.nfiles ? a.files[0] : NULL))
-		return MS_EXIT_USAGE;
-	ms_cleanup_on_signals();
-	if (a.cert) {
-		err = ms_cert_read(a.cert, &cert);
-		if (err) {
-			ms_error(a.cert, "%s", ms_cert_strerror(err));
-			return MS_EXIT_KEY;
-		}
-	}
-	o.cert = cert;
+	err = ms_describe_begin(&o, a.nfiles ? a.files[0] : NULL);
+	if (err)
+		return err == -EEXIST ? MS_EXIT_USAGE : MS_EXIT_KEY;
 	sink = rp_describe_sink(&r);
 	if (a.walk || a.from || a.nfiles > 1)
 		rc = describe_all(&a, &o, &sink);
 	else
 		rc = ms_describe_file(&o, &sink, a.files[0], stdout);
-	X509_free(cert);
+	ms_describe_end(&o);
 	if (fflush(stdout) != 0) {
 		ms_error("stdout", "%s", strerror(errno));
 		rc = MS_EXIT_IO;

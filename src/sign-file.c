@@ -12,14 +12,9 @@
 #include "base/cli_options.h"
 #include "base/exitcode.h"
 #include "base/log.h"
-#include "base/openssl_init.h"
 #include "report/kernel_arg.h"
 #include "report/sign_result.h"
-#include "sign/pin.h"
-#include "sign/run_agent.h"
-#include "sign/run_batch.h"
-#include "sign/run_one.h"
-#include "sign/sign_report.h"
+#include "sign/sign_cmd.h"
 
 /* Its own long-only options; the shared ones are base/cli_options.h's. */
 enum {
@@ -53,51 +48,9 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/*
- * The kmodsign personality.  Ubuntu's kmodsign (sbsigntool's
- * src/kmodsign.c, "kmodsign 4.4", read in the neverware-mirrors/sbsigntool
- * copy at 4f5aef50) is a fork of the kernel's sign-file with getopt string "dpkDhV"
- * and only --help and --version as long options:
- *
- *   kmodsign [-dpkD] <hash algo> <key> <x509> <module> [<dest>]
- *
- * -p, -d and -k are sign-file's.  -D ("produce a full detached signature
- * block (may be cat'd onto the end of a module)") skips copying the module
- * and writes only the CMS, the module_signature descriptor and the magic,
- * to <dest>; Launchpad's signer runs "kmodsign -D sha512 key cert image
- * image.sig".  The certificate is read as DER, then PEM; the key as PEM or
- * a pkcs11: URI (through the pkcs11 engine), with KBUILD_SIGN_PIN.  Usage
- * errors print the usage on stdout and exit 2, every other error exits 1
- * through err(3), --help and --version exit 0.
- *
- * What we mirror: the command line, option letters, the meaning of -D
- * and the positional layout, exit 0 and 2.  Where we differ, on purpose:
- *  - -D without a <dest> (or with <dest> equal to <module>): kmodsign
- *    writes the block to <module>.~signed~ and renames it over the module,
- *    destroying it.  We refuse with exit 2.
- *  - -d -D: kmodsign writes the .p7s and silently ignores -D.  We refuse
- *    with exit 2: two outputs asked for, one given.
- *  - Failures use modsign's exit table (1-9, see sign-file(1)), not 1 for
- *    all; scripts calling kmodsign test only for non-zero.  An already
- *    signed module is refused (8) instead of signed twice; --replace and
- *    every other long option of sign-file are accepted here too.
- *  - Usage goes to stderr on errors, as for sign-file.
- */
 /* Its letters besides -h and -V (the shared ones: MS_CLI_HELP and
  * MS_CLI_VERSION); -D is kmodsign's own. */
 static const char kmodsign_short_opts[] = "dpkD";
-
-/* Invoked as kmodsign, or --kmodsign before any "--": decided before
- * getopt runs, since it changes what the short option -D means. */
-static int kmodsign_personality(int argc, char **argv)
-{
-	if (strcmp(ms_prog(), "kmodsign") == 0)
-		return 1;
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "--kmodsign") == 0)
-			return 1;
-	return 0;
-}
 
 static void kmodsign_usage(FILE *f)
 {
@@ -213,18 +166,6 @@ static int take_signer(struct ms_sign_cmd *o, int argc, char **argv)
 	return 0;
 }
 
-static int take_pin_source(int opt)
-{
-	int err = ms_pin_set_source(opt == OPT_PIN_FILE ? MS_PIN_FILE :
-				    MS_PIN_FD, optarg);
-
-	if (err)
-		ms_error(NULL, err == -EEXIST ? "--pin-file and --pin-fd "
-			 "exclude each other" : "--pin-fd needs a descriptor "
-			 "number");
-	return err ? MS_EXIT_USAGE : 0;
-}
-
 static int take_policy(struct ms_sign_cmd *o, int opt)
 {
 	/* Two policies for one situation: refuse, never "last one
@@ -280,7 +221,7 @@ static int take_option(void *ctx, int opt)
 		o->pin_file = optarg;
 		/* fall through */
 	case OPT_PIN_FD:
-		return take_pin_source(opt);
+		return ms_cmd_pin_source(opt == OPT_PIN_FILE, optarg);
 	case OPT_PROVIDER: o->kopts.provider = optarg; return 0;
 	case OPT_P11_MODULE: o->kopts.p11_module = optarg; return 0;
 	case 'd': o->req.p7s_only = 1; return 0;
@@ -352,7 +293,7 @@ static int parse_options(int argc, char **argv, struct ms_sign_cmd *o)
 	int ret;
 
 	o->req.signed_policy = MS_SIGNED_REFUSE;
-	o->kmod = kmodsign_personality(argc, argv);
+	o->kmod = ms_cmd_kmodsign_personality(argc, argv);
 	if (o->kmod) {
 		/* kmodsign's letters; every long option stays */
 		t.name = "kmodsign";
@@ -380,98 +321,23 @@ static int parse_options(int argc, char **argv, struct ms_sign_cmd *o)
 	return 0;
 }
 
-/* How many positional words the verb takes before the optional <dest>;
- * with --signer the key and certificate may come from --signer alone. */
-static int words_wanted(const struct ms_sign_cmd *o)
-{
-	switch (o->verb) {
-	case MS_VERB_SIGN:
-		return o->nextra && o->nwords <= 3 ? 2 : 4;
-	case MS_VERB_RAW:
-		return 4;
-	case MS_VERB_ATTACH:
-		return 3;
-	case MS_VERB_DIGEST:
-	default:
-		return 2;
-	}
-}
-
-/* Too few or too many positional words (need of them, and up to more
- * optional): say which, then USAGE_ERR. */
-static int words_error(const struct ms_sign_cmd *o, int need, int more)
-{
-	if (o->kmod)		/* kmodsign says only its usage */
-		return USAGE_ERR;
-	if (!o->nwords)
-		ms_error(NULL, "no arguments (%d needed)", need);
-	else if (o->nwords < need)
-		ms_error(NULL, "missing arguments: %d given, %d needed",
-			 o->nwords, need);
-	else
-		ms_error(NULL, "too many arguments (at most %d): '%s'",
-			 need + more, o->words[need + more]);
-	return USAGE_ERR;
-}
-
-/* The single-file command line holds together: 0, else an answer. */
-static int validate_one(const struct ms_sign_cmd *o)
-{
-	int npos = words_wanted(o);
-
-	if (o->nextra && o->verb != MS_VERB_SIGN)
-		ms_error(NULL, "--signer only goes with signing here");
-	else if (o->req.trailer_only && o->verb == MS_VERB_DIGEST)
-		ms_error(NULL, "-D and --digest-only exclude each other");
-	else if ((o->req.save_p7s || o->req.p7s_only) &&
-		 (o->verb == MS_VERB_ATTACH || o->verb == MS_VERB_DIGEST))
-		ms_error(NULL, "-d and -p only go with signing here");
-	else if (o->nwords < npos ||
-		 o->nwords > npos + (o->verb == MS_VERB_DIGEST ? 0 : 1))
-		return words_error(o, npos, o->verb == MS_VERB_DIGEST ? 0 : 1);
-	else
-		return 0;
-	return MS_EXIT_USAGE;
-}
-
-/* The batch command line holds together: 0, else an answer. */
-static int validate_batch(const struct ms_sign_cmd *o)
-{
-	int npos = o->nextra ? 1 : 3;
-
-	if (!o->batch.on)
-		ms_error(NULL, "-r, --files-from, -0, -j and --json go with "
-			 "--batch");
-	else if (o->verb != MS_VERB_SIGN)
-		ms_error(NULL, "--batch only signs (not -s, --attach or "
-			 "--digest-only)");
-	else if (o->batch.nul && !o->batch.from)
-		ms_error(NULL, "-0 goes with --files-from");
-	else if (o->nwords < npos ||
-		 (o->nwords == npos && !o->batch.from && !o->batch.walk))
-		return words_error(o, npos + 1, 0);
-	else
-		return 0;
-	return MS_EXIT_USAGE;
-}
-
-/* --batch: the command line checked, then the run (sign/run_batch.h). */
+/* --batch: the command line checked, then the run (sign/sign_cmd.h). */
 static int run_batch(struct ms_sign_cmd *o)
 {
 	const struct ms_sign_view view = rp_sign_view(o->batch.json, o->quiet);
 	struct ms_sign_tally tally = { .code = -1 };
-	int code = validate_batch(o);
+	int code = ms_cmd_check_batch(o);
 
 	if (code)
 		return code;
-	code = ms_run_batch(o, &view, ms_sign_report, &tally);
+	code = ms_run_batch(o, &view, &tally);
 	/* the count, once the files were reached (tally.code set) */
 	if (tally.code >= 0)
 		rp_print_sign_summary(stdout, &tally, o->batch.json, o->quiet);
 	return code;
 }
 
-/* --agent*: the command line checked, then the run (sign/run_agent.h). */
+/* --agent*: the command line checked, then the run (sign/sign_cmd.h). */
 static int run_agent(struct ms_sign_cmd *o)
 {
 	if (o->agent == OPT_AGENT_STOP)
@@ -480,39 +346,22 @@ static int run_agent(struct ms_sign_cmd *o)
 	    o->kcpath || o->nwords - o->ncmd != 3 ||
 	    (o->agent == OPT_AGENT) != (o->ncmd > 0))
 		return USAGE_ERR;
-	return ms_run_agent(o, o->agent == OPT_AGENT_START, ms_sign_report);
+	return ms_run_agent(o, o->agent == OPT_AGENT_START);
 }
 
-/*
- * One file, by the kernel tool's positional command line
- * (sign/run_one.h); then what worked is said: --digest-only's line
- * "<hash> <hex digest>  <module>" (sha256sum's, with the algorithm in
- * front) on stdout, "already signed" unless -q, what was done with -v.
- */
+/* One file, by the kernel tool's positional command line, then what
+ * worked is said (sign/sign_cmd.h). */
 static int run_one(struct ms_sign_cmd *o)
 {
-	const struct ms_sign_req *req = &o->req;
 	struct ms_one_done d;
-	int code = validate_one(o);
+	int code = ms_cmd_check_one(o);
 
 	if (code)
 		return code;
-	code = ms_run_one(o, words_wanted(o), ms_sign_report, &d);
-	if (code || d.by_agent)
-		return code;
-	if (d.digest_hex)
-		printf("%s %s  %s\n", d.hash, d.digest_hex, req->module);
-	free(d.hash);
-	free(d.digest_hex);
-	if (d.skipped && !o->quiet)
-		fprintf(stderr, "%s: %s: already signed, left unchanged\n",
-			ms_prog(), req->module);
-	else if (!d.skipped)
-		ms_info("%s %s%s%s", o->verb == MS_VERB_DIGEST ? "digested"
-							    : "signed",
-			req->module, req->p7s_only ? " (detached .p7s only)" : "",
-			req->dest ? " into the destination" : "");
-	return MS_EXIT_OK;
+	code = ms_run_one(o, ms_cmd_words_wanted(o), &d);
+	if (!code)
+		ms_cmd_say_done(o, &d);
+	return code;
 }
 
 int main(int argc, char **argv)
@@ -540,7 +389,6 @@ int main(int argc, char **argv)
 			ms_usage_hint();
 		code = MS_EXIT_USAGE;
 	}
-	/* Providers and their PKCS#11 modules go before exit(). */
-	ms_openssl_done();
+	ms_cmd_done();
 	return code;
 }

@@ -255,11 +255,6 @@ static void help_cb(void *ctx)
 }
 
 /* --version: whether this build checks ML-DSA signatures */
-static int mldsa_checkable(void)
-{
-	return pk_mldsa_checkable();
-}
-
 /* Its options: its own, and the shared ones (base/cli_options.h) into o. */
 static int parse_options(int argc, char **argv, struct opts *o)
 {
@@ -268,7 +263,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
 		.letters = MS_CLI_ALL, .tell = MS_CLI_KERNEL,
 		.short_opts = short_opts, .long_opts = long_opts,
 		.take = take_option, .help = help_cb,
-		.mldsa = mldsa_checkable, .ctx = o,
+		.mldsa = rp_mldsa_checkable, .ctx = o,
 	};
 	struct ms_cli c = { 0 };
 	int ret = ms_cli_parse(argc, argv, &t, &c);

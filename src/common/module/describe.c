@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/batch_run.h"
+#include "base/cert_file.h"
 #include "base/exitcode.h"
 #include "base/infile.h"
 #include "base/outfile.h"
@@ -377,8 +378,8 @@ int ms_describe_all(const struct ms_describe_opts *o,
 	return code;
 }
 
-int ms_describe_check_outputs(const struct ms_describe_opts *o,
-			      const char *file)
+static int check_outputs(const struct ms_describe_opts *o,
+			 const char *file)
 {
 	const char *const outs[] = { o->body_out, o->sig_out };
 	struct ms_input_set in = { 0 };
@@ -391,4 +392,28 @@ int ms_describe_check_outputs(const struct ms_describe_opts *o,
 		return 0;
 	ms_error(bad, "%s", why);
 	return -EEXIST;
+}
+
+int ms_describe_begin(struct ms_describe_opts *o, const char *file)
+{
+	int err = check_outputs(o, file);
+
+	if (err)
+		return err;
+	ms_cleanup_on_signals();
+	o->cert = NULL;
+	if (!o->cert_path)
+		return 0;
+	err = ms_cert_read(o->cert_path, &o->cert);
+	if (err) {
+		ms_error(o->cert_path, "%s", ms_cert_strerror(err));
+		return -ENOKEY;
+	}
+	return 0;
+}
+
+void ms_describe_end(struct ms_describe_opts *o)
+{
+	X509_free(o->cert);
+	o->cert = NULL;
 }

@@ -79,11 +79,14 @@ int ms_describe_all(const struct ms_describe_opts *o,
 		    int jobs, struct ms_describe_tally *t);
 
 /*
- * --body-out and --sig-out never replace a file this run reads
- * (base/samefile.h), nor each other: 0, or -EEXIST after one line on
- * stderr.  file is the module (or NULL), o->cert_path the certificate.
+ * Before the first file: --body-out and --sig-out never replace a file
+ * this run reads (base/samefile.h), nor each other (-EEXIST after one
+ * line on stderr; file is the module, or NULL); an interrupted run
+ * leaves no part behind (base/outfile.h); and -c's certificate is read
+ * into o->cert (-ENOKEY after one line naming it and why).  0 when the
+ * files can be described; ms_describe_end frees what this took.
  */
-int ms_describe_check_outputs(const struct ms_describe_opts *o,
-			      const char *file);
+int ms_describe_begin(struct ms_describe_opts *o, const char *file);
+void ms_describe_end(struct ms_describe_opts *o);
 
 #endif

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "kernel/public_key.h"
 #include "kernel/verify.h"
 #include "report/kernel_arg.h"
 
@@ -50,4 +51,9 @@ int rp_usage_arg(const char *name, int *usage)
 	ms_error(NULL, "unknown usage '%s' (use module, firmware, "
 		 "unspecified, kexec or bpf)", name);
 	return -1;
+}
+
+int rp_mldsa_checkable(void)
+{
+	return pk_mldsa_checkable();
 }

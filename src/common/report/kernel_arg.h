@@ -29,4 +29,8 @@ int rp_kernel_release(const char *what, const char *name,
  */
 int rp_usage_arg(const char *name, int *usage);
 
+/* --version of the tools that judge: whether this build's kernel model
+ * checks ML-DSA signatures (kernel/public_key.h). */
+int rp_mldsa_checkable(void);
+
 #endif

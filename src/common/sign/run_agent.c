@@ -11,7 +11,8 @@
 #include "base/workpool.h"
 #include "sign/agent_server.h"
 #include "sign/pin.h"
-#include "sign/run_agent.h"
+#include "sign/sign_cmd.h"
+#include "sign/sign_report.h"
 #include "sign/sign_warn.h"
 
 int ms_run_agent_stop(void)
@@ -45,9 +46,9 @@ static char *agent_preamble(const struct ms_signer *signer, const char *hash,
 	return pre;
 }
 
-int ms_run_agent(const struct ms_sign_cmd *c, int detached,
-		 int (*report)(const struct ms_fail *f, int err))
+int ms_run_agent(const struct ms_sign_cmd *c, int detached)
 {
+	int (*report)(const struct ms_fail *f, int err) = ms_sign_report;
 	const char *names[MS_MAX_SIGNERS] = { 0 };
 	struct ms_agent_conf conf = { .report = report, .keyid = c->keyid,
 				      .provider = c->kopts.provider,

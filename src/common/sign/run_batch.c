@@ -13,8 +13,9 @@
 #include "sign/batch_sign.h"
 #include "sign/outputs.h"
 #include "sign/pin.h"
-#include "sign/run_batch.h"
 #include "sign/sign_kconfig.h"
+#include "sign/sign_cmd.h"
+#include "sign/sign_report.h"
 #include "sign/sign_warn.h"
 
 /* The names in words, --files-from and -r (base/treewalk.h): exit code
@@ -74,9 +75,9 @@ static int load_signer(struct ms_sign_cmd *c, struct ms_signer *signer,
 }
 
 int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
-		 int (*report)(const struct ms_fail *f, int err),
 		 struct ms_sign_tally *tally)
 {
+	int (*report)(const struct ms_fail *f, int err) = ms_sign_report;
 	const char *hash = c->words[0];
 	struct ms_list list = { 0 };
 	struct kconfig kc = { 0 };

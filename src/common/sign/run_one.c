@@ -14,8 +14,9 @@
 #include "base/openssl_init.h"
 #include "sign/outputs.h"
 #include "sign/pin.h"
-#include "sign/run_one.h"
 #include "sign/sign_kconfig.h"
+#include "sign/sign_cmd.h"
+#include "sign/sign_report.h"
 #include "sign/sign_warn.h"
 
 /* A plain run under a signing agent (MODSIGN_AGENT) hands its module
@@ -115,10 +116,9 @@ static void warn(const struct ms_sign_cmd *c, const struct ms_signer *s,
 		ms_sign_warn_kconfig(kc, c->kcpath, s, hash);
 }
 
-int ms_run_one(struct ms_sign_cmd *c, int npos,
-	       int (*report)(const struct ms_fail *f, int err),
-	       struct ms_one_done *done)
+int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done)
 {
+	int (*report)(const struct ms_fail *f, int err) = ms_sign_report;
 	const char *names[MS_MAX_SIGNERS] = { 0 };
 	struct kconfig kc = { 0 };
 	struct ms_signer signer;
