@@ -14,8 +14,6 @@
 #include "sign/batch_sign.h"
 #include "sign/cms.h"
 
-/* ---- batch signing ---- */
-
 struct pend {
 	size_t i;
 	struct ms_signed job;

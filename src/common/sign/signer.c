@@ -587,9 +587,9 @@ static int write_compressed(struct ms_out *out, enum ms_comp comp,
  * A large plain module's body goes into the output while it is hashed:
  * the copy (copy_file_range: a reflink on btrfs/xfs, an in-kernel copy
  * elsewhere) and SHA-256 each take about as long, and a single run has
- * a CPU to spare for the one (10 MB: 4-5 ms of copying hidden behind
- * 6 ms of hashing).  Below this size the thread costs more than it
- * hides.
+ * a CPU to spare for the one, so the copy hides behind the hashing
+ * (bench/sign-bench.sh measures it).  Below this size the thread costs
+ * more than it hides.
  */
 #define OVERLAP_MIN ((size_t)1 << 20)
 
