@@ -38,37 +38,7 @@ int ms_cmd_load(const struct ms_sign_cmd *c, int npos, struct ms_signer *s,
 
 	switch (c->verb) {
 	case MS_VERB_RAW:
-		/*
- * The kmodsign personality.  Ubuntu's kmodsign (sbsigntool's
- * src/kmodsign.c, "kmodsign 4.4", read in the neverware-mirrors/sbsigntool
- * copy at 4f5aef50) is a fork of the kernel's sign-file with getopt string "dpkDhV"
- * and only --help and --version as long options:
- *
- *   kmodsign [-dpkD] <hash algo> <key> <x509> <module> [<dest>]
- *
- * -p, -d and -k are sign-file's.  -D ("produce a full detached signature
- * block (may be cat'd onto the end of a module)") skips copying the module
- * and writes only the CMS, the module_signature descriptor and the magic,
- * to <dest>; Launchpad's signer runs "kmodsign -D sha512 key cert image
- * image.sig".  The certificate is read as DER, then PEM; the key as PEM or
- * a pkcs11: URI (through the pkcs11 engine), with KBUILD_SIGN_PIN.  Usage
- * errors print the usage on stdout and exit 2, every other error exits 1
- * through err(3), --help and --version exit 0.
- *
- * What we mirror: the command line, option letters, the meaning of -D
- * and the positional layout, exit 0 and 2.  Where we differ, on purpose:
- *  - -D without a <dest> (or with <dest> equal to <module>): kmodsign
- *    writes the block to <module>.~signed~ and renames it over the module,
- *    destroying it.  We refuse with exit 2.
- *  - -d -D: kmodsign writes the .p7s and silently ignores -D.  We refuse
- *    with exit 2: two outputs asked for, one given.
- *  - Failures use modsign's exit table (1-9, see sign-file(1)), not 1 for
- *    all; scripts calling kmodsign test only for non-zero.  An already
- *    signed module is refused (8) instead of signed twice; --replace and
- *    every other long option of sign-file are accepted here too.
- *  - Usage goes to stderr on errors, as for sign-file.
- */
-/* In -s mode the key slot holds the raw CMS. */
+		/* In -s mode the key slot holds the raw CMS. */
 		return ms_signer_load_raw(s, c->words[0], c->words[2], fail);
 	case MS_VERB_ATTACH:
 		names[0] = cert;
@@ -100,6 +70,36 @@ void ms_cmd_inputs(const struct ms_sign_cmd *c, const char *key,
 	ms_inputs_add(in, c->batch.from, "the --files-from list");
 }
 
+/*
+ * The kmodsign personality.  Ubuntu's kmodsign (sbsigntool's
+ * src/kmodsign.c, "kmodsign 4.4", read in the neverware-mirrors/sbsigntool
+ * copy at 4f5aef50) is a fork of the kernel's sign-file with getopt
+ * string "dpkDhV" and only --help and --version as long options:
+ *
+ *   kmodsign [-dpkD] <hash algo> <key> <x509> <module> [<dest>]
+ *
+ * -p, -d and -k are sign-file's.  -D ("produce a full detached signature
+ * block (may be cat'd onto the end of a module)") skips copying the module
+ * and writes only the CMS, the module_signature descriptor and the magic,
+ * to <dest>; Launchpad's signer runs "kmodsign -D sha512 key cert image
+ * image.sig".  The certificate is read as DER, then PEM; the key as PEM or
+ * a pkcs11: URI (through the pkcs11 engine), with KBUILD_SIGN_PIN.  Usage
+ * errors print the usage on stdout and exit 2, every other error exits 1
+ * through err(3), --help and --version exit 0.
+ *
+ * What we mirror: the command line, option letters, the meaning of -D
+ * and the positional layout, exit 0 and 2.  Where we differ, on purpose:
+ *  - -D without a <dest> (or with <dest> equal to <module>): kmodsign
+ *    writes the block to <module>.~signed~ and renames it over the module,
+ *    destroying it.  We refuse with exit 2.
+ *  - -d -D: kmodsign writes the .p7s and silently ignores -D.  We refuse
+ *    with exit 2: two outputs asked for, one given.
+ *  - Failures use modsign's exit table (1-9, see sign-file(1)), not 1 for
+ *    all; scripts calling kmodsign test only for non-zero.  An already
+ *    signed module is refused (8) instead of signed twice; --replace and
+ *    every other long option of sign-file are accepted here too.
+ *  - Usage goes to stderr on errors, as for sign-file.
+ */
 int ms_cmd_kmodsign_check(const struct ms_sign_req *req)
 {
 	if (!req->trailer_only)
