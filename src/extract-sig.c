@@ -192,7 +192,6 @@ static void help_cb(void *ctx)
 	help();
 }
 
-/* --version: whether this build checks ML-DSA signatures */
 /* Its own options, and the shared ones (base/cli_options.h) into a: an
  * answer of ms_cli_parse, MS_CLI_USAGE when they do not hold together. */
 static int parse_args(int argc, char **argv, struct args *a)

@@ -254,7 +254,6 @@ static void help_cb(void *ctx)
 	help();
 }
 
-/* --version: whether this build checks ML-DSA signatures */
 /* Its options: its own, and the shared ones (base/cli_options.h) into o. */
 static int parse_options(int argc, char **argv, struct opts *o)
 {
