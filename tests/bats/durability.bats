@@ -68,48 +68,52 @@ dir_flushes() { # trace dir
 	grep -cE "(fsync|fdatasync)\([0-9]+<$2>\)" "$1" || true
 }
 
+# sign-file ARGS... under strace, its flushes and renames into trace.
+traced_sign() { # trace args...
+	local trace=$1
+	shift
+	strace -f -qq -y -e trace=fsync,fdatasync,syncfs,rename,renameat2 \
+		-o "$trace" "$SIGN_FILE" "$@"
+}
+
+# What committing one signed file into dir flushes: only the rename where
+# dir's file system kind is one of kinds, else an fsync before it.
+want_flushes() { # dir kinds
+	case " $2 " in
+	*" $(fs_kind "$1") "*) echo rename ;;
+	*) printf 'fsync\nrename\n' ;;
+	esac
+}
+
 @test "durability: a single run in place flushes no directory, and the file only where the file system needs it" {
 	for d in "${DIRS[@]}"; do
 		make_module "$d/m.ko" 200000
-		strace -f -qq -y -e trace=fsync,fdatasync,syncfs,rename,renameat2 \
-			-o "$d/trace" "$SIGN_FILE" sha256 "${PEM[@]}" "$d/m.ko"
+		traced_sign "$d/trace" sha256 "${PEM[@]}" "$d/m.ko"
 		ends_with_sig_magic "$d/m.ko"
 		assert_equal "$(dir_flushes "$d/trace" "$d")" 0
-		case $(fs_kind "$d") in
-		volatile | ordered) want=rename ;;
-		*) want=$'fsync\nrename' ;;
-		esac
-		assert_equal "$(flushes "$d/trace")" "$want"
+		assert_equal "$(flushes "$d/trace")" \
+			"$(want_flushes "$d" "volatile ordered")"
 	done
 }
 
 @test "durability: a new destination is flushed before its rename wherever a power loss could empty it" {
 	for d in "${DIRS[@]}"; do
 		make_module "$d/m.ko" 200000
-		strace -f -qq -y -e trace=fsync,fdatasync,syncfs,rename,renameat2 \
-			-o "$d/trace" "$SIGN_FILE" sha256 "${PEM[@]}" "$d/m.ko" \
-			"$d/out.ko"
+		traced_sign "$d/trace" sha256 "${PEM[@]}" "$d/m.ko" "$d/out.ko"
 		ends_with_sig_magic "$d/out.ko"
 		assert_equal "$(dir_flushes "$d/trace" "$d")" 0
-		case $(fs_kind "$d") in
-		volatile) want=rename ;;
-		*) want=$'fsync\nrename' ;;
-		esac
-		assert_equal "$(flushes "$d/trace")" "$want"
+		assert_equal "$(flushes "$d/trace")" \
+			"$(want_flushes "$d" volatile)"
 	done
 }
 
 @test "durability: a detached .p7s beside the module is flushed like a new file" {
 	for d in "${DIRS[@]}"; do
 		make_module "$d/m.ko" 20000
-		strace -f -qq -y -e trace=fsync,fdatasync,syncfs,rename,renameat2 \
-			-o "$d/trace" "$SIGN_FILE" -d sha256 "${PEM[@]}" "$d/m.ko"
+		traced_sign "$d/trace" -d sha256 "${PEM[@]}" "$d/m.ko"
 		assert_file_exists "$d/m.ko.p7s"
-		case $(fs_kind "$d") in
-		volatile) want=rename ;;
-		*) want=$'fsync\nrename' ;;
-		esac
-		assert_equal "$(flushes "$d/trace")" "$want"
+		assert_equal "$(flushes "$d/trace")" \
+			"$(want_flushes "$d" volatile)"
 	done
 }
 
