@@ -4,6 +4,8 @@
 VERSION     := 0.1.0
 PREFIX      ?= /usr/local
 BINDIR      ?= $(PREFIX)/bin
+# sign-file's signing code, which its executable loads (src/front/).
+PKGLIBDIR   ?= $(PREFIX)/lib/modsign
 MANDIR      ?= $(PREFIX)/share/man
 # Where bash-completion and Debian's zsh look for vendor completions.
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -27,7 +29,7 @@ PKG_LIBS    := $(shell $(PKG_CONFIG) --libs $(PKGS))
 
 CFLAGS      ?= -O2 -g
 WARN        := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla
-ALL_CFLAGS  := -std=gnu11 -D_GNU_SOURCE -pthread $(WARN) $(PKG_CFLAGS) \
+ALL_CFLAGS  := -std=gnu11 -D_GNU_SOURCE -pthread -fPIC $(WARN) $(PKG_CFLAGS) \
 	       -Isrc/common -DMODSIGN_VERSION='"$(VERSION)"' -MMD -MP $(CFLAGS)
 ALL_LDFLAGS := -pthread $(LDFLAGS)
 ifneq ($(SAN),)
@@ -41,6 +43,7 @@ COMMON_SRC  := $(sort $(shell find src/common -name '*.c'))
 COMMON_OBJ  := $(COMMON_SRC:src/%.c=$(BUILD)/obj/%.o)
 BINS        := $(TOOLS:%=$(BUILD)/bin/%)
 MANS        := $(TOOLS:%=man/%.1)
+SIGN_CORE   := $(BUILD)/lib/modsign/sign-file.so
 COMPLETIONS := $(BUILD)/completions/modsign.bash $(BUILD)/completions/_modsign
 # The bats suite's traps (pausing a tool at a named point, no O_TMPFILE),
 # preloaded into the runs that need them so that the tools carry none;
@@ -50,9 +53,9 @@ TEST_HOOKS  := $(BUILD)/preload/test-hooks.so
 .SECONDARY:
 .PHONY: all check check-layers check-style check-clang check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update kernel-mutants demo install \
 	firmware-verdicts firmware-verdicts-update firmware-compare \
-	install-kmodsign clean deps-build deps-test fuzz fuzz-smoke deps-fuzz \
+	install-kmodsign clean FORCE deps-build deps-test fuzz fuzz-smoke deps-fuzz \
 	valgrind bench
-all: $(BINS) $(MANS) $(COMPLETIONS) $(TEST_HOOKS)
+all: $(BINS) $(SIGN_CORE) $(MANS) $(COMPLETIONS) $(TEST_HOOKS)
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
@@ -78,11 +81,39 @@ $(BUILD)/bin/%: $(BUILD)/obj/%.o $(COMMON_LIB)
 # dirties pages at every run, a large part of signing one small module
 # (bench/sign-bench.sh; the README's "Performance").  Only sign-file:
 # verify-file reads untrusted modules and keeps every hardening.
+#
+# That one executable is built whole, as the other tools are.  Otherwise
+# sign-file is two files (sign/front.h says why): the executable, a front
+# end that links libc alone, and the tool proper, src/sign-file.c with
+# the layer, as $(SIGN_CORE), which the executable loads from
+# ../lib/modsign beside itself (the build tree and an install alike) or
+# from PKGLIBDIR.  The archive's symbols stay inside the shared object;
+# only main is exported.
 ifneq ($(STATIC_LIBCRYPTO),)
 $(BUILD)/bin/sign-file: PKG_LIBS := -Wl,-Bstatic -lcrypto -Wl,-Bdynamic \
 	$(shell $(PKG_CONFIG) --libs json-c) -ldl -pthread
 $(BUILD)/bin/sign-file: ALL_LDFLAGS += -no-pie
+$(SIGN_CORE):
+	@mkdir -p $(dir $@) && rm -f $@
+else
+$(BUILD)/bin/sign-file: $(BUILD)/obj/front/sign-file.o $(COMMON_LIB) | $(SIGN_CORE)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -Wl,--as-needed -o $@ $^
+
+$(SIGN_CORE): $(BUILD)/obj/sign-file.o $(COMMON_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -shared -Wl,--exclude-libs,ALL -Wl,--as-needed \
+		$(if $(SAN),,-Wl,-z,defs) -o $@ $^ $(PKG_LIBS)
 endif
+
+# The front end's fallback directory is compiled in: a stamp that changes
+# with PKGLIBDIR rebuilds it when `make install` is given another PREFIX.
+$(BUILD)/obj/common/sign/front.o: ALL_CFLAGS += -DMODSIGN_PKGLIBDIR='"$(PKGLIBDIR)"'
+$(BUILD)/obj/common/sign/front.o: $(BUILD)/pkglibdir.stamp
+$(BUILD)/pkglibdir.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@[ "$$(cat $@ 2>/dev/null)" = "$(PKGLIBDIR)" ] || echo "$(PKGLIBDIR)" > $@
+FORCE:
 
 # Without the sanitizers even for an ASan run: every program a paused
 # command starts (env, sh) loads it too.
@@ -266,6 +297,8 @@ install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	$(INSTALL) -m 0755 $(BINS) $(DESTDIR)$(BINDIR)/
+	$(if $(STATIC_LIBCRYPTO),,$(INSTALL) -d $(DESTDIR)$(PKGLIBDIR))
+	$(if $(STATIC_LIBCRYPTO),,$(INSTALL) -m 0644 $(SIGN_CORE) $(DESTDIR)$(PKGLIBDIR)/)
 	$(INSTALL) -m 0644 $(MANS) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 0644 $(BUILD)/completions/modsign.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/sign-file
@@ -284,4 +317,4 @@ install-kmodsign: install
 clean:
 	rm -rf build man/*.1
 
--include $(COMMON_OBJ:.o=.d) $(TOOLS:%=$(BUILD)/obj/%.d)
+-include $(COMMON_OBJ:.o=.d) $(TOOLS:%=$(BUILD)/obj/%.d) $(BUILD)/obj/front/sign-file.d

@@ -62,15 +62,23 @@ cleanup() {
 }
 trap cleanup EXIT
 # the binaries as they are now: a rebuild during the run changes nothing
-mkdir "$w/bin"
-cp "$sf" "$w/bin/sign-file"
+# (sign-file with the signing code it loads from ../lib/modsign, when it
+# was built in two: src/common/sign/front.h)
+copy_sign_file() { # executable dest-dir
+	mkdir -p "$2/bin"
+	cp "$1" "$2/bin/sign-file"
+	if [ -f "$(dirname "$1")/../lib/modsign/sign-file.so" ]; then
+		mkdir -p "$2/lib/modsign"
+		cp "$(dirname "$1")/../lib/modsign/sign-file.so" "$2/lib/modsign/"
+	fi
+}
+copy_sign_file "$sf" "$w"
 cp "$ref" "$w/bin/sign-file.kernel"
 sf=$w/bin/sign-file
 ref=$w/bin/sign-file.kernel
 if [ -n "$before" ]; then
-	mkdir "$w/before"
-	cp "$before" "$w/before/sign-file"
-	before=$w/before/sign-file
+	copy_sign_file "$before" "$w/before"
+	before=$w/before/bin/sign-file
 fi
 fstype=$(findmnt -n -o FSTYPE -T "$w" 2>/dev/null || stat -f -c %T "$w")
 [ "$fstype" != tmpfs ] ||

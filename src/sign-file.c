@@ -293,7 +293,7 @@ static int parse_options(int argc, char **argv, struct ms_sign_cmd *o)
 	int ret;
 
 	o->req.signed_policy = MS_SIGNED_REFUSE;
-	o->kmod = ms_cmd_kmodsign_personality(argc, argv);
+	o->kmod = ms_front_kmodsign(argc, argv);
 	if (o->kmod) {
 		/* kmodsign's letters; every long option stays */
 		t.name = "kmodsign";

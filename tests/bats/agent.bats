@@ -204,11 +204,13 @@ s.bind(sys.argv[1])' "$W/stale"
 	# it.  The agent serves the same key file (the agent matches it by
 	# identity), so only the client's uid can make it decline.
 	OTHER=$(mktemp -d "${TMPDIR:-/tmp}/modsign-test-uid.XXXXXX")
-	cp "$SIGN_FILE" "${ENC[@]}" d/a.ko "$OTHER"/
+	copy_sign_file "$OTHER" >/dev/null
+	cp "${ENC[@]}" d/a.ko "$OTHER"/
 	chmod 0644 "$OTHER"/enc.key "$OTHER"/enc.crt
 	chmod 0666 "$OTHER"/a.ko
 	chmod 0777 "$OTHER"
-	run -0 --separate-stderr "$OTHER"/sign-file --agent-start \
+	chmod -R go+rX "$OTHER"/bin "$OTHER"/lib
+	run -0 --separate-stderr "$OTHER"/bin/sign-file --agent-start \
 		--pin-file pin sha256 "$OTHER"/enc.key "$OTHER"/enc.crt
 	eval "$output"
 	AGENT_STARTED=1
@@ -217,7 +219,7 @@ s.bind(sys.argv[1])' "$W/stale"
 	chmod 0777 "$MODSIGN_AGENT"
 	cd "$OTHER"
 	run -9 setpriv --reuid=65534 --regid=65534 --clear-groups \
-		env MODSIGN_AGENT="$MODSIGN_AGENT" ./sign-file sha256 \
+		env MODSIGN_AGENT="$MODSIGN_AGENT" ./bin/sign-file sha256 \
 		enc.key enc.crt a.ko
 	assert_output --partial "private key is encrypted"
 	cmp a.ko <(make_module /dev/stdout 30000)

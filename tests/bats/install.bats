@@ -36,6 +36,9 @@ d 755 usr/bin
 f 755 usr/bin/extract-sig
 f 755 usr/bin/sign-file
 f 755 usr/bin/verify-file
+d 755 usr/lib
+d 755 usr/lib/modsign
+f 644 usr/lib/modsign/sign-file.so
 d 755 usr/share
 d 755 usr/share/bash-completion
 d 755 usr/share/bash-completion/completions
@@ -157,12 +160,16 @@ EOF
 	local D="$W/local"
 	make -s -C "$TOP" install DESTDIR="$D"
 	assert_file_executable "$D/usr/local/bin/sign-file"
+	assert_file_exists "$D/usr/local/lib/modsign/sign-file.so"
+	# it finds its signing code beside it, not where it would be installed
+	run -0 "$D/usr/local/bin/sign-file" --version
 	assert_file_exists "$D/usr/local/share/man/man1/sign-file.1"
 	assert_file_exists "$D/usr/local/share/bash-completion/completions/sign-file"
 	assert_file_exists "$D/usr/local/share/zsh/vendor-completions/_modsign"
 	make -s -C "$TOP" install DESTDIR="$W/moved" PREFIX=/usr BINDIR=/sbin \
 		ZSHCOMPDIR=/usr/share/zsh/site-functions
 	assert_file_executable "$W/moved/sbin/sign-file"
+	assert_file_exists "$W/moved/usr/lib/modsign/sign-file.so"
 	assert_file_exists "$W/moved/usr/share/zsh/site-functions/_modsign"
 	assert_file_not_exists "$W/moved/usr/bin"
 }

@@ -107,7 +107,9 @@ done
 # m10..m12: kbuild's modules_install signs with "scripts/sign-file HASH KEY
 # certs/signing_key.x509 MODULE" when CONFIG_MODULE_SIG_ALL is set.  The
 # harness builds with it off and no key; the command line sets both for
-# the install step only, and our sign-file stands in for the tree's.
+# the install step only, and our sign-file stands in for the tree's: a
+# link to it, as a packager would make one (a copy alone cannot find the
+# signing code it loads: src/common/sign/front.h).
 tree_sign=$KH_TREE/scripts/sign-file
 x509=$KH_TREE/certs/signing_key.x509
 restore() {
@@ -116,7 +118,7 @@ restore() {
 }
 trap restore EXIT
 [ -f "$tree_sign.kernel" ] || cp -p "$tree_sign" "$tree_sign.kernel"
-cp "$SIGN" "$tree_sign"
+ln -sf "$(realpath "$SIGN")" "$tree_sign"
 openssl x509 -in "$K/signer.crt" -outform DER -out "$x509"
 stage=$KH_LINEDIR/modinst
 rm -rf "$stage"

@@ -3,14 +3,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <openssl/err.h>
-
 #include "base/log.h"
 
 static const char *prog = "modsign";
 static int verbose;
 /* Per thread: a batch worker's messages go to its file's buffer. */
 static _Thread_local FILE *capture;
+/* What ms_error prints below its line: OpenSSL's error queue in the
+ * tools (log_openssl.c); nothing in sign-file's front end, which links
+ * no OpenSSL. */
+static void (*detail)(FILE *out, int verbose);
 
 static FILE *errf(void)
 {
@@ -22,7 +24,12 @@ void ms_log_capture(FILE *f)
 	capture = f;
 }
 
-void ms_log_init(const char *argv0)
+void ms_log_detail(void (*fn)(FILE *out, int verbose))
+{
+	detail = fn;
+}
+
+void ms_log_init_plain(const char *argv0)
 {
 	const char *slash = strrchr(argv0, '/');
 
@@ -57,8 +64,6 @@ static void vreport(const char *tag, const char *subject, const char *fmt,
 	fputc('\n', errf());
 }
 
-static void ms_openssl_detail(void);
-
 void ms_error(const char *subject, const char *fmt, ...)
 {
 	va_list ap;
@@ -66,7 +71,8 @@ void ms_error(const char *subject, const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("", subject, fmt, ap);
 	va_end(ap);
-	ms_openssl_detail();
+	if (detail)
+		detail(errf(), verbose);
 }
 
 void ms_warn(const char *subject, const char *fmt, ...)
@@ -89,20 +95,6 @@ void ms_info(const char *fmt, ...)
 	vfprintf(errf(), fmt, ap);
 	fputc('\n', errf());
 	va_end(ap);
-}
-
-/* Drain OpenSSL's error queue: printed indented under -v, dropped otherwise. */
-static void ms_openssl_detail(void)
-{
-	unsigned long e;
-	char buf[256];
-
-	while ((e = ERR_get_error()) != 0) {
-		if (!verbose)
-			continue;
-		ERR_error_string_n(e, buf, sizeof(buf));
-		fprintf(errf(), "    openssl: %s\n", buf);
-	}
 }
 
 void ms_usage_hint(void)

@@ -9,7 +9,16 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/*
+ * The program's name for every line, from argv[0].  ms_log_init also
+ * prints OpenSSL's error queue under each ms_error (indented, with -v;
+ * drained without), in log_openssl.c so that ms_log_init_plain, for a
+ * program that links no OpenSSL, pulls none in.  ms_log_detail: what
+ * ms_error prints below its line (NULL: nothing).
+ */
 void ms_log_init(const char *argv0);
+void ms_log_init_plain(const char *argv0);
+void ms_log_detail(void (*fn)(FILE *out, int verbose));
 const char *ms_prog(void);
 void ms_set_verbose(int level);
 int ms_verbose(void);

@@ -11,8 +11,8 @@ static int teardown_needed;
 
 void ms_openssl_init(int verbose)
 {
-	/* OpenSSL's error texts are printed only with -v (log.c's
-	 * ms_openssl_detail); loading their tables is start-up time a
+	/* OpenSSL's error texts are printed only with -v (base/
+	 * log_openssl.c); loading their tables is start-up time a
 	 * run without -v never uses.  No
 	 * OPENSSL_cleanup() at exit: ms_openssl_done() says when. */
 	OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT |

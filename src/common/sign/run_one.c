@@ -32,12 +32,7 @@ static int try_agent(const struct ms_sign_cmd *c, int npos, int *code)
 	if (!sock || c->verb != MS_VERB_SIGN || c->nextra || c->kmod ||
 	    c->verbose || c->req.kernel || c->kcpath || npos != 4)
 		return 0;
-	j.hash = c->words[0];
-	j.key = c->words[1];
-	j.cert = c->words[2];
-	j.module = c->words[3];
-	if (c->nwords == 5 && strcmp(c->words[3], c->words[4]) != 0)
-		j.dest = c->words[4];
+	ms_front_job_words(&j, c->words, c->nwords);
 	j.flags = (c->keyid ? MS_AGENT_F_KEYID : 0) |
 		  (r->save_p7s ? MS_AGENT_F_SAVE_P7S : 0) |
 		  (r->p7s_only ? MS_AGENT_F_P7S_ONLY : 0) |

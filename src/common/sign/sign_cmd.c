@@ -205,16 +205,6 @@ void ms_cmd_done(void)
 	ms_openssl_done();
 }
 
-int ms_cmd_kmodsign_personality(int argc, char **argv)
-{
-	if (strcmp(ms_prog(), "kmodsign") == 0)
-		return 1;
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "--kmodsign") == 0)
-			return 1;
-	return 0;
-}
-
 void ms_cmd_say_done(const struct ms_sign_cmd *c, struct ms_one_done *d)
 {
 	const struct ms_sign_req *req = &c->req;

@@ -10,6 +10,7 @@
 #include "base/samefile.h"
 #include "kernel/rules.h"
 #include "module/outcome.h"
+#include "sign/front.h"
 #include "sign/signer.h"
 
 /* What the positional words mean (the kernel tool's layouts). */
@@ -154,10 +155,6 @@ int ms_run_agent_stop(void);
  * done's strings.
  */
 void ms_cmd_say_done(const struct ms_sign_cmd *c, struct ms_one_done *done);
-
-/* Invoked as kmodsign, or --kmodsign before any "--": decided before
- * getopt runs, since it changes what the short option -D means. */
-int ms_cmd_kmodsign_personality(int argc, char **argv);
 
 /* The end of any run: the PIN forgotten, and the providers (and their
  * PKCS#11 modules) torn down before exit() where a token was opened. */

@@ -1,0 +1,104 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# sign-file is two files (src/common/sign/front.h): an executable that
+# links libc alone, and the signing code it loads from ../lib/modsign
+# beside itself.  kbuild starts one sign-file per module; under a signing
+# agent that process only hands its module over, and must not map and
+# relocate libcrypto to do it.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+PEM=("$KEYS/rsa2048.key" "$KEYS/rsa2048.crt")
+CORE="$BIN/../lib/modsign/sign-file.so"
+
+setup() {
+	W="$BATS_TEST_TMPDIR"
+	cd "$W" || return 1
+	mkdir d ref
+	make_module d/a.ko 30000
+	make_module d/b.ko 30001
+	cp d/a.ko ref/a.ko
+	cp d/b.ko ref/b.ko
+	"$SIGN_FILE" sha256 "${PEM[@]}" ref/a.ko
+	"$SIGN_FILE" sha256 "${PEM[@]}" ref/b.ko
+	unset MODSIGN_AGENT
+}
+
+# The shared objects a file names in its dynamic section.
+needed() { # elf
+	readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'
+}
+
+@test "front: the executable links no OpenSSL, the signing code it loads does" {
+	require_cmd readelf binutils
+	run -0 needed "$SIGN_FILE"
+	assert_line libc.so.6
+	refute_line --partial libcrypto
+	refute_line --partial libjson-c
+	run -0 needed "$CORE"
+	assert_line libcrypto.so.3
+}
+
+@test "front: a plain run under the agent never opens libcrypto; the same run alone does" {
+	require_cmd strace strace
+	run -0 "$SIGN_FILE" --agent sha256 "${PEM[@]}" -- \
+		strace -f -qq -e trace=openat -o agent.trace \
+		"$SIGN_FILE" sha256 "${PEM[@]}" d/a.ko
+	cmp d/a.ko ref/a.ko
+	# the trace is the client's: it opened the module it handed over
+	run -0 grep -c '"d/a\.ko"' agent.trace
+	run -1 grep 'libcrypto\|sign-file\.so' agent.trace
+	run -0 strace -f -qq -e trace=openat -o alone.trace \
+		"$SIGN_FILE" sha256 "${PEM[@]}" d/b.ko
+	cmp d/b.ko ref/b.ko
+	run -0 grep -c 'libcrypto\.so' alone.trace
+	run -0 grep -c 'lib/modsign/sign-file\.so' alone.trace
+}
+
+@test "front: a run with any option goes to the tool's own parser, which still hands it over" {
+	cp d/a.ko p.ko
+	"$SIGN_FILE" -p sha256 "${PEM[@]}" p.ko
+	mv p.ko.p7s p7s.ref
+	cp d/a.ko p.ko
+	run -0 "$SIGN_FILE" --agent sha256 "${PEM[@]}" -- \
+		strace -f -qq -e trace=openat -o agent.trace \
+		"$SIGN_FILE" -p sha256 "${PEM[@]}" p.ko
+	cmp p.ko ref/a.ko
+	cmp p.ko.p7s p7s.ref
+	# the parser is in the signing code; the signing stays the agent's
+	run -0 grep -c 'lib/modsign/sign-file\.so' agent.trace
+}
+
+@test "front: a copy without its signing code says where it looked, exit 7, the module untouched" {
+	mkdir lone
+	cp "$SIGN_FILE" lone/sign-file
+	run -7 --separate-stderr lone/sign-file sha256 "${PEM[@]}" d/a.ko
+	assert_equal "$output" ""
+	assert_regex "$stderr" "^sign-file: cannot find sign-file's signing code, \.\./lib/modsign/sign-file\.so, beside $W/lone/sign-file or in /[^ ]*/lib/modsign: run the sign-file that make built or installed, or a symlink to it, not a copy\$"
+	cmp d/a.ko <(make_module /dev/stdout 30000)
+	assert_equal "$(ls d)" "a.ko
+b.ko"
+	# a run the agent takes needs no more than the copy
+	run -0 "$SIGN_FILE" --agent sha256 "${PEM[@]}" -- \
+		lone/sign-file sha256 "${PEM[@]}" d/a.ko
+	cmp d/a.ko ref/a.ko
+}
+
+@test "front: signing code that does not load: one line naming it and why, exit 7" {
+	copy_sign_file "$W/inst" >/dev/null
+	printf 'not an ELF object\n' > inst/lib/modsign/sign-file.so
+	run -7 --separate-stderr inst/bin/sign-file sha256 "${PEM[@]}" d/a.ko
+	assert_regex "$stderr" "^sign-file: $W/inst/bin/\.\./lib/modsign/sign-file\.so: cannot load sign-file's signing code: .*\(reinstall modsign\)\$"
+	cmp d/a.ko <(make_module /dev/stdout 30000)
+}
+
+@test "front: a symlink to sign-file, as a kernel tree's scripts/sign-file, signs as the kernel's tool" {
+	need_reference
+	mkdir -p tree/scripts
+	ln -s "$SIGN_FILE" tree/scripts/sign-file
+	cp d/a.ko k.ko
+	"$REF_SIGN_FILE" sha256 "${PEM[@]}" k.ko
+	run -0 tree/scripts/sign-file sha256 "${PEM[@]}" d/a.ko
+	cmp d/a.ko k.ko
+}
