@@ -29,8 +29,13 @@ PKG_LIBS    := $(shell $(PKG_CONFIG) --libs $(PKGS))
 
 CFLAGS      ?= -O2 -g
 WARN        := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla
-ALL_CFLAGS  := -std=gnu11 -D_GNU_SOURCE -pthread -fPIC $(WARN) $(PKG_CFLAGS) \
-	       -Isrc/common -DMODSIGN_VERSION='"$(VERSION)"' -MMD -MP $(CFLAGS)
+# -fPIC: the same objects go into sign-file's shared object (SIGN_CORE).
+# Its thread-locals (a few words) take the initial-exec model: static TLS
+# from glibc's reserve for dlopen()ed objects, read without
+# __tls_get_addr, whose dynamic blocks LeakSanitizer (GCC 12's) walks
+# into garbage and crashes on at exit.
+ALL_CFLAGS  := -std=gnu11 -D_GNU_SOURCE -pthread -fPIC -ftls-model=initial-exec \
+	       $(WARN) $(PKG_CFLAGS) -Isrc/common -DMODSIGN_VERSION='"$(VERSION)"' -MMD -MP $(CFLAGS)
 ALL_LDFLAGS := -pthread $(LDFLAGS)
 ifneq ($(SAN),)
 ALL_CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -53,7 +58,7 @@ TEST_HOOKS  := $(BUILD)/preload/test-hooks.so
 .SECONDARY:
 .PHONY: all check check-layers check-style check-clang check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update kernel-mutants demo install \
 	firmware-verdicts firmware-verdicts-update firmware-compare \
-	install-kmodsign clean FORCE deps-build deps-test fuzz fuzz-smoke deps-fuzz \
+	install-kmodsign clean deps-build deps-test fuzz fuzz-smoke deps-fuzz \
 	valgrind bench
 all: $(BINS) $(SIGN_CORE) $(MANS) $(COMPLETIONS) $(TEST_HOOKS)
 
@@ -106,14 +111,14 @@ $(SIGN_CORE): $(BUILD)/obj/sign-file.o $(COMMON_LIB)
 		$(if $(SAN),,-Wl,-z,defs) -o $@ $^ $(PKG_LIBS)
 endif
 
-# The front end's fallback directory is compiled in: a stamp that changes
-# with PKGLIBDIR rebuilds it when `make install` is given another PREFIX.
+# The front end's fallback directory is compiled in: a stamp, rewritten
+# (as make reads this file) only when PKGLIBDIR differs from the last
+# build's, rebuilds it when `make install` is given another PREFIX.
+PKGLIBDIR_STAMP := $(BUILD)/pkglibdir.stamp
+$(shell mkdir -p $(BUILD) && [ "$$(cat $(PKGLIBDIR_STAMP) 2>/dev/null)" = \
+	"$(PKGLIBDIR)" ] || echo "$(PKGLIBDIR)" > $(PKGLIBDIR_STAMP))
 $(BUILD)/obj/common/sign/front.o: ALL_CFLAGS += -DMODSIGN_PKGLIBDIR='"$(PKGLIBDIR)"'
-$(BUILD)/obj/common/sign/front.o: $(BUILD)/pkglibdir.stamp
-$(BUILD)/pkglibdir.stamp: FORCE
-	@mkdir -p $(dir $@)
-	@[ "$$(cat $@ 2>/dev/null)" = "$(PKGLIBDIR)" ] || echo "$(PKGLIBDIR)" > $@
-FORCE:
+$(BUILD)/obj/common/sign/front.o: $(PKGLIBDIR_STAMP)
 
 # Without the sanitizers even for an ASan run: every program a paused
 # command starts (env, sh) loads it too.
