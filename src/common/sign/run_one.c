@@ -19,8 +19,10 @@
 #include "sign/sign_report.h"
 #include "sign/sign_warn.h"
 
-/* A plain run under a signing agent (MODSIGN_AGENT) hands its module
- * over before loading anything: 1 with *code when the agent did it. */
+/* A run with options the agent may take (-p, -q, --replace...) hands
+ * its module over before loading a key: 1 with *code when the agent did
+ * it.  The option-free line never gets here: the front end hands it over
+ * without loading this code (sign/front.h). */
 static int try_agent(const struct ms_sign_cmd *c, int npos, int *code)
 {
 	const char *sock = getenv(MS_AGENT_ENV);
