@@ -48,7 +48,9 @@ COMMON_SRC  := $(sort $(shell find src/common -name '*.c'))
 COMMON_OBJ  := $(COMMON_SRC:src/%.c=$(BUILD)/obj/%.o)
 BINS        := $(TOOLS:%=$(BUILD)/bin/%)
 MANS        := $(TOOLS:%=man/%.1)
-SIGN_CORE   := $(BUILD)/lib/modsign/sign-file.so
+# sign-file's signing code, loaded by its executable (none with
+# STATIC_LIBCRYPTO=1, below).
+SIGN_CORE   := $(if $(STATIC_LIBCRYPTO),,$(BUILD)/lib/modsign/sign-file.so)
 COMPLETIONS := $(BUILD)/completions/modsign.bash $(BUILD)/completions/_modsign
 # The bats suite's traps (pausing a tool at a named point, no O_TMPFILE),
 # preloaded into the runs that need them so that the tools carry none;
@@ -98,8 +100,6 @@ ifneq ($(STATIC_LIBCRYPTO),)
 $(BUILD)/bin/sign-file: PKG_LIBS := -Wl,-Bstatic -lcrypto -Wl,-Bdynamic \
 	$(shell $(PKG_CONFIG) --libs json-c) -ldl -pthread
 $(BUILD)/bin/sign-file: ALL_LDFLAGS += -no-pie
-$(SIGN_CORE):
-	@mkdir -p $(dir $@) && rm -f $@
 else
 $(BUILD)/bin/sign-file: $(BUILD)/obj/front/sign-file.o $(COMMON_LIB) | $(SIGN_CORE)
 	@mkdir -p $(dir $@)
@@ -302,8 +302,8 @@ install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	$(INSTALL) -m 0755 $(BINS) $(DESTDIR)$(BINDIR)/
-	$(if $(STATIC_LIBCRYPTO),,$(INSTALL) -d $(DESTDIR)$(PKGLIBDIR))
-	$(if $(STATIC_LIBCRYPTO),,$(INSTALL) -m 0644 $(SIGN_CORE) $(DESTDIR)$(PKGLIBDIR)/)
+	$(if $(SIGN_CORE),$(INSTALL) -d $(DESTDIR)$(PKGLIBDIR))
+	$(if $(SIGN_CORE),$(INSTALL) -m 0644 $(SIGN_CORE) $(DESTDIR)$(PKGLIBDIR)/)
 	$(INSTALL) -m 0644 $(MANS) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 0644 $(BUILD)/completions/modsign.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/sign-file
