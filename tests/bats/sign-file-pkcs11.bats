@@ -376,6 +376,77 @@ spy_leaks_not_ours() {
 	[ "$(grep -cE '^[0-9]+: C_Sign$' spy.log)" -eq 6 ]
 }
 
+# The calls a run made to the token, in order, one name a line; and
+# its C_SignInit and C_Sign calls on one line.
+spy_calls() { # log
+	sed -n 's/^[0-9]*: \(C_[A-Za-z]*\)$/\1/p' "$1"
+}
+sign_calls() { # log
+	spy_calls "$1" | grep -E '^C_Sign(Init)?$' | paste -sd' '
+}
+
+@test "agent: a token's RSA key is armed between modules: each module waits for C_Sign alone" {
+	spy=$(ls /usr/lib/*/pkcs11/pkcs11-spy.so 2>/dev/null | head -1)
+	[ -n "$spy" ] || require_file /usr/lib/MULTIARCH/pkcs11/pkcs11-spy.so opensc-pkcs11
+	local key="pkcs11:token=modsign;object=rsa2048?module-path=$spy"
+	local cert="pkcs11:token=modsign;object=rsa2048;type=cert?module-path=$spy"
+	for i in 1 2 3; do
+		make_module "a$i.ko" $((9000 * i))
+		"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" \
+			"a$i.ko" "pem$i.ko"
+	done
+	spy_leaks_not_ours
+	ASAN_OPTIONS="$SPY_ASAN" LSAN_OPTIONS="suppressions=$W/lsan.supp" \
+	PKCS11SPY="$SOFTHSM_MODULE" PKCS11SPY_OUTPUT="$W/spy.log" \
+		run -0 --separate-stderr "$SIGN_FILE" --agent-start \
+		--pin-file pin sha256 "$key" "$cert"
+	eval "$output"
+	# before any module: the first operation is initialised, nothing signed
+	run -0 spy_calls spy.log
+	[ "$(grep -c '^C_SignInit$' <<<"$output")" -eq 1 ]
+	[ "$(grep -c '^C_Sign$' <<<"$output")" -eq 0 ]
+	# (not "i": bats' run uses that name)
+	for n in 1 2 3; do
+		run -0 "$SIGN_FILE" sha256 "$key" "$cert" "a$n.ko"
+		cmp "pem$n.ko" "a$n.ko"
+	done
+	run -0 "$SIGN_FILE" --agent-stop
+	# each C_Sign had its C_SignInit made before the module came; the
+	# last one is dropped with the session
+	assert_equal "$(sign_calls spy.log)" \
+		"C_SignInit C_Sign C_SignInit C_Sign C_SignInit C_Sign C_SignInit"
+}
+
+@test "agent: a URI naming two private keys is left to the provider or engine, which signs each module itself" {
+	spy=$(ls /usr/lib/*/pkcs11/pkcs11-spy.so 2>/dev/null | head -1)
+	[ -n "$spy" ] || require_file /usr/lib/MULTIARCH/pkcs11/pkcs11-spy.so opensc-pkcs11
+	# the same RSA key twice under one label: the provider or engine
+	# picks one by its own rules, so modsign does not pick for it
+	for id in 7431 7432; do
+		pkcs11-tool --module "$SOFTHSM_MODULE" --token-label modsign \
+			--login --pin 1234 --write-object "$KEYS/rsa2048.key" \
+			--type privkey --id "$id" --label twice >/dev/null 2>&1
+	done
+	local key="pkcs11:token=modsign;object=twice?module-path=$spy"
+	local cert="pkcs11:token=modsign;object=rsa2048;type=cert?module-path=$spy"
+	for i in 1 2; do
+		make_module "t$i.ko" $((8000 * i))
+		"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" \
+			"t$i.ko" "pem$i.ko"
+	done
+	printf '#!/bin/sh\nfor f in t?.ko; do "%s" sha256 "$1" "$2" "$f" || exit 1; done\n' \
+		"$SIGN_FILE" > each.sh
+	chmod +x each.sh
+	spy_leaks_not_ours
+	ASAN_OPTIONS="$SPY_ASAN" LSAN_OPTIONS="suppressions=$W/lsan.supp" \
+	PKCS11SPY="$SOFTHSM_MODULE" PKCS11SPY_OUTPUT="$W/spy.log" \
+		run -0 "$SIGN_FILE" --agent --pin-file pin sha256 "$key" \
+		"$cert" -- ./each.sh "$key" "$cert"
+	cmp pem1.ko t1.ko
+	cmp pem2.ko t2.ko
+	assert_equal "$(sign_calls spy.log)" "C_SignInit C_Sign C_SignInit C_Sign"
+}
+
 # p11-kit's remoting, as a build farm shares one HSM: "p11-kit server"
 # exports the token on a UNIX socket, and sign-file reaches it through
 # p11-kit-client.so with P11_KIT_SERVER_ADDRESS.
@@ -398,6 +469,8 @@ p11kit_server() {
 
 teardown() {
 	[ -z "${P11_SERVER:-}" ] || kill "$P11_SERVER" 2>/dev/null || true
+	[ -z "${MODSIGN_AGENT_PID:-}" ] ||
+		kill "$MODSIGN_AGENT_PID" 2>/dev/null || true
 	return 0
 }
 

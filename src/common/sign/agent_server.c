@@ -22,7 +22,7 @@
 #include "base/log.h"
 #include "base/outfile.h"
 #include "sign/agent_server.h"
-#include "sign/cms.h"
+#include "sign/sign_many.h"
 
 /* File systems written to, flushed once when the serving ends. */
 #define MAX_FS 32
@@ -328,6 +328,8 @@ static int serve_client(struct server *sv, int fd, uint8_t *buf, int *held)
 	else
 		answer(fd, MS_AGENT_DONE, code, text, tlen);
 	free(text);
+	/* the token's next signature, while no client waits for it */
+	ms_sign_many_arm(&sv->signer);
 out:
 	if (got == 2) {
 		hold_module(held, fds[1]);
@@ -535,8 +537,7 @@ int ms_agent_serve(const struct ms_agent_conf *conf, char *const *cmd,
 {
 	struct server sv = { .conf = conf, .signer = *conf->signer,
 			     .lfd = -1, .stop_fd = -1 };
-	pthread_mutex_t serial = PTHREAD_MUTEX_INITIALIZER;
-	struct ms_cms_template *tmpl = NULL;
+	struct ms_sign_many many;
 	int nt = 0, jobs = conf->jobs > 0 ? conf->jobs : 1, code = 0, err;
 	pthread_t *tid = calloc((size_t)jobs, sizeof(*tid));
 	sigset_t set, old;
@@ -544,16 +545,10 @@ int ms_agent_serve(const struct ms_agent_conf *conf, char *const *cmd,
 
 	stopping = 0;
 	pthread_mutex_init(&sv.lock, NULL);
-	/* As batch signing: a token key signs one file at a time, and an
-	 * RSA key's SignedData is encoded once (sign/batch_sign.c). */
-	for (int k = 0; k < sv.signer.n; k++)
-		if (sv.signer.toks[k])
-			sv.signer.serial = &serial;
-	if (sv.signer.n)
-		ms_cms_template_new(sv.signer.certs, sv.signer.keys,
-				    sv.signer.n, sv.signer.md,
-				    sv.signer.use_keyid, &tmpl);
-	sv.signer.tmpl = tmpl;
+	/* As batch signing: a token key signs one file at a time, an RSA
+	 * key's SignedData is encoded once, and a token's RSA key signs
+	 * directly, armed between clients (serve_client). */
+	ms_sign_many_start(&many, &sv.signer);
 	err = tid ? load_identity(&sv) : -ENOMEM;
 	if (!err)
 		err = make_socket(&sv);
@@ -614,7 +609,7 @@ unblock:
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 out:
 	finish(&sv);
-	ms_cms_template_free(tmpl);
+	ms_sign_many_end(&many);
 	free(sv.cert);
 	free(tid);
 	pthread_mutex_destroy(&sv.lock);

@@ -12,7 +12,7 @@
 #include "base/log.h"
 #include "base/workpool.h"
 #include "sign/batch_sign.h"
-#include "sign/cms.h"
+#include "sign/sign_many.h"
 
 struct pend {
 	size_t i;
@@ -338,32 +338,17 @@ int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 		.s = s, .req = req, .list = list, .view = view,
 		.report = report, .code = MS_EXIT_OK,
 	};
-	pthread_mutex_t serial = PTHREAD_MUTEX_INITIALIZER;
-	struct ms_cms_template *tmpl = NULL;
 	struct ms_signer local = *s;
+	struct ms_sign_many many;
 	int err;
 
-	/*
-	 * A key on a PKCS#11 token signs one file at a time.  libp11's
-	 * engine already serialises the operations on one slot (a session
-	 * does one operation at a time, PKCS#11 v2.40 §5.6), and its key
-	 * loading raced its signing in versions before 0.4.12's session
-	 * pool; the token, not the CPU, is the limit there anyway.  Only the
-	 * signing is serialised: each module is hashed before the lock.
-	 */
-	for (int k = 0; k < s->n; k++)
-		if (s->toks[k])
-			local.serial = &serial;
-	/* One SignedData encoding for all files where the signatures have
-	 * a fixed length (RSA); otherwise each is built whole. */
-	if (!s->raw_sig && s->n)
-		ms_cms_template_new(local.certs, local.keys, local.n, local.md,
-				    local.use_keyid, &tmpl);
-	local.tmpl = tmpl;
+	/* A token key signs one file at a time; RSA's SignedData is
+	 * encoded once (sign_many.h). */
+	ms_sign_many_start(&many, &local);
 	run.s = &local;
 	run.res = calloc(list->n ? list->n : 1, sizeof(*run.res));
 	if (!run.res) {
-		ms_cms_template_free(tmpl);
+		ms_sign_many_end(&many);
 		return MS_EXIT_IO;
 	}
 	pthread_mutex_init(&run.glock, NULL);
@@ -380,6 +365,6 @@ int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 	};
 	pthread_mutex_destroy(&run.glock);
 	free(run.res);
-	ms_cms_template_free(tmpl);
+	ms_sign_many_end(&many);
 	return run.code;
 }

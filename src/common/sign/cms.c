@@ -342,9 +342,25 @@ int ms_cms_sign_template(const struct ms_cms_template *t,
 	return 0;
 }
 
-int ms_digest_info(const EVP_MD *md, const uint8_t *data, size_t len,
-		   uint8_t *digest, unsigned int *digest_len, uint8_t **tbs,
-		   size_t *tbs_len)
+int ms_cms_template_with_value(const struct ms_cms_template *t,
+			       const uint8_t *sig, size_t sig_len,
+			       uint8_t **der, size_t *der_len)
+{
+	*der = NULL;
+	*der_len = 0;
+	if (t->n != 1 || sig_len != t->sig_len[0])
+		return -EINVAL;
+	*der = malloc(t->der_len);
+	if (!*der)
+		return -ENOMEM;
+	memcpy(*der, t->der, t->der_len);
+	memcpy(*der + t->off[0], sig, sig_len);
+	*der_len = t->der_len;
+	return 0;
+}
+
+int ms_digest_info_of(const EVP_MD *md, const uint8_t *digest,
+		      unsigned int digest_len, uint8_t **tbs, size_t *tbs_len)
 {
 	X509_ALGOR *alg;
 	ASN1_OCTET_STRING *os;
@@ -353,8 +369,6 @@ int ms_digest_info(const EVP_MD *md, const uint8_t *data, size_t len,
 	int n, err = -ENOMEM;
 
 	*tbs = NULL;
-	if (ms_digest(md, data, len, digest, digest_len))
-		return -EINVAL;
 	di = X509_SIG_new();
 	if (!di)
 		return -ENOMEM;
@@ -362,7 +376,7 @@ int ms_digest_info(const EVP_MD *md, const uint8_t *data, size_t len,
 	/* NULL parameters, as OpenSSL's RSA PKCS#1 v1.5 encoder writes. */
 	if (!X509_ALGOR_set0(alg, OBJ_nid2obj(EVP_MD_get_type(md)), V_ASN1_NULL,
 			     NULL) ||
-	    !ASN1_OCTET_STRING_set(os, digest, (int)*digest_len))
+	    !ASN1_OCTET_STRING_set(os, digest, (int)digest_len))
 		goto out;
 	n = i2d_X509_SIG(di, &p);
 	if (n <= 0)
@@ -377,6 +391,16 @@ out:
 	OPENSSL_free(p);
 	X509_SIG_free(di);
 	return err;
+}
+
+int ms_digest_info(const EVP_MD *md, const uint8_t *data, size_t len,
+		   uint8_t *digest, unsigned int *digest_len, uint8_t **tbs,
+		   size_t *tbs_len)
+{
+	*tbs = NULL;
+	if (ms_digest(md, data, len, digest, digest_len))
+		return -EINVAL;
+	return ms_digest_info_of(md, digest, *digest_len, tbs, tbs_len);
 }
 
 int ms_is_cms(const uint8_t *buf, size_t len)

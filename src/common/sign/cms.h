@@ -55,6 +55,16 @@ int ms_cms_sign_template(const struct ms_cms_template *t,
 void ms_cms_template_free(struct ms_cms_template *t);
 
 /*
+ * The template's SignedData with sig, an RSA value made elsewhere for its
+ * only signer (a token signing directly: sign/pkcs11/direct.h), in place
+ * of the placeholder: the bytes ms_cms_sign_template would give.  -EINVAL
+ * when the template has more than one signer or sig is not its length.
+ */
+int ms_cms_template_with_value(const struct ms_cms_template *t,
+			       const uint8_t *sig, size_t sig_len,
+			       uint8_t **der, size_t *der_len);
+
+/*
  * The digest of data and the DigestInfo DER that an RSA PKCS#1 v1.5
  * signer pads and signs (RFC 8017 9.2): what a remote signer needs for
  * split signing.  digest must hold EVP_MAX_MD_SIZE bytes; *tbs is
@@ -63,6 +73,9 @@ void ms_cms_template_free(struct ms_cms_template *t);
 int ms_digest_info(const EVP_MD *md, const uint8_t *data, size_t len,
 		   uint8_t *digest, unsigned int *digest_len, uint8_t **tbs,
 		   size_t *tbs_len);
+/* The same DigestInfo for a digest already made. */
+int ms_digest_info_of(const EVP_MD *md, const uint8_t *digest,
+		      unsigned int digest_len, uint8_t **tbs, size_t *tbs_len);
 
 /* True when buf parses as DER CMS ContentInfo (a whole signature made
  * elsewhere) rather than a bare signature value. */

@@ -23,6 +23,7 @@
 #include "module/trailer.h"
 #include "sign/cms.h"
 #include "sign/kernel_check.h"
+#include "sign/pkcs11/direct.h"
 #include "sign/signer.h"
 
 /* The kernel's ASN.1 decoder stops at 64 KiB (lib/asn1_decoder.c,
@@ -875,6 +876,21 @@ static int sign_failed(const struct ms_signer *s, const struct ms_sign_req *r,
 				   : "cannot sign", err);
 }
 
+/* A token key signing directly (sign_many.h): -ENOTSUP when there is
+ * none, or when the token failed, and the provider or engine signs and
+ * reports a real failure in its own words. */
+static int sign_direct(const struct ms_signer *s, const uint8_t *digest,
+		       unsigned int dlen, uint8_t **der, size_t *der_len)
+{
+	uint8_t sig[MS_P11_DIRECT_SIG_MAX];
+	size_t len;
+
+	if (!s->direct || !s->tmpl ||
+	    ms_p11_direct_sign(s->direct, digest, dlen, sig, &len))
+		return -ENOTSUP;
+	return ms_cms_template_with_value(s->tmpl, sig, len, der, der_len);
+}
+
 /* The signature made here, over the body's digest, and judged by the
  * kernel model when it is ML-DSA. */
 static int sign_body(const struct ms_signer *s, const struct ms_sign_req *r,
@@ -892,12 +908,15 @@ static int sign_body(const struct ms_signer *s, const struct ms_sign_req *r,
 	if (!err) {
 		if (s->serial)
 			pthread_mutex_lock(s->serial);
-		err = s->tmpl
-		    ? ms_cms_sign_template(s->tmpl, digest, dlen, &p->der,
-					   &p->sig_len, &bad)
-		    : ms_cms_sign_digest(s->certs, s->keys, s->n, s->md,
-					 s->use_keyid, digest, dlen, &p->der,
-					 &p->sig_len, &bad);
+		err = sign_direct(s, digest, dlen, &p->der, &p->sig_len);
+		if (err == -ENOTSUP)
+			err = s->tmpl
+			    ? ms_cms_sign_template(s->tmpl, digest, dlen,
+						   &p->der, &p->sig_len, &bad)
+			    : ms_cms_sign_digest(s->certs, s->keys, s->n,
+						 s->md, s->use_keyid, digest,
+						 dlen, &p->der, &p->sig_len,
+						 &bad);
 		if (s->serial)
 			pthread_mutex_unlock(s->serial);
 	}

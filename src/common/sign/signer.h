@@ -88,6 +88,10 @@ struct ms_signer {
 	/* Batch mode: the SignedData encoded once (cms.h), owned by the
 	 * batch; NULL to build it per file. */
 	const struct ms_cms_template *tmpl;
+	/* Batch mode with one RSA key on a token: that key signing through
+	 * PKCS#11 directly (pkcs11/direct.h), owned by the batch; used
+	 * under serial, with tmpl. */
+	struct ms_p11_direct *direct;
 };
 
 /* Start a signer for the digest named hash; add pairs with

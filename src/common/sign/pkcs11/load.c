@@ -37,6 +37,11 @@ const char *ms_token_searched(const struct ms_token *t)
 	return t ? ms_p11_tokens(t->sess) : "";
 }
 
+const struct ms_p11_session *ms_token_session(const struct ms_token *t)
+{
+	return t ? t->sess : NULL;
+}
+
 const char *ms_token_via(const struct ms_token *t)
 {
 	return t ? t->via : "file";

@@ -198,7 +198,11 @@ struct ms_p11_session {
 	void *dl;
 	CK_FUNCTION_LIST_PTR f;
 	CK_SESSION_HANDLE s;
+	CK_SLOT_ID slot;
 	int initialized, open, logged_in;
+	/* the private key the URI names, when it names exactly one */
+	CK_OBJECT_HANDLE key;
+	int key_count;		/* 0, 1, or 2 for "more than one" */
 	/* what a failure names: the token searched, or those present */
 	char tokens[MS_P11_TOKENS_MAX];
 };
@@ -312,11 +316,13 @@ out:
 	return err;
 }
 
+/* Whether an object of class cls matches the URI; for a private key,
+ * also which one, and whether it is the only one. */
 static int find_object(struct ms_p11_session *p, const struct ms_p11_uri *u,
 		       CK_OBJECT_CLASS cls)
 {
 	CK_ATTRIBUTE tmpl[3];
-	CK_OBJECT_HANDLE h;
+	CK_OBJECT_HANDLE h[2];
 	CK_ULONG n = 0, count = 0;
 
 	tmpl[n].type = CKA_CLASS;
@@ -334,9 +340,13 @@ static int find_object(struct ms_p11_session *p, const struct ms_p11_uri *u,
 	}
 	if (p->f->C_FindObjectsInit(p->s, tmpl, n) != CKR_OK)
 		return -EIO;
-	if (p->f->C_FindObjects(p->s, &h, 1, &count) != CKR_OK)
+	if (p->f->C_FindObjects(p->s, h, 2, &count) != CKR_OK)
 		count = 0;
 	p->f->C_FindObjectsFinal(p->s);
+	if (cls == CKO_PRIVATE_KEY) {
+		p->key = h[0];
+		p->key_count = (int)count;
+	}
 	return count ? 0 : -ENOENT;
 }
 
@@ -365,6 +375,7 @@ int ms_p11_open(struct ms_p11_session **sess, const struct ms_p11_uri *u,
 			*why = MS_KEY_P11_TOKEN;
 			return -ENODEV;
 		}
+		p->slot = slot;
 		if (p->f->C_OpenSession(slot, CKF_SERIAL_SESSION, NULL, NULL,
 					&p->s) != CKR_OK) {
 			*why = MS_KEY_P11_TOKEN;
@@ -395,6 +406,17 @@ int ms_p11_open(struct ms_p11_session **sess, const struct ms_p11_uri *u,
 		return -ENOENT;
 	}
 	*why = MS_KEY_OK;
+	return 0;
+}
+
+int ms_p11_private_key(const struct ms_p11_session *p, void **functions,
+		       unsigned long *slot, unsigned long *key)
+{
+	if (!p || !p->open || p->key_count != 1)
+		return p && p->key_count > 1 ? -E2BIG : -ENOENT;
+	*functions = p->f;
+	*slot = p->slot;
+	*key = p->key;
 	return 0;
 }
 

@@ -66,6 +66,16 @@ int ms_p11_open(struct ms_p11_session **sess, const struct ms_p11_uri *u,
 void ms_p11_close(struct ms_p11_session *sess);
 
 /*
+ * For a signer that calls the token itself (pkcs11/direct.h): the
+ * module's CK_FUNCTION_LIST_PTR, the token's slot, and the handle of the
+ * private key the URI named.  -ENOENT when no key was looked up, -E2BIG
+ * when the URI matched more than one: then the provider or engine, which
+ * picked one by its own rules, stays the only signer.
+ */
+int ms_p11_private_key(const struct ms_p11_session *sess, void **functions,
+		       unsigned long *slot, unsigned long *key);
+
+/*
  * For the messages: after a lookup that found its token, that token as
  * "'label' (serial X)"; after one that found none, every initialised
  * token seen, comma-separated; "" when the module gave no token at all.
