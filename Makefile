@@ -4,7 +4,7 @@
 VERSION     := 0.1.0
 PREFIX      ?= /usr/local
 BINDIR      ?= $(PREFIX)/bin
-# sign-file's signing code, which its executable loads (src/front/).
+# sign-file's signing code, which its executable runs (src/front/).
 PKGLIBDIR   ?= $(PREFIX)/lib/modsign
 MANDIR      ?= $(PREFIX)/share/man
 # Where bash-completion and Debian's zsh look for vendor completions.
@@ -29,17 +29,13 @@ PKG_LIBS    := $(shell $(PKG_CONFIG) --libs $(PKGS))
 
 CFLAGS      ?= -O2 -g
 WARN        := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla
-# -fPIC: the same objects go into sign-file's shared object (SIGN_CORE).
-# Its thread-locals (a few words) take the initial-exec model: static TLS
-# from glibc's reserve for dlopen()ed objects, read without
-# __tls_get_addr, whose dynamic blocks LeakSanitizer (GCC 12's) walks
-# into garbage and crashes on at exit.
-ALL_CFLAGS  := -std=gnu11 -D_GNU_SOURCE -pthread -fPIC -ftls-model=initial-exec \
+ALL_CFLAGS  := -std=gnu11 -D_GNU_SOURCE -pthread \
 	       $(WARN) $(PKG_CFLAGS) -Isrc/common -DMODSIGN_VERSION='"$(VERSION)"' -MMD -MP $(CFLAGS)
 ALL_LDFLAGS := -pthread $(LDFLAGS)
-ifneq ($(SAN),)
-ALL_CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer \
+SAN_CFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	       -fno-sanitize-recover=all -O1
+ifneq ($(SAN),)
+ALL_CFLAGS  += $(SAN_CFLAGS)
 ALL_LDFLAGS += -fsanitize=address,undefined
 endif
 
@@ -48,9 +44,9 @@ COMMON_SRC  := $(sort $(shell find src/common -name '*.c'))
 COMMON_OBJ  := $(COMMON_SRC:src/%.c=$(BUILD)/obj/%.o)
 BINS        := $(TOOLS:%=$(BUILD)/bin/%)
 MANS        := $(TOOLS:%=man/%.1)
-# sign-file's signing code, loaded by its executable (none with
+# sign-file's signing code, which its executable runs (none with
 # STATIC_LIBCRYPTO=1, below).
-SIGN_CORE   := $(if $(STATIC_LIBCRYPTO),,$(BUILD)/lib/modsign/sign-file.so)
+SIGN_CORE   := $(if $(STATIC_LIBCRYPTO),,$(BUILD)/lib/modsign/sign-file)
 COMPLETIONS := $(BUILD)/completions/modsign.bash $(BUILD)/completions/_modsign
 # The bats suite's traps (pausing a tool at a named point, no O_TMPFILE),
 # preloaded into the runs that need them so that the tools carry none;
@@ -90,35 +86,54 @@ $(BUILD)/bin/%: $(BUILD)/obj/%.o $(COMMON_LIB)
 # verify-file reads untrusted modules and keeps every hardening.
 #
 # That one executable is built whole, as the other tools are.  Otherwise
-# sign-file is two files (sign/front.h says why): the executable, a front
-# end that links libc alone, and the tool proper, src/sign-file.c with
-# the layer, as $(SIGN_CORE), which the executable loads from
-# ../lib/modsign beside itself (the build tree and an install alike) or
-# from PKGLIBDIR.  The archive's symbols stay inside the shared object;
-# only main is exported.
-ifneq ($(STATIC_LIBCRYPTO),)
-$(BUILD)/bin/sign-file: PKG_LIBS := -Wl,-Bstatic -lcrypto -Wl,-Bdynamic \
-	$(shell $(PKG_CONFIG) --libs json-c) -ldl -pthread
-$(BUILD)/bin/sign-file: ALL_LDFLAGS += -no-pie
-else
-$(BUILD)/bin/sign-file: $(BUILD)/obj/front/sign-file.o $(COMMON_LIB) | $(SIGN_CORE)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -Wl,--as-needed -o $@ $^
-
-$(SIGN_CORE): $(BUILD)/obj/sign-file.o $(COMMON_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -shared -Wl,--exclude-libs,ALL -Wl,--as-needed \
-		$(if $(SAN),,-Wl,-z,defs) -o $@ $^ $(PKG_LIBS)
-endif
-
+# sign-file is two programs (sign/front.h says why): the executable, a
+# front end, and the tool proper, src/sign-file.c with the layer, as
+# $(SIGN_CORE), which the front end executes from ../lib/modsign beside
+# itself (the build tree and an install alike) or from PKGLIBDIR.
+#
+# The front end is a static musl program where musl-gcc is installed
+# (Debian's musl-tools, which `make deps-build` installs): it starts in
+# a quarter of the time of a program that links glibc, and under an
+# agent that start is most of what a module costs (README,
+# "Performance").  Without musl-gcc, and in sanitizer builds (whose
+# runtimes need glibc), it links glibc like the other tools.
+#
 # The front end's fallback directory is compiled in: a stamp, rewritten
 # (as make reads this file) only when PKGLIBDIR differs from the last
 # build's, rebuilds it when `make install` is given another PREFIX.
 PKGLIBDIR_STAMP := $(BUILD)/pkglibdir.stamp
 $(shell mkdir -p $(BUILD) && [ "$$(cat $(PKGLIBDIR_STAMP) 2>/dev/null)" = \
 	"$(PKGLIBDIR)" ] || echo "$(PKGLIBDIR)" > $(PKGLIBDIR_STAMP))
-$(BUILD)/obj/common/sign/front.o: ALL_CFLAGS += -DMODSIGN_PKGLIBDIR='"$(PKGLIBDIR)"'
-$(BUILD)/obj/common/sign/front.o: $(PKGLIBDIR_STAMP)
+
+ifneq ($(STATIC_LIBCRYPTO),)
+$(BUILD)/bin/sign-file: PKG_LIBS := -Wl,-Bstatic -lcrypto -Wl,-Bdynamic \
+	$(shell $(PKG_CONFIG) --libs json-c) -ldl -pthread
+$(BUILD)/bin/sign-file: ALL_LDFLAGS += -no-pie
+else
+MUSL_CC     := $(if $(SAN),,$(shell command -v musl-gcc 2>/dev/null))
+FRONT_CC    := $(or $(MUSL_CC),$(CC))
+FRONT_SRC   := src/front/sign-file.c src/common/sign/front.c \
+	       src/common/base/agent_client.c src/common/base/agent_wire.c \
+	       src/common/base/log.c
+FRONT_OBJ   := $(FRONT_SRC:src/%.c=$(BUILD)/front/%.o)
+FRONT_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) -Isrc/common \
+	       -DMODSIGN_VERSION='"$(VERSION)"' \
+	       -DMODSIGN_PKGLIBDIR='"$(PKGLIBDIR)"' -MMD -MP $(CFLAGS) \
+	       $(if $(SAN),$(SAN_CFLAGS))
+
+$(BUILD)/front/%.o: src/%.c $(PKGLIBDIR_STAMP)
+	@mkdir -p $(dir $@)
+	$(FRONT_CC) $(FRONT_CFLAGS) -c -o $@ $<
+
+$(BUILD)/bin/sign-file: $(FRONT_OBJ) | $(SIGN_CORE)
+	@mkdir -p $(dir $@)
+	$(if $(MUSL_CC),,$(if $(SAN),,@echo "note: no musl-gcc (Debian: musl-tools): sign-file's front end links glibc and starts slower"))
+	$(FRONT_CC) $(if $(MUSL_CC),-static,$(ALL_LDFLAGS)) -o $@ $^
+
+$(SIGN_CORE): $(BUILD)/obj/sign-file.o $(COMMON_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -Wl,--as-needed -o $@ $^ $(PKG_LIBS)
+endif
 
 # Without the sanitizers even for an ASan run: every program a paused
 # command starts (env, sh) loads it too.
@@ -303,7 +318,7 @@ install: all
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	$(INSTALL) -m 0755 $(BINS) $(DESTDIR)$(BINDIR)/
 	$(if $(SIGN_CORE),$(INSTALL) -d $(DESTDIR)$(PKGLIBDIR))
-	$(if $(SIGN_CORE),$(INSTALL) -m 0644 $(SIGN_CORE) $(DESTDIR)$(PKGLIBDIR)/)
+	$(if $(SIGN_CORE),$(INSTALL) -m 0755 $(SIGN_CORE) $(DESTDIR)$(PKGLIBDIR)/)
 	$(INSTALL) -m 0644 $(MANS) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 0644 $(BUILD)/completions/modsign.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/sign-file
@@ -322,4 +337,4 @@ install-kmodsign: install
 clean:
 	rm -rf build man/*.1
 
--include $(COMMON_OBJ:.o=.d) $(TOOLS:%=$(BUILD)/obj/%.d) $(BUILD)/obj/front/sign-file.d
+-include $(COMMON_OBJ:.o=.d) $(TOOLS:%=$(BUILD)/obj/%.d) $(FRONT_OBJ:.o=.d)

@@ -62,14 +62,14 @@ cleanup() {
 }
 trap cleanup EXIT
 # the binaries as they are now: a rebuild during the run changes nothing
-# (sign-file with the signing code it loads from ../lib/modsign, when it
+# (sign-file with the tool proper it runs from ../lib/modsign, when it
 # was built in two: src/common/sign/front.h)
 copy_sign_file() { # executable dest-dir
 	mkdir -p "$2/bin"
 	cp "$1" "$2/bin/sign-file"
-	if [ -f "$(dirname "$1")/../lib/modsign/sign-file.so" ]; then
+	if [ -f "$(dirname "$1")/../lib/modsign/sign-file" ]; then
 		mkdir -p "$2/lib/modsign"
-		cp "$(dirname "$1")/../lib/modsign/sign-file.so" "$2/lib/modsign/"
+		cp "$(dirname "$1")/../lib/modsign/sign-file" "$2/lib/modsign/"
 	fi
 }
 copy_sign_file "$sf" "$w"

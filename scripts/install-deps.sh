@@ -29,7 +29,7 @@
 #   pristine  make the fresh Debian roots of scripts/pristine-root.sh
 set -eu
 
-pkgs_build="build-essential pkg-config libssl-dev libjson-c-dev openssl help2man
+pkgs_build="build-essential pkg-config libssl-dev libjson-c-dev openssl help2man musl-tools
 	zlib1g-dev liblzma-dev libzstd-dev liblz4-dev libbz2-dev libp11-kit-dev"
 # Every command a test calls: a missing one fails its test naming the
 # package (tests/bats/helpers.bash require_cmd), so add it here first.

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The sign-file executable: hands kbuild's one-module-per-process runs to
- * a signing agent when one serves the build, else runs the tool proper,
- * src/sign-file.c, loaded from sign-file.so (sign/front.h says why the
- * two are apart).  It links nothing but libc.
+ * a signing agent when one serves the build, else executes the tool
+ * proper, src/sign-file.c, built as lib/modsign/sign-file (sign/front.h
+ * says why the two are apart).  It links nothing but a C library.
  */
 #include "base/log.h"
 #include "sign/front.h"
@@ -15,5 +15,5 @@ int main(int argc, char **argv)
 	ms_log_init_plain(argc > 0 ? argv[0] : "sign-file");
 	if (ms_front_delegate(argc, argv, &code))
 		return code;
-	return ms_front_run_core(argc, argv);
+	return ms_front_run_core(argv);
 }

@@ -20,13 +20,13 @@ VERIFY_FILE="$BIN/verify-file"
 # fetched by tests/fixtures/get-reference.sh (run by make check).
 REF_SIGN_FILE="${MODSIGN_REF_SIGN_FILE:-$TOP/build/reference/sign-file}"
 
-# sign-file is an executable and the signing code it loads from
+# sign-file is a front end and the tool proper it runs from
 # ../lib/modsign beside it (src/common/sign/front.h): a copy elsewhere
 # takes both, in the same layout.  Prints the copy's executable.
 copy_sign_file() { # dir
 	mkdir -p "$1/bin" "$1/lib/modsign" &&
 		cp "$SIGN_FILE" "$1/bin/" &&
-		cp "$BIN/../lib/modsign/sign-file.so" "$1/lib/modsign/" &&
+		cp "$BIN/../lib/modsign/sign-file" "$1/lib/modsign/" &&
 		echo "$1/bin/sign-file"
 }
 

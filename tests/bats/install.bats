@@ -38,7 +38,7 @@ f 755 usr/bin/sign-file
 f 755 usr/bin/verify-file
 d 755 usr/lib
 d 755 usr/lib/modsign
-f 644 usr/lib/modsign/sign-file.so
+f 755 usr/lib/modsign/sign-file
 d 755 usr/share
 d 755 usr/share/bash-completion
 d 755 usr/share/bash-completion/completions
@@ -160,7 +160,7 @@ EOF
 	local D="$W/local"
 	make -s -C "$TOP" install DESTDIR="$D"
 	assert_file_executable "$D/usr/local/bin/sign-file"
-	assert_file_exists "$D/usr/local/lib/modsign/sign-file.so"
+	assert_file_exists "$D/usr/local/lib/modsign/sign-file"
 	# it finds its signing code beside it, not where it would be installed
 	run -0 "$D/usr/local/bin/sign-file" --version
 	assert_file_exists "$D/usr/local/share/man/man1/sign-file.1"
@@ -169,7 +169,7 @@ EOF
 	make -s -C "$TOP" install DESTDIR="$W/moved" PREFIX=/usr BINDIR=/sbin \
 		ZSHCOMPDIR=/usr/share/zsh/site-functions
 	assert_file_executable "$W/moved/sbin/sign-file"
-	assert_file_exists "$W/moved/usr/lib/modsign/sign-file.so"
+	assert_file_exists "$W/moved/usr/lib/modsign/sign-file"
 	assert_file_exists "$W/moved/usr/share/zsh/site-functions/_modsign"
 	assert_file_not_exists "$W/moved/usr/bin"
 }

@@ -1,16 +1,17 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# sign-file is two files (src/common/sign/front.h): an executable that
-# links libc alone, and the signing code it loads from ../lib/modsign
+# sign-file is two programs (src/common/sign/front.h): a front end that
+# links a C library alone (a static musl program where musl-gcc is
+# installed), and the tool proper, which it executes from ../lib/modsign
 # beside itself.  kbuild starts one sign-file per module; under a signing
-# agent that process only hands its module over, and must not map and
-# relocate libcrypto to do it.
+# agent that process only hands its module over, and must not load
+# libcrypto, nor pay glibc's start-up, to do it.
 
 load helpers
 bats_require_minimum_version 1.5.0
 
 PEM=("$KEYS/rsa2048.key" "$KEYS/rsa2048.crt")
-CORE="$BIN/../lib/modsign/sign-file.so"
+CORE="$BIN/../lib/modsign/sign-file"
 
 setup() {
 	W="$BATS_TEST_TMPDIR"
@@ -30,14 +31,27 @@ needed() { # elf
 	readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'
 }
 
-@test "front: the executable links no OpenSSL, the signing code it loads does" {
+@test "front: the executable links no OpenSSL, the tool proper it runs does" {
 	require_cmd readelf binutils
 	run -0 needed "$SIGN_FILE"
-	assert_line libc.so.6
-	refute_line --partial libcrypto
-	refute_line --partial libjson-c
+	refute_output --partial libcrypto
+	refute_output --partial libjson-c
 	run -0 needed "$CORE"
 	assert_line libcrypto.so.3
+}
+
+@test "front: with musl-gcc installed, a build without sanitizers makes the front end a static program" {
+	require_cmd readelf binutils
+	# a sanitizer build links glibc, whose runtimes need it
+	if needed "$CORE" | grep -q libasan; then
+		run -0 needed "$SIGN_FILE"
+		assert_line libc.so.6
+		return 0
+	fi
+	require_cmd musl-gcc musl-tools
+	run -0 readelf -lW "$SIGN_FILE"
+	refute_output --partial INTERP
+	refute_output --partial DYNAMIC
 }
 
 # LeakSanitizer cannot run under ptrace: off for the traced runs of an
@@ -46,21 +60,23 @@ no_leak_check_under_strace() {
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 }
 
-@test "front: a plain run under the agent never opens libcrypto; the same run alone does" {
+@test "front: a plain run under the agent neither runs the tool proper nor opens libcrypto; the same run alone does both" {
 	require_cmd strace strace
 	no_leak_check_under_strace
 	run -0 "$SIGN_FILE" --agent sha256 "${PEM[@]}" -- \
-		strace -f -qq -e trace=openat -o agent.trace \
+		strace -f -qq -e trace=openat,execve -o agent.trace \
 		"$SIGN_FILE" sha256 "${PEM[@]}" d/a.ko
 	cmp d/a.ko ref/a.ko
 	# the trace is the client's: it opened the module it handed over
 	run -0 grep -c '"d/a\.ko"' agent.trace
-	run -1 grep 'libcrypto\|sign-file\.so' agent.trace
-	run -0 strace -f -qq -e trace=openat -o alone.trace \
+	run -1 grep 'libcrypto\|lib/modsign/sign-file' agent.trace
+	run -0 strace -f -qq -s 4096 -e trace=openat,execve -o alone.trace \
 		"$SIGN_FILE" sha256 "${PEM[@]}" d/b.ko
 	cmp d/b.ko ref/b.ko
 	run -0 grep -c 'libcrypto\.so' alone.trace
-	run -0 grep -c 'lib/modsign/sign-file\.so' alone.trace
+	# the same arguments, argv[0] included
+	run -0 grep -cF "execve(\"$SIGN_FILE\", [\"$SIGN_FILE\", \"sha256\"" alone.trace
+	run -0 grep -cE "^[0-9]+ +execve\(\"[^\"]*/lib/modsign/sign-file\", \[\"$SIGN_FILE\", \"sha256\", \"[^\"]*rsa2048.key\", \"[^\"]*rsa2048.crt\", \"d/b.ko\"\]" alone.trace
 }
 
 @test "front: a run with any option goes to the tool's own parser, which still hands it over" {
@@ -71,12 +87,12 @@ no_leak_check_under_strace() {
 	mv p.ko.p7s p7s.ref
 	cp d/a.ko p.ko
 	run -0 "$SIGN_FILE" --agent sha256 "${PEM[@]}" -- \
-		strace -f -qq -e trace=openat -o agent.trace \
+		strace -f -qq -e trace=execve -o agent.trace \
 		"$SIGN_FILE" -p sha256 "${PEM[@]}" p.ko
 	cmp p.ko ref/a.ko
 	cmp p.ko.p7s p7s.ref
-	# the parser is in the signing code; the signing stays the agent's
-	run -0 grep -c 'lib/modsign/sign-file\.so' agent.trace
+	# the parser is in the tool proper; the signing stays the agent's
+	run -0 grep -c 'lib/modsign/sign-file' agent.trace
 }
 
 @test "front: a copy without its signing code says where it looked, exit 7, the module untouched" {
@@ -84,7 +100,7 @@ no_leak_check_under_strace() {
 	cp "$SIGN_FILE" lone/sign-file
 	run -7 --separate-stderr lone/sign-file sha256 "${PEM[@]}" d/a.ko
 	assert_equal "$output" ""
-	assert_regex "$stderr" "^sign-file: cannot find sign-file's signing code, \.\./lib/modsign/sign-file\.so, beside $W/lone/sign-file or in /[^ ]*/lib/modsign: run the sign-file that make built or installed, or a symlink to it, not a copy\$"
+	assert_regex "$stderr" "^sign-file: cannot find sign-file's signing code, \.\./lib/modsign/sign-file, beside $W/lone/sign-file or in /[^ ]*/lib/modsign: run the sign-file that make built or installed, or a symlink to it, not a copy\$"
 	cmp d/a.ko <(make_module /dev/stdout 30000)
 	assert_equal "$(ls d)" "a.ko
 b.ko"
@@ -94,12 +110,24 @@ b.ko"
 	cmp d/a.ko ref/a.ko
 }
 
-@test "front: signing code that does not load: one line naming it and why, exit 7" {
+@test "front: a tool proper that cannot run: one line naming it and why, exit 7" {
 	copy_sign_file "$W/inst" >/dev/null
-	printf 'not an ELF object\n' > inst/lib/modsign/sign-file.so
+	printf 'not an ELF program\n' > inst/lib/modsign/sign-file
 	run -7 --separate-stderr inst/bin/sign-file sha256 "${PEM[@]}" d/a.ko
-	assert_regex "$stderr" "^sign-file: $W/inst/bin/\.\./lib/modsign/sign-file\.so: cannot load sign-file's signing code: .*\(reinstall modsign\)\$"
+	assert_equal "$stderr" "sign-file: $W/inst/bin/../lib/modsign/sign-file: cannot run sign-file's signing code: Exec format error (reinstall modsign)"
+	chmod a-x inst/lib/modsign/sign-file
+	run -7 --separate-stderr inst/bin/sign-file sha256 "${PEM[@]}" d/a.ko
+	assert_equal "$stderr" "sign-file: $W/inst/bin/../lib/modsign/sign-file: cannot run sign-file's signing code: Permission denied (reinstall modsign)"
 	cmp d/a.ko <(make_module /dev/stdout 30000)
+}
+
+@test "front: a front end where its tool proper belongs is not run again (no endless exec)" {
+	copy_sign_file "$W/inst" >/dev/null
+	ln -sf ../../bin/sign-file inst/lib/modsign/sign-file
+	run --separate-stderr timeout 30 inst/bin/sign-file sha256 "${PEM[@]}" d/a.ko
+	# skipped as itself; what is left is the installed directory's
+	[ "$status" -ne 124 ]
+	[ "$status" -eq 0 ] || assert_regex "$stderr" "^sign-file: cannot find sign-file's signing code"
 }
 
 @test "front: a symlink to sign-file, as a kernel tree's scripts/sign-file, signs as the kernel's tool" {

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/agent_wire.h"
@@ -16,7 +17,7 @@
 #ifndef MODSIGN_PKGLIBDIR
 #define MODSIGN_PKGLIBDIR "/usr/local/lib/modsign"
 #endif
-#define CORE_NAME "sign-file.so"
+#define CORE_NAME "sign-file"
 /* From the executable's directory: bin/ and lib/modsign/ side by side,
  * in the build tree (build/bin) as in an installed prefix. */
 #define CORE_FROM_BIN "../lib/modsign/" CORE_NAME
@@ -72,11 +73,7 @@ static int beside(const char *path, const char *rel, char *out, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
-typedef int (*core_main_fn)(int argc, char **argv);
-
-/* The first candidate that exists, loaded: its main, or NULL after
- * saying why on stderr. */
-static core_main_fn load_core(void)
+int ms_front_run_core(char **argv)
 {
 	char self[PATH_MAX], cand[3][PATH_MAX + sizeof(CORE_FROM_BIN)];
 	const char *run_as = (const char *)getauxval(AT_EXECFN);
@@ -91,31 +88,23 @@ static core_main_fn load_core(void)
 	snprintf(cand[nc++], sizeof(cand[0]), "%s/%s", MODSIGN_PKGLIBDIR,
 		 CORE_NAME);
 	for (int i = 0; i < nc; i++) {
-		void *h;
-		core_main_fn fn;
+		struct stat me, it;
 
-		if (access(cand[i], F_OK) != 0)
+		if (stat(cand[i], &it) != 0)
 			continue;
-		/* never closed: exit() runs its handlers */
-		h = dlopen(cand[i], RTLD_NOW | RTLD_LOCAL);
-		fn = h ? (core_main_fn)dlsym(h, "main") : NULL;
-		if (!fn) {
-			ms_error(cand[i], "cannot load sign-file's signing "
-				 "code: %s (reinstall modsign)", dlerror());
-			return NULL;
-		}
-		return fn;
+		/* a front end installed as its own core would run itself
+		 * for ever */
+		if (stat("/proc/self/exe", &me) == 0 &&
+		    me.st_dev == it.st_dev && me.st_ino == it.st_ino)
+			continue;
+		execv(cand[i], argv);
+		ms_error(cand[i], "cannot run sign-file's signing code: %s "
+			 "(reinstall modsign)", strerror(errno));
+		return MS_EXIT_IO;
 	}
 	ms_error(NULL, "cannot find sign-file's signing code, %s, beside "
 		 "%s or in %s: run the sign-file that make built or "
 		 "installed, or a symlink to it, not a copy", CORE_FROM_BIN,
 		 n > 0 ? self : "this executable", MODSIGN_PKGLIBDIR);
-	return NULL;
-}
-
-int ms_front_run_core(int argc, char **argv)
-{
-	core_main_fn fn = load_core();
-
-	return fn ? fn(argc, argv) : MS_EXIT_IO;
+	return MS_EXIT_IO;
 }

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What sign-file decides before it loads OpenSSL or a key, and loading
+ * What sign-file decides before it loads OpenSSL or a key, and running
  * the rest.  The sign-file executable is a front end that links nothing
- * but libc (src/front/sign-file.c): kbuild, DKMS and akmods start one
- * process per module, and under a signing agent that process only hands
- * its module over, so it must not pay for mapping and relocating
- * libcrypto.  Everything else is the tool proper (src/sign-file.c),
- * built as a shared object beside it and loaded only when needed.
+ * but a C library (src/front/sign-file.c): kbuild, DKMS and akmods start
+ * one process per module, and under a signing agent that process only
+ * hands its module over, so it must not pay for mapping and relocating
+ * libcrypto, nor for the dynamic loader at all: where musl is installed
+ * the front end is a static musl program (Makefile), which starts without
+ * glibc's start-up (its dynamic loader, and its CPU and cache probing,
+ * dozens of CPUID instructions that a virtual machine traps on).
+ * Everything else is the tool proper (src/sign-file.c), a program of its
+ * own beside it, which the front end executes in its place when needed.
  */
 #ifndef MODSIGN_SIGN_FRONT_H
 #define MODSIGN_SIGN_FRONT_H
@@ -34,12 +38,13 @@ void ms_front_job_words(struct ms_agent_job *j, char *const *words,
 int ms_front_delegate(int argc, char **argv, int *code);
 
 /*
- * Load the tool proper, sign-file.so, and run its main: from
- * lib/modsign beside the directory of this executable (its real path,
- * then the path it was run by), else from the directory it was
- * installed to.  What main returns, or MS_EXIT_IO after one line when
- * the tool cannot be loaded.
+ * Execute the tool proper in this process's place, with the same
+ * arguments (argv[0] included, so it speaks as what was run) and
+ * environment: lib/modsign/sign-file beside the directory of this
+ * executable (its real path, then the path it was run by), else the one
+ * in the directory it was installed to.  Returns only when it cannot:
+ * MS_EXIT_IO, after one line naming the file.
  */
-int ms_front_run_core(int argc, char **argv);
+int ms_front_run_core(char **argv);
 
 #endif
