@@ -126,11 +126,7 @@ pem_signed() { # out: the same key from its PEM file
 
 @test "p11-kit's proxy as the module, --batch: exit 0" {
 	need_proxy
-	for i in 1 2 3; do
-		make_module "b$i.ko" $((10000 * i))
-		"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" \
-			"b$i.ko" "pem$i.ko"
-	done
+	modules_and_pem b 3 10000
 	KBUILD_SIGN_PIN=1234 run "$SIGN_FILE" --batch -j 2 sha256 \
 		"pkcs11:token=modsign;object=rsa2048;type=private" \
 		"pkcs11:token=modsign;object=rsa2048;type=cert" b1.ko b2.ko b3.ko
@@ -298,6 +294,24 @@ token_serial() {
 # engine route) its frames have no module name to match: the spy's runs
 # check everything but leaks there (the same runs without the spy, above,
 # check those).
+# OpenSC's pkcs11-spy, which logs each call between sign-file and
+# SoftHSM: its path in $spy.
+need_spy() {
+	spy=$(ls /usr/lib/*/pkcs11/pkcs11-spy.so 2>/dev/null | head -1)
+	[ -n "$spy" ] || require_file /usr/lib/MULTIARCH/pkcs11/pkcs11-spy.so opensc-pkcs11
+}
+
+# Modules PREFIX1.ko .. PREFIXn.ko of STEP, 2*STEP ... bytes, and each
+# signed from the PEM key as pem1.ko .. pemn.ko, to compare with.
+modules_and_pem() { # prefix n step
+	local k
+	for ((k = 1; k <= $2; k++)); do
+		make_module "$1$k.ko" $(($3 * k))
+		"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" \
+			"$1$k.ko" "pem$k.ko"
+	done
+}
+
 spy_leaks_not_ours() {
 	echo "leak:pkcs11-spy.so" > lsan.supp
 	SPY_ASAN=${ASAN_OPTIONS:-}
@@ -307,9 +321,24 @@ spy_leaks_not_ours() {
 	fi
 }
 
+# sign-file --agent through the spy, its command a loop that signs each
+# PREFIX?.ko with KEY and CERT, one process a module as kbuild does.  The
+# runs beneath have no PIN: one that signed itself would fail.
+agent_under_spy() { # prefix key cert [agent option...]
+	local prefix=$1 key=$2 cert=$3
+	shift 3
+	printf '#!/bin/sh\nfor f in %s?.ko; do "%s" sha256 "$1" "$2" "$f" || exit 1; done\n' \
+		"$prefix" "$SIGN_FILE" > each.sh
+	chmod +x each.sh
+	spy_leaks_not_ours
+	ASAN_OPTIONS="$SPY_ASAN" LSAN_OPTIONS="suppressions=$W/lsan.supp" \
+	PKCS11SPY="$SOFTHSM_MODULE" PKCS11SPY_OUTPUT="$W/spy.log" \
+		run "$SIGN_FILE" --agent "$@" --pin-file pin sha256 "$key" \
+		"$cert" -- ./each.sh "$key" "$cert"
+}
+
 @test "one login per run: pkcs11-spy sees one C_Login for key and certificate" {
-	spy=$(ls /usr/lib/*/pkcs11/pkcs11-spy.so 2>/dev/null | head -1)
-	[ -n "$spy" ] || require_file /usr/lib/MULTIARCH/pkcs11/pkcs11-spy.so opensc-pkcs11
+	need_spy
 	pem_signed pem.ko
 	spy_leaks_not_ours
 	ASAN_OPTIONS="$SPY_ASAN" LSAN_OPTIONS="suppressions=$W/lsan.supp" \
@@ -325,13 +354,8 @@ spy_leaks_not_ours() {
 }
 
 @test "batch: one login for many files, each signed as from PEM" {
-	spy=$(ls /usr/lib/*/pkcs11/pkcs11-spy.so 2>/dev/null | head -1)
-	[ -n "$spy" ] || require_file /usr/lib/MULTIARCH/pkcs11/pkcs11-spy.so opensc-pkcs11
-	for i in 1 2 3 4 5; do
-		make_module "b$i.ko" $((10000 * i))
-		"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" \
-			"b$i.ko" "pem$i.ko"
-	done
+	need_spy
+	modules_and_pem b 5 10000
 	spy_leaks_not_ours
 	ASAN_OPTIONS="$SPY_ASAN" LSAN_OPTIONS="suppressions=$W/lsan.supp" \
 	PKCS11SPY="$SOFTHSM_MODULE" PKCS11SPY_OUTPUT="$W/spy.log" \
@@ -350,24 +374,11 @@ spy_leaks_not_ours() {
 # sign-file --agent: the key loaded once; every plain run beneath it
 # hands its module over.  The spy counts one login for the whole run.
 @test "agent: one login for a run of many modules, each signed as from PEM" {
-	spy=$(ls /usr/lib/*/pkcs11/pkcs11-spy.so 2>/dev/null | head -1)
-	[ -n "$spy" ] || require_file /usr/lib/MULTIARCH/pkcs11/pkcs11-spy.so opensc-pkcs11
+	need_spy
 	local key="pkcs11:token=modsign;object=rsa2048?module-path=$spy"
 	local cert="pkcs11:token=modsign;object=rsa2048;type=cert?module-path=$spy"
-	for i in 1 2 3 4 5 6; do
-		make_module "b$i.ko" $((10000 * i))
-		"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" \
-			"b$i.ko" "pem$i.ko"
-	done
-	# the runs beneath have no PIN: one that signed itself would fail
-	printf '#!/bin/sh\nfor f in b?.ko; do "%s" sha256 "$1" "$2" "$f" || exit 1; done\n' \
-		"$SIGN_FILE" > each.sh
-	chmod +x each.sh
-	spy_leaks_not_ours
-	ASAN_OPTIONS="$SPY_ASAN" LSAN_OPTIONS="suppressions=$W/lsan.supp" \
-	PKCS11SPY="$SOFTHSM_MODULE" PKCS11SPY_OUTPUT="$W/spy.log" \
-		run "$SIGN_FILE" --agent -j 2 --pin-file pin sha256 "$key" \
-		"$cert" -- ./each.sh "$key" "$cert"
+	modules_and_pem b 6 10000
+	agent_under_spy b "$key" "$cert" -j 2
 	assert_success
 	for i in 1 2 3 4 5 6; do
 		cmp "pem$i.ko" "b$i.ko"
@@ -386,15 +397,10 @@ sign_calls() { # log
 }
 
 @test "agent: a token's RSA key is armed between modules: each module waits for C_Sign alone" {
-	spy=$(ls /usr/lib/*/pkcs11/pkcs11-spy.so 2>/dev/null | head -1)
-	[ -n "$spy" ] || require_file /usr/lib/MULTIARCH/pkcs11/pkcs11-spy.so opensc-pkcs11
+	need_spy
 	local key="pkcs11:token=modsign;object=rsa2048?module-path=$spy"
 	local cert="pkcs11:token=modsign;object=rsa2048;type=cert?module-path=$spy"
-	for i in 1 2 3; do
-		make_module "a$i.ko" $((9000 * i))
-		"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" \
-			"a$i.ko" "pem$i.ko"
-	done
+	modules_and_pem a 3 9000
 	spy_leaks_not_ours
 	ASAN_OPTIONS="$SPY_ASAN" LSAN_OPTIONS="suppressions=$W/lsan.supp" \
 	PKCS11SPY="$SOFTHSM_MODULE" PKCS11SPY_OUTPUT="$W/spy.log" \
@@ -418,8 +424,7 @@ sign_calls() { # log
 }
 
 @test "agent: a URI naming two private keys is left to the provider or engine, which signs each module itself" {
-	spy=$(ls /usr/lib/*/pkcs11/pkcs11-spy.so 2>/dev/null | head -1)
-	[ -n "$spy" ] || require_file /usr/lib/MULTIARCH/pkcs11/pkcs11-spy.so opensc-pkcs11
+	need_spy
 	# the same RSA key twice under one label: the provider or engine
 	# picks one by its own rules, so modsign does not pick for it
 	for id in 7431 7432; do
@@ -429,19 +434,9 @@ sign_calls() { # log
 	done
 	local key="pkcs11:token=modsign;object=twice?module-path=$spy"
 	local cert="pkcs11:token=modsign;object=rsa2048;type=cert?module-path=$spy"
-	for i in 1 2; do
-		make_module "t$i.ko" $((8000 * i))
-		"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" \
-			"t$i.ko" "pem$i.ko"
-	done
-	printf '#!/bin/sh\nfor f in t?.ko; do "%s" sha256 "$1" "$2" "$f" || exit 1; done\n' \
-		"$SIGN_FILE" > each.sh
-	chmod +x each.sh
-	spy_leaks_not_ours
-	ASAN_OPTIONS="$SPY_ASAN" LSAN_OPTIONS="suppressions=$W/lsan.supp" \
-	PKCS11SPY="$SOFTHSM_MODULE" PKCS11SPY_OUTPUT="$W/spy.log" \
-		run -0 "$SIGN_FILE" --agent --pin-file pin sha256 "$key" \
-		"$cert" -- ./each.sh "$key" "$cert"
+	modules_and_pem t 2 8000
+	agent_under_spy t "$key" "$cert"
+	assert_success
 	cmp pem1.ko t1.ko
 	cmp pem2.ko t2.ko
 	assert_equal "$(sign_calls spy.log)" "C_SignInit C_Sign C_SignInit C_Sign"
@@ -476,11 +471,7 @@ teardown() {
 
 @test "p11-kit server: one file, --batch and under the agent, each signed as from PEM" {
 	p11kit_server
-	for i in 1 2 3 4; do
-		make_module "r$i.ko" $((7000 * i))
-		"$SIGN_FILE" sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" \
-			"r$i.ko" "pem$i.ko"
-	done
+	modules_and_pem r 4 7000
 	run -0 "$SIGN_FILE" --pin-file pin sha256 "$RKEY" "$RCERT" r1.ko
 	cmp pem1.ko r1.ko
 	run -0 "$SIGN_FILE" --batch -q --pin-file pin sha256 "$RKEY" "$RCERT" r2.ko
