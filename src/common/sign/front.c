@@ -78,6 +78,7 @@ int ms_front_run_core(char **argv)
 	char self[PATH_MAX], cand[3][PATH_MAX + sizeof(CORE_FROM_BIN)];
 	const char *run_as = (const char *)getauxval(AT_EXECFN);
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct stat me;
 	int nc = 0;
 
 	if (n > 0) {
@@ -87,15 +88,15 @@ int ms_front_run_core(char **argv)
 	nc += !beside(run_as, CORE_FROM_BIN, cand[nc], sizeof(cand[0]));
 	snprintf(cand[nc++], sizeof(cand[0]), "%s/%s", MODSIGN_PKGLIBDIR,
 		 CORE_NAME);
+	/* a front end found where its tool proper belongs would run
+	 * itself for ever */
+	if (stat("/proc/self/exe", &me) != 0)
+		memset(&me, 0, sizeof(me));	/* no inode is 0 */
 	for (int i = 0; i < nc; i++) {
-		struct stat me, it;
+		struct stat it;
 
-		if (stat(cand[i], &it) != 0)
-			continue;
-		/* a front end installed as its own core would run itself
-		 * for ever */
-		if (stat("/proc/self/exe", &me) == 0 &&
-		    me.st_dev == it.st_dev && me.st_ino == it.st_ino)
+		if (stat(cand[i], &it) != 0 ||
+		    (me.st_dev == it.st_dev && me.st_ino == it.st_ino))
 			continue;
 		execv(cand[i], argv);
 		ms_error(cand[i], "cannot run sign-file's signing code: %s "
