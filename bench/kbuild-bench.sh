@@ -67,9 +67,10 @@ trap cleanup EXIT
 copy_sign_file() { # executable dest-dir
 	mkdir -p "$2/bin"
 	cp "$1" "$2/bin/sign-file"
-	if [ -f "$(dirname "$1")/../lib/modsign/sign-file" ]; then
-		mkdir -p "$2/lib/modsign"
-		cp "$(dirname "$1")/../lib/modsign/sign-file" "$2/lib/modsign/"
+	# the whole directory: a BEFORE_BIN build may have its own layout
+	if [ -d "$(dirname "$1")/../lib/modsign" ]; then
+		mkdir -p "$2/lib"
+		cp -r "$(dirname "$1")/../lib/modsign" "$2/lib/"
 	fi
 }
 copy_sign_file "$sf" "$w"
