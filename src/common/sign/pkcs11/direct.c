@@ -23,7 +23,11 @@ struct ms_p11_direct {
 				 * 5.6: one operation a session) */
 	int open, armed, broken;
 	size_t sig_len;		/* the modulus's bytes */
-	const EVP_MD *md;
+	/* md's DigestInfo, encoded once: the digest is its last
+	 * digest_len bytes (the OCTET STRING ends the SEQUENCE) */
+	uint8_t *tbs;
+	size_t tbs_len;
+	unsigned int digest_len;
 };
 
 static CK_MECHANISM rsa_pkcs = { CKM_RSA_PKCS, NULL, 0 };
@@ -96,6 +100,7 @@ static int usable_key(const struct ms_p11_direct *d)
 int ms_p11_direct_new(const struct ms_token *tok, X509 *cert,
 		      const EVP_MD *md, struct ms_p11_direct **out)
 {
+	static const uint8_t zero[EVP_MAX_MD_SIZE];
 	struct ms_p11_direct *d;
 	void *f;
 	unsigned long slot, key;
@@ -111,12 +116,19 @@ int ms_p11_direct_new(const struct ms_token *tok, X509 *cert,
 	if (!d)
 		return -ENOMEM;
 	*d = (struct ms_p11_direct){ .f = f, .slot = slot, .key = key,
-				     .sig_len = (size_t)size, .md = md };
+				     .sig_len = (size_t)size,
+				     .digest_len = (unsigned int)
+						   EVP_MD_get_size(md) };
+	if (ms_digest_info_of(md, zero, d->digest_len, &d->tbs,
+			      &d->tbs_len)) {
+		free(d);
+		return -ENOTSUP;
+	}
 	/* The application is logged in already (token.c): a new session
 	 * shares that state. */
 	if (d->f->C_OpenSession(d->slot, CKF_SERIAL_SESSION, NULL, NULL,
 				&d->s) != CKR_OK) {
-		free(d);
+		ms_p11_direct_free(d);
 		return -ENOTSUP;
 	}
 	d->open = 1;
@@ -143,22 +155,18 @@ int ms_p11_direct_sign(struct ms_p11_direct *d, const uint8_t *digest,
 		       size_t *sig_len)
 {
 	CK_ULONG len = d->sig_len;
-	uint8_t *tbs;
-	size_t tbs_len;
 	CK_RV rv;
-	int err;
 
 	if (d->broken)
 		return -ENOTSUP;
-	err = ms_digest_info_of(d->md, digest, digest_len, &tbs, &tbs_len);
-	if (err)
-		return err;
+	if (digest_len != d->digest_len)
+		return -EINVAL;
+	memcpy(d->tbs + d->tbs_len - digest_len, digest, digest_len);
 	rv = d->armed ? CKR_OK
 		      : d->f->C_SignInit(d->s, &rsa_pkcs, d->key);
 	d->armed = 0;
 	if (rv == CKR_OK)
-		rv = d->f->C_Sign(d->s, tbs, tbs_len, sig, &len);
-	free(tbs);
+		rv = d->f->C_Sign(d->s, d->tbs, d->tbs_len, sig, &len);
 	if (rv != CKR_OK || len != d->sig_len) {
 		give_up(d);
 		return -EIO;
@@ -180,5 +188,6 @@ void ms_p11_direct_free(struct ms_p11_direct *d)
 		return;
 	if (d->open)
 		d->f->C_CloseSession(d->s);
+	free(d->tbs);
 	free(d);
 }

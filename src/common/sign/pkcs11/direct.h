@@ -42,7 +42,8 @@ int ms_p11_direct_new(const struct ms_token *tok, X509 *cert,
 
 /*
  * Sign a digest of md into sig (MS_P11_DIRECT_SIG_MAX bytes); *sig_len
- * gets the value's length, the modulus's.  -EIO when the token fails:
+ * gets the value's length, the modulus's.  -EINVAL for a digest of
+ * another length than md's.  -EIO when the token fails:
  * the session is closed and every later call is -ENOTSUP, so the caller
  * signs through the provider or engine, which reports a real failure in
  * its own words.
