@@ -19,10 +19,12 @@
 #include "sign/sign_report.h"
 #include "sign/sign_warn.h"
 
-/* A run with options the agent may take (-p, -q, --replace...) hands
- * its module over before loading a key: 1 with *code when the agent did
- * it.  The option-free line never gets here: the front end hands it over
- * without loading this code (sign/front.h). */
+/* A run under a signing agent, with the options the agent may take
+ * (-p, -q, --replace...) or none, hands its module over before loading
+ * a key: 1 with *code when the agent did it.  The front end hands the
+ * option-free line over before this program runs (sign/front.h); it
+ * comes here when there is no front end (STATIC_LIBCRYPTO=1) or the
+ * tool proper is run by its own path. */
 static int try_agent(const struct ms_sign_cmd *c, int npos, int *code)
 {
 	const char *sock = getenv(MS_AGENT_ENV);
