@@ -92,10 +92,9 @@ $(BUILD)/bin/%: $(BUILD)/obj/%.o $(COMMON_LIB)
 # itself (the build tree and an install alike) or from PKGLIBDIR.
 #
 # The front end is a static musl program where musl-gcc is installed
-# (Debian's musl-tools, which `make deps-build` installs): it starts in
-# a quarter of the time of a program that links glibc, and under an
-# agent that start is most of what a module costs (README,
-# "Performance").  Without musl-gcc, and in sanitizer builds (whose
+# (Debian's musl-tools, which `make deps-build` installs): it starts
+# without glibc's dynamic loader and CPU probing, and under an agent that
+# start is most of what a module costs (bench/NOTES, "musl front end").  Without musl-gcc, and in sanitizer builds (whose
 # runtimes need glibc), it links glibc like the other tools.
 #
 # The front end's fallback directory is compiled in: a stamp, rewritten
