@@ -280,6 +280,28 @@ static void nul_byte_in_text(void **state)
 	kc_free(&kc);
 }
 
+/* scripts/kconfig/confdata.c, conf_read_simple(): a line may end in
+ * "\r\n" (a .config that went through a DOS editor or a mail); the
+ * kernel built from it has every option set as written. */
+static void crlf_line_ends(void **state)
+{
+	struct kconfig kc;
+	int line;
+
+	(void)state;
+	assert_int_equal(load("c", "# Linux/x86 6.1.0 Kernel Configuration\r\n"
+			      "CONFIG_MODULE_SIG=y\r\n"
+			      "CONFIG_MODULE_SIG_FORCE=y\r\n"
+			      "CONFIG_MODULE_SIG_HASH=\"sha512\"\r\n"
+			      "CONFIG_CRYPTO_SHA512=y\r\n", &kc, &line), 0);
+	assert_string_equal(kc.version, "6.1.0");
+	assert_true(kc.module_sig);
+	assert_true(kc.sig_force);
+	assert_string_equal(kc.sig_hash, "sha512");
+	assert_int_equal(kc.rules.crypto, BIT(KR_C_SHA512));
+	kc_free(&kc);
+}
+
 static void lockdown_names(void **state)
 {
 	(void)state;
@@ -321,6 +343,7 @@ int main(void)
 		cmocka_unit_test(not_a_config),
 		cmocka_unit_test(corrupt_compressed_config),
 		cmocka_unit_test(nul_byte_in_text),
+		cmocka_unit_test(crlf_line_ends),
 		cmocka_unit_test(lockdown_names),
 		cmocka_unit_test(digest_warnings),
 	};
