@@ -57,8 +57,9 @@ static const struct option own_long[] = {
 	{ 0 },
 };
 
-/* -j, -r, -q, -v, --json, --files-from, -0 and help; -j and -q by letter
- * only as long names in this tool's letters; it hears of -q too. */
+/* A tool taking -j, -r, -q, -v, -0 and -h by letter and by name, --json
+ * and --files-from by name only (--kernel not at all), and -x, --frob
+ * and --stop-here of its own; it hears of -q too. */
 static struct ms_cli_tool tool(struct heard *h)
 {
 	return (struct ms_cli_tool){
