@@ -54,7 +54,7 @@ COMPLETIONS := $(BUILD)/completions/modsign.bash $(BUILD)/completions/_modsign
 TEST_HOOKS  := $(BUILD)/preload/test-hooks.so
 
 .SECONDARY:
-.PHONY: all check check-layers check-style check-clang check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update kernel-mutants demo install \
+.PHONY: all check check-layers check-style check-clang check-unit check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update kernel-mutants demo install \
 	firmware-verdicts firmware-verdicts-update firmware-compare \
 	install-kmodsign clean deps-build deps-test fuzz fuzz-smoke deps-fuzz \
 	valgrind bench
@@ -92,10 +92,9 @@ $(BUILD)/bin/%: $(BUILD)/obj/%.o $(COMMON_LIB)
 # itself (the build tree and an install alike) or from PKGLIBDIR.
 #
 # The front end is a static musl program where musl-gcc is installed
-# (Debian's musl-tools, which `make deps-build` installs): it starts in
-# a quarter of the time of a program that links glibc, and under an
-# agent that start is most of what a module costs (README,
-# "Performance").  Without musl-gcc, and in sanitizer builds (whose
+# (Debian's musl-tools, which `make deps-build` installs): it starts
+# without glibc's dynamic loader and CPU probing, and under an agent that
+# start is most of what a module costs (bench/NOTES, "musl front end").  Without musl-gcc, and in sanitizer builds (whose
 # runtimes need glibc), it links glibc like the other tools.
 #
 # The front end's fallback directory is compiled in: a stamp, rewritten
@@ -173,11 +172,13 @@ REF_SIGN_FILE := build/reference/sign-file
 $(REF_SIGN_FILE):
 	tests/fixtures/get-reference.sh
 
-# The whole bats suite, then again against an ASan+UBSan build.
+# The unit tests and the whole bats suite, then both again against an
+# ASan+UBSan build.
 check: deps-test
 	$(MAKE) check-layers
 	$(MAKE) check-style
 	$(MAKE) check-clang
+	$(MAKE) check-unit
 	$(MAKE) check-plain
 	$(MAKE) check-asan
 
@@ -212,12 +213,28 @@ check-style:
 check-clang:
 	$(MAKE) CC=clang BUILD=build/clang $(TOOLS:%=build/clang/bin/%)
 
+# Unit tests of the shared layer (tests/unit/test_*.c, cmocka), one
+# program per module under test, linked against the archive the tools
+# link: cmocka's closing lines for each, then one line summing them all
+# (scripts/run-unit.sh).
+UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/test_*.c))
+
+$(BUILD)/unit/%: tests/unit/%.c $(COMMON_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(COMMON_LIB) -lcmocka $(PKG_LIBS)
+
+check-unit:
+	scripts/install-deps.sh unit
+	$(MAKE) $(UNIT_BINS)
+	scripts/run-unit.sh $(UNIT_BINS)
+
 check-plain: all $(REF_SIGN_FILE)
 	$(call run_bats,$(BUILD)/bin,tests/bats,$(BUILD)/check-plain)
 
 check-asan: all $(REF_SIGN_FILE)
 	$(MAKE) BUILD=build/asan SAN=1 build/asan/bin/sign-file \
 		$(TOOLS:%=build/asan/bin/%)
+	$(ASAN_ENV) $(MAKE) BUILD=build/asan SAN=1 check-unit
 	$(call run_bats,build/asan/bin,tests/bats,build/asan/check-asan,$(ASAN_ENV))
 
 # The real dkms signing with sign-file (tests/dkms): installing dkms and
@@ -337,4 +354,5 @@ install-kmodsign: install
 clean:
 	rm -rf build man/*.1
 
--include $(COMMON_OBJ:.o=.d) $(TOOLS:%=$(BUILD)/obj/%.d) $(FRONT_OBJ:.o=.d)
+-include $(COMMON_OBJ:.o=.d) $(TOOLS:%=$(BUILD)/obj/%.d) $(FRONT_OBJ:.o=.d) \
+	$(UNIT_BINS:=.d)

@@ -7,7 +7,9 @@
 # prints the command to run.  The one list of packages; .ci/run uses it too.
 #
 #   build   compile the tools and their man pages
-#   test    run the bats suite (and fetch the reference sign-file)
+#   test    run the bats suite (and fetch the reference sign-file) and
+#           the unit tests
+#   unit    build the unit tests (make check-unit): cmocka
 #   fuzz    build and run the libFuzzer targets
 #   valgrind  memcheck the main paths
 #   kernel  build Debian's 5.10, 6.1, 6.12 and 7.3 kernels and judge the
@@ -31,13 +33,15 @@ set -eu
 
 pkgs_build="build-essential pkg-config libssl-dev libjson-c-dev openssl help2man musl-tools
 	zlib1g-dev liblzma-dev libzstd-dev liblz4-dev libbz2-dev libp11-kit-dev"
+# The unit tests' framework (tests/unit/, make check-unit).
+pkgs_unit="libcmocka-dev"
 # Every command a test calls: a missing one fails its test naming the
 # package (tests/bats/helpers.bash require_cmd), so add it here first.
 pkgs_test="clang bats bats-support bats-assert bats-file kmod python3 ca-certificates
 	xz-utils zstd gzip lz4 bzip2 binutils efitools p11-kit p11-kit-modules
 	softhsm2 opensc opensc-pkcs11 libengine-pkcs11-openssl bash-completion zsh
 	man-db jq
-	strace e2fsprogs"
+	strace e2fsprogs $pkgs_unit"
 # pkcs11-provider exists from Debian 13 on: there the PKCS#11 tests go
 # through it (sign-file's default route); Debian 12 has only the engine.
 if apt-cache show pkcs11-provider > /dev/null 2>&1; then

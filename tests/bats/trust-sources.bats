@@ -86,7 +86,8 @@ need_debian_kernel() {
 
 # An image with all three things certs/ builds in: the system list (rsa2048,
 # ec256), the revocation list (other) after it, and a blacklist hash
-# string naming ec256's TBS, in .rodata as blacklist.c's literals land.
+# naming ec256's TBS as CONFIG_SYSTEM_BLACKLIST_HASH_LIST builds it in:
+# a C string in a read-only data section, away from the lists.
 make_elf_lists() { # out
 	local tbs
 	tbs=$(python3 -c 'import sys, hashlib

@@ -60,7 +60,9 @@ static const char *const meaning[N_CODES] = {
 				"(ML-DSA needs 3.5)",
 };
 
-/* 0 for the most severe code; N_CODES for one not in the table */
+/* Higher is more severe: N_CODES for the most severe code, 1 for
+ * success, and above them all a code not in the table (a caller's bug
+ * must not pass for success). */
 static int severity(int code)
 {
 	for (size_t i = 0; i < N_CODES; i++)

@@ -62,8 +62,8 @@ void ms_openssl_need_teardown(void)
 
 /*
  * Without a token, OPENSSL_cleanup() only frees memory that exit() gives
- * back anyway: 0.8 of the 26 million instructions of signing a 100 KB
- * module (callgrind), so it runs only when a token was opened.  The
+ * back anyway, at a cost every run would pay (bench/NOTES,
+ * "OPENSSL_cleanup"), so it runs only when a token was opened.  The
  * keys, with their secrets, are freed (and cleared) by their owners
  * before either.
  */

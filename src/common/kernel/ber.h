@@ -2,7 +2,9 @@
 /*
  * A small BER TLV reader with the leniency and the limits of the kernel's
  * lib/asn1_decoder.c, asn1_ber_decoder().  It only splits bytes into
- * elements; what the elements mean is up to x509k and pkcs7k.
+ * elements; what they mean is up to its caller, public_key.c (the key
+ * formats).  x509.c and pkcs7.c take only the tag bytes and
+ * ber_oid_name() from here: their grammars run on asn1.c's decoder.
  */
 #ifndef MODSIGN_KERNEL_BER_H
 #define MODSIGN_KERNEL_BER_H

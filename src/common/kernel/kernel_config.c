@@ -328,10 +328,15 @@ int kc_load(const char *path, const char *tree, struct kconfig *kc,
 		char *eq;
 
 		end = strchr(p, '\n');
-		if (end)
+		if (end) {
+			/* scripts/kconfig/confdata.c, conf_read_simple():
+			 * a "\r\n" line end is a line end */
+			if (end > p && end[-1] == '\r')
+				end[-1] = '\0';
 			*end++ = '\0';
-		else
+		} else {
 			end = p + strlen(p);
+		}
 		(*line)++;
 		if (p[0] == '#') {
 			if (!kc->version[0])

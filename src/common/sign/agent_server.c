@@ -259,10 +259,9 @@ static int same_module(const struct ms_agent_req *rq, int cwd, int modfd)
  * is freed (truncated, and discarded on a file system mounted with
  * discard) when the last descriptor of the client's open goes: if that
  * were the client's, it would pay for it between the answer and its
- * exit, and the build would wait (clients signing 100 KB modules on ext4
- * spent 0.24 ms each closing after the answer, 0.10 ms with this, both
- * under strace -T).  So the agent keeps its copy until it has answered
- * the next client, and frees it off anyone's path.
+ * exit, and the build would wait (bench/NOTES, "The agent holds the
+ * module").  So the agent keeps its copy until it has answered the next
+ * client, and frees it off anyone's path.
  */
 static void hold_module(int *held, int modfd)
 {

@@ -122,11 +122,11 @@ int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done);
  */
 /*
  * Run c, a batch command line the tool has validated.  view shows each
- * file's outcome (the tool's printer), report turns a failed step into
- * its diagnostic and exit code (the tool's table), and tally gets the
- * files' count once they were reached (tally->code is left alone when a
- * key, certificate or list fails first).  Returns the most severe exit
- * code of the run.
+ * file's outcome (the tool's printer); a failed step gets its diagnostic
+ * and exit code from sign/sign_report.h's table; tally gets the files'
+ * count once they were reached (tally->code is left alone when a key,
+ * certificate or list fails first).  Returns the most severe exit code
+ * of the run.
  */
 int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 		 struct ms_sign_tally *tally);
@@ -139,8 +139,9 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 /*
  * Load c's one signer and serve it: with detached (--agent-start) in a
  * child of its own, else for the command after "--" (c->words + 3).
- * report turns a failed load into its diagnostic and exit code.  Returns
- * the exit code: the command's with --agent.
+ * A failed load gets its diagnostic and exit code from
+ * sign/sign_report.h's table.  Returns the exit code: the command's with
+ * --agent.
  */
 int ms_run_agent(const struct ms_sign_cmd *c, int detached);
 

@@ -17,8 +17,8 @@
  * What the kernel would say of a signer's key: of its certificate's
  * SubjectPublicKeyInfo, as read (the key matches it, sign/signer.h, and
  * it is what the kernel will hold), so that no OSSL_ENCODER is needed:
- * its first use constructs every encoder of the provider, a fifth of a
- * single run's work (callgrind: 3.7 of 30 million instructions).
+ * its first use constructs every encoder of the provider, a large share
+ * of a single run's work (bench/NOTES, "No OSSL_ENCODER").
  */
 static int check_key(const struct kr_rules *kr, X509 *cert, EVP_PKEY *key,
 		     const char **why)

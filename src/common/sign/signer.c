@@ -589,8 +589,8 @@ static int write_compressed(struct ms_out *out, enum ms_comp comp,
  * the copy (copy_file_range: a reflink on btrfs/xfs, an in-kernel copy
  * elsewhere) and SHA-256 each take about as long, and a single run has
  * a CPU to spare for the one, so the copy hides behind the hashing
- * (bench/sign-bench.sh measures it).  Below this size the thread costs
- * more than it hides.
+ * (bench/NOTES; bench/sign-bench.sh measures it).  Below this size the
+ * thread costs more than it hides.
  */
 #define OVERLAP_MIN ((size_t)1 << 20)
 

@@ -83,7 +83,7 @@ struct ms_signer {
 	int raw_is_value;	/* --attach got a bare signature value */
 	const char *raw_path;
 	/* Batch mode with a key on a PKCS#11 token: signing is done under
-	 * this lock, one file at a time (see batch_sign.c). */
+	 * this lock, one file at a time (sign_many.c owns it). */
 	pthread_mutex_t *serial;
 	/* Batch mode: the SignedData encoded once (cms.h), owned by the
 	 * batch; NULL to build it per file. */
