@@ -10,6 +10,12 @@ MANDIR      ?= $(PREFIX)/share/man
 # Where bash-completion and Debian's zsh look for vendor completions.
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/vendor-completions
+# The kernel-install hooks (hooks/): Debian's kernel postinst runs
+# /etc/kernel/*postinst.d whatever the PREFIX, kernel-install reads
+# /usr/lib/kernel/install.d for packages and /etc/kernel/install.d for
+# local additions.
+SYSCONFDIR  ?= /etc
+KERNELINSTALLDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib,$(SYSCONFDIR))/kernel/install.d
 DESTDIR     ?=
 PKG_CONFIG  ?= pkg-config
 CC          ?= cc
@@ -52,13 +58,16 @@ COMPLETIONS := $(BUILD)/completions/modsign.bash $(BUILD)/completions/_modsign
 # preloaded into the runs that need them so that the tools carry none;
 # built with the tools, never installed.
 TEST_HOOKS  := $(BUILD)/preload/test-hooks.so
+# The kernel-install hooks with their installed paths filled in.
+KERNEL_HOOKS := $(addprefix $(BUILD)/hooks/,modsign-kernel-hook postinst \
+	header_postinst kernel-install)
 
 .SECONDARY:
 .PHONY: all check check-layers check-style check-clang check-unit check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update kernel-mutants demo install \
 	firmware-verdicts firmware-verdicts-update firmware-compare \
 	install-kmodsign clean deps-build deps-test fuzz fuzz-smoke deps-fuzz \
 	valgrind bench
-all: $(BINS) $(SIGN_CORE) $(MANS) $(COMPLETIONS) $(TEST_HOOKS)
+all: $(BINS) $(SIGN_CORE) $(MANS) $(COMPLETIONS) $(TEST_HOOKS) $(KERNEL_HOOKS)
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
@@ -157,6 +166,15 @@ $(BUILD)/completions/modsign.bash: completions/gen.sh completions/modsign.bash.i
 $(BUILD)/completions/_modsign: completions/gen.sh completions/modsign.zsh.in $(BINS)
 	@mkdir -p $(dir $@)
 	completions/gen.sh zsh $(BUILD)/bin > $@.tmp && mv $@.tmp $@
+
+# hooks/*.in with the installed paths filled in: $(call fill_hook,IN,OUT).
+# make install fills them again, for the PREFIX it is given then.
+fill_hook = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@PKGLIBDIR@|$(PKGLIBDIR)|g' \
+	-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $(1) > $(2).tmp && \
+	chmod 0755 $(2).tmp && mv $(2).tmp $(2)
+$(BUILD)/hooks/%: hooks/%.in Makefile
+	@mkdir -p $(@D)
+	$(call fill_hook,$<,$@)
 
 # Both quick-start commands set themselves up on a fresh Debian machine.
 deps-build:
@@ -342,6 +360,18 @@ install: all
 	ln -sf sign-file $(DESTDIR)$(BASHCOMPDIR)/extract-sig
 	ln -sf sign-file $(DESTDIR)$(BASHCOMPDIR)/verify-file
 	$(INSTALL) -m 0644 $(BUILD)/completions/_modsign $(DESTDIR)$(ZSHCOMPDIR)/
+	$(INSTALL) -d $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(SYSCONFDIR)/kernel/postinst.d \
+		$(DESTDIR)$(SYSCONFDIR)/kernel/header_postinst.d \
+		$(DESTDIR)$(KERNELINSTALLDIR) $(DESTDIR)$(SYSCONFDIR)/modsign
+	$(call fill_hook,hooks/modsign-kernel-hook.in,$(DESTDIR)$(PKGLIBDIR)/modsign-kernel-hook)
+	$(call fill_hook,hooks/postinst.in,$(DESTDIR)$(SYSCONFDIR)/kernel/postinst.d/zz-modsign)
+	$(call fill_hook,hooks/header_postinst.in,$(DESTDIR)$(SYSCONFDIR)/kernel/header_postinst.d/zz-modsign)
+	$(call fill_hook,hooks/kernel-install.in,$(DESTDIR)$(KERNELINSTALLDIR)/85-modsign.install)
+	$(INSTALL) -m 0644 man/modsign-kernel-hook.8 $(DESTDIR)$(MANDIR)/man8/
+	# an administrator's settings are never overwritten
+	[ -e $(DESTDIR)$(SYSCONFDIR)/modsign/kernel-hook.conf ] || \
+		$(INSTALL) -m 0644 hooks/kernel-hook.conf $(DESTDIR)$(SYSCONFDIR)/modsign/
 
 # Ubuntu ships /usr/bin/kmodsign in sbsigntool, so the name is not taken
 # by default: this adds kmodsign as a link to sign-file (which then reads

@@ -31,13 +31,25 @@ tree_listing() { # dir
 @test "make install DESTDIR=... PREFIX=/usr installs exactly the package layout" {
 	run -0 tree_listing "$R"
 	assert_output "$(cat <<'EOF'
+d 755 etc
+d 755 etc/kernel
+d 755 etc/kernel/header_postinst.d
+f 755 etc/kernel/header_postinst.d/zz-modsign
+d 755 etc/kernel/postinst.d
+f 755 etc/kernel/postinst.d/zz-modsign
+d 755 etc/modsign
+f 644 etc/modsign/kernel-hook.conf
 d 755 usr
 d 755 usr/bin
 f 755 usr/bin/extract-sig
 f 755 usr/bin/sign-file
 f 755 usr/bin/verify-file
 d 755 usr/lib
+d 755 usr/lib/kernel
+d 755 usr/lib/kernel/install.d
+f 755 usr/lib/kernel/install.d/85-modsign.install
 d 755 usr/lib/modsign
+f 755 usr/lib/modsign/modsign-kernel-hook
 f 755 usr/lib/modsign/sign-file
 d 755 usr/share
 d 755 usr/share/bash-completion
@@ -50,6 +62,8 @@ d 755 usr/share/man/man1
 f 644 usr/share/man/man1/extract-sig.1
 f 644 usr/share/man/man1/sign-file.1
 f 644 usr/share/man/man1/verify-file.1
+d 755 usr/share/man/man8
+f 644 usr/share/man/man8/modsign-kernel-hook.8
 d 755 usr/share/zsh
 d 755 usr/share/zsh/vendor-completions
 f 644 usr/share/zsh/vendor-completions/_modsign
@@ -86,6 +100,37 @@ EOF
 		assert_line --regexp '^ +9 +key, +certificate +or +trust +source +unusable'
 		assert_line --regexp '^ +10 +this +build.s +OpenSSL +lacks +the +algorithm'
 	done
+}
+
+@test "the installed kernel hooks run the installed hook, which runs the installed verify-file" {
+	assert_equal "$(grep '^exec' "$R/etc/kernel/postinst.d/zz-modsign")" \
+		'exec "${MODSIGN_KERNEL_HOOK:-/usr/lib/modsign/modsign-kernel-hook}" postinst "$@" < /dev/null >&2'
+	assert_equal "$(grep '^exec' "$R/etc/kernel/header_postinst.d/zz-modsign")" \
+		'exec "${MODSIGN_KERNEL_HOOK:-/usr/lib/modsign/modsign-kernel-hook}" header "$@" < /dev/null >&2'
+	assert_equal "$(grep '^exec' "$R/usr/lib/kernel/install.d/85-modsign.install")" \
+		'exec "${MODSIGN_KERNEL_HOOK:-/usr/lib/modsign/modsign-kernel-hook}" kernel-install "$@" < /dev/null >&2'
+	run -0 grep -c -e '^conf=${MODSIGN_HOOK_CONF:-/etc/modsign/kernel-hook.conf}$' \
+		-e '^verify=${MODSIGN_VERIFY_FILE:-/usr/bin/verify-file}$' \
+		"$R/usr/lib/modsign/modsign-kernel-hook"
+	assert_output 2
+	# every setting of the shipped file is commented out: the defaults
+	run -1 grep -v -e '^#' -e '^$' "$R/etc/modsign/kernel-hook.conf"
+	require_cmd man man-db
+	run -0 --separate-stderr man -P cat -l "$R/usr/share/man/man8/modsign-kernel-hook.8"
+	assert_equal "$stderr" ""
+	assert_line --regexp '^MODSIGN-KERNEL-HOOK\(8\) +System Administration'
+}
+
+@test "an administrator's kernel-hook.conf is kept by make install; PREFIX=/usr/local puts the plugin in /etc" {
+	local D="$W/again"
+	make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr
+	echo STRICT=yes > "$D/etc/modsign/kernel-hook.conf"
+	make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr
+	assert_equal "$(cat "$D/etc/modsign/kernel-hook.conf")" STRICT=yes
+	make -s -C "$TOP" install DESTDIR="$W/local"
+	assert_file_executable "$W/local/etc/kernel/install.d/85-modsign.install"
+	assert_file_executable "$W/local/etc/kernel/postinst.d/zz-modsign"
+	assert_file_executable "$W/local/usr/local/lib/modsign/modsign-kernel-hook"
 }
 
 @test "sign-file(1) has the KMODSIGN COMPATIBILITY section and --kmodsign" {
