@@ -539,7 +539,7 @@ make_bombs() {
 	xz -t m.ko.xz
 	run "$VERIFY_FILE" -c "$KEYS/rsa2048.crt" m.ko.xz
 	assert_success
-	assert_output --regexp '^m\.ko\.xz: OK \(sha256, RSA-2048, signer "modsign test RSA-2048 key"'
+	assert_output --regexp '^m\.ko\.xz: OK \(sha256, RSA-2048, certificate "modsign test RSA-2048 key", issuer "modsign test RSA-2048 key"'
 	# inside the compression, byte for byte the module signed here
 	xz -dc m.ko.xz | cmp - ref.ko
 	# and recompressed as signing does: CRC32, not the input's CRC64
