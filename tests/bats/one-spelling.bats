@@ -366,8 +366,11 @@ print(json.load(sys.stdin)["signers"][0]["signer"])')
 	[ "$cn" = "Acme module signing 2026" ]
 	run -0 "$VERIFY_FILE" --json -k certs m.ko
 	[[ $output == *"\"signer\":\"$cn\""* ]] || fail "$output"
+	[[ $output == *"\"modinfo_signer\":\"$cn\""* ]] || fail "$output"
+	[[ $output == *"\"certificate_subject\":\"O=Acme Drivers, CN=$cn\""* ]] ||
+		fail "$output"
 	run -0 "$VERIFY_FILE" -k certs m.ko
-	assert_output --partial "signer \"$cn\","
+	assert_output --partial "certificate \"$cn\", issuer \"$cn\","
 }
 
 @test "a module signed twice is flagged by verify-file as by extract-sig, in text and JSON" {
