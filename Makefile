@@ -184,6 +184,7 @@ deps-test: deps-build
 	scripts/install-deps.sh test
 	tests/fixtures/get-reference.sh
 	tests/fixtures/get-reference-7.3.sh
+	tests/fixtures/get-kmod-34.sh
 
 # The kernel's own sign-file, which the byte-identity tests compare with.
 REF_SIGN_FILE := build/reference/sign-file

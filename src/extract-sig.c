@@ -84,8 +84,8 @@ static void help(void)
 	usage(stdout);
 	printf(
 "Split a file signed by sign-file into its body and its signature, and\n"
-"describe the signature: signer, key id, hash, key type.  A detached\n"
-"signature (a .p7s, as sign-file -d writes) is described too.\n"
+"describe the signature: certificate, issuer, key id, hash, key type.  A\n"
+"detached signature (a .p7s, as sign-file -d writes) is described too.\n"
 "\n"
 "What to print on stdout (one of these, --json or -q; default: a description):\n"
 "      --modinfo[=FIELD]  the signature lines of kmod's modinfo (or FIELD's)\n"

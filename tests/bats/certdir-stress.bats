@@ -111,7 +111,7 @@ sign() {
 	sign m "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt"
 	run --separate-stderr "$VERIFY_FILE" -k "$D" m.ko
 	assert_success
-	assert_output --regexp "^m\.ko: OK \(sha256, RSA-2048, signer \"modsign test RSA-2048 key\", key [0-9a-f]{40}, cert $D/00-rsa2048\.crt\)$"
+	assert_output --regexp "^m\.ko: OK \(sha256, RSA-2048, certificate \"modsign test RSA-2048 key\", issuer \"modsign test RSA-2048 key\", key [0-9a-f]{40}, cert $D/00-rsa2048\.crt\)$"
 }
 
 @test "every distinct good certificate is loaded, each once" {
@@ -129,9 +129,9 @@ sign() {
 	run --separate-stderr "$VERIFY_FILE" -k "$D" "${mods[@]}" e.ko
 	assert_success
 	[ "$(grep -c ': OK (' <<<"$output")" -eq $((NGEN + 1)) ]
-	assert_line --partial "m1.ko: OK (sha256, ECDSA-P256, signer \"stress key 1\""
-	assert_line --partial "m$NGEN.ko: OK (sha256, ECDSA-P256, signer \"stress key $NGEN\""
-	assert_line --partial "e.ko: OK (sha256, ECDSA-P256, signer \"modsign test ECDSA P-256 key\""
+	assert_line --partial "m1.ko: OK (sha256, ECDSA-P256, certificate \"stress key 1\""
+	assert_line --partial "m$NGEN.ko: OK (sha256, ECDSA-P256, certificate \"stress key $NGEN\""
+	assert_line --partial "e.ko: OK (sha256, ECDSA-P256, certificate \"modsign test ECDSA P-256 key\", issuer \"modsign test ECDSA P-256 key\""
 }
 
 @test "without -v, what gave nothing is one line on stderr, repeats none" {

@@ -4,6 +4,7 @@
 # compression, where the kernel looks, and recompressed as kbuild does.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 # The command-line tools are only the tests' referees: modsign itself
 # links zlib, liblzma and libzstd.
@@ -364,16 +365,87 @@ PY
 	assert_only_files bak g.ko.gz gbak m.ko.xz
 }
 
-@test "a decompression bomb beyond 1 GiB is refused before any work (exit 7)" {
+@test "a decompression bomb beyond 1 GiB is refused before any work (exit 6)" {
 	truncate -s $((1024 * 1024 * 1024 + 1)) big.ko
 	zstd -q -1 --rm big.ko
 	cp big.ko.zst bak
 	run sign big.ko.zst
-	assert_failure 7
-	assert_output "sign-file: big.ko.zst: cannot decompress: decompressed size exceeds the limit"
+	assert_failure 6
+	assert_output "sign-file: big.ko.zst: cannot decompress: expands past the decompressed size limit of 1024 MiB"
 	cmp big.ko.zst bak
 	run "$EXTRACT_SIG" big.ko.zst
-	assert_failure 7
+	assert_failure 6
+}
+
+# The peak resident memory of a command, in MiB, on stdout's last line
+# after the command's own output; its exit status is the command's.
+peak_mib() { # cmd...
+	python3 -c '
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:])
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
+sys.exit(r.returncode)' "$@"
+}
+
+# Bombs of each format that expand to 1100 MiB of zeros
+# (tests/fixtures/make-bomb.py): small files, no declared size to refuse
+# early except xz's index.
+make_bombs() {
+	local f
+	for f in gzip xz zstd; do
+		python3 "$TOP/tests/fixtures/make-bomb.py" "$f" 1100 "b-$f"
+	done
+	mv b-gzip b.ko.gz
+	mv b-xz b.ko.xz
+	mv b-zstd b.ko.zst
+}
+
+@test "bombs of every module format stop at the limit: exit 6, the limit named, little memory" {
+	make_bombs
+	# the xz stream's index declares 1100 MiB: refused before decoding;
+	# a trailer after the stream hides the index: decoded, and stopped
+	cp b.ko.xz hidden.ko.xz
+	printf '~Module signature appended~\n' >> hidden.ko.xz
+	for f in b.ko.gz b.ko.xz hidden.ko.xz b.ko.zst; do
+		run -6 peak_mib "$EXTRACT_SIG" "$f"
+		assert_line "extract-sig: $f: cannot decompress: expands past the decompressed size limit of 1024 MiB"
+		# the whole output was 1 GiB before; now a window of it
+		(( ${lines[-1]} < 400 )) || fail "$f: peak RSS ${lines[-1]} MiB"
+		run -6 "$VERIFY_FILE" -c "$KEYS/rsa2048.crt" "$f"
+		assert_line --partial "expands past the decompressed size limit of 1024 MiB"
+		cp "$f" bak
+		run -6 sign "$f"
+		cmp "$f" bak
+	done
+}
+
+@test "-j 2 on four bombs: refused each, without the memory of four" {
+	make_bombs
+	cp b.ko.gz c.ko.gz
+	printf '~Module signature appended~\n' >> c.ko.gz
+	run -6 peak_mib "$VERIFY_FILE" -j 2 -c "$KEYS/rsa2048.crt" b.ko.gz \
+		b.ko.xz b.ko.zst c.ko.gz
+	(( ${lines[-1]} < 512 )) || fail "peak RSS ${lines[-1]} MiB"
+	for f in b.ko.gz b.ko.xz b.ko.zst c.ko.gz; do
+		assert_line "$f: MALFORMED -EINVAL: does not decompress: expands past the decompressed size limit of 1024 MiB"
+	done
+}
+
+@test "a module that expands past the memory window but under the limit is decoded whole" {
+	# 40 MiB that xz makes a few KiB of: more than eight times its
+	# compressed size and more than 16 MiB, so the first pass only counts
+	"$TOP/tests/fixtures/make-module.sh" orig.ko
+	cp orig.ko m.ko
+	truncate -s $((40 << 20)) m.ko
+	cp m.ko plain.ko
+	sign plain.ko
+	xz --check=crc32 -T1 -0 -k m.ko
+	run sign m.ko.xz
+	assert_success
+	xz -dc m.ko.xz > out.ko
+	cmp out.ko plain.ko
+	run -0 "$EXTRACT_SIG" --body-stdout m.ko.xz
+	"$EXTRACT_SIG" --body-stdout m.ko.xz | cmp - m.ko
 }
 
 @test "signing a compressed module keeps its mode and replaces it atomically" {
@@ -467,7 +539,7 @@ PY
 	xz -t m.ko.xz
 	run "$VERIFY_FILE" -c "$KEYS/rsa2048.crt" m.ko.xz
 	assert_success
-	assert_output --regexp '^m\.ko\.xz: OK \(sha256, RSA-2048, signer "modsign test RSA-2048 key"'
+	assert_output --regexp '^m\.ko\.xz: OK \(sha256, RSA-2048, certificate "modsign test RSA-2048 key", issuer "modsign test RSA-2048 key"'
 	# inside the compression, byte for byte the module signed here
 	xz -dc m.ko.xz | cmp - ref.ko
 	# and recompressed as signing does: CRC32, not the input's CRC64

@@ -118,12 +118,16 @@ sign_sample() { # name hash [key] [sign-file flags...]
 	assert_line -n 0 --partial '"signer":"modsign test ECDSA P-256 key",'
 	run -0 "$EXTRACT_SIG" --json -c "$KEYS/ec256.crt" m.ko
 	assert_output --partial '"signer":"modsign test ECDSA P-256 key",'
+	# modinfo shows no signer for it: the text says which certificate
 	run -0 "$EXTRACT_SIG" -c "$KEYS/ec256.crt" m.ko
-	assert_line "  signer:         modsign test ECDSA P-256 key"
+	refute_line --partial "  signer:"
+	assert_line "  certificate:    O=modsign test, CN=modsign test ECDSA P-256 key"
+	assert_line "  issuer:         O=modsign test, CN=modsign test ECDSA P-256 key"
 	run -0 "$VERIFY_FILE" --json -c "$KEYS/ec256.crt" m.ko
 	assert_output --partial '"signer":"modsign test ECDSA P-256 key",'
+	assert_output --partial '"modinfo_signer":null,'
 	run -0 "$VERIFY_FILE" -c "$KEYS/ec256.crt" m.ko
-	assert_output --partial 'signer "modsign test ECDSA P-256 key",'
+	assert_output --partial 'certificate "modsign test ECDSA P-256 key", issuer "modsign test ECDSA P-256 key",'
 	# without the certificate nothing names it
 	run -0 "$EXTRACT_SIG" --json m.ko
 	assert_output --partial '"signer":null,'
@@ -152,6 +156,36 @@ print("ok")
 PY
 	assert_success
 	assert_output "ok"
+}
+
+@test "a CA-issued certificate: signer is kmod's (the CA) only in modinfo's place; elsewhere certificate and issuer" {
+	"$TOP/tests/fixtures/make-module.sh" m.ko
+	"$SIGN_FILE" sha256 "$KEYS/rsa-by-mldsa65.key" "$KEYS/rsa-by-mldsa65.crt" m.ko
+	local leaf="RSA-2048 key, ML-DSA-65-signed certificate"
+	local ca="modsign test ML-DSA-65 key"
+	# kmod's signer is the SignerInfo's issuer: the CA, not the key
+	run -0 modinfo -F signer m.ko
+	assert_output "$ca"
+	run -0 "$EXTRACT_SIG" --modinfo=signer m.ko
+	assert_output "$ca"
+	run -0 "$VERIFY_FILE" -c "$KEYS/rsa-by-mldsa65.crt" m.ko
+	assert_output --partial "m.ko: OK (sha256, RSA-2048, certificate \"$leaf\", issuer \"$ca\", key "
+	refute_output --partial "signer"
+	run -0 "$EXTRACT_SIG" -c "$KEYS/rsa-by-mldsa65.crt" m.ko
+	assert_line "  signer:         $ca"
+	assert_line "  certificate:    O=modsign test, CN=$leaf"
+	for tool in "$VERIFY_FILE" "$EXTRACT_SIG"; do
+		run -0 "$tool" --json -c "$KEYS/rsa-by-mldsa65.crt" m.ko
+		run -0 python3 -c '
+import json, sys
+s = json.loads(sys.argv[1])["signers"][0]
+assert s["certificate_subject"] == "O=modsign test, CN=" + sys.argv[2], s
+assert s["certificate_issuer"] == "O=modsign test, CN=" + sys.argv[3], s
+assert s["modinfo_signer"] == sys.argv[3], s
+assert s["signer"] == sys.argv[3], s	# the old key, one release
+print("ok")' "$output" "$leaf" "$ca"
+		assert_output ok
+	done
 }
 
 modinfo_matches() { # file

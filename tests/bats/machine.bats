@@ -78,7 +78,7 @@ setup() {
 	machine mok="$KEYS/other.der"
 	run --separate-stderr "$VERIFY_FILE" --machine --sysroot "$W/root" "$W/mok.ko"
 	assert_success
-	assert_output --partial "$W/mok.ko: OK (sha256, RSA-2048, signer \"untrusted signing key\""
+	assert_output --partial "$W/mok.ko: OK (sha256, RSA-2048, certificate \"untrusted signing key\""
 	assert_output --partial "cert $W/root/sys/firmware/efi/efivars/MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23, in .platform: MokListRT, untrusted: no MOK variable table (/sys/firmware/efi/mok-variables), so no MokListTrustedRT)"
 }
 

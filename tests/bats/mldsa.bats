@@ -69,7 +69,7 @@ config73() { # [waiver]
 	checks_mldsa
 	run "$VERIFY_FILE" -c "$KEYS/mldsa65.crt" "$KEYS/mldsa65.ko"
 	assert_success
-	assert_output --regexp "mldsa65.ko: OK \(sha512, ML-DSA-65, signer \"modsign test ML-DSA-65 key\", key [0-9a-f]{40}, cert .*mldsa65.crt\)$"
+	assert_output --regexp "mldsa65.ko: OK \(sha512, ML-DSA-65, certificate \"modsign test ML-DSA-65 key\", issuer \"modsign test ML-DSA-65 key\", key [0-9a-f]{40}, cert .*mldsa65.crt\)$"
 	for k in mldsa44 mldsa65 mldsa87; do
 		sign_noattr "$k"
 		run "$VERIFY_FILE" -c "$KEYS/$k.crt" "$W/$k.ko"

@@ -91,7 +91,7 @@ print(json.load(sys.stdin)["signers"][0][sys.argv[1]])' "$1"
 print(" ".join(sorted(json.load(sys.stdin)["signers"][0])))'
 	}
 	assert_equal "$(keys < es.json)" "$(keys < vf.json)"
-	assert_equal "$(keys < es.json)" "certificate hash index issuer key_description key_type ml_dsa serial signature_algorithm signature_size signed_attributes signer signer_id skid subject trusted"
+	assert_equal "$(keys < es.json)" "certificate certificate_issuer certificate_subject hash index issuer key_description key_type ml_dsa modinfo_signer serial signature_algorithm signature_size signed_attributes signer signer_id skid subject trusted"
 }
 
 @test "verify-file --json: an unreadable file is an ERROR object, -r ends with a summary object, no escaped slashes" {
@@ -366,8 +366,11 @@ print(json.load(sys.stdin)["signers"][0]["signer"])')
 	[ "$cn" = "Acme module signing 2026" ]
 	run -0 "$VERIFY_FILE" --json -k certs m.ko
 	[[ $output == *"\"signer\":\"$cn\""* ]] || fail "$output"
+	[[ $output == *"\"modinfo_signer\":\"$cn\""* ]] || fail "$output"
+	[[ $output == *"\"certificate_subject\":\"O=Acme Drivers, CN=$cn\""* ]] ||
+		fail "$output"
 	run -0 "$VERIFY_FILE" -k certs m.ko
-	assert_output --partial "signer \"$cn\","
+	assert_output --partial "certificate \"$cn\", issuer \"$cn\","
 }
 
 @test "a module signed twice is flagged by verify-file as by extract-sig, in text and JSON" {

@@ -47,11 +47,11 @@ open(sys.argv[3], "wb").write(body + sig + desc + b"~Module signature appended~\
 PY
 }
 
-@test "a module signed by a trusted key is OK with hash, key, signer and cert" {
+@test "a module signed by a trusted key is OK with hash, key, certificate, issuer and cert" {
 	sign m rsa2048
 	run "$VF" -k "$T/certs" "$T/m.ko"
 	assert_success
-	assert_output --regexp "^$T/m.ko: OK \(sha256, RSA-2048, signer \"modsign test RSA-2048 key\", key [0-9a-f]{40}, cert $T/certs/rsa2048.crt\)$"
+	assert_output --regexp "^$T/m.ko: OK \(sha256, RSA-2048, certificate \"modsign test RSA-2048 key\", issuer \"modsign test RSA-2048 key\", key [0-9a-f]{40}, cert $T/certs/rsa2048.crt\)$"
 }
 
 @test "an ECDSA module verifies against a DER certificate" {
@@ -202,7 +202,7 @@ PY
 	ln -s "$T/elsewhere" "$T/real/linkdir"
 	run --separate-stderr "$VF" -k "$T/certs" -r "$T/top/"
 	assert_success
-	assert_line --index 0 "$T/top/link.ko: OK (sha256, RSA-2048, signer \"modsign test RSA-2048 key\", key 52becfe834406c10d9bcf8d61d7d192348b534db, cert $T/certs/rsa2048.crt)"
+	assert_line --index 0 "$T/top/link.ko: OK (sha256, RSA-2048, certificate \"modsign test RSA-2048 key\", issuer \"modsign test RSA-2048 key\", key 52becfe834406c10d9bcf8d61d7d192348b534db, cert $T/certs/rsa2048.crt)"
 	assert_line --index 1 --partial "$T/top/sub/m.ko: OK"
 	assert_line --index 2 "summary: 2 files: 2 ok, 0 unsigned, 0 unknown key, 0 unsupported, 0 bad signature, 0 malformed, 0 unreadable"
 	[ "$stderr" = "verify-file: warning: $T/top/linkdir: a link to a directory, not followed; 1 such link below $T/top/ skipped" ]

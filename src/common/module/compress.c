@@ -27,7 +27,10 @@
 #define ZLIB_FNS(X) X(inflateInit2_) X(inflate) X(inflateEnd) \
 	X(deflateInit2_) X(deflate) X(deflateEnd)
 #define LZMA_FNS(X) X(lzma_stream_decoder) X(lzma_alone_decoder) \
-	X(lzma_code) X(lzma_end) X(lzma_lzma_preset) X(lzma_stream_encoder)
+	X(lzma_code) X(lzma_end) X(lzma_lzma_preset) X(lzma_stream_encoder) \
+	X(lzma_stream_footer_decode) X(lzma_index_buffer_decode) \
+	X(lzma_index_stream_size) X(lzma_index_uncompressed_size) \
+	X(lzma_index_end)
 #define ZSTD_FNS(X) X(ZSTD_findFrameCompressedSize) \
 	X(ZSTD_getFrameContentSize) X(ZSTD_createDCtx) X(ZSTD_freeDCtx) \
 	X(ZSTD_decompressStream) X(ZSTD_isError) X(ZSTD_getErrorCode) \
@@ -174,43 +177,85 @@ const char *ms_comp_name(enum ms_comp c)
 	return "none";
 }
 
-/* A growing output buffer that refuses to pass max bytes. */
+/*
+ * The output of one decompression, which refuses to pass limit bytes.
+ * The buffer grows to keep bytes at most: past that the output is only
+ * counted (spilled), its bytes dropped, so that a small file that expands
+ * without end (a decompression bomb) costs keep bytes of memory, not
+ * limit, before it is refused; each decoder keeps its own history window,
+ * so dropping what it already returned changes nothing it decodes.  A
+ * stream that spilled and still fits is decoded again into a buffer of
+ * the size then known (ms_decompress).
+ */
 struct outbuf {
 	uint8_t *p;
-	size_t len, cap, max;
+	size_t len, cap;
+	size_t keep;		/* the largest buffer kept */
+	size_t limit;		/* the most bytes accepted */
+	size_t spilled;		/* bytes counted and dropped */
 };
 
-static int outbuf_init(struct outbuf *o, size_t guess, size_t max)
+static int outbuf_init(struct outbuf *o, size_t guess, size_t limit,
+		       size_t keep)
 {
 	o->len = 0;
-	o->max = max;
+	o->spilled = 0;
+	o->limit = limit;
+	o->keep = keep;
 	o->cap = guess < 65536 ? 65536 : guess;
-	if (o->cap > max)
-		o->cap = max;
+	if (o->cap > keep)
+		o->cap = keep;
 	o->p = malloc(o->cap ? o->cap : 1);
 	return o->p ? 0 : -ENOMEM;
 }
 
-/* Make room after o->len; -EFBIG once the buffer already holds max. */
-static int outbuf_room(struct outbuf *o, size_t *room)
+/* The bytes out so far, kept or not. */
+static size_t outbuf_total(const struct outbuf *o)
 {
-	if (o->len == o->cap) {
-		size_t cap = o->cap < o->max / 2 ? o->cap * 2 : o->max;
-		uint8_t *p;
+	return o->spilled + o->len;
+}
 
-		if (cap <= o->cap)
-			return -EFBIG;
-		p = realloc(o->p, cap);
+/*
+ * Room for need bytes after o->len (or as many as fit), growing the
+ * buffer up to keep and dropping its bytes past that; never room for
+ * more than one byte over the limit, so that crossing it stops the
+ * decoder at once: -EFBIG from then on.
+ */
+static int outbuf_reserve(struct outbuf *o, size_t need, size_t *room)
+{
+	size_t left;
+
+	if (outbuf_total(o) > o->limit)
+		return -EFBIG;
+	while (o->cap - o->len < need && o->cap < o->keep) {
+		size_t cap = o->cap < o->keep / 2 ? o->cap * 2 : o->keep;
+		uint8_t *p = realloc(o->p, cap);
+
 		if (!p)
 			return -ENOMEM;
 		o->p = p;
 		o->cap = cap;
 	}
+	if (o->cap - o->len < need) {
+		o->spilled += o->len;
+		o->len = 0;
+	}
 	*room = o->cap - o->len;
-	/* zlib counts in unsigned int. */
+	left = o->limit - outbuf_total(o) + 1;
+	if (*room > left)
+		*room = left;
+	return 0;
+}
+
+/* Room after o->len, at most UINT_MAX (zlib and bzip2 count in
+ * unsigned int). */
+static int outbuf_room(struct outbuf *o, size_t *room)
+{
+	int err = outbuf_reserve(o, 1, room);
+
 	if (*room > UINT_MAX)
 		*room = UINT_MAX;
-	return 0;
+	return err;
 }
 
 static void outbuf_free(struct outbuf *o)
@@ -339,6 +384,37 @@ out:
 }
 
 /*
+ * The size an xz stream that fills the whole of in declares in its index
+ * (found from the stream footer at the end), or 0 when in is not such a
+ * stream.  Only an early answer: the decoder checks the index against
+ * the blocks (so does the kernel's xz_dec_run()), and output past the
+ * limit stops it whatever the index said.
+ */
+static uint64_t xz_declared_size(const uint8_t *in, size_t in_len)
+{
+	lzma_stream_flags footer;
+	lzma_index *idx = NULL;
+	uint64_t memlimit = (uint64_t)1 << 26, size = 0;
+	size_t pos;
+
+	if (in_len < 2 * LZMA_STREAM_HEADER_SIZE ||
+	    liblzma.lzma_stream_footer_decode(&footer, in + in_len -
+					      LZMA_STREAM_HEADER_SIZE) !=
+	    LZMA_OK ||
+	    footer.backward_size > in_len - 2 * LZMA_STREAM_HEADER_SIZE)
+		return 0;
+	pos = in_len - LZMA_STREAM_HEADER_SIZE - footer.backward_size;
+	if (liblzma.lzma_index_buffer_decode(&idx, &memlimit, NULL, in, &pos,
+					     in_len - LZMA_STREAM_HEADER_SIZE)
+	    != LZMA_OK)
+		return 0;
+	if (liblzma.lzma_index_stream_size(idx) == in_len)
+		size = liblzma.lzma_index_uncompressed_size(idx);
+	liblzma.lzma_index_end(idx, NULL);
+	return size;
+}
+
+/*
  * One xz stream, without LZMA_CONCATENATED: the kernel's xz_dec_run()
  * stops at the end of the first stream too.
  */
@@ -350,8 +426,12 @@ static int unxz(const uint8_t *in, size_t in_len, struct outbuf *o,
 		"xz data uses unsupported options", "corrupt xz data",
 	};
 	lzma_stream s = LZMA_STREAM_INIT;
-	lzma_ret ret = liblzma.lzma_stream_decoder(&s, UINT64_MAX, 0);
+	lzma_ret ret;
 
+	/* A declared size beyond the cap is refused before any work. */
+	if (xz_declared_size(in, in_len) > o->limit)
+		return -EFBIG;
+	ret = liblzma.lzma_stream_decoder(&s, UINT64_MAX, 0);
 	if (ret != LZMA_OK)
 		return ret == LZMA_MEM_ERROR ? -ENOMEM : -EIO;
 	return lzma_loop(&s, &xz, in, in_len, o, used, why);
@@ -378,7 +458,7 @@ static int unzstd(const uint8_t *in, size_t in_len, struct outbuf *o,
 		*why = "corrupt zstd frame header";
 		return -EBADMSG;
 	}
-	if (content != ZSTD_CONTENTSIZE_UNKNOWN && content >= o->max)
+	if (content != ZSTD_CONTENTSIZE_UNKNOWN && content > o->limit)
 		return -EFBIG;
 	dctx = libzstd.ZSTD_createDCtx();
 	if (!dctx)
@@ -411,23 +491,6 @@ static int unzstd(const uint8_t *in, size_t in_len, struct outbuf *o,
 out:
 	libzstd.ZSTD_freeDCtx(dctx);
 	return err;
-}
-
-/* Grow until need bytes fit after o->len, or the buffer reaches max; the
- * room actually available goes to *room. */
-static int outbuf_reserve(struct outbuf *o, size_t need, size_t *room)
-{
-	while (o->cap - o->len < need && o->cap < o->max) {
-		size_t cap = o->cap < o->max / 2 ? o->cap * 2 : o->max;
-		uint8_t *p = realloc(o->p, cap);
-
-		if (!p)
-			return -ENOMEM;
-		o->p = p;
-		o->cap = cap;
-	}
-	*room = o->cap - o->len;
-	return 0;
 }
 
 /*
@@ -552,11 +615,70 @@ out:
 	return err;
 }
 
+static int decode(enum ms_comp c, const uint8_t *in, size_t in_len,
+		  struct outbuf *o, size_t *used, const char **why)
+{
+	switch (c) {
+	case MS_COMP_GZIP:
+		return gunzip(in, in_len, o, used, why);
+	case MS_COMP_XZ:
+		return unxz(in, in_len, o, used, why);
+	case MS_COMP_ZSTD:
+		return unzstd(in, in_len, o, used, why);
+	case MS_COMP_LZ4:
+		return unlz4(in, in_len, o, used, why);
+	case MS_COMP_LZMA:
+		return unlzma(in, in_len, o, used, why);
+	case MS_COMP_BZIP2:
+		return unbzip2(in, in_len, o, used, why);
+	case MS_COMP_NONE:
+		break;
+	}
+	return -EINVAL;
+}
+
+/*
+ * How much output one decompression keeps before it only counts: eight
+ * times the input (modules compress about 3:1; one that compresses better
+ * and expands past that is decoded twice), at least 16 MiB (two of lz4's
+ * 8 MiB blocks), never more than the limit allows.  A bomb of a few
+ * hundred KiB is refused after 16 MiB of output memory, under -j N after
+ * N times that, whatever the limit.
+ */
+#define KEEP_RATIO 8
+#define KEEP_MIN ((size_t)16 << 20)
+
+static size_t keep_for(size_t in_len, size_t max)
+{
+	size_t keep = KEEP_MIN;
+
+	if (in_len > KEEP_MIN / KEEP_RATIO)
+		keep = in_len < SIZE_MAX / KEEP_RATIO ? in_len * KEEP_RATIO
+						      : SIZE_MAX - 1;
+	/* one byte over max tells "exactly max" from "more than max" */
+	return keep > max ? max + 1 : keep;
+}
+
+/* "the decompressed size limit of 1024 MiB", said for this thread. */
+static const char *over_limit(size_t max)
+{
+	static __thread char words[96];
+
+	if (max % ((size_t)1 << 20) == 0)
+		snprintf(words, sizeof(words), "expands past the decompressed "
+			 "size limit of %zu MiB", max >> 20);
+	else
+		snprintf(words, sizeof(words), "expands past the decompressed "
+			 "size limit of %zu bytes", max);
+	return words;
+}
+
 int ms_decompress(enum ms_comp c, const uint8_t *in, size_t in_len,
 		  size_t max, uint8_t **out, size_t *out_len, size_t *used,
 		  const char **why)
 {
 	struct outbuf o;
+	size_t total, first;
 	int err;
 
 	*out = NULL;
@@ -570,37 +692,27 @@ int ms_decompress(enum ms_comp c, const uint8_t *in, size_t in_len,
 		*why = "cannot load the decompression library";
 		return err;
 	}
-	/* Modules compress about 3:1; start near that, grow by doubling.
-	 * One byte over max tells "exactly max" from "more than max". */
-	err = outbuf_init(&o, in_len < max / 4 ? in_len * 4 : max, max + 1);
-	if (err)
-		return err;
-	switch (c) {
-	case MS_COMP_GZIP:
-		err = gunzip(in, in_len, &o, used, why);
-		break;
-	case MS_COMP_XZ:
-		err = unxz(in, in_len, &o, used, why);
-		break;
-	case MS_COMP_ZSTD:
-		err = unzstd(in, in_len, &o, used, why);
-		break;
-	case MS_COMP_LZ4:
-		err = unlz4(in, in_len, &o, used, why);
-		break;
-	case MS_COMP_LZMA:
-		err = unlzma(in, in_len, &o, used, why);
-		break;
-	case MS_COMP_BZIP2:
-		err = unbzip2(in, in_len, &o, used, why);
-		break;
-	case MS_COMP_NONE:
-		break;
+	/* Modules compress about 3:1; start near that, grow by doubling. */
+	err = outbuf_init(&o, in_len < max / 4 ? in_len * 4 : max, max,
+			  keep_for(in_len, max));
+	if (!err)
+		err = decode(c, in, in_len, &o, used, why);
+	total = outbuf_total(&o);
+	if (!err && o.spilled && total <= max) {
+		/* it fits after all: again, into a buffer of its size */
+		first = total;
+		outbuf_free(&o);
+		err = outbuf_init(&o, first + 1, max, first + 1);
+		if (!err)
+			err = decode(c, in, in_len, &o, used, why);
+		total = outbuf_total(&o);
+		if (!err && (o.spilled || total != first))
+			err = -EIO;	/* a decoder that is not deterministic */
 	}
-	if (!err && o.len > max)
+	if (!err && total > max)
 		err = -EFBIG;
 	if (err == -EFBIG)
-		*why = "decompressed size exceeds the limit";
+		*why = over_limit(max);
 	if (err) {
 		outbuf_free(&o);
 		*used = 0;
@@ -802,7 +914,7 @@ int ms_compress(enum ms_comp c, const struct iovec *iov, int iovcnt,
 	if (err)
 		return err;
 	/* Modules shrink to a third or so: start at half, grow by doubling. */
-	err = outbuf_init(&o, total / 2 + 4096, SIZE_MAX / 2);
+	err = outbuf_init(&o, total / 2 + 4096, SIZE_MAX / 2, SIZE_MAX / 2);
 	if (err)
 		return err;
 	switch (c) {

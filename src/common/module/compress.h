@@ -53,8 +53,11 @@ const char *ms_comp_name(enum ms_comp c);
  * bytes that stream took: anything after it is ignored by the kernel and
  * left for the caller to judge.  Errors: -EBADMSG for a corrupt or
  * truncated stream (with *why saying which), -EFBIG when the result would
- * exceed max, -ENOMEM, -EINVAL for MS_COMP_NONE, -ELIBACC when the
- * format's library cannot be loaded.
+ * exceed max (*why naming max), -ENOMEM, -EINVAL for MS_COMP_NONE,
+ * -ELIBACC when the format's library cannot be loaded.  A stream that
+ * expands past max is stopped as soon as it crosses it, after at most
+ * max(16 MiB, 8 times in_len) bytes of output memory, never max; an
+ * output beyond that which still fits is decoded twice.
  */
 int ms_decompress(enum ms_comp c, const uint8_t *in, size_t in_len,
 		  size_t max, uint8_t **out, size_t *out_len, size_t *used,

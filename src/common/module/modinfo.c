@@ -194,7 +194,9 @@ static int kmod_sig_info(const uint8_t *buf, size_t len, struct kmod_sig *k)
 	k->key_id = k->sig - d.key_id_len;
 	k->key_id_len = d.key_id_len;
 	k->signer = k->key_id - d.signer_len;
-	k->signer_len = d.signer_len;
+	/* kmod keeps each value as a C string (libkmod-module.c,
+	 * kmod_module_info_new()): a NUL in the name ends it */
+	k->signer_len = strnlen((const char *)k->signer, d.signer_len);
 	k->hash_algo = kmod_hash_names[d.hash];
 	k->id_type = ms_id_type_name(d.id_type);
 	return 0;

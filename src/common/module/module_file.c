@@ -30,6 +30,10 @@ static int modfile_open(const char *path, struct ms_modfile *m,
 
 	err = ms_decompress(m->comp, stored, m->file.len, MS_DECOMPRESS_MAX,
 			    &m->buf, &m->len, &used, why);
+	/* No module is that large: one that expands past the limit is a
+	 * malformed file (a decompression bomb), not a failing disk. */
+	if (err == -EFBIG)
+		err = -EBADMSG;
 	if (err)
 		goto fail;
 	m->data = m->buf;

@@ -39,8 +39,8 @@ struct ms_modfile {
  * Open path and, when it is compressed, decompress its first stream.
  * Errors: those of ms_file_open() with *why = NULL; or, with *why saying
  * what is wrong with the content, -EBADMSG (corrupt or truncated stream,
- * or bytes after the stream that are not a signature trailer), -EFBIG
- * (over MS_DECOMPRESS_MAX), -ENOMEM.  A signature appended after
+ * bytes after the stream that are not a signature trailer, or a stream
+ * that expands past MS_DECOMPRESS_MAX, *why naming the limit), -ENOMEM.  A signature appended after
  * compression is not an error here: signed_after is set and data holds
  * the decompressed stream without it, which is what the kernel loads.
  */

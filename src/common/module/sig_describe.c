@@ -94,6 +94,8 @@ static void describe_cert(struct ms_signer_desc *sd, X509 *x, const char *from)
 	sd->cert_from = from;
 	sd->subject = name_text(X509_get_subject_name(x));
 	sd->subject_cn = signer_text(X509_get_subject_name(x));
+	sd->cert_issuer = name_text(X509_get_issuer_name(x));
+	sd->cert_issuer_cn = signer_text(X509_get_issuer_name(x));
 }
 
 /* FIPS 204 id-ml-dsa-44/65/87: NIST sigAlgs 17, 18, 19. */
@@ -246,6 +248,8 @@ void ms_sigdesc_free(struct ms_sigdesc *d)
 		free(s->sig);
 		free(s->subject);
 		free(s->subject_cn);
+		free(s->cert_issuer);
+		free(s->cert_issuer_cn);
 	}
 	memset(d, 0, sizeof(*d));
 }

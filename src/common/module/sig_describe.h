@@ -50,6 +50,8 @@ struct ms_signer_desc {
 	const char *cert_from;	/* "embedded", the -c path, or NULL */
 	char *subject;		/* matching certificate's subject */
 	char *subject_cn;	/* kmod's "signer" of that subject, or NULL */
+	char *cert_issuer;	/* that certificate's issuer, or NULL */
+	char *cert_issuer_cn;	/* its CN (else last RDN), or NULL */
 };
 
 struct ms_sigdesc {

@@ -144,6 +144,16 @@ static void desc_facts(const struct ms_sigdesc *d,
 		f.has_issuer = true;
 		snprintf(f.issuer, sizeof(f.issuer), "%s", s->issuer);
 	}
+	if (s->issuer_cn && !s->by_skid) {
+		f.has_modinfo_signer = true;
+		snprintf(f.modinfo_signer, sizeof(f.modinfo_signer), "%s",
+			 s->issuer_cn);
+	}
+	if (s->cert_issuer) {
+		f.has_cert_issuer = true;
+		snprintf(f.cert_issuer, sizeof(f.cert_issuer), "%s",
+			 s->cert_issuer);
+	}
 	/* identified by skid: kmod names the certificate's, as
 	 * report/verdict.c does */
 	if (s->issuer_cn || s->subject_cn) {
@@ -203,8 +213,10 @@ void rp_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
 		fprintf(out, "signer %d:\n", i + 1);
 		fprintf(out, "  %-16s%s\n", "identified by:", s->by_skid ?
 		       "subjectKeyIdentifier" : "issuer and serial number");
-		if (f.has_signer)
-			fprintf(out, "  %-16s%s\n", "signer:", f.signer);
+		/* kmod's word, where modinfo shows it */
+		if (f.has_modinfo_signer)
+			fprintf(out, "  %-16s%s\n", "signer:",
+				f.modinfo_signer);
 		if (s->issuer)
 			fprintf(out, "  %-16s%s\n", "issuer:", s->issuer);
 		if (s->serial)
@@ -234,7 +246,13 @@ void rp_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
 				waiver_word(s->waiver));
 		}
 		if (s->cert_from) {
-			fprintf(out, "  %-16s%s\n", "subject:", s->subject);
+			/* the certificate that vouched, and (when the
+			 * SignerInfo does not name it) its issuer */
+			fprintf(out, "  %-16s%s\n", "certificate:",
+				s->subject);
+			if (!s->issuer && s->cert_issuer)
+				fprintf(out, "  %-16s%s\n", "issuer:",
+					s->cert_issuer);
 			fprintf(out, "  %-16s%s (certificate: %s)\n", "key:",
 				s->key,
 			       s->cert_from);

@@ -17,6 +17,9 @@ json_object *rp_signer_facts_json(const struct rp_signer_facts *f)
 	json_object_object_add(o, "issuer", str_if(f->has_issuer, f->issuer));
 	json_object_object_add(o, "serial", str_if(f->has_serial, f->serial));
 	json_object_object_add(o, "skid", str_if(f->has_skid, f->skid));
+	json_object_object_add(o, "modinfo_signer",
+			       str_if(f->has_modinfo_signer, f->modinfo_signer));
+	/* the old key, one release more */
 	json_object_object_add(o, "signer", str_if(f->has_signer, f->signer));
 	json_object_object_add(o, "hash", str_if(true, f->hash));
 	json_object_object_add(o, "signature_algorithm",
@@ -31,6 +34,10 @@ json_object *rp_signer_facts_json(const struct rp_signer_facts *f)
 				      f->key_description));
 	json_object_object_add(o, "subject",
 			       str_if(f->has_subject, f->subject));
+	json_object_object_add(o, "certificate_subject",
+			       str_if(f->has_subject, f->subject));
+	json_object_object_add(o, "certificate_issuer",
+			       str_if(f->has_cert_issuer, f->cert_issuer));
 	ms_json_add_name(o, "certificate", f->certificate);
 	json_object_object_add(o, "trusted", f->trusted < 0 ? NULL :
 			       json_object_new_boolean(f->trusted));

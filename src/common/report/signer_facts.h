@@ -8,14 +8,23 @@
  *   index                1-based position among the SignerInfos
  *   signer_id            "issuer-and-serial" or "skid"
  *   issuer, serial, skid base/format's spellings, or null
- *   signer               kmod's "signer": the issuer's CN (else the
- *                        value of its last attribute), or null
+ *   modinfo_signer       kmod modinfo's "signer": the SignerInfo
+ *                        issuer's CN (else the value of its last
+ *                        attribute); null for a signer identified by
+ *                        subjectKeyIdentifier, which modinfo does not show
+ *   signer               the old key, kept one release (man pages say
+ *                        so): modinfo_signer, else for a skid signer
+ *                        the certificate's CN
  *   hash, signature_algorithm, signature_size, signed_attributes
  *   key_type             "RSA-2048", "ECDSA-P384", "ML-DSA-65", or null
  *                        when no certificate for the signer is known
  *   key_description      the key as the kernel names it in its log
  *                        ("<name>: <skid or serial>"), or null
  *   subject              the signer certificate's subject, or null
+ *   certificate_subject  the same: the certificate that vouched (for
+ *                        verify-file the trusted one), or null
+ *   certificate_issuer   who issued that certificate (its issuer), or
+ *                        null
  *   certificate          where that certificate came from: a file,
  *                        "embedded", or null
  *   trusted              verify-file: whether a trusted key vouched for
@@ -40,6 +49,8 @@ struct rp_signer_facts {
 	bool by_skid;
 	char issuer[512], serial[80], skid[160], signer[256];
 	bool has_issuer, has_serial, has_skid, has_signer;
+	char modinfo_signer[256], cert_issuer[512];
+	bool has_modinfo_signer, has_cert_issuer;
 	const char *hash, *signature_algorithm;
 	size_t signature_size;
 	bool signed_attributes;

@@ -281,6 +281,8 @@ static void signer_facts(const struct p7_sinfo *si, struct rp_signer_facts *fp)
 		f.has_signer = ms_format_signer(f.signer, sizeof(f.signer),
 						si->issuer,
 						si->issuer_len) == 0;
+		f.has_modinfo_signer = f.has_signer;
+		memcpy(f.modinfo_signer, f.signer, sizeof(f.modinfo_signer));
 		f.has_serial = true;
 		ms_format_serial(f.serial, sizeof(f.serial), si->serial,
 				 si->serial_len);
@@ -299,6 +301,9 @@ static void signer_facts(const struct p7_sinfo *si, struct rp_signer_facts *fp)
 		f.has_subject = true;
 		ms_format_name(f.subject, sizeof(f.subject), c->subject,
 			       c->subject_len);
+		f.has_cert_issuer = true;
+		ms_format_name(f.cert_issuer, sizeof(f.cert_issuer),
+			       c->issuer, c->issuer_len);
 		/* identified by skid: kmod names the certificate's */
 		if (!f.has_signer)
 			f.has_signer = ms_format_signer(f.signer,
@@ -307,6 +312,17 @@ static void signer_facts(const struct p7_sinfo *si, struct rp_signer_facts *fp)
 							c->subject_len) == 0;
 	}
 	*fp = f;
+}
+
+/* The common names (else the last attribute's value) of k's subject
+ * and issuer; the kernel's key name when the subject has none. */
+static void cert_names(const struct x509k_cert *k, char *cn, size_t cn_size,
+		       char *icn, size_t icn_size)
+{
+	if (ms_format_signer(cn, cn_size, k->subject, k->subject_len))
+		snprintf(cn, cn_size, "%s", k->name);
+	if (ms_format_signer(icn, icn_size, k->issuer, k->issuer_len))
+		snprintf(icn, icn_size, "%s", "");
 }
 
 static json_object *signer_json(const struct p7_sinfo *si)
@@ -381,8 +397,7 @@ void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 	const struct kv_result *r = rp_decided(c, usage, given, &tmp);
 	int shown = rp_shown(c, usage, r->err);
 	const struct p7_sinfo *si = NULL;
-	struct rp_signer_facts f;
-	char key[64], id[160];
+	char key[64], id[160], cn[256], icn[256];
 	size_t i;
 
 	if (r->signed_twice)
@@ -408,11 +423,12 @@ void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 			ms_format_serial(id, sizeof(id),
 					 si->trusted_by->serial,
 					 si->trusted_by->serial_len);
-		/* the signer as the JSON and extract-sig name it */
-		signer_facts(si, &f);
-		fprintf(out, "%s: OK (%s, %s, signer \"%s\", key %s, cert %s%s%s%s%s)\n",
-			file, si->hash->name, key, f.has_signer ? f.signer :
-			si->trusted_by->name, id, si->trusted_by->path,
+		/* the certificate that vouched and who issued it, by
+		 * their common names (the JSON has the whole names) */
+		cert_names(si->trusted_by, cn, sizeof(cn), icn, sizeof(icn));
+		fprintf(out, "%s: OK (%s, %s, certificate \"%s\", issuer \"%s\", key %s, cert %s%s%s%s%s)\n",
+			file, si->hash->name, key, cn, icn, id,
+			si->trusted_by->path,
 			si->trusted_by->keyring ? ", in " : "",
 			si->trusted_by->keyring ? si->trusted_by->keyring : "",
 			si->trusted_by->filed_why ? ": " : "",
