@@ -326,8 +326,8 @@ fuzz-smoke: deps-fuzz $(BINS)
 	set -e; for f in $(FUZZ_NAMES); do \
 		mkdir -p build/fuzz/$$f.corpus tests/fuzz/corpus/$$f; \
 		echo "== $$f ($(FUZZ_SECONDS) s)"; \
-		build/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-			-rss_limit_mb=2048 $$(tests/fuzz/fuzz-long.sh --max-len $$f) \
+		build/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) \
+			-rss_limit_mb=2048 $$(tests/fuzz/fuzz-long.sh --opts $$f) \
 			-print_final_stats=1 -artifact_prefix=build/fuzz/$$f- \
 			build/fuzz/$$f.corpus tests/fuzz/corpus/$$f build/fuzz/seeds \
 			> build/fuzz/$$f.log 2>&1 || { tail -n 40 build/fuzz/$$f.log; exit 1; }; \
