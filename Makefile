@@ -65,7 +65,7 @@ KERNEL_HOOKS := $(addprefix $(BUILD)/hooks/,modsign-kernel-hook postinst \
 .SECONDARY:
 .PHONY: all check check-layers check-style check-clang check-unit check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update kernel-mutants demo install \
 	firmware-verdicts firmware-verdicts-update firmware-compare \
-	install-kmodsign clean deps-build deps-test fuzz fuzz-smoke deps-fuzz \
+	install-kmodsign clean deps-build deps-test fuzz fuzz-cov fuzz-smoke fuzz-long deps-fuzz \
 	valgrind bench
 all: $(BINS) $(SIGN_CORE) $(MANS) $(COMPLETIONS) $(TEST_HOOKS) $(KERNEL_HOOKS)
 
@@ -306,33 +306,73 @@ demo: deps-build
 	$(MAKE) $(BINS)
 	./tests/demo.sh $(abspath $(BUILD)/bin)
 
-# libFuzzer targets (clang, with ASan+UBSan); fuzz-smoke runs each for
-# FUZZ_SECONDS from seeds made by the real tools.
+# libFuzzer targets (clang, with ASan+UBSan).  The layer is compiled once
+# into an archive each target links from; build/fuzz-cov holds the same
+# with clang's source coverage instead of the sanitizers, for fuzz-long's
+# report.  fuzz-smoke runs each target for FUZZ_SECONDS from the committed
+# corpus (tests/fuzz/corpus/TARGET) and seeds made by the real tools;
+# fuzz-long runs each to FUZZ_RUNS executions (default: per target,
+# tests/fuzz/fuzz-long.sh) and prints executions, speed, crashes and the
+# line coverage of the files that target parses.
 FUZZ_SECONDS ?= 60
-FUZZERS     := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_FLAGS  := -std=gnu11 -D_GNU_SOURCE -g -O1 -Isrc/common $(PKG_CFLAGS) \
+FUZZ_NAMES  := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZERS     := $(FUZZ_NAMES:%=build/fuzz/%)
+FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -g -O1 -Isrc/common $(PKG_CFLAGS) \
 	       -DMODSIGN_VERSION='"$(VERSION)"' -DMODSIGN_TOP='"$(CURDIR)"' \
-	       -DVM_DECOMPRESS_MAX='(64u << 20)' \
-	       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+	       -DVM_DECOMPRESS_MAX='(64u << 10)' -MMD -MP
+FUZZ_SAN    := address,undefined -fno-sanitize-recover=all
+FUZZ_COV    := -fprofile-instr-generate -fcoverage-mapping
+FUZZ_OBJ    := $(COMMON_SRC:src/%.c=build/fuzz/obj/%.o)
+FCOV_OBJ    := $(COMMON_SRC:src/%.c=build/fuzz-cov/obj/%.o)
 
-fuzz: $(FUZZERS)
+fuzz: build/fuzz/libmodsign.a $(FUZZERS)
+fuzz-cov: build/fuzz-cov/libmodsign.a $(FUZZ_NAMES:%=build/fuzz-cov/%)
 
-build/fuzz/%: tests/fuzz/%.c $(COMMON_SRC)
+build/fuzz/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_FLAGS) -o $@ $< $(COMMON_SRC) $(PKG_LIBS)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c -o $@ $<
+
+build/fuzz-cov/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_COV) -c -o $@ $<
+
+build/fuzz/libmodsign.a: $(FUZZ_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+build/fuzz-cov/libmodsign.a: $(FCOV_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+build/fuzz/%: tests/fuzz/%.c build/fuzz/libmodsign.a
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< \
+		build/fuzz/libmodsign.a $(PKG_LIBS)
+
+build/fuzz-cov/%: tests/fuzz/%.c build/fuzz-cov/libmodsign.a
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_COV) -o $@ $< \
+		build/fuzz-cov/libmodsign.a $(PKG_LIBS)
+
+-include $(FUZZ_OBJ:.o=.d) $(FCOV_OBJ:.o=.d)
+
+build/fuzz/seeds: $(BINS)
+	rm -rf $@.new
+	tests/fuzz/make-seeds.sh $(abspath $(BUILD)/bin) $@.new
+	rm -rf $@ && mv $@.new $@
 
 fuzz-smoke: deps-fuzz $(BINS)
-	$(MAKE) fuzz
-	tests/fuzz/make-seeds.sh $(abspath $(BUILD)/bin) build/fuzz/seeds
-	set -e; for f in $(FUZZERS); do \
-		mkdir -p $$f.corpus; \
+	$(MAKE) fuzz build/fuzz/seeds
+	set -e; for f in $(FUZZ_NAMES); do \
+		mkdir -p build/fuzz/$$f.corpus tests/fuzz/corpus/$$f; \
 		echo "== $$f ($(FUZZ_SECONDS) s)"; \
-		$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-			-print_final_stats=1 -artifact_prefix=$$f- \
-			$$f.corpus build/fuzz/seeds \
-			> $$f.log 2>&1 || { tail -n 40 $$f.log; exit 1; }; \
-		grep -E '^(Done|stat::number_of_executed_units)' $$f.log; \
+		build/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) \
+			-rss_limit_mb=2048 $$(tests/fuzz/fuzz-long.sh --opts $$f) \
+			-print_final_stats=1 -artifact_prefix=build/fuzz/$$f- \
+			build/fuzz/$$f.corpus tests/fuzz/corpus/$$f build/fuzz/seeds \
+			> build/fuzz/$$f.log 2>&1 || { tail -n 40 build/fuzz/$$f.log; exit 1; }; \
+		grep -E '^(Done|stat::number_of_executed_units)' build/fuzz/$$f.log; \
 	done
+
+fuzz-long: deps-fuzz $(BINS)
+	$(MAKE) fuzz fuzz-cov build/fuzz/seeds
+	tests/fuzz/fuzz-long.sh $(FUZZ_RUNS)
 
 # bench/batch-bench.sh: single files, batch against xargs -P, verify,
 # peak memory, efficiency against the machine's limit

@@ -65,6 +65,9 @@ if command -v gcc > /dev/null; then
 		$c $a -c < "$out/vmlinux-elf" > "$tmp/p"
 		python3 "$mk" bzimage "$out/bzimage-$c" "$tmp/p"
 	done
+	# a compressed whole file (Image.gz), found by its magic: the
+	# image must unpack to at least a page
+	{ cat "$out/vmlinux-elf"; head -c 4096 /dev/zero; } | gzip -9 > "$out/image-gz"
 fi
 [ -d "$top/tests/fuzz/regressions" ] &&
 	find "$top/tests/fuzz/regressions" -type f -exec cp {} "$out/" \;
