@@ -143,6 +143,11 @@ static const char *trusted_keyring(const struct kv_result *r)
 	return NULL;
 }
 
+static json_object *jstr_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
 /* --machine: what was read, and what was missing */
 static json_object *machine_json(const struct rp_context *c)
 {
@@ -179,6 +184,19 @@ static json_object *machine_json(const struct rp_context *c)
 		json_object_object_add(o, "mok_why", c->km->mok_why ?
 				       json_object_new_string(c->km->mok_why) :
 				       NULL);
+		json_object_object_add(o, "mok_secure_boot_query",
+				       json_object_new_string(c->km->mok_asks_why));
+		json_object_object_add(o, "config_assumed",
+			c->km->assumed_config ? json_object_new_string(
+				c->km->row->shipped_from) : NULL);
+		json_object_object_add(o, "ima_enforce",
+			json_object_new_boolean(c->km->ima_enforce));
+		json_object_object_add(o, "enforce_why",
+				       jstr_or_null(c->km->enforce_why));
+		json_object_object_add(o, "revocation_certificates",
+			json_object_new_boolean(c->km->revocation_certs));
+		json_object_object_add(o, "revocation_why",
+				       jstr_or_null(c->km->revocation_why));
 	}
 	miss = json_object_new_array();
 	for (size_t i = 0; i < c->n_missing; i++)
@@ -233,11 +251,6 @@ void rp_count(struct rp_summary *s, int err)
 	case -MS_ENOALG: s->nocheck++; break;
 	default: s->malformed++; break;
 	}
-}
-
-static json_object *jstr_or_null(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
 }
 
 /*
@@ -363,6 +376,7 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 	json_object_object_add(j, "enforce", json_object_new_boolean(c->enforce));
 	json_object_object_add(j, "lockdown",
 			       jstr_or_null(rp_lockdown_name(c->lockdown)));
+	json_object_object_add(j, "lockdown_by", jstr_or_null(c->locked_by));
 	if (c->machine)
 		json_object_object_add(j, "machine", machine_json(c));
 	json_object_object_add(j, "keyring", jstr_or_null(trusted_keyring(r)));
