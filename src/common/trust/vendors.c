@@ -142,9 +142,24 @@ static bool has_mark(const char *s, const char *mark)
 	return false;
 }
 
+/* The release a version line starts with ("6.17.7-300.fc43.x86_64 (...")
+ * into out; false when it is too long. */
+static bool banner_release(const char *banner, char *out, size_t n)
+{
+	size_t len = strcspn(banner, " ");
+
+	if (len >= n)
+		return false;
+	memcpy(out, banner, len);
+	out[len] = '\0';
+	return true;
+}
+
 enum km_vendor vd_detect(const char *banner, const char *release,
 			 const char *pkgbase, const char **why)
 {
+	char rel[128];
+
 	/* Arch's linux and linux-lts PKGBUILDs install
 	 * /usr/lib/modules/R/pkgbase; mkinitcpio names /boot's image by it */
 	if (pkgbase && pkgbase[0]) {
@@ -169,7 +184,8 @@ enum km_vendor vd_detect(const char *banner, const char *release,
 		*why = "the release is Fedora's or RHEL's (.fcNN, .elN)";
 		return KM_VENDOR_FEDORA;
 	}
-	if (banner && (has_mark(banner, ".fc") || has_mark(banner, ".el"))) {
+	if (banner && banner_release(banner, rel, sizeof(rel)) &&
+	    (has_mark(rel, ".fc") || has_mark(rel, ".el"))) {
 		*why = "the image's version line names a Fedora or RHEL "
 		       "release (.fcNN, .elN)";
 		return KM_VENDOR_FEDORA;
