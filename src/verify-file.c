@@ -78,7 +78,8 @@ static void help(void)
 "Options:\n"
 "      --machine[=RELEASE]  judge for this machine's kernel (default: uname -r)\n"
 "      --sysroot DIR     with --machine: a mounted image of another machine\n"
-"      --kernel-vendor VENDOR  debian or mainline: whose patches it carries\n"
+"      --kernel-vendor VENDOR  debian, ubuntu, fedora, suse, arch or kernel.org\n"
+"                          (mainline): whose patches and shipped options\n"
 "      --secondary CERT  add CERT to .secondary_trusted_keys as keyctl padd\n"
 "  -k, --keys DIR        trust every certificate in DIR (PEM or DER)\n"
 "  -c, --cert FILE       trust the certificates in FILE (PEM bundle or DER)\n"
@@ -215,8 +216,8 @@ static int take_option(void *ctx, int c)
 	case OPT_VENDOR:
 		o->vendor = km_vendor_by_name(optarg);
 		if (o->vendor < 0) {
-			ms_error(NULL, "unknown kernel vendor '%s' (use debian "
-				 "or mainline)", optarg);
+			ms_error(NULL, "unknown kernel vendor '%s' (use %s)",
+				 optarg, km_vendor_names());
 			return MS_CLI_USAGE;
 		}
 		break;

@@ -10,7 +10,7 @@
 bats_require_minimum_version 1.5.0
 load machine-helpers
 
-REL=6.12.57+deb13-amd64
+REL=6.12.115+deb13-amd64
 BUILTIN="modsign test RSA-2048 key: 52becfe834406c10d9bcf8d61d7d192348b534db"
 
 setup() {

@@ -89,14 +89,22 @@ setup() {
 	assert_equal "$stderr" "verify-file: warning: no kernel config of $REL in $W/root ($PLACES): crypto assumed built, lockdown assumed under Secure Boot (give --kernel-config)
 verify-file: warning: no $W/root/sys/firmware/efi/efivars: not booted with UEFI: no Secure Boot, MOK list or db
 verify-file: warning: no $W/root/sys/kernel/security/lockdown: lockdown from the kernel config and Secure Boot only
-verify-file: warning: no $W/root/sys/module/module/parameters/sig_enforce: module.sig_enforce taken as off"
-	assert_equal "$(jq -c '.machine | [.release, .config, .secure_boot, (.missing | length)]' <<< "$output")" "[\"$REL\",null,\"no-uefi\",4]"
+verify-file: warning: no $W/root/sys/module/module/parameters/sig_enforce: module.sig_enforce taken as off
+verify-file: warning: no kernel config: Debian's shipped options taken (IMA_ARCH_POLICY y, lockdown under Secure Boot y, SYSTEM_REVOCATION_LIST n, INTEGRITY_CA_MACHINE_KEYRING n; from Debian's linux-config-6.12 6.12.118-1~deb12u1)"
+	assert_equal "$(jq -c '.machine | [.release, .config, .secure_boot, (.missing | length), .config_assumed]' <<< "$output")" "[\"$REL\",null,\"no-uefi\",5,\"Debian's linux-config-6.12 6.12.118-1~deb12u1\"]"
 	assert_equal "$(jq -r '.machine.missing[0]' <<< "$output")" "no kernel config of $REL in $W/root ($PLACES): crypto assumed built, lockdown assumed under Secure Boot (give --kernel-config)"
-	# no config, Secure Boot on: the lockdown distribution kernels have
-	machine config=none
+	# no config, Secure Boot on, a kernel of no known vendor: the
+	# lockdown distribution kernels have
+	machine config=none vendor=other
 	run --separate-stderr "$VERIFY_FILE" --machine --sysroot "$W/root" "$W/m.ko"
 	assert_failure 1
 	assert_output --partial "locked down by EFI Secure Boot (assumed: no kernel config)"
+	# Debian's, whose shipped config has IMA's architecture policy:
+	# enforced before lockdown is asked
+	machine config=none
+	run --separate-stderr "$VERIFY_FILE" --machine --sysroot "$W/root" "$W/m.ko"
+	assert_failure 1
+	assert_output --partial "REJECTED -EKEYREJECTED: Loading of unsigned module is rejected"
 	# no MOK key enrolled: said too
 	[[ "$stderr" == *"no $W/root/sys/firmware/efi/efivars/MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23: no MOK key enrolled"* ]]
 }

@@ -261,8 +261,23 @@ static int assign(struct kconfig *kc, const char *name, const char *val,
 		kc->sig_force = y;
 	else if (strcmp(name, "SECURITY_LOCKDOWN_LSM") == 0)
 		kc->lockdown_lsm = y;
-	else if (strcmp(name, "LOCK_DOWN_IN_EFI_SECURE_BOOT") == 0)
-		kc->lockdown_in_sb = y;
+	else if (strcmp(name, "LOCK_DOWN_IN_EFI_SECURE_BOOT") == 0 ||
+		 strcmp(name, "LOCK_DOWN_IN_SECURE_BOOT") == 0) {
+		/* Ubuntu's "UBUNTU: SAUCE: (lockdown) efi: Lock down the
+		 * kernel if booted in secure boot mode" names it without EFI */
+		if (y && !kc->lockdown_in_sb)
+			kc->lockdown_in_sb_opt = name[13] == 'E' ?
+				"CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT" :
+				"CONFIG_LOCK_DOWN_IN_SECURE_BOOT";
+		kc->lockdown_in_sb |= y;
+	} else if (strcmp(name, "IMA") == 0)
+		kc->ima = y;
+	else if (strcmp(name, "IMA_ARCH_POLICY") == 0)
+		kc->ima_arch_policy = y;
+	else if (strcmp(name, "IMA_SECURE_AND_OR_TRUSTED_BOOT") == 0)
+		kc->ima_secure_boot = y;
+	else if (strcmp(name, "HAVE_ARCH_GET_SECUREBOOT") == 0)
+		kc->arch_get_secureboot = y;
 	else if (strcmp(name, "LOCK_DOWN_KERNEL_FORCE_INTEGRITY") == 0 && y)
 		kc->lockdown_force = KC_LOCK_INTEGRITY;
 	else if (strcmp(name, "LOCK_DOWN_KERNEL_FORCE_CONFIDENTIALITY") == 0 &&
@@ -378,6 +393,7 @@ int kc_load(const char *path, const char *tree, struct kconfig *kc,
 	}
 	kc->blacklist = bl;
 	bl = NULL;
+	kc->revocation_list = revlist;
 	if (revlist) {
 		kc->revocation = rev;
 		rev = NULL;

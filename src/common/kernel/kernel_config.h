@@ -53,9 +53,24 @@ struct kconfig {
 	bool too_old;		/* older than the oldest line: refused */
 	unsigned modular;	/* crypto bits present only as =m */
 	bool module_sig, sig_force;
-	/* SECURITY_LOCKDOWN_LSM; LOCK_DOWN_IN_EFI_SECURE_BOOT (integrity
-	 * when booted with Secure Boot); LOCK_DOWN_KERNEL_FORCE_* */
+	/* SECURITY_LOCKDOWN_LSM; LOCK_DOWN_IN_EFI_SECURE_BOOT or Ubuntu's
+	 * LOCK_DOWN_IN_SECURE_BOOT (locked down when booted with Secure
+	 * Boot; lockdown_in_sb_opt names the one set); LOCK_DOWN_KERNEL_FORCE_* */
 	bool lockdown_lsm, lockdown_in_sb;
+	const char *lockdown_in_sb_opt;
+	/* security/integrity/ima/Kconfig: IMA, IMA_ARCH_POLICY (with
+	 * Secure Boot on, ima_efi.c's arch_get_ima_policy() calls
+	 * set_module_sig_enforced()), IMA_SECURE_AND_OR_TRUSTED_BOOT (the
+	 * real arch_ima_get_secureboot(), which load_uefi_certs() asked
+	 * before MOK until "integrity: Make arch_ima_get_secureboot
+	 * integrity-wide") */
+	bool ima, ima_arch_policy, ima_secure_boot;
+	/* arch/Kconfig HAVE_ARCH_GET_SECUREBOOT: only in kernels with that
+	 * change, whose load_uefi_certs() asks arch_get_secureboot() */
+	bool arch_get_secureboot;
+	/* certs/Kconfig SYSTEM_REVOCATION_LIST: X.509 certificates in dbx
+	 * and MokListXRT (and SYSTEM_REVOCATION_KEYS) revoke their key */
+	bool revocation_list;
 	enum kc_lockdown lockdown_force;
 	char sig_hash[32];	/* CONFIG_MODULE_SIG_HASH */
 	const char *key_type;	/* "rsa", "ecdsa", "mldsa65"... or NULL */

@@ -457,8 +457,10 @@ int kv_verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
 		return fail(res, ret, why);
 
 	/* is_key_on_revocation_list(): a revoked key that vouches for the
-	 * message rejects it; 6.1 asked only for the platform keyring */
-	if (kv->revoked && kv->revoked->n && kv->kr->revocation_all_keyrings) {
+	 * message rejects it; before 6.6 certs/system_keyring.c
+	 * verify_pkcs7_message_sig() asked only for the platform keyring */
+	if (kv->revoked && kv->revoked->n &&
+	    (kv->kr->revocation_all_keyrings || kv->platform_pass)) {
 		ret = validate_trust(kv->kr, kv->revoked, m, &why);
 		for (i = 0; i < m->n_sinfos; i++)
 			m->sinfos[i].trusted_by = NULL;
@@ -500,6 +502,7 @@ int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 
 		pk.trusted = kv->platform;
 		pk.platform = NULL;
+		pk.platform_pass = true;
 		kv_result_free(res);
 		memset(res, 0, sizeof(*res));
 		ret = kv_verify_pkcs7(&pk, buf, t.body_len, buf + t.sig_off,

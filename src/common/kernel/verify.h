@@ -44,6 +44,9 @@ struct kv_ctx {
 	/* .platform (UEFI db): consulted for modules only after -ENOKEY,
 	 * as distribution kernels do; may be NULL */
 	const struct keyring *platform;
+	/* this is the retry against .platform (VERIFY_USE_PLATFORM_KEYRING),
+	 * which asks the revocation list on every line */
+	bool platform_pass;
 };
 
 struct kv_result {

@@ -193,6 +193,9 @@ static void say_model(const struct km_model *km)
 		km->mok == KM_MOK_NOT_LOADED ? "not loaded" :
 		km->mok == KM_MOK_PLATFORM ? "in .platform" : "in .machine",
 		km->mok_why ? ": " : "", km->mok_why ? km->mok_why : "");
+	ms_info("before MOK, %s", km->mok_asks_why);
+	if (km->ima_enforce)
+		ms_info("module signatures enforced: %s", km->enforce_why);
 }
 
 const struct tk_words rl_words = {

@@ -10,67 +10,28 @@
 #include "base/json_name.h"
 #include "base/log.h"
 #include "kernel/kernel_config.h"
+#include "kernel/sig_check.h"
 #include "kernel/x509.h"
 #include "module/trailer.h"
 #include "report/signer_facts.h"
 #include "report/summary.h"
 #include "report/verdict.h"
 
-static bool rp_is_soft(int err)
+/* module_sig_check()'s question, as the run settled it */
+static struct kv_sig_policy rp_policy(const struct rp_context *c)
 {
-	return err == -ENODATA || err == -ENOKEY || err == -ENOPKG;
-}
-
-static bool rp_locked(const struct rp_context *c)
-{
-	return c->lockdown >= MC_LD_INTEGRITY;
-}
-
-/*
- * The errno the user sees, as kernel/module/signing.c:
- * module_sig_check() returns it for a module: the soft outcomes
- * (unsigned, unknown key, unsupported crypto) become -EKEYREJECTED when
- * enforcing, else -EPERM when locked down (security_locked_down(
- * LOCKDOWN_MODULE_SIGNATURE)).  Other usages are as judged: their
- * callers refuse every failure.
- */
-static int rp_shown(const struct rp_context *c, enum kv_usage usage,
-		    int err)
-{
-	if (usage != KV_USAGE_MODULE || !rp_is_soft(err))
-		return err;
-	if (c->enforce)
-		return -EKEYREJECTED;
-	return rp_locked(c) ? -EPERM : err;
-}
-
-/*
- * A module judged -ENOEXEC (no valid ELF, kernel/judge_file.h) after a
- * soft signature outcome: enforcing or locked down, the kernel stops at
- * the signature first, so the result is the signature's (in tmp).
- */
-static const struct kv_result *rp_decided(const struct rp_context *c,
-					  enum kv_usage usage,
-					  const struct kv_result *r,
-					  struct kv_result *tmp)
-{
-	if (!r->elf_refused || !rp_is_soft(r->sig_err) ||
-	    rp_shown(c, usage, r->sig_err) == r->sig_err)
-		return r;
-	*tmp = *r;
-	tmp->err = r->sig_err;
-	tmp->reason = r->sig_reason;
-	tmp->elf_refused = 0;
-	return tmp;
+	return (struct kv_sig_policy){
+		.enforce = c->enforce,
+		.locked = c->lockdown >= MC_LD_INTEGRITY,
+	};
 }
 
 int rp_exit_code(const struct rp_context *c, enum kv_usage usage,
 		 const struct kv_result *r)
 {
-	struct kv_result tmp;
-	int shown = rp_shown(c, usage, rp_decided(c, usage, r, &tmp)->err);
+	struct kv_sig_policy p = rp_policy(c);
 
-	return shown == -EPERM ? MS_EXIT_REJECTED : ms_exit_for_errno(shown);
+	return kv_sig_exit_code(&p, usage, r);
 }
 
 static const char *rp_lockdown_name(enum mc_lockdown l)
@@ -94,8 +55,10 @@ static const char *rp_lockdown_name(enum mc_lockdown l)
 static json_object *loads_unsigned(const struct rp_context *c,
 				   enum kv_usage usage, int err)
 {
-	if (usage != KV_USAGE_MODULE || !rp_is_soft(err) || c->enforce ||
-	    rp_locked(c))
+	struct kv_sig_policy p = rp_policy(c);
+
+	if (usage != KV_USAGE_MODULE || !kv_sig_soft(err) || p.enforce ||
+	    p.locked)
 		return json_object_new_boolean(0);
 	if (c->lockdown == MC_LD_IF_SB)
 		return NULL;
@@ -143,6 +106,11 @@ static const char *trusted_keyring(const struct kv_result *r)
 	return NULL;
 }
 
+static json_object *jstr_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
 /* --machine: what was read, and what was missing */
 static json_object *machine_json(const struct rp_context *c)
 {
@@ -179,6 +147,19 @@ static json_object *machine_json(const struct rp_context *c)
 		json_object_object_add(o, "mok_why", c->km->mok_why ?
 				       json_object_new_string(c->km->mok_why) :
 				       NULL);
+		json_object_object_add(o, "mok_secure_boot_query",
+				       json_object_new_string(c->km->mok_asks_why));
+		json_object_object_add(o, "config_assumed",
+			c->km->assumed_config ? json_object_new_string(
+				c->km->row->shipped_from) : NULL);
+		json_object_object_add(o, "ima_enforce",
+			json_object_new_boolean(c->km->ima_enforce));
+		json_object_object_add(o, "enforce_why",
+				       jstr_or_null(c->km->enforce_why));
+		json_object_object_add(o, "revocation_certificates",
+			json_object_new_boolean(c->km->revocation_certs));
+		json_object_object_add(o, "revocation_why",
+				       jstr_or_null(c->km->revocation_why));
 	}
 	miss = json_object_new_array();
 	for (size_t i = 0; i < c->n_missing; i++)
@@ -233,11 +214,6 @@ void rp_count(struct rp_summary *s, int err)
 	case -MS_ENOALG: s->nocheck++; break;
 	default: s->malformed++; break;
 	}
-}
-
-static json_object *jstr_or_null(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
 }
 
 /*
@@ -336,9 +312,10 @@ static json_object *signer_json(const struct p7_sinfo *si)
 void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 		   enum kv_usage usage, const struct kv_result *given)
 {
+	struct kv_sig_policy p = rp_policy(c);
 	struct kv_result tmp;
-	const struct kv_result *r = rp_decided(c, usage, given, &tmp);
-	int shown = rp_shown(c, usage, r->err);
+	const struct kv_result *r = kv_sig_decided(&p, usage, given, &tmp);
+	int shown = kv_sig_errno(&p, usage, r->err);
 	json_object *j = json_object_new_object(), *sg = json_object_new_array();
 	char lacks[160];
 	size_t i;
@@ -379,6 +356,7 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 	json_object_object_add(j, "enforce", json_object_new_boolean(c->enforce));
 	json_object_object_add(j, "lockdown",
 			       jstr_or_null(rp_lockdown_name(c->lockdown)));
+	json_object_object_add(j, "lockdown_by", jstr_or_null(c->locked_by));
 	if (c->machine)
 		json_object_object_add(j, "machine", machine_json(c));
 	json_object_object_add(j, "keyring", jstr_or_null(trusted_keyring(r)));
@@ -393,9 +371,10 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 		   enum kv_usage usage, const struct kv_result *given)
 {
+	struct kv_sig_policy p = rp_policy(c);
 	struct kv_result tmp;
-	const struct kv_result *r = rp_decided(c, usage, given, &tmp);
-	int shown = rp_shown(c, usage, r->err);
+	const struct kv_result *r = kv_sig_decided(&p, usage, given, &tmp);
+	int shown = kv_sig_errno(&p, usage, r->err);
 	const struct p7_sinfo *si = NULL;
 	char key[64], id[160], cn[256], icn[256];
 	size_t i;
@@ -442,7 +421,7 @@ void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 			file, id, r->reason ? r->reason : "an ML-DSA signature");
 		return;
 	}
-	if (shown == -EKEYREJECTED && rp_is_soft(r->err)) {
+	if (shown == -EKEYREJECTED && kv_sig_soft(r->err)) {
 		fprintf(out, "%s: REJECTED -EKEYREJECTED: %s (-%s: %s)\n", file,
 			enforce_words(r->err), ms_errno_name(r->err),
 			r->reason ? r->reason : "");
@@ -462,7 +441,7 @@ void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 	}
 	fprintf(out, "%s: %s -%s: %s", file, rp_verdict_word(shown),
 		ms_errno_name(shown), r->reason ? r->reason : "no reason");
-	if (rp_is_soft(shown))
+	if (kv_sig_soft(shown))
 		fprintf(out, " (%s)", soft_words(c, usage));
 	fputc('\n', out);
 }

@@ -134,7 +134,8 @@ int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
 	int code;
 
 	jd.rc.lockdown = mc_lockdown(t->lockdown, t->kcpath ? &k->kc : NULL,
-				     t->m, &jd.rc.locked_by);
+				     t->m, t->m ? &t->km : NULL,
+				     &jd.rc.locked_by);
 
 	if (k->trusted.n == 0 && k->platform.n == 0)
 		ms_warn(NULL, "no usable trusted certificate: every signature "

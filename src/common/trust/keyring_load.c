@@ -33,12 +33,13 @@ static int is_efivar(enum tl_kind kind)
 static enum ts_esl_role role_of(const struct tl_source *src)
 {
 	if (is_dbx(src->kind))
-		return TS_ESL_DBX;
+		return src->file == TL_FILE_HASHES_ONLY ? TS_ESL_DBX_HASHES :
+							  TS_ESL_DBX;
 	switch (src->file) {
 	case TL_FILE_PLATFORM: return TS_ESL_PLATFORM;
 	case TL_FILE_MACHINE_CA: return TS_ESL_MACHINE_CA;
 	case TL_FILE_MACHINE_CA_MAX: return TS_ESL_MACHINE_CA_MAX;
-	case TL_FILE_AS_KIND: break;
+	case TL_FILE_AS_KIND: case TL_FILE_HASHES_ONLY: break;
 	}
 	return src->kind == TL_EFI_DB ? TS_ESL_PLATFORM : TS_ESL_TRUSTED;
 }

@@ -35,12 +35,16 @@ enum tl_kind {
 			 * tl_load(), which passes it over */
 };
 
-/* How --machine's keyring model files a source (TL_MOK, TL_EFI_DB) */
+/* How --machine's keyring model files a source (TL_MOK, TL_EFI_DB,
+ * and the dbx-style lists) */
 enum tl_file {
 	TL_FILE_AS_KIND,	/* the kind's default keyring */
 	TL_FILE_PLATFORM,	/* MokListRT into .platform */
 	TL_FILE_MACHINE_CA,	/* .machine's CA restriction */
 	TL_FILE_MACHINE_CA_MAX,
+	TL_FILE_HASHES_ONLY,	/* a dbx-style list of a kernel without
+				 * SYSTEM_REVOCATION_LIST: its X.509
+				 * entries revoke nothing */
 };
 
 struct tl_source {

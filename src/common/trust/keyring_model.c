@@ -1,80 +1,129 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "trust/keyring_model.h"
 
-static const char *const vendor_names[] = {
-	[KM_VENDOR_UNKNOWN] = "unknown",
-	[KM_VENDOR_DEBIAN] = "debian",
-	[KM_VENDOR_MAINLINE] = "mainline",
-};
-
-const char *km_vendor_name(enum km_vendor v)
+/* v in [since, until); an empty span ({0, 0}) holds nothing */
+static bool in_span(int v, struct kr_span s)
 {
-	return vendor_names[v];
+	if (!s.since && !s.until)
+		return false;
+	return v >= s.since && (!s.until || v < s.until);
 }
 
-int km_vendor_by_name(const char *name)
+/* The options the judged kernel has: its .config's, else the vendor's
+ * shipped ones. */
+static struct vd_options options_of(const struct kconfig *kc,
+				    const struct vd_row *row)
 {
-	if (strcmp(name, "debian") == 0)
-		return KM_VENDOR_DEBIAN;
-	if (strcmp(name, "mainline") == 0)
-		return KM_VENDOR_MAINLINE;
-	return -1;
+	if (!kc)
+		return row->shipped;
+	return (struct vd_options){
+		.keyrings = kc->keyrings,
+		/* arch_get_ima_policy() needs CONFIG_MODULE_SIG to enforce */
+		.ima_arch_policy = kc->ima_arch_policy && kc->module_sig,
+		.lockdown_in_sb = kc->lockdown_lsm && kc->lockdown_in_sb,
+		.revocation_list = kc->revocation_list,
+		.sig_force = kc->sig_force,
+	};
 }
 
-/*
- * The vendor a version line names: Debian's kernels are built by
- * debian-kernel@lists.debian.org and say "Debian <version>" in their
- * UTS version; nothing else is known (KM_VENDOR_UNKNOWN).
- */
-static enum km_vendor km_vendor_of_banner(const char *banner)
+/* ima_efi.c: IMA_ARCH_POLICY and IMA_SECURE_AND_OR_TRUSTED_BOOT (which
+ * IMA_ARCH_POLICY selects on x86 and arm64) */
+static bool ima_secure_boot(const struct kconfig *kc, const struct vd_row *row)
 {
-	/* "6.1.0-41-amd64 (debian-kernel@lists.debian.org) (gcc-12 ...)
-	 * #1 SMP PREEMPT_DYNAMIC Debian 6.1.158-1 (2025-11-09)": the
-	 * builder debian/rules.real sets, and the UTS version
-	 * debian/bin/gencontrol.py writes */
-	if (!banner)
-		return KM_VENDOR_UNKNOWN;
-	if (strstr(banner, "(debian-kernel@lists.debian.org)") ||
-	    strstr(banner, " Debian "))
-		return KM_VENDOR_DEBIAN;
-	return KM_VENDOR_UNKNOWN;
+	return kc ? kc->ima_secure_boot || kc->ima_arch_policy :
+		    row->shipped.ima_arch_policy;
 }
 
-/* Debian's options, taken when no .config was read (every Debian line
- * since 6.1 has them; 5.10 has no machine keyring) */
-#define KM_DEBIAN_OPTS (KC_SECONDARY | KC_MACHINE | KC_PLATFORM | \
-			KC_LOAD_UEFI)
+/* What the kernel does when booted with Secure Boot, whatever the
+ * machine: the lockdown level its patch raises to. */
+static void sb_lockdown(const struct kconfig *kc, struct km_model *o)
+{
+	if (!o->opts.lockdown_in_sb) {
+		o->sb_lockdown = KC_LOCK_NONE;
+		return;
+	}
+	o->sb_lockdown = o->row->sb_level;
+	if (!kc)
+		o->sb_lockdown_by = o->row->sb_level == KC_LOCK_CONFIDENTIALITY ?
+			"EFI Secure Boot (assumed: no kernel config; the "
+			"vendor's patch locks down to confidentiality)" :
+			"EFI Secure Boot (assumed: no kernel config)";
+	else if (o->row->sb_level == KC_LOCK_CONFIDENTIALITY)
+		o->sb_lockdown_by = "EFI Secure Boot (CONFIG_LOCK_DOWN_IN_EFI_"
+				    "SECURE_BOOT: the vendor's patch locks down "
+				    "to confidentiality)";
+	else if (kc->lockdown_in_sb_opt &&
+		 strcmp(kc->lockdown_in_sb_opt,
+			"CONFIG_LOCK_DOWN_IN_SECURE_BOOT") == 0)
+		o->sb_lockdown_by = "EFI Secure Boot "
+				    "(CONFIG_LOCK_DOWN_IN_SECURE_BOOT)";
+	else
+		o->sb_lockdown_by = "EFI Secure Boot "
+				    "(CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT)";
+}
+
+static void revocation(const struct kconfig *kc, struct km_model *o)
+{
+	o->revocation_certs = o->opts.revocation_list;
+	if (o->revocation_certs)
+		return;
+	/* certs/blacklist.c: add_key_to_revocation_list() and
+	 * is_key_on_revocation_list() are stubs without it */
+	o->revocation_why = kc ?
+		"CONFIG_SYSTEM_REVOCATION_LIST is not set: an X.509 "
+		"certificate in dbx or MokListXRT revokes nothing (its hashes "
+		"still do)" :
+		"no kernel config, and the vendor ships no "
+		"SYSTEM_REVOCATION_LIST: an X.509 certificate in dbx or "
+		"MokListXRT revokes nothing (its hashes still do)";
+}
 
 void km_decide(const struct kconfig *kc, const struct mc_machine *m,
-	       enum km_vendor given, const char *banner, int major,
-	       int minor, struct km_model *o)
+	       enum km_vendor given, const char *banner, const char *version,
+	       struct km_model *o)
 {
-	int v = major * 1000 + minor;
-	unsigned opts = kc ? kc->keyrings : KM_DEBIAN_OPTS;
+	int major = 0, minor = 0, v;
 	bool sb_on;
 
 	memset(o, 0, sizeof(*o));
+	if (!version || sscanf(version, "%d.%d", &major, &minor) != 2)
+		major = minor = 0;
+	v = KR_V(major, minor);
 	o->assumed_config = !kc;
 	if (given != KM_VENDOR_UNKNOWN) {
 		o->vendor = given;
 		o->vendor_why = "--kernel-vendor";
 	} else {
-		o->vendor = km_vendor_of_banner(banner);
-		o->vendor_why = o->vendor == KM_VENDOR_DEBIAN ?
-			"the image's version line names Debian" : banner ?
-			"the image's version line names no known vendor: "
-			"judged as kernel.org's (give --kernel-vendor)" :
-			"no image version line: judged as kernel.org's "
-			"(give --kernel-vendor)";
+		o->vendor = vd_detect(banner, m ? m->release : NULL,
+				      m ? m->pkgbase : NULL, &o->vendor_why);
 	}
-	/* kernel/module/signing.c: mod_verify_sig(), Debian's
-	 * "KEYS: Make use of platform keyring for module signature
-	 * verify" */
-	o->platform_for_modules = o->vendor == KM_VENDOR_DEBIAN &&
-				  (opts & KC_PLATFORM);
+	o->row = vd_row(o->vendor);
+	o->opts = options_of(kc, o->row);
+	/* kernel/module/signing.c: mod_verify_sig(), the vendor's "KEYS:
+	 * Make use of platform keyring for module signature verify" */
+	o->platform_for_modules = o->row->platform_retry &&
+				  (o->opts.keyrings & KC_PLATFORM);
+	sb_lockdown(kc, o);
+	revocation(kc, o);
+	o->mok_asks_arch = vd_mok_asks_arch(kc, version, &o->mok_asks_why);
+	/* arch_get_secureboot() is the EFI stub's verdict, which shim's
+	 * MokSBState turns off; unknown is taken as on, and said */
+	sb_on = m && m->has_efivars &&
+		(m->sb == MC_SB_ON || m->sb == MC_SB_UNKNOWN);
+	/* ima_efi.c arch_get_ima_policy(): with Secure Boot on, module
+	 * signatures are enforced from then on */
+	if (sb_on && o->opts.ima_arch_policy) {
+		o->ima_enforce = true;
+		o->enforce_why = kc ? "IMA's architecture policy under Secure "
+			"Boot (CONFIG_IMA_ARCH_POLICY): set_module_sig_enforced()" :
+			"IMA's architecture policy under Secure Boot (assumed: "
+			"no kernel config, the vendor ships IMA_ARCH_POLICY): "
+			"set_module_sig_enforced()";
+	}
 
 	if (!m || !m->has_efivars) {
 		o->mok = KM_MOK_NOT_LOADED;
@@ -82,7 +131,7 @@ void km_decide(const struct kconfig *kc, const struct mc_machine *m,
 		o->db_why = "not booted with UEFI";
 		return;
 	}
-	if (!(opts & KC_LOAD_UEFI)) {
+	if (!(o->opts.keyrings & KC_LOAD_UEFI)) {
 		o->mok = KM_MOK_NOT_LOADED;
 		o->mok_why = "CONFIG_LOAD_UEFI_KEYS is not set";
 		o->db_why = o->mok_why;
@@ -93,14 +142,11 @@ void km_decide(const struct kconfig *kc, const struct mc_machine *m,
 	if (m->has_ignore_db)
 		o->db_why = "MokIgnoreDB (mokutil --ignore-db): the kernel "
 			    "does not load db";
-	else if (!(opts & KC_PLATFORM))
+	else if (!(o->opts.keyrings & KC_PLATFORM))
 		o->db_why = "CONFIG_INTEGRITY_PLATFORM_KEYRING is not set";
 	else
 		o->db = true;
-	/* "the MOK/MOKx can not be trusted when secure boot is disabled":
-	 * arch_get_secureboot() is the EFI stub's verdict, which shim's
-	 * MokSBState turns off; unknown is taken as on, and said */
-	sb_on = m->sb == MC_SB_ON || m->sb == MC_SB_UNKNOWN;
+	/* "the MOK/MOKx can not be trusted when secure boot is disabled" */
 	if (!sb_on) {
 		o->mok = KM_MOK_NOT_LOADED;
 		o->mok_why = m->sb == MC_SB_SHIM_OFF ?
@@ -110,16 +156,31 @@ void km_decide(const struct kconfig *kc, const struct mc_machine *m,
 			"key";
 		return;
 	}
+	/* load_uefi_certs(): "the MOK/MOKx can not be trusted when secure
+	 * boot is disabled", asked of IMA before the integrity-wide change:
+	 * a kernel without IMA_SECURE_AND_OR_TRUSTED_BOOT never loads them */
+	if (!o->mok_asks_arch && !ima_secure_boot(kc, o->row)) {
+		o->mok = KM_MOK_NOT_LOADED;
+		o->mok_why = kc ? "MokListRT and MokListXRT not loaded: "
+			"load_uefi_certs() asks IMA's arch_ima_get_secureboot(), "
+			"false without CONFIG_IMA_SECURE_AND_OR_TRUSTED_BOOT "
+			"(release before \"integrity: Make "
+			"arch_ima_get_secureboot integrity-wide\")" :
+			"MokListRT and MokListXRT not loaded: load_uefi_certs() "
+			"asks IMA's arch_ima_get_secureboot(), and the vendor "
+			"ships no IMA (assumed: no kernel config)";
+		return;
+	}
 	o->mokx = true;
-	/* machine_keyring.c: trust_moklist().  Debian's 6.1 and 6.12
-	 * return true; its 7.3 has kernel.org's; the lines between are
-	 * not known and taken as 7.3 is, and said */
-	if (o->vendor == KM_VENDOR_DEBIAN && v && v <= 6012) {
+	/* machine_keyring.c: trust_moklist(): the row's releases where it
+	 * returns true; where not known, kernel.org's is taken and said */
+	if (v && in_span(v, o->row->trust_always)) {
 		o->trust_moklist = true;
 		o->trust_why = "MokListRT, trusted as Debian's "
 				"trust_moklist() trusts it always";
 	} else {
-		if (o->vendor == KM_VENDOR_DEBIAN && (!v || v < 7003))
+		if (in_span(v ? v : o->row->trust_unknown.since,
+			    o->row->trust_unknown))
 			o->trust_assumed = true;
 		o->trust_moklist = m->has_mok_trusted;
 		o->trust_why = m->has_mok_trusted ?
@@ -133,18 +194,18 @@ void km_decide(const struct kconfig *kc, const struct mc_machine *m,
 			"MokListTrustedRT";
 	}
 	/* keyring_handler.c: get_handler_for_mok() */
-	if (!(opts & KC_MACHINE) || !o->trust_moklist) {
-		o->mok = (opts & KC_PLATFORM) ? KM_MOK_PLATFORM :
-						KM_MOK_NOT_LOADED;
-		o->mok_why = !(opts & KC_MACHINE) ?
+	if (!(o->opts.keyrings & KC_MACHINE) || !o->trust_moklist) {
+		o->mok = (o->opts.keyrings & KC_PLATFORM) ? KM_MOK_PLATFORM :
+							  KM_MOK_NOT_LOADED;
+		o->mok_why = !(o->opts.keyrings & KC_MACHINE) ?
 			"MokListRT: CONFIG_INTEGRITY_MACHINE_KEYRING is not set" :
 			o->trust_why;
 		return;
 	}
 	o->mok_why = o->trust_why;
-	if (opts & KC_CA_MACHINE_MAX)
+	if (o->opts.keyrings & KC_CA_MACHINE_MAX)
 		o->mok = KM_MOK_MACHINE_CA_MAX;
-	else if (opts & KC_CA_MACHINE)
+	else if (o->opts.keyrings & KC_CA_MACHINE)
 		o->mok = KM_MOK_MACHINE_CA;
 	else
 		o->mok = KM_MOK_MACHINE;

@@ -25,14 +25,14 @@
  * (integrity_init_keyring: restrict_link_by_ca), certs/system_keyring.c
  * (set_machine_trusted_keys links .machine into the secondary keyring).
  *
- * Two things no .config says are the distribution's patches: Debian's
- * kernel/module/signing.c retries an -ENOKEY module against .platform
- * (VERIFY_USE_PLATFORM_KEYRING; in Debian's 5.10, 6.1, 6.12 and 7.3
- * sources), and Debian's trust_moklist() of 6.1 and 6.12 is always true,
- * while Debian's 7.3 has kernel.org's: MokListRT trusted only when shim
- * published MokListTrustedRT in its MOK variable table.  Kernel.org's has
- * no retry.  Which kernel it is comes from the image's version line, or
- * is given.
+ * What no .config says is the vendor's (trust/vendors.h: the platform
+ * keyring retry, trust_moklist(), the lockdown level); what a .config
+ * says is read from it: whether load_uefi_certs() loads MOK at all under
+ * Secure Boot (before "integrity: Make arch_ima_get_secureboot
+ * integrity-wide" only with IMA_SECURE_AND_OR_TRUSTED_BOOT), IMA's
+ * architecture policy enforcing module signatures under Secure Boot,
+ * revocation certificates (SYSTEM_REVOCATION_LIST).  Which kernel it is
+ * comes from its own marks, or is given.
  */
 #ifndef MODSIGN_TRUST_KEYRING_MODEL_H
 #define MODSIGN_TRUST_KEYRING_MODEL_H
@@ -41,17 +41,7 @@
 
 #include "kernel/kernel_config.h"
 #include "trust/machine.h"
-
-enum km_vendor {
-	KM_VENDOR_UNKNOWN,	/* judged as kernel.org's, and said */
-	KM_VENDOR_DEBIAN,
-	KM_VENDOR_MAINLINE,
-};
-
-/* "debian", "mainline", "unknown"; km_vendor_by_name: -1 for others
- * (unknown is no name one may give) */
-const char *km_vendor_name(enum km_vendor v);
-int km_vendor_by_name(const char *name);
+#include "trust/vendors.h"
 
 enum km_mok {
 	KM_MOK_NOT_LOADED,	/* Secure Boot off, no UEFI, or no MOK list */
@@ -73,18 +63,38 @@ struct km_model {
 	const char *mok_why;
 	bool db, dbx, mokx;		/* loaded */
 	const char *db_why;		/* why db is not, or NULL */
-	bool assumed_config;		/* no .config: Debian's options taken */
+	bool assumed_config;	/* no .config: the row's shipped options */
+	const struct vd_row *row;	/* the vendor's row */
+	struct vd_options opts;	/* the options judged by: the .config's,
+				 * else the row's shipped ones */
+	/* load_uefi_certs()'s question before MOK (static words) */
+	bool mok_asks_arch;
+	const char *mok_asks_why;
+	/* ima_efi.c: IMA_ARCH_POLICY with Secure Boot on calls
+	 * set_module_sig_enforced() */
+	bool ima_enforce;
+	const char *enforce_why;
+	/* X.509 entries of dbx and MokListXRT are revocation certificates
+	 * (SYSTEM_REVOCATION_LIST); why, when not */
+	bool revocation_certs;
+	const char *revocation_why;
+	/* the level Secure Boot raises lockdown to (KC_LOCK_NONE: this
+	 * kernel has no such option), and the words saying so */
+	enum kc_lockdown sb_lockdown;
+	const char *sb_lockdown_by;
 };
 
 /*
  * Decide the model.  kc: the judged kernel's config, or NULL; m: the
- * machine (Secure Boot, MOK variables), or NULL for no machine; vendor:
- * given (--kernel-vendor), or KM_VENDOR_UNKNOWN to take the banner's
- * (banner may be NULL); major.minor: the kernel's version (0.0: not
- * known), which decides Debian's trust_moklist().
+ * machine (Secure Boot, MOK variables, Arch's pkgbase), or NULL for no
+ * machine; given: --kernel-vendor, or KM_VENDOR_UNKNOWN to take the
+ * kernel's own marks (banner: its version line, may be NULL); version:
+ * the kernel's release ("6.12.110", "7.1.7-arch1"; NULL or "": not
+ * known), which decides Debian's trust_moklist() and what
+ * load_uefi_certs() asks.
  */
 void km_decide(const struct kconfig *kc, const struct mc_machine *m,
-	       enum km_vendor given, const char *banner, int major,
-	       int minor, struct km_model *out);
+	       enum km_vendor given, const char *banner, const char *version,
+	       struct km_model *out);
 
 #endif

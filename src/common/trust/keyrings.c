@@ -169,7 +169,27 @@ static int machine_model(struct tk_setup *s, struct tk_keyrings *k,
 		return failed(f, TK_NOMEM, -ENOMEM, NULL);
 	w->notes(s->notes, had);
 	w->model(&s->km);
+	/* IMA's architecture policy enforces from boot on */
+	if (s->km.ima_enforce)
+		s->enforce = true;
 	return 0;
+}
+
+/*
+ * certs/blacklist.c: without SYSTEM_REVOCATION_LIST an X.509 entry of
+ * dbx or MokListXRT revokes nothing (its hashes still blacklist): so with
+ * a .config that leaves it out, or --machine's kernel without it, the
+ * dbx-style lists are read for their hashes only.
+ */
+static void revocation_gate(struct tk_setup *s, const struct tk_keyrings *k)
+{
+	bool revoke = s->m ? s->km.revocation_certs :
+		      !s->kcpath || k->kc.revocation_list;
+
+	for (size_t i = 0; !revoke && i < s->nsrc; i++)
+		if (s->srcs[i].kind == TL_DBX || s->srcs[i].kind == TL_EFI_DBX ||
+		    s->srcs[i].kind == TL_MOKX)
+			s->srcs[i].file = TL_FILE_HASHES_ONLY;
 }
 
 /* --secondary, after every other key is loaded. */
@@ -202,6 +222,7 @@ int tk_load(struct tk_setup *s, struct tk_keyrings *k,
 		return err;
 	if (s->blpath && (err = blacklist(s->blpath, &k->bl, f)))
 		return err;
+	revocation_gate(s, k);
 	st = (struct ts_stores){ s->kr, &k->trusted, &k->revoked,
 				 &k->platform, &k->bl };
 	err = tl_load(s->srcs, s->nsrc, &st, w->loaded, (void *)s->kr,

@@ -13,6 +13,7 @@
 #include "base/rootpath.h"
 #include "kernel/kernel_config.h"
 #include "trust/efi_siglist.h"
+#include "trust/keyring_model.h"
 #include "trust/machine.h"
 
 #define EFI_GLOBAL "8be4df61-93ca-11d2-aa0d-00e098032b8c"
@@ -405,6 +406,7 @@ int mc_probe(const char *root, const char *release, struct mc_machine *m,
 	}
 	m->running = running(m);
 	pkgbase(m, m->release, base, sizeof(base));
+	snprintf(m->pkgbase, sizeof(m->pkgbase), "%s", base);
 	if (first_place(m, images, sizeof(images) / sizeof(images[0]), base,
 			m->running, &m->vmlinuz, &m->vmlinuz_from) ||
 	    first_place(m, configs, sizeof(configs) / sizeof(configs[0]), base,
@@ -496,9 +498,12 @@ static enum mc_lockdown mc_level(int level)
  * and writes to the lockdown file (seen only on the running kernel).
  */
 enum mc_lockdown mc_lockdown(int given, const struct kconfig *kc,
-			     const struct mc_machine *m, const char **by)
+			     const struct mc_machine *m,
+			     const struct km_model *km, const char **by)
 {
 	int level = KC_LOCK_NONE;
+	bool in_sb = km ? km->sb_lockdown != KC_LOCK_NONE :
+		     kc ? kc->lockdown_in_sb : true;
 
 	*by = NULL;
 	if (given >= 0) {
@@ -517,9 +522,13 @@ enum mc_lockdown mc_lockdown(int given, const struct kconfig *kc,
 		level = m->lockdown;
 		*by = m->lockdown_path;
 	}
-	if (!level && m && m->sb == MC_SB_ON && (!kc || kc->lockdown_in_sb)) {
-		level = KC_LOCK_INTEGRITY;
-		*by = kc ? "EFI Secure Boot (CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT)"
+	/* drivers/firmware/efi/secureboot.c and the vendors' patches:
+	 * LOCKDOWN_INTEGRITY_MAX, SUSE's LOCKDOWN_CONFIDENTIALITY_MAX */
+	if (m && m->sb == MC_SB_ON && in_sb &&
+	    (km ? (int)km->sb_lockdown : KC_LOCK_INTEGRITY) > level) {
+		level = km ? (int)km->sb_lockdown : KC_LOCK_INTEGRITY;
+		*by = km ? km->sb_lockdown_by :
+		      kc ? "EFI Secure Boot (CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT)"
 			 : "EFI Secure Boot (assumed: no kernel config)";
 	}
 	if (level)

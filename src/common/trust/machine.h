@@ -42,6 +42,7 @@ struct mc_machine {
 	int lockdown;		/* enum kc_lockdown, -1 when not readable */
 	int sig_enforce;	/* 0 or 1, -1 when not readable */
 	bool mok_pending;	/* MokNew: a key waits for MokManager */
+	char pkgbase[128];	/* Arch's /usr/lib/modules/R/pkgbase, or "" */
 };
 
 /*
@@ -75,18 +76,22 @@ enum mc_lockdown {
 };
 
 struct kconfig;
+struct km_model;
 
 /*
  * The lockdown the judged kernel runs in: given (an enum kc_lockdown,
  * -1 when not given) wins; else kc's (none without
  * SECURITY_LOCKDOWN_LSM, LOCK_DOWN_KERNEL_FORCE_*), the running
- * kernel's lockdown file, and integrity under Secure Boot with
- * LOCK_DOWN_IN_EFI_SECURE_BOOT, assumed when there is no .config.
- * kc and m may be NULL.  *by: what set the level (static or m's), or
- * NULL.
+ * kernel's lockdown file, and under Secure Boot the level km's vendor
+ * patch raises to (integrity; SUSE's confidentiality) with
+ * LOCK_DOWN_IN_EFI_SECURE_BOOT or Ubuntu's LOCK_DOWN_IN_SECURE_BOOT,
+ * the vendor's shipped options when there is no .config.  kc, m and km
+ * may be NULL (no km: integrity, assumed without a .config).  *by: what
+ * set the level (static or m's), or NULL.
  */
 enum mc_lockdown mc_lockdown(int given, const struct kconfig *kc,
-			     const struct mc_machine *m, const char **by);
+			     const struct mc_machine *m,
+			     const struct km_model *km, const char **by);
 
 /* "on", "off", ... as the JSON and messages say it */
 const char *mc_secure_boot_name(enum mc_secure_boot sb);

@@ -114,10 +114,12 @@ static int mp_keyrings(const struct mc_machine *m, const struct km_model *km,
 	};
 	struct tl_source db = { TL_EFI_DB, m->db, TL_FILE_AS_KIND, false,
 				".platform", "UEFI db" };
-	struct tl_source dbx = { TL_EFI_DBX, m->dbx, TL_FILE_AS_KIND, false,
-				 NULL, NULL };
-	struct tl_source mokx = { TL_MOKX, m->mokx, TL_FILE_AS_KIND, false,
-				  NULL, NULL };
+	/* certs/blacklist.c: without SYSTEM_REVOCATION_LIST their X.509
+	 * entries revoke nothing */
+	enum tl_file rev = km->revocation_certs ? TL_FILE_AS_KIND :
+						  TL_FILE_HASHES_ONLY;
+	struct tl_source dbx = { TL_EFI_DBX, m->dbx, rev, false, NULL, NULL };
+	struct tl_source mokx = { TL_MOKX, m->mokx, rev, false, NULL, NULL };
 	int err;
 
 	if (!m->has_efivars)
@@ -198,11 +200,23 @@ void mp_notes_free(struct mp_notes *n)
 	n->n = 0;
 }
 
+/* The options a config would have said, in words, for the note. */
+static void shipped_words(const struct vd_options *o, char *buf, size_t n)
+{
+	snprintf(buf, n, "IMA_ARCH_POLICY %s, lockdown under Secure Boot %s, "
+		 "SYSTEM_REVOCATION_LIST %s, INTEGRITY_CA_MACHINE_KEYRING %s",
+		 o->ima_arch_policy ? "y" : "n", o->lockdown_in_sb ? "y" : "n",
+		 o->revocation_list ? "y" : "n",
+		 o->keyrings & KC_CA_MACHINE_MAX ? "y (_MAX y)" :
+		 o->keyrings & KC_CA_MACHINE ? "y" : "n");
+}
+
 int mp_model(const struct mc_machine *m, const struct kconfig *kc,
 	     int given, struct mp_request *rq, struct km_model *km,
 	     struct mp_notes *n)
 {
-	char banner[512], *b = NULL;
+	char banner[512], *b = NULL, words[256];
+	const char *version = kc && kc->version[0] ? kc->version : m->release;
 	int err, major = 0, minor = 0;
 
 	for (size_t i = 0; i < *rq->nsrc && !b; i++)
@@ -210,18 +224,24 @@ int mp_model(const struct mc_machine *m, const struct kconfig *kc,
 		    ts_vmlinux_banner(rq->srcs[i].path, banner,
 				      sizeof(banner)) == 0)
 			b = banner;
-	if (kc && kc->major)
-		major = kc->major, minor = kc->minor;
-	else if (sscanf(m->release, "%d.%d", &major, &minor) != 2)
+	if (sscanf(version, "%d.%d", &major, &minor) != 2)
 		major = minor = 0;
-	km_decide(kc, m, (enum km_vendor)given, b, major, minor, km);
+	km_decide(kc, m, (enum km_vendor)given, b, version, km);
 	err = mp_keyrings(m, km, rq, n);
 	if (!err && km->vendor == KM_VENDOR_UNKNOWN)
 		err = note(n, "kernel vendor unknown: %s", km->vendor_why);
+	if (!err && km->assumed_config) {
+		shipped_words(&km->opts, words, sizeof(words));
+		err = note(n, "no kernel config: %s's shipped options taken "
+			   "(%s; from %s)", km->row->title, words,
+			   km->row->shipped_from);
+	}
 	if (!err && km->trust_assumed)
 		err = note(n, "Debian kernel %d.%d: whether its trust_moklist() "
 			   "is always true (6.1, 6.12) or kernel.org's (7.3) is "
 			   "not known: kernel.org's assumed", major, minor);
+	if (!err && !km->revocation_certs && (m->has_dbx || m->has_mokx))
+		err = note(n, "%s", km->revocation_why);
 	return err;
 }
 

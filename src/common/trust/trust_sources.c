@@ -156,6 +156,10 @@ static int esl_entry(void *p, const struct esl_entry *e)
 
 	switch (e->type) {
 	case ESL_X509:
+		/* uefi_revocation_list_x509() adds nothing without
+		 * SYSTEM_REVOCATION_LIST (include/keys/system_keyring.h) */
+		if (c->role == TS_ESL_DBX_HASHES)
+			break;
 		c->note->x509++;
 		if (c->role == TS_ESL_MACHINE_CA ||
 		    c->role == TS_ESL_MACHINE_CA_MAX)
@@ -168,14 +172,16 @@ static int esl_entry(void *p, const struct esl_entry *e)
 	case ESL_X509_SHA256:
 		/* EFI_CERT_X509_SHA256: SHA-256 of the TBS, then 16 bytes of
 		 * revocation time */
-		if (c->role != TS_ESL_DBX || e->len < 32) {
+		if ((c->role != TS_ESL_DBX && c->role != TS_ESL_DBX_HASHES) ||
+		    e->len < 32) {
 			c->note->other++;
 			return 0;
 		}
 		c->note->tbs_hashes++;
 		return bl_add(c->st->bl, true, e->data, 32);
 	case ESL_SHA256:
-		if (c->role != TS_ESL_DBX || e->len != 32) {
+		if ((c->role != TS_ESL_DBX && c->role != TS_ESL_DBX_HASHES) ||
+		    e->len != 32) {
 			c->note->other++;
 			return 0;
 		}
@@ -218,7 +224,7 @@ const char *ts_efivar(enum ts_esl_role role, bool mok)
 {
 	if (mok)
 		return ESL_EFIVARS "/" ESL_VAR_MOK;
-	return role == TS_ESL_DBX ? ESL_EFIVARS "/" ESL_VAR_DBX
+	return role == TS_ESL_DBX || role == TS_ESL_DBX_HASHES ? ESL_EFIVARS "/" ESL_VAR_DBX
 				  : ESL_EFIVARS "/" ESL_VAR_DB;
 }
 

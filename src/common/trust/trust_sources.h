@@ -70,6 +70,9 @@ enum ts_esl_role {
 	TS_ESL_TRUSTED,		/* --esl FILE, --mok */
 	TS_ESL_PLATFORM,	/* --efi-db */
 	TS_ESL_DBX,		/* --dbx FILE, --efi-dbx */
+	/* dbx or MokListXRT of a kernel without SYSTEM_REVOCATION_LIST:
+	 * hashes only, its X.509 entries counted as other */
+	TS_ESL_DBX_HASHES,
 	/* MokListRT into a .machine restricted to CA keys
 	 * (restrict_link_by_ca, _MAX: not digitalSignature either); a key
 	 * refused goes to .platform (add_to_machine_keyring) */
@@ -80,7 +83,7 @@ enum ts_esl_role {
 /*
  * Load a signature list (a file, or efivar when efivar is true: 4 bytes
  * of attributes first).  X.509 entries go where role says; hash entries
- * go to st->bl for TS_ESL_DBX and are counted (and ignored, as the
+ * go to st->bl for TS_ESL_DBX(_HASHES) and are counted (and ignored, as the
  * kernel's db and MOK handlers ignore them) otherwise.  -ENOENT when the
  * file or variable is absent, -EBADMSG (note->bad_off) when malformed.
  */

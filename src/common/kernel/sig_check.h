@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * kernel/module/signing.c: module_sig_check()'s answer.  mod_verify_sig()
+ * gives a verdict (kernel/verify.h, kernel/judge_file.h); the soft ones
+ * (unsigned -ENODATA, unknown key -ENOKEY, unsupported crypto -ENOPKG)
+ * become -EKEYREJECTED when the kernel enforces (module.sig_enforce=1,
+ * MODULE_SIG_FORCE, IMA's architecture policy under Secure Boot), else
+ * -EPERM when it is locked down (security_locked_down(
+ * LOCKDOWN_MODULE_SIGNATURE)), else the module loads, tainted.  Other
+ * usages are as judged: their callers refuse every failure.  The exit
+ * code a verdict gives is chosen here too; report/ only prints.
+ */
+#ifndef MODSIGN_KERNEL_SIG_CHECK_H
+#define MODSIGN_KERNEL_SIG_CHECK_H
+
+#include <stdbool.h>
+
+#include "kernel/verify.h"
+
+/* What module_sig_check() is asked under. */
+struct kv_sig_policy {
+	bool enforce;	/* is_module_sig_enforced() */
+	bool locked;	/* lockdown at integrity or confidentiality */
+};
+
+/* A verdict the kernel loads unsigned when neither enforcing nor locked
+ * down: -ENODATA, -ENOKEY, -ENOPKG. */
+bool kv_sig_soft(int err);
+
+/* The errno the user sees for err (module_sig_check()'s). */
+int kv_sig_errno(const struct kv_sig_policy *p, enum kv_usage usage,
+		 int err);
+
+/*
+ * The verdict that decides: a module judged -ENOEXEC (no valid ELF) after
+ * a soft signature outcome is, when enforcing or locked down, stopped at
+ * its signature first (the result, in tmp); otherwise r.
+ */
+const struct kv_result *kv_sig_decided(const struct kv_sig_policy *p,
+				       enum kv_usage usage,
+				       const struct kv_result *r,
+				       struct kv_result *tmp);
+
+/* The exit code of that verdict (base/exitcode.h): a lockdown refusal is
+ * a rejection. */
+int kv_sig_exit_code(const struct kv_sig_policy *p, enum kv_usage usage,
+		     const struct kv_result *r);
+
+#endif
