@@ -47,3 +47,45 @@ K=(sha256 "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt")
 	assert_failure 2
 	assert_output "verify-file: l2: $nulmsg"
 }
+
+# Set byte i of a signed file's 12-byte descriptor to v, in place.
+poke_desc() { # file index value
+	python3 -c 'import sys
+f = open(sys.argv[1], "r+b"); f.seek(-40 + int(sys.argv[2]), 2)
+f.write(bytes([int(sys.argv[3])]))' "$@"
+}
+
+# kernel/module_signature.c, mod_check_sig(): a PKCS#7 descriptor with a
+# signer or key-id length is refused (-EBADMSG) before the CMS is read,
+# a legacy id_type too (-ENOPKG); --skip-signed must not keep either.
+@test "--skip-signed refuses a trailer the kernel refuses, never 'left unchanged'" {
+	copy_module m.ko 4000
+	"$SIGN_FILE" "${K[@]}" m.ko
+	cp m.ko bad.ko
+	poke_desc bad.ko 3 255
+	poke_desc bad.ko 4 255
+	run "$VERIFY_FILE" -c "$KEYS/rsa2048.crt" bad.ko
+	assert_failure 6
+	assert_output --partial "bad.ko: MALFORMED -EBADMSG: PKCS#7 signature info has unexpected non-zero params"
+	cp bad.ko bad0.ko
+	run "$SIGN_FILE" --skip-signed "${K[@]}" bad.ko
+	assert_failure 6
+	assert_output "sign-file: bad.ko: signature trailer the kernel refuses (PKCS#7 signature info has unexpected non-zero params): use --replace to sign it again"
+	cmp bad.ko bad0.ko
+	run "$SIGN_FILE" --batch --skip-signed "${K[@]}" bad.ko m.ko
+	assert_failure 6
+	assert_line "bad.ko: FAILED (exit 6)"
+	assert_line "m.ko: already signed, left unchanged"
+	cmp bad.ko bad0.ko
+	# the legacy id_type (X.509, 1) the kernel no longer reads: -ENOPKG
+	cp m.ko legacy.ko
+	poke_desc legacy.ko 2 1
+	run "$SIGN_FILE" --skip-signed "${K[@]}" legacy.ko
+	assert_failure 6
+	assert_output "sign-file: legacy.ko: signature trailer the kernel refuses (module: not signed with expected PKCS#7 message): use --replace to sign it again"
+	# --replace re-signs it into one the kernel accepts
+	run "$SIGN_FILE" --replace "${K[@]}" legacy.ko
+	assert_success
+	run "$VERIFY_FILE" -c "$KEYS/rsa2048.crt" legacy.ko
+	assert_success
+}
