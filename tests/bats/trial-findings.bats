@@ -89,3 +89,40 @@ f.write(bytes([int(sys.argv[3])]))' "$@"
 	run "$VERIFY_FILE" -c "$KEYS/rsa2048.crt" legacy.ko
 	assert_success
 }
+
+@test "sig_len 0 is reported as an empty signature, not as too long" {
+	copy_module m.ko 300
+	python3 -c 'import struct,sys
+open(sys.argv[1],"ab").write(struct.pack(">BBBBB3xI",0,0,2,0,0,0)+b"~Module signature appended~\n")' m.ko
+	run "$EXTRACT_SIG" m.ko
+	assert_failure 6
+	assert_output "extract-sig: m.ko: signature length is 0: the trailer holds no signature"
+	run "$EXTRACT_SIG" --modinfo m.ko
+	assert_failure 6
+	assert_output "extract-sig: m.ko: signature length is 0: the trailer holds no signature"
+}
+
+# NAME_MAX is 255: ".<name>.<pid>.tmp-XXXXXX" no longer fits from 243
+# bytes on; the temporary name then holds as much of the name as fits.
+@test "a module named with 243 to 255 bytes is signed in place" {
+	local l n
+	hooks_env
+	copy_module m.ko 300
+	for l in 243 250 255; do
+		n=$(head -c $((l - 3)) /dev/zero | tr '\0' a).ko
+		[ "${#n}" = "$l" ]
+		cp m.ko "$n"
+		run "$SIGN_FILE" "${K[@]}" "$n"
+		assert_success
+		run "$VERIFY_FILE" -q -c "$KEYS/rsa2048.crt" "$n"
+		assert_success
+		# the named temporary file, where O_TMPFILE is missing
+		cp m.ko "$n"
+		run env "${HOOKS_ENV[@]}" MODSIGN_TEST_NO_TMPFILE=1 "$SIGN_FILE" "${K[@]}" "$n"
+		assert_success
+		run "$VERIFY_FILE" -q -c "$KEYS/rsa2048.crt" "$n"
+		assert_success
+		rm "$n"
+	done
+	[ "$(dir_listing .)" = m.ko ]
+}
