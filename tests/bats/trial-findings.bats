@@ -126,3 +126,24 @@ open(sys.argv[1],"ab").write(struct.pack(">BBBBB3xI",0,0,2,0,0,0)+b"~Module sign
 	done
 	[ "$(dir_listing .)" = m.ko ]
 }
+
+@test "extract-sig with two outputs leaves neither when the second cannot be written" {
+	copy_module m.ko 300
+	"$SIGN_FILE" "${K[@]}" m.ko
+	run "$EXTRACT_SIG" -q --body-out body --sig-out nodir/sig m.ko
+	assert_failure 7
+	assert_output "extract-sig: nodir/sig: cannot write: No such file or directory"
+	[ "$(dir_listing .)" = m.ko ]
+	run "$EXTRACT_SIG" -q --body-out nodir/body --sig-out sig m.ko
+	assert_failure 7
+	[ "$(dir_listing .)" = m.ko ]
+	# an existing first output is left as it was
+	echo old > body
+	run "$EXTRACT_SIG" -q --body-out body --sig-out nodir/sig m.ko
+	assert_failure 7
+	[ "$(cat body)" = old ]
+	run "$EXTRACT_SIG" -q --body-out body --sig-out sig m.ko
+	assert_success
+	cat body sig > both
+	head -c $(( $(file_size m.ko) - 40 )) m.ko | cmp - both
+}
