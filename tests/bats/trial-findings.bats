@@ -147,3 +147,19 @@ open(sys.argv[1],"ab").write(struct.pack(">BBBBB3xI",0,0,2,0,0,0)+b"~Module sign
 	cat body sig > both
 	head -c $(( $(file_size m.ko) - 40 )) m.ko | cmp - both
 }
+
+@test "the batch summary counts an already signed module as already signed, not failed" {
+	copy_module a.ko 300
+	copy_module b.ko 300
+	"$SIGN_FILE" "${K[@]}" a.ko
+	run --separate-stderr "$SIGN_FILE" --batch "${K[@]}" a.ko b.ko
+	assert_failure 8
+	assert_output "a.ko: already signed, refused (exit 8)
+b.ko: signed
+summary: 2 files: 1 signed, 1 already signed, 0 failed"
+	assert_equal "$stderr" "sign-file: a.ko: already signed (use --replace or --skip-signed)"
+	run --separate-stderr "$SIGN_FILE" --batch --json "${K[@]}" a.ko b.ko
+	assert_failure 8
+	assert_line -n 0 '{"file":"a.ko","verdict":"ERROR","errno":"EEXIST","reason":"already signed (use --replace or --skip-signed)","exit":8}'
+	assert_line -n 2 '{"summary":{"files":2,"signed":0,"already_signed":2,"failed":0,"exit":8}}'
+}

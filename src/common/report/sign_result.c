@@ -39,6 +39,10 @@ void rp_print_sign_outcome(FILE *out, const struct ms_sign_outcome *o,
 {
 	if (json)
 		print_json(out, o);
+	else if (o->verdict == MS_SIGN_FAILED && o->code == MS_EXIT_SIGNED)
+		/* counted as already signed, not as failed */
+		fprintf(out, "%s: already signed, refused (exit %d)\n",
+			o->file, o->code);
 	else if (o->verdict == MS_SIGN_FAILED)
 		fprintf(out, "%s: FAILED (exit %d)\n", o->file, o->code);
 	else if (o->verdict == MS_SIGN_SKIPPED)
