@@ -163,3 +163,20 @@ summary: 2 files: 1 signed, 1 already signed, 0 failed"
 	assert_line -n 0 '{"file":"a.ko","verdict":"ERROR","errno":"EEXIST","reason":"already signed (use --replace or --skip-signed)","exit":8}'
 	assert_line -n 2 '{"summary":{"files":2,"signed":0,"already_signed":2,"failed":0,"exit":8}}'
 }
+
+# The hash, not the key, is what fails: 5 (ENOPKG), as verify-file's
+# verdict on such a signature; a name OpenSSL does not know is 2.
+@test "a hash no kernel takes fails with the hash's exit status, not the key's" {
+	local h
+	copy_module u.ko 300
+	for h in blake2b512 md4; do
+		run --separate-stderr "$SIGN_FILE" "$h" "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" u.ko
+		assert_failure 5
+		assert_equal "${stderr_lines[-1]}" "sign-file: u.ko: cannot sign with this hash (use sha256, sha384 or sha512)"
+	done
+	run --separate-stderr "$SIGN_FILE" blake2b512 "$KEYS/ec256.key" "$KEYS/ec256.crt" u.ko
+	assert_failure 5
+	run --separate-stderr "$SIGN_FILE" nohash "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" u.ko
+	assert_failure 2
+	[ "$(dir_listing . | grep -v ^separate-stderr-)" = u.ko ]
+}

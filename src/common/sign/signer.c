@@ -876,6 +876,15 @@ static int attach_sig(const struct ms_signer *s, const struct ms_sign_req *r,
 static int sign_failed(const struct ms_signer *s, const struct ms_sign_req *r,
 		       int err, int bad, struct ms_fail *fail)
 {
+	const char *why, *advice;
+
+	/* A digest no kernel takes in a module signature (blake2b512,
+	 * md4): OpenSSL's refusal is the hash's, as the kernel's would be
+	 * (-ENOPKG, 5), not the key's. */
+	if (kr_digest_check(NULL, s->md, &why, &advice) == -ENOPKG)
+		return fail_at(fail, MS_STAGE_SIGN, r->module,
+			       "cannot sign with this hash (use sha256, "
+			       "sha384 or sha512)", -ENOPKG);
 	if (err == -ENOPKG)
 		return fail_at(fail, MS_STAGE_SIGN, r->module,
 			       "this OpenSSL cannot make a CMS signature with "
