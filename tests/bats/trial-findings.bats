@@ -180,3 +180,10 @@ summary: 2 files: 1 signed, 1 already signed, 0 failed"
 	assert_failure 2
 	[ "$(dir_listing . | grep -v ^separate-stderr-)" = u.ko ]
 }
+
+@test "make demo prints no escape codes when stdout is not a terminal" {
+	run "$TOP/tests/demo.sh" "$BIN"
+	assert_success
+	assert_line "$ $BIN/extract-sig --modinfo hello.ko"
+	! grep -q $'\033' <<< "$output" || fail "escape codes in: $output"
+}
