@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "base/quote.h"
 
 static const char *prog = "modsign";
 static int verbose;
@@ -82,9 +83,12 @@ const char *ms_first_error(const char **subject)
 static void vreport(const char *tag, const char *subject, const char *fmt,
 		    va_list ap)
 {
+	char *quoted = subject ? ms_quote_name(subject) : NULL;
+
 	fprintf(errf(), "%s: %s", prog, tag);
 	if (subject)
-		fprintf(errf(), "%s: ", subject);
+		fprintf(errf(), "%s: ", quoted ? quoted : subject);
+	free(quoted);
 	vfprintf(errf(), fmt, ap);
 	fputc('\n', errf());
 }
