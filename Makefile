@@ -122,7 +122,7 @@ MUSL_CC     := $(if $(SAN),,$(shell command -v musl-gcc 2>/dev/null))
 FRONT_CC    := $(or $(MUSL_CC),$(CC))
 FRONT_SRC   := src/front/sign-file.c src/common/sign/front.c \
 	       src/common/base/agent_client.c src/common/base/agent_wire.c \
-	       src/common/base/log.c
+	       src/common/base/log.c src/common/base/quote.c
 FRONT_OBJ   := $(FRONT_SRC:src/%.c=$(BUILD)/front/%.o)
 FRONT_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) -Isrc/common \
 	       -DMODSIGN_VERSION='"$(VERSION)"' \

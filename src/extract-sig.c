@@ -259,6 +259,8 @@ static int describe_all(const struct args *a, const struct ms_describe_opts *o,
 	if (t.files && (a->walk || a->from) && a->view != VIEW_NONE)
 		rp_print_describe_summary(stdout, &t, code,
 					  a->view == VIEW_JSON);
+	else if (!t.files && code && a->view == VIEW_JSON)
+		ms_exit_json(stdout, code, 0);
 	return code;
 }
 
@@ -276,12 +278,18 @@ int main(int argc, char **argv)
 		return MS_EXIT_OK;
 	if (rc) {
 		ms_usage_hint();
+		if (a.view == VIEW_JSON)
+			ms_exit_json(stdout, MS_EXIT_USAGE, 0);
 		return MS_EXIT_USAGE;
 	}
 	describe_opts(&a, NULL, &o, &r);
 	err = ms_describe_begin(&o, a.nfiles ? a.files[0] : NULL);
-	if (err)
-		return err == -EEXIST ? MS_EXIT_USAGE : MS_EXIT_KEY;
+	if (err) {
+		rc = err == -EEXIST ? MS_EXIT_USAGE : MS_EXIT_KEY;
+		if (a.view == VIEW_JSON)
+			ms_exit_json(stdout, rc, err);
+		return rc;
+	}
 	sink = rp_describe_sink(&r);
 	if (a.walk || a.from || a.nfiles > 1)
 		rc = describe_all(&a, &o, &sink);

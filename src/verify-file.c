@@ -127,6 +127,10 @@ struct opts {
 	size_t nsrc;
 	char **files;
 	int nfiles;
+	/* --json: the files were reached (they print their own objects);
+	 * else the errno of a failure of the whole run, when known */
+	bool judging;
+	int err;
 };
 
 static void add_source(struct opts *o, enum tl_kind kind, const char *path)
@@ -178,6 +182,7 @@ static int machine_parts(struct opts *o)
 
 	if (tk_machine(o->sysroot, o->release, &rq, &o->m, &o->notes, &f)) {
 		rl_say_failure(&f);
+		o->err = f.err;
 		return load_exit(&f);
 	}
 	rl_say_machine(o->sysroot, &o->m, &o->notes);
@@ -282,7 +287,8 @@ static int parse_options(int argc, char **argv, struct opts *o)
 }
 
 /* One mode per run: conflicting choices are errors, not "last wins".
- * 0 when the command line holds together. */
+ * 0 when the command line holds together, -1 for a usage error, or the
+ * exit code of a run that has nothing to trust. */
 static int validate(const struct opts *o)
 {
 	bool trusts = false;
@@ -291,13 +297,15 @@ static int validate(const struct opts *o)
 		trusts |= tl_kind_trusts(o->srcs[i].kind);
 	if (o->sysroot && !o->machine)
 		ms_error(NULL, "--sysroot goes with --machine");
-	else if (!trusts && o->machine && !o->m.has_efivars)
+	else if (!trusts && o->machine && !o->m.has_efivars) {
 		ms_error(NULL, "--machine found no kernel image and no UEFI "
 			 "variables to trust (give -k DIR, -c CERT or "
 			 "--vmlinux)");
-	else if (!trusts)
-		ms_error(NULL, "no trusted certificates (give -k DIR, -c CERT, "
-			 "--vmlinux, --esl, --mok or --efi-db)");
+		return MS_EXIT_KEY;
+	} else if (!trusts)
+		ms_error(NULL, "no trusted certificates (give --machine, -k "
+			 "DIR, -c CERT, --vmlinux, --esl, --mok or "
+			 "--efi-db)");
 	else if (o->ktree && !o->kcpath)
 		ms_error(NULL, "--kernel-tree goes with --kernel-config");
 	else if (o->list_keys && (o->walk || o->nfiles || o->json || o->sig ||
@@ -340,12 +348,14 @@ static int run(struct opts *o, struct tk_keyrings *k)
 
 	if (tk_load(&t, k, &rl_words, &f)) {
 		rl_say_failure(&f);
+		o->err = f.err;
 		return load_exit(&f);
 	}
 	if (o->list_keys) {
 		rl_list_keys(stdout, k);
 		return MS_EXIT_OK;
 	}
+	o->judging = true;
 	return vr_judge_files(&r, &(const struct ms_tree_inputs){
 		.names = o->files, .n = o->nfiles,
 		.from = o->from, .nul = o->nul, .walk = o->walk,
@@ -372,10 +382,8 @@ int main(int argc, char **argv)
 	}
 	if (o.machine && (code = machine_parts(&o)))
 		goto done;
-	if (validate(&o)) {
-		code = -1;
+	if ((code = validate(&o)))
 		goto done;
-	}
 	code = run(&o, &k);
 	tk_free(&k);
 done:
@@ -383,6 +391,8 @@ done:
 		ms_usage_hint();
 		code = MS_EXIT_USAGE;
 	}
+	if (o.json && code && !o.judging)
+		ms_exit_json(stdout, code, o.err);
 	free(o.srcs);
 	mp_notes_free(&o.notes);
 	mc_free(&o.m);

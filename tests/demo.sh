@@ -12,7 +12,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
+# Commands in bold on a terminal only: a log or a pipe gets no escapes.
+bold='' plain=''
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ] && [ "${TERM:-dumb}" != dumb ]; then
+	bold=$(printf '\033[1m') plain=$(printf '\033[0m')
+fi
+step() { printf '\n%s$ %s%s\n' "$bold" "$*" "$plain"; "$@"; }
 
 echo "== modsign demo in $tmp"
 echo "making a throwaway RSA-2048 key and certificate"

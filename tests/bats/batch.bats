@@ -76,7 +76,9 @@ summary: 30 files: 30 signed, 0 already signed, 0 failed"
 	run "$SIGN_FILE" --batch --files-from list -0 "${K[@]}" m.ko
 	assert_success
 	assert_line -n 0 "m.ko: signed"
-	assert_line -n 3 "with space.ko: signed"
+	# the newline quoted as ls quotes it: one line a file
+	assert_line -n 1 "'odd'\$'\\n''name.ko': signed"
+	assert_line -n 2 "with space.ko: signed"
 	ends_with_sig_magic $'odd\nname.ko'
 	ends_with_sig_magic 'with space.ko'
 	ends_with_sig_magic m.ko
@@ -96,12 +98,12 @@ summary: 30 files: 30 signed, 0 already signed, 0 failed"
 	assert_failure 7
 	assert_output "m1.ko: signed
 missing.ko: FAILED (exit 7)
-m2.ko: FAILED (exit 8)
+m2.ko: already signed, refused (exit 8)
 adir: FAILED (exit 7)
 m3.ko: signed
 bad.ko.xz: FAILED (exit 6)
 m4.ko: signed
-summary: 7 files: 3 signed, 0 already signed, 4 failed"
+summary: 7 files: 3 signed, 1 already signed, 3 failed"
 	[ "${stderr_lines[0]}" = "sign-file: missing.ko: No such file or directory" ]
 	[ "${stderr_lines[1]}" = "sign-file: m2.ko: already signed (use --replace or --skip-signed)" ]
 	[ "${stderr_lines[2]}" = "sign-file: adir: Is a directory" ]
@@ -155,10 +157,10 @@ summary: 7 files: 3 signed, 0 already signed, 4 failed"
 		# which one takes the module's lock first.
 		if [ "$j" = 1 ]; then
 			assert_line -n 0 "m1.ko: signed"
-			assert_line -n 2 "m1.ko: FAILED (exit 8)"
+			assert_line -n 2 "m1.ko: already signed, refused (exit 8)"
 		else
 			assert_equal "$(printf '%s\n' "${lines[0]}" "${lines[2]}" |
-				sort | tr '\n' '|')" "m1.ko: FAILED (exit 8)|m1.ko: signed|"
+				sort | tr '\n' '|')" "m1.ko: already signed, refused (exit 8)|m1.ko: signed|"
 		fi
 		assert_line -n 1 "m2.ko: signed"
 		assert_line -n 3 "m3.ko: signed"

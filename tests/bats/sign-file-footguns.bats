@@ -159,9 +159,9 @@ two() {
 	run -8 --separate-stderr "$SIGN_FILE" --batch --skip-signed sha256 "$RSA_KEY" "$RSA_CRT" \
 		"$W/d/mine.ko" "$W/d/theirs.ko" "$W/d/new.ko"
 	assert_line -n 0 "$W/d/mine.ko: already signed, left unchanged"
-	assert_line -n 1 "$W/d/theirs.ko: FAILED (exit 8)"
+	assert_line -n 1 "$W/d/theirs.ko: already signed, refused (exit 8)"
 	assert_line -n 2 "$W/d/new.ko: signed"
-	assert_line -n 3 "summary: 3 files: 1 signed, 1 already signed, 1 failed"
+	assert_line -n 3 "summary: 3 files: 1 signed, 2 already signed, 0 failed"
 	[[ "$stderr" == *"theirs.ko: already signed by 'untrusted signing key'"* ]] || fail "$stderr"
 }
 
@@ -270,7 +270,7 @@ two() {
 	assert_equal "$(jq -c .signers <<< "${lines[0]}")" "$want"
 	assert_line -n 1 "{\"file\":\"$W/d/a.ko\",\"verdict\":\"SKIPPED\",\"signers\":null}"
 	assert_equal "$(jq -r '.verdict + " " + .errno + " " + (.exit|tostring)' <<< "${lines[2]}")" "ERROR EEXIST 8"
-	assert_line -n 3 '{"summary":{"files":3,"signed":1,"already_signed":1,"failed":1,"exit":8}}'
+	assert_line -n 3 '{"summary":{"files":3,"signed":1,"already_signed":2,"failed":0,"exit":8}}'
 	# diagnostics stay on stderr
 	[[ "$stderr" == *"theirs.ko: already signed by"* ]] || fail "$stderr"
 }

@@ -45,6 +45,12 @@ int ms_list_read(struct ms_list *l, const char *path, int nul)
 	while ((n = getdelim(&line, &cap, nul ? '\0' : '\n', f)) > 0) {
 		if (line[n - 1] == (nul ? '\0' : '\n'))
 			line[--n] = '\0';
+		/* a NUL in a line: a find -print0 list read without -0,
+		 * which would cut each line at its first name */
+		if (!nul && memchr(line, '\0', (size_t)n)) {
+			err = -EILSEQ;
+			break;
+		}
 		if (n == 0)
 			continue;
 		err = ms_list_add(l, line);

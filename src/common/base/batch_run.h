@@ -24,7 +24,8 @@ int ms_list_add(struct ms_list *l, const char *name);
  * Append the names in path ("-": standard input), one a line, or
  * NUL-separated when nul.  Empty names are skipped; a line's "\r\n" is
  * not special (file names may hold any byte but NUL and, without -0,
- * newline).  -errno when unreadable.
+ * newline).  -errno when unreadable; -EILSEQ when a line holds a NUL
+ * byte without nul (a NUL-separated list: never cut at the first NUL).
  */
 int ms_list_read(struct ms_list *l, const char *path, int nul);
 void ms_list_free(struct ms_list *l);

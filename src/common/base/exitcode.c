@@ -2,7 +2,11 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include <json-c/json.h>
+
 #include "base/exitcode.h"
+#include "base/json_name.h"
+#include "base/log.h"
 
 int ms_exit_for_errno(int err)
 {
@@ -117,4 +121,39 @@ const char *ms_errno_name(int err)
 	}
 	snprintf(unknown, sizeof(unknown), "E%d", -err);
 	return unknown;
+}
+
+/* The errno a failure of the whole run stands for when none is known. */
+static int errno_of(int code)
+{
+	switch (code) {
+	case MS_EXIT_USAGE:
+		return -EINVAL;
+	case MS_EXIT_KEY:
+		return -ENOKEY;
+	case MS_EXIT_MALFORMED:
+		return -EBADMSG;
+	default:
+		return -EIO;
+	}
+}
+
+void ms_exit_json(FILE *out, int code, int err)
+{
+	json_object *j = json_object_new_object(), *e;
+	const char *subject, *message = ms_first_error(&subject);
+
+	e = json_object_new_object();
+	if (subject)
+		ms_json_add_name(e, "file", subject);
+	json_object_object_add(e, "errno", json_object_new_string(
+				       ms_errno_name(err ? err
+							 : errno_of(code))));
+	ms_json_add_name(e, "reason", message ? message : "usage error");
+	json_object_object_add(e, "exit", json_object_new_int(code));
+	json_object_object_add(j, "error", e);
+	fprintf(out, "%s\n", json_object_to_json_string_ext(j,
+		JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	fflush(out);
+	json_object_put(j);
 }

@@ -44,6 +44,16 @@ int ms_exit_worst(int a, int b);
 /* The table and the severity order, as every tool's --help ends. */
 void ms_exit_help(FILE *f);
 
+/*
+ * --json, a run that fails as a whole (a usage error, a trust source
+ * that cannot be read, a file list that names nothing): one object on
+ * out, shaped as the summary is, from the run's first error
+ * (base/log.h): {"error":{"file":F,"errno":"E...","reason":R,"exit":N}},
+ * "file" only when the error names one.  err: the negative errno, or 0
+ * for the exit status's usual one.
+ */
+void ms_exit_json(FILE *out, int code, int err);
+
 /* "EKEYREJECTED" for -EKEYREJECTED; "0" for 0; "E<n>" when unknown. */
 const char *ms_errno_name(int err);
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/log.h"
+#include "base/quote.h"
 
 static const char *prog = "modsign";
 static int verbose;
@@ -54,12 +56,39 @@ int ms_verbose(void)
 static void vreport(const char *tag, const char *subject, const char *fmt,
 		    va_list ap) __attribute__((format(printf, 3, 0)));
 
+/* The run's first error, said outside any capture (a batch file's
+ * errors are that file's): what --json turns into its error object. */
+static char *first_subject, *first_message;
+
+static void remember_first(const char *subject, const char *fmt,
+			   va_list ap) __attribute__((format(printf, 2, 0)));
+
+static void remember_first(const char *subject, const char *fmt, va_list ap)
+{
+	if (capture || first_message)
+		return;
+	if (vasprintf(&first_message, fmt, ap) < 0) {
+		first_message = NULL;
+		return;
+	}
+	first_subject = subject ? strdup(subject) : NULL;
+}
+
+const char *ms_first_error(const char **subject)
+{
+	*subject = first_subject;
+	return first_message;
+}
+
 static void vreport(const char *tag, const char *subject, const char *fmt,
 		    va_list ap)
 {
+	char *quoted = subject ? ms_quote_name(subject) : NULL;
+
 	fprintf(errf(), "%s: %s", prog, tag);
 	if (subject)
-		fprintf(errf(), "%s: ", subject);
+		fprintf(errf(), "%s: ", quoted ? quoted : subject);
+	free(quoted);
 	vfprintf(errf(), fmt, ap);
 	fputc('\n', errf());
 }
@@ -70,6 +99,9 @@ void ms_error(const char *subject, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	vreport("", subject, fmt, ap);
+	va_end(ap);
+	va_start(ap, fmt);
+	remember_first(subject, fmt, ap);
 	va_end(ap);
 	if (detail)
 		detail(errf(), verbose);

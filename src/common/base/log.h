@@ -34,6 +34,10 @@ void ms_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* After the one line saying what is wrong with a command line: where
  * the usage is, rather than the whole usage block. */
 void ms_usage_hint(void);
+/* The first ms_error of the run outside any capture, and its subject
+ * (NULL when none): what --json reports when a run fails as a whole.
+ * Kept until the process ends. */
+const char *ms_first_error(const char **subject);
 
 /*
  * Send this thread's diagnostics to f instead of stderr (NULL: back to

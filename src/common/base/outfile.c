@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -127,6 +128,18 @@ static char *resolve_target(const char *target, struct stat *st,
  */
 #define TMP_TAG ".tmp-"
 #define TMP_RAND 6
+
+/* How much of the target's name goes into its temporary name: all of
+ * it, or as much as keeps the whole within NAME_MAX (a module named
+ * with 243 to 255 bytes is still signed in place). */
+static int tmp_name_room(pid_t pid)
+{
+	char digits[24];
+	int n = snprintf(digits, sizeof(digits), "%ld", (long)pid);
+
+	/* "." name "." pid TMP_TAG random */
+	return NAME_MAX - 2 - n - (int)strlen(TMP_TAG) - TMP_RAND;
+}
 
 /* The pid a name of that form encodes; 0 for any other name. */
 static pid_t tmp_name_pid(const char *name)
@@ -287,8 +300,9 @@ int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 		goto fail;
 	}
 	dir = dirname(dircopy);
-	if (asprintf(&o->tmp, "%s/.%s.%ld" TMP_TAG "XXXXXX", dir,
-		     basename(base), (long)getpid()) < 0) {
+	if (asprintf(&o->tmp, "%s/.%.*s.%ld" TMP_TAG "XXXXXX", dir,
+		     tmp_name_room(getpid()), basename(base),
+		     (long)getpid()) < 0) {
 		o->tmp = NULL;
 		err = -ENOMEM;
 		goto fail;

@@ -161,6 +161,11 @@ static int collect_list(const struct ms_tree_inputs *in, struct ms_list *out)
 
 	if (err == -ENOMEM)
 		return err;
+	if (err == -EILSEQ) {
+		ms_error(in->from, "the file list holds NUL bytes: its names "
+			 "are NUL-separated (add -0)");
+		return MS_EXIT_USAGE;
+	}
 	if (err) {
 		ms_error(in->from, "cannot read the file list: %s (check "
 			 "--files-from)", strerror(-err));

@@ -57,25 +57,64 @@ static int input_changed(const struct job *j)
 		    ms_io_strerror(MS_ECHANGED));
 }
 
-static int write_part(const struct job *j, const struct ms_modfile *f,
-		      const char *path, const uint8_t *p, size_t len)
+/* A part written whole to a temporary file beside path: 0, or -errno
+ * said (o is then free). */
+static int prepare_part(const struct job *j, const struct ms_modfile *f,
+			const char *path, const uint8_t *p, size_t len,
+			struct ms_out *o)
 {
-	struct ms_out o;
-	int err = ms_out_begin(path, ms_default_mode(), &o);
+	int err = ms_out_begin(path, ms_default_mode(), o);
 
 	if (!err)
-		err = ms_out_write(&o, p, len);
+		err = ms_out_write(o, p, len);
 	/* never a part made of bytes the module no longer has */
 	if (err == MS_ECHANGED || ms_file_check(&f->file)) {
-		ms_out_abort(&o);
+		ms_out_abort(o);
 		input_changed(j);
 		return MS_ECHANGED;
 	}
-	if (!err)
-		err = ms_out_commit(&o);
-	ms_out_abort(&o);
-	if (err)
+	if (err) {
+		ms_out_abort(o);
 		ms_error(path, "cannot write: %s", ms_io_strerror(err));
+	}
+	return err;
+}
+
+/*
+ * --body-out and --sig-out: both parts are written whole before either
+ * takes its name, so that one that cannot be written leaves neither.
+ */
+static int write_parts(const struct job *j, const struct ms_modfile *f,
+		       const struct ms_trailer *t)
+{
+	const struct ms_describe_opts *o = j->o;
+	struct ms_out body = { .fd = -1 }, sig = { .fd = -1 };
+	int err = 0;
+
+	if (o->body_out)
+		err = prepare_part(j, f, o->body_out, f->data, t->body_len,
+				   &body);
+	if (!err && o->sig_out)
+		err = prepare_part(j, f, o->sig_out, f->data + t->sig_off,
+				   t->sig_len, &sig);
+	if (err) {
+		ms_out_abort(&body);
+		return err;
+	}
+	if (o->body_out) {
+		err = ms_out_commit(&body);
+		if (err)
+			ms_error(o->body_out, "cannot write: %s",
+				 ms_io_strerror(err));
+	}
+	if (!err && o->sig_out) {
+		err = ms_out_commit(&sig);
+		if (err)
+			ms_error(o->sig_out, "cannot write: %s",
+				 ms_io_strerror(err));
+	}
+	ms_out_abort(&body);
+	ms_out_abort(&sig);
 	return err;
 }
 
@@ -240,11 +279,7 @@ static int run(const struct job *j, const struct ms_modfile *f)
 		return fail(j, err, err == -ENODATA ? MS_EXIT_UNSIGNED :
 			    MS_EXIT_MALFORMED, "%s", why);
 	/* Files first: the parts exist whatever the id type. */
-	if (o->body_out &&
-	    write_part(j, f, o->body_out, f->data, t.body_len))
-		return MS_EXIT_IO;
-	if (o->sig_out &&
-	    write_part(j, f, o->sig_out, f->data + t.sig_off, t.sig_len))
+	if ((o->body_out || o->sig_out) && write_parts(j, f, &t))
 		return MS_EXIT_IO;
 	rc = split_part(j, f, &t);
 	if (rc >= 0)

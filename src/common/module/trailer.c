@@ -102,7 +102,12 @@ int ms_trailer_split(const uint8_t *buf, size_t len, struct ms_trailer *t,
 	p = len - MS_TRAILER_OVERHEAD;
 	decode_desc(buf + p, d);
 	need = (size_t)d->signer_len + d->key_id_len + d->sig_len;
-	if (d->sig_len == 0 || need > p) {
+	if (d->sig_len == 0) {
+		*reason = "signature length is 0: the trailer holds no "
+			  "signature";
+		return -EBADMSG;
+	}
+	if (need > p) {
 		*reason = "signature length exceeds the file";
 		return -EBADMSG;
 	}

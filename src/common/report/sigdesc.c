@@ -5,6 +5,7 @@
 
 #include "base/format.h"
 #include "base/json_name.h"
+#include "base/quote.h"
 #include "report/sigdesc.h"
 #include "report/signer_facts.h"
 
@@ -67,8 +68,11 @@ static void print_appended_head(FILE *out, const struct ms_sigdesc *d,
 {
 	const struct ms_desc *ds = &d->t.desc;
 	const char *idn = ms_id_type_name(ds->id_type);
+	char *quoted = ms_quote_name(file);
 
-	fprintf(out, "file:             %s (%zu bytes)\n", file, d->file_len);
+	fprintf(out, "file:             %s (%zu bytes)\n",
+		quoted ? quoted : file, d->file_len);
+	free(quoted);
 	if (d->compression)
 		fprintf(out, "compression:      %s, %zu bytes stored (sizes "
 			"and offsets are of the decompressed module)\n",
@@ -93,8 +97,11 @@ static void print_appended_head(FILE *out, const struct ms_sigdesc *d,
 static void print_detached_head(FILE *out, const struct ms_sigdesc *d,
 				const char *file)
 {
+	char *quoted = ms_quote_name(file);
+	const char *shown = quoted ? quoted : file;
+
 	if (strcmp(file, d->sig_file) != 0) {
-		fprintf(out, "file:             %s (%zu bytes)\n", file,
+		fprintf(out, "file:             %s (%zu bytes)\n", shown,
 			d->file_len);
 		if (d->compression)
 			fprintf(out, "compression:      %s, %zu bytes stored "
@@ -103,12 +110,16 @@ static void print_detached_head(FILE *out, const struct ms_sigdesc *d,
 		fprintf(out, "body:             0..%zu (%zu bytes, the whole "
 			"file)\n", d->t.body_len, d->t.body_len);
 	} else {
-		fprintf(out, "file:             %s\n", file);
+		fprintf(out, "file:             %s\n", shown);
 		fprintf(out, "body:             not given (name the signed "
-			"file with --sig %s FILE)\n", file);
+			"file with --sig %s FILE)\n", shown);
 	}
+	free(quoted);
+	quoted = ms_quote_name(d->sig_file);
 	fprintf(out, "signature:        detached, %s (%zu bytes, no "
-		"descriptor or magic)\n", d->sig_file, d->t.sig_len);
+		"descriptor or magic)\n", quoted ? quoted : d->sig_file,
+		d->t.sig_len);
+	free(quoted);
 }
 
 /* Whether the certificate given with -c is one of the signers'. */

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdlib.h>
+
 #include <json-c/json.h>
 
 #include "base/exitcode.h"
 #include "base/json_name.h"
+#include "base/quote.h"
 #include "report/sigdesc.h"
 #include "report/sign_result.h"
 #include "report/signer_facts.h"
@@ -34,17 +37,34 @@ static void print_json(FILE *out, const struct ms_sign_outcome *o)
 	json_object_put(j);
 }
 
+static void print_text(FILE *out, const struct ms_sign_outcome *o,
+		       const char *file)
+{
+	if (o->verdict == MS_SIGN_FAILED && o->code == MS_EXIT_SIGNED)
+		/* counted as already signed, not as failed */
+		fprintf(out, "%s: already signed, refused (exit %d)\n", file,
+			o->code);
+	else if (o->verdict == MS_SIGN_FAILED)
+		fprintf(out, "%s: FAILED (exit %d)\n", file, o->code);
+	else if (o->verdict == MS_SIGN_SKIPPED)
+		fprintf(out, "%s: already signed, left unchanged\n", file);
+	else
+		fprintf(out, "%s: signed\n", file);
+}
+
 void rp_print_sign_outcome(FILE *out, const struct ms_sign_outcome *o,
 			   bool json)
 {
-	if (json)
+	char *quoted;
+
+	if (json) {
 		print_json(out, o);
-	else if (o->verdict == MS_SIGN_FAILED)
-		fprintf(out, "%s: FAILED (exit %d)\n", o->file, o->code);
-	else if (o->verdict == MS_SIGN_SKIPPED)
-		fprintf(out, "%s: already signed, left unchanged\n", o->file);
-	else
-		fprintf(out, "%s: signed\n", o->file);
+		return;
+	}
+	/* the name quoted as ls quotes it */
+	quoted = ms_quote_name(o->file);
+	print_text(out, o, quoted ? quoted : o->file);
+	free(quoted);
 }
 
 static void outcome_text(FILE *out, const struct ms_sign_outcome *o)

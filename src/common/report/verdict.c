@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -9,6 +10,7 @@
 #include "base/format.h"
 #include "base/json_name.h"
 #include "base/log.h"
+#include "base/quote.h"
 #include "kernel/kernel_config.h"
 #include "kernel/sig_check.h"
 #include "kernel/x509.h"
@@ -368,8 +370,9 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 	json_object_put(j);
 }
 
-void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
-		   enum kv_usage usage, const struct kv_result *given)
+static void print_text(FILE *out, const struct rp_context *c,
+		       const char *file, enum kv_usage usage,
+		       const struct kv_result *given)
 {
 	struct kv_sig_policy p = rp_policy(c);
 	struct kv_result tmp;
@@ -444,6 +447,16 @@ void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 	if (kv_sig_soft(shown))
 		fprintf(out, " (%s)", soft_words(c, usage));
 	fputc('\n', out);
+}
+
+/* The verdict line, with the name quoted as ls quotes it. */
+void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
+		   enum kv_usage usage, const struct kv_result *given)
+{
+	char *quoted = ms_quote_name(file);
+
+	print_text(out, c, quoted ? quoted : file, usage, given);
+	free(quoted);
 }
 
 void rp_summary_add(struct rp_summary *to, const struct rp_summary *from)

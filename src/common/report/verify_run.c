@@ -142,6 +142,8 @@ int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
 			"will be -ENOKEY (see -v)");
 	code = ms_tree_inputs_collect(in, &files);
 	if (!files.n) {
+		if (r->json && code)
+			ms_exit_json(stdout, code, 0);
 		ms_list_free(&files);
 		return code;
 	}

@@ -317,7 +317,8 @@ static void sign_done(void *ctx, size_t i)
 
 	if (r->tag == DONE_SIGNED)
 		run->signed_++;
-	else if (r->tag == DONE_SKIPPED)
+	/* refused as already signed (8): found signed, as a skip is */
+	else if (r->tag == DONE_SKIPPED || r->code == MS_EXIT_SIGNED)
 		run->skipped++;
 	else
 		run->failed++;

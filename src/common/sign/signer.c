@@ -329,12 +329,25 @@ static int apply_signed_policy(const struct ms_signer *s, const uint8_t *buf,
 			       size_t *body_len, int *skipped,
 			       struct ms_fail *fail)
 {
+	struct ms_trailer t;
+	const char *why;
 	int err;
 
 	if (!ms_has_magic(buf, len))
 		return 0;
 	switch (r->signed_policy) {
 	case MS_SIGNED_SKIP:
+		/* A trailer the kernel refuses before it reads the CMS
+		 * (kernel/module_signature.c, mod_check_sig()) is no
+		 * signature to keep: the module would not load. */
+		err = ms_trailer_check(buf, len, &t, &why);
+		if (err) {
+			snprintf(fail->text, sizeof(fail->text), "signature "
+				 "trailer the kernel refuses (%s): use "
+				 "--replace to sign it again", why);
+			return fail_at(fail, MS_STAGE_TRAILER, r->module,
+				       fail->text, err);
+		}
 		err = signed_by_us(s, buf, len, r, fail);
 		if (err)
 			return err;
@@ -863,6 +876,15 @@ static int attach_sig(const struct ms_signer *s, const struct ms_sign_req *r,
 static int sign_failed(const struct ms_signer *s, const struct ms_sign_req *r,
 		       int err, int bad, struct ms_fail *fail)
 {
+	const char *why, *advice;
+
+	/* A digest no kernel takes in a module signature (blake2b512,
+	 * md4): OpenSSL's refusal is the hash's, as the kernel's would be
+	 * (-ENOPKG, 5), not the key's. */
+	if (kr_digest_check(NULL, s->md, &why, &advice) == -ENOPKG)
+		return fail_at(fail, MS_STAGE_SIGN, r->module,
+			       "cannot sign with this hash (use sha256, "
+			       "sha384 or sha512)", -ENOPKG);
 	if (err == -ENOPKG)
 		return fail_at(fail, MS_STAGE_SIGN, r->module,
 			       "this OpenSSL cannot make a CMS signature with "
