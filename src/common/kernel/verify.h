@@ -44,6 +44,11 @@ struct kv_ctx {
 	/* .platform (UEFI db): consulted for modules only after -ENOKEY,
 	 * as distribution kernels do; may be NULL */
 	const struct keyring *platform;
+	/* a kernel without CONFIG_MODULE_SIG: module_sig_check() is not
+	 * built (kernel/module/internal.h), so load_module() checks no
+	 * signature and taints nothing; kv_judge_file() then judges a
+	 * module by its ELF alone */
+	bool sig_unchecked;
 };
 
 struct kv_result {
