@@ -6,6 +6,7 @@
 # vmlinuz), EFI signature lists
 # (efitools and our own writer), and the rules of a kernel .config.
 
+bats_require_minimum_version 1.5.0
 load helpers
 
 MK="$TOP/tests/fixtures/make-trust.py"
