@@ -103,7 +103,7 @@ $5"
 	mkdir -p "$W/root/boot"
 	run --separate-stderr "$VERIFY_FILE" --machine --sysroot "$W/root" "$W/m.ko"
 	assert_failure 7
-	assert_equal "$stderr" "verify-file: $W/root: no kernel installed under it (looked for /boot/vmlinuz-RELEASE, /boot/vmlinuz-PKGBASE, /usr/lib/modules/RELEASE/vmlinuz, /lib/modules/RELEASE/vmlinuz; give --machine=RELEASE and --vmlinux)"
+	assert_equal "$stderr" "verify-file: $W/root: no kernel installed under it (looked for /boot/vmlinuz-RELEASE, /boot/vmlinuz-PKGBASE, /usr/lib/modules/RELEASE/vmlinuz, /lib/modules/RELEASE/vmlinuz, /boot/MACHINE-ID/RELEASE/linux, /boot/loader/entries/*.conf; give --machine=RELEASE and --vmlinux)"
 }
 
 @test "--sysroot: an absolute link resolves inside the root, never on the host" {

@@ -6,6 +6,7 @@
 # vmlinuz), EFI signature lists
 # (efitools and our own writer), and the rules of a kernel .config.
 
+bats_require_minimum_version 1.5.0
 load helpers
 
 MK="$TOP/tests/fixtures/make-trust.py"
@@ -410,8 +411,10 @@ print(hashlib.sha256(d[4:4+n]).hexdigest())' "$KEYS/rsa2048.der")
 	assert_output --partial "$(fp "$DEB/signing-cert.der")"
 	n=$(deb_modules | wc -l)
 	[ "$n" -gt 1000 ]
-	run "$VERIFY_FILE" --vmlinux "$vmlinuz" -r "$DEB/root/lib/modules"
+	# its config beside it (/boot/config-R) is read, and named
+	run --separate-stderr "$VERIFY_FILE" --vmlinux "$vmlinuz" -r "$DEB/root/lib/modules"
 	assert_success
+	assert_equal "$stderr" "verify-file: warning: $vmlinuz: judged with the kernel config beside it, ${vmlinuz%/*}/config-${vmlinuz##*/vmlinuz-} (/boot/config-RELEASE beside /boot/vmlinuz-RELEASE; give --kernel-config to choose another)"
 	assert_line --index "$n" "summary: $n files: $n ok, 0 unsigned, 0 unknown key, 0 unsupported, 0 bad signature, 0 malformed, 0 unreadable"
 }
 

@@ -12,6 +12,7 @@
 # module's body or signature must be rejected.  Downloads are cached
 # under build/debian; without the archive the tests skip, saying why.
 
+bats_require_minimum_version 1.5.0
 load helpers
 
 setup_file() {
@@ -73,10 +74,12 @@ kernel() {
 @test "every module of each Debian kernel is OK with its vmlinuz alone, judged by the image's own line" {
 	for d in "$DEB_REL" "$DEB_73"; do
 		kernel "$d"
-		run "$VF" --vmlinux "$VMLINUZ" -r "$MODS"
+		# the config beside the image, read or looked for, is named
+		run --separate-stderr "$VF" --vmlinux "$VMLINUZ" -r "$MODS"
 		assert_success
+		[[ "$stderr" == *"$VMLINUZ: "*"kernel config beside it"* ]]
 		assert_line --index "$NMODS" "summary: $NMODS files: $NMODS ok, 0 unsigned, 0 unknown key, 0 unsupported, 0 bad signature, 0 malformed, 0 unreadable"
-		run "$VF" --vmlinux "$VMLINUZ" --json "$ONE"
+		run --separate-stderr "$VF" --vmlinux "$VMLINUZ" --json "$ONE"
 		assert_success
 		[ "$(jq -r .kernel <<<"$output")" = "$LINE" ]
 	done

@@ -50,6 +50,29 @@ static void elf_after_sig(struct kv_judgement *j)
 	j->r.reason = why;
 }
 
+/* the reason of every module judged for a kernel without
+ * CONFIG_MODULE_SIG */
+static const char no_sig_check[] = "CONFIG_MODULE_SIG is not set: the "
+	"kernel checks no signature and sets no unsigned-module taint (E)";
+
+/*
+ * Without CONFIG_MODULE_SIG the signature stays in the module
+ * (module_sig_check() strips it only when built) and elf_validity_check()
+ * sees the whole file.
+ */
+static void elf_only(struct kv_judgement *j)
+{
+	const char *why;
+
+	j->r.err = 0;
+	j->r.reason = no_sig_check;
+	if (!ms_elf_module_check(j->file.data, j->file.len, &why))
+		return;
+	j->r.elf_refused = 1;
+	j->r.err = -ENOEXEC;
+	j->r.reason = why;
+}
+
 int kv_judge_file(const struct kv_ctx *kv, const char *file,
 		  const char *sigpath, int usage, struct kv_judgement *j)
 {
@@ -94,6 +117,10 @@ int kv_judge_file(const struct kv_ctx *kv, const char *file,
 		j->r.err = -EINVAL;
 		j->r.reason = j->reason;
 		return 0;
+	}
+	if (kv->sig_unchecked && j->usage == KV_USAGE_MODULE) {
+		elf_only(j);
+		return unchanged(j);
 	}
 	if (m->signed_after && ms_modfile_signed_after(m, &why) == -ENODATA) {
 		/* The trailer sits after the compressed stream, where the

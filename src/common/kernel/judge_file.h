@@ -35,6 +35,8 @@ struct kv_judgement {
  * j->sig_unreadable, its signature) from being read, MS_ECHANGED when
  * it changed while it was read.  A module that does not decompress is
  * judged -EINVAL, as module_decompress() answers (j->why says why).
+ * With kv->sig_unchecked a module's signature is not looked at: 0 with
+ * the reason that none is checked, or the ELF checks' -ENOEXEC.
  * kv_judgement_free in every case.
  */
 int kv_judge_file(const struct kv_ctx *kv, const char *file,

@@ -176,6 +176,16 @@ int kc_settle_line(struct kconfig *kc, const struct kr_rules *kr)
 	return 0;
 }
 
+/* "# CONFIG_X is not set": what a .config says of an option off, where a
+ * fragment says nothing.  Only MODULES and MODULE_SIG matter here. */
+static void not_set(const char *s, bool *no_modules, bool *no_sig)
+{
+	if (strcmp(s, "# CONFIG_MODULES is not set") == 0)
+		*no_modules = true;
+	else if (strcmp(s, "# CONFIG_MODULE_SIG is not set") == 0)
+		*no_sig = true;
+}
+
 static void header(struct kconfig *kc, const char *s)
 {
 	const char *p = strstr(s, " Kernel Configuration");
@@ -324,6 +334,7 @@ int kc_load(const char *path, const char *tree, struct kconfig *kc,
 {
 	char *text, *p, *end, *bl = NULL, *rev = NULL;
 	bool revlist = false, any = false, waiver = false;
+	bool no_modules = false, no_sig = false;
 	uint8_t *buf;
 	size_t len;
 	int ret;
@@ -356,6 +367,7 @@ int kc_load(const char *path, const char *tree, struct kconfig *kc,
 		if (p[0] == '#') {
 			if (!kc->version[0])
 				header(kc, p);
+			not_set(p, &no_modules, &no_sig);
 			continue;
 		}
 		while (*p && isspace((unsigned char)*p))
@@ -391,6 +403,9 @@ int kc_load(const char *path, const char *tree, struct kconfig *kc,
 			waiver && kr_pkey_available(&kc->rules, "mldsa44") &&
 			kc->rules.version >= KR_V(7, 0);
 	}
+	kc->modules = no_modules ? KC_MODS_NONE :
+		      kc->module_sig ? KC_MODS_CHECKED :
+		      no_sig ? KC_MODS_UNCHECKED : KC_MODS_ASSUMED;
 	kc->blacklist = bl;
 	bl = NULL;
 	kc->revocation_list = revlist;

@@ -44,6 +44,19 @@ enum kc_keyring {
 	KC_INTEGRITY_TRUSTED = 1u << 7,	/* INTEGRITY_TRUSTED_KEYRING */
 };
 
+/*
+ * Whether the kernel loads modules, and checks their signatures
+ * (kernel/module/internal.h: without CONFIG_MODULE_SIG, module_sig_check()
+ * is an inline returning 0; without CONFIG_MODULES, kernel/sys_ni.c gives
+ * finit_module() as -ENOSYS).
+ */
+enum kc_modules {
+	KC_MODS_CHECKED,	/* CONFIG_MODULE_SIG=y */
+	KC_MODS_ASSUMED,	/* neither MODULE_SIG line: taken as set */
+	KC_MODS_UNCHECKED,	/* "# CONFIG_MODULE_SIG is not set" */
+	KC_MODS_NONE,		/* "# CONFIG_MODULES is not set" */
+};
+
 struct kconfig {
 	char version[32];	/* "6.1.192"; "" when the header is missing */
 	int major, minor;
@@ -53,6 +66,7 @@ struct kconfig {
 	bool too_old;		/* older than the oldest line: refused */
 	unsigned modular;	/* crypto bits present only as =m */
 	bool module_sig, sig_force;
+	enum kc_modules modules;
 	/* SECURITY_LOCKDOWN_LSM; LOCK_DOWN_IN_EFI_SECURE_BOOT or Ubuntu's
 	 * LOCK_DOWN_IN_SECURE_BOOT (locked down when booted with Secure
 	 * Boot; lockdown_in_sb_opt names the one set); LOCK_DOWN_KERNEL_FORCE_* */

@@ -47,6 +47,11 @@ struct kv_ctx {
 	/* this is the retry against .platform (VERIFY_USE_PLATFORM_KEYRING),
 	 * which asks the revocation list on every line */
 	bool platform_pass;
+	/* a kernel without CONFIG_MODULE_SIG: module_sig_check() is not
+	 * built (kernel/module/internal.h), so load_module() checks no
+	 * signature and taints nothing; kv_judge_file() then judges a
+	 * module by its ELF alone */
+	bool sig_unchecked;
 };
 
 struct kv_result {

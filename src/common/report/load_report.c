@@ -151,9 +151,17 @@ static void say_config(const struct tk_setup *s, const struct kconfig *kc)
 		ms_info("%s: CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA: "
 			"ML-DSA module signatures may carry signed attributes",
 			path);
-	if (!kc->module_sig)
+	if (kc->modules == KC_MODS_NONE)
+		ms_warn(path, "CONFIG_MODULES is not set: this kernel loads no "
+			"module (every one REJECTED -ENOSYS)");
+	else if (kc->modules == KC_MODS_UNCHECKED)
 		ms_warn(path, "CONFIG_MODULE_SIG is not set: this kernel loads "
-			"modules without checking any signature");
+			"modules without checking any signature (every ELF "
+			"module OK)");
+	else if (kc->modules == KC_MODS_ASSUMED)
+		ms_warn(path, "no CONFIG_MODULE_SIG line (a whole .config says "
+			"\"# CONFIG_MODULE_SIG is not set\" when it is off): "
+			"signatures taken as checked");
 	ms_info("%s: kernel %s, %s rules%s", path, kc->version,
 		kc->rules.name, kc->sig_force ? ", MODULE_SIG_FORCE" : "");
 }
@@ -198,6 +206,41 @@ static void say_model(const struct km_model *km)
 		ms_info("module signatures enforced: %s", km->enforce_why);
 }
 
+static void say_beside(const char *image, const char *config,
+		       const char *layout, const char *looked,
+		       const char *other)
+{
+	if (config)
+		ms_warn(image, "judged with the kernel config beside it, %s "
+			"(%s; give --kernel-config to choose another)", config,
+			layout);
+	else if (other)
+		ms_warn(image, "%s is the config of kernel %s, not of this "
+			"image's: not used; crypto availability assumed (give "
+			"--kernel-config)", looked, other);
+	else if (looked)
+		ms_warn(image, "no kernel config beside it (no %s): crypto "
+			"availability assumed, every algorithm of the rules' "
+			"line taken as built (give --kernel-config)", looked);
+	else
+		ms_warn(image, "no kernel config looked for (the name is "
+			"neither vmlinuz-RELEASE nor .../RELEASE/vmlinuz): "
+			"crypto availability assumed, every algorithm of the "
+			"rules' line taken as built (give --kernel-config)");
+}
+
+static void say_in_image(const struct kconfig *kc, const char *image)
+{
+	if (kc->blacklist)
+		ms_info("CONFIG_SYSTEM_BLACKLIST_HASH_LIST %s: compiled into "
+			"the kernel: its hashes are taken from %s", kc->blacklist,
+			image);
+	if (kc->revocation)
+		ms_info("CONFIG_SYSTEM_REVOCATION_KEYS %s: compiled into the "
+			"kernel: its certificates are taken from %s",
+			kc->revocation, image);
+}
+
 const struct tk_words rl_words = {
 	.loaded = say_loaded,
 	.refused = say_refused,
@@ -205,6 +248,8 @@ const struct tk_words rl_words = {
 	.image = say_image_line,
 	.notes = say_notes,
 	.model = say_model,
+	.beside = say_beside,
+	.in_image = say_in_image,
 };
 
 /*

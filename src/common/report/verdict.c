@@ -28,11 +28,35 @@ static struct kv_sig_policy rp_policy(const struct rp_context *c)
 	};
 }
 
+/*
+ * A kernel without CONFIG_MODULES: kernel/sys_ni.c makes finit_module()
+ * (and init_module()) return -ENOSYS, whatever the file.  Not a
+ * kv_result errno: there -ENOSYS is MS_ENOALG.
+ */
+static bool rp_no_modules(const struct rp_context *c, enum kv_usage usage)
+{
+	return usage == KV_USAGE_MODULE && c->modules == KC_MODS_NONE;
+}
+
+static const char no_modules_why[] = "CONFIG_MODULES is not set: the "
+	"kernel loads no module (finit_module() is not built)";
+
+static const char *modules_name(enum kc_modules m)
+{
+	switch (m) {
+	case KC_MODS_UNCHECKED: return "not-checked";
+	case KC_MODS_NONE: return "no-modules";
+	default: return "checked";
+	}
+}
+
 int rp_exit_code(const struct rp_context *c, enum kv_usage usage,
 		 const struct kv_result *r)
 {
 	struct kv_sig_policy p = rp_policy(c);
 
+	if (rp_no_modules(c, usage))
+		return MS_EXIT_REJECTED;
 	return kv_sig_exit_code(&p, usage, r);
 }
 
@@ -163,11 +187,14 @@ static json_object *machine_json(const struct rp_context *c)
 		json_object_object_add(o, "revocation_why",
 				       jstr_or_null(c->km->revocation_why));
 	}
+	/* "missing" is the old name of the same list, kept one release
+	 * for the scripts that read it */
 	miss = json_object_new_array();
-	for (size_t i = 0; i < c->n_missing; i++)
-		json_object_array_add(miss,
-				      json_object_new_string(c->missing[i]));
-	json_object_object_add(o, "missing", miss);
+	for (size_t i = 0; i < c->n_differences; i++)
+		json_object_array_add(miss, json_object_new_string(
+					      c->differences[i]));
+	json_object_object_add(o, "differences", miss);
+	json_object_object_add(o, "missing", json_object_get(miss));
 	return o;
 }
 
@@ -315,19 +342,22 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 		   enum kv_usage usage, const struct kv_result *given)
 {
 	struct kv_sig_policy p = rp_policy(c);
-	struct kv_result tmp;
-	const struct kv_result *r = kv_sig_decided(&p, usage, given, &tmp);
-	int shown = kv_sig_errno(&p, usage, r->err);
+	struct kv_result tmp, none = { 0 };
+	bool nomod = rp_no_modules(c, usage);
+	const struct kv_result *r = nomod ? &none :
+				    kv_sig_decided(&p, usage, given, &tmp);
+	int shown = nomod ? -ENOSYS : kv_sig_errno(&p, usage, r->err);
 	json_object *j = json_object_new_object(), *sg = json_object_new_array();
 	char lacks[160];
 	size_t i;
 	int sig;
 
 	ms_json_add_name(j, "file", file);
-	json_object_object_add(j, "verdict",
-			       json_object_new_string(rp_verdict_word(shown)));
+	json_object_object_add(j, "verdict", json_object_new_string(nomod ?
+			       "REJECTED" : rp_verdict_word(shown)));
 	/* a verdict this build cannot reach has no kernel errno */
-	json_object_object_add(j, "errno", shown && shown != -MS_ENOALG ?
+	json_object_object_add(j, "errno", shown && (nomod ||
+			       shown != -MS_ENOALG) ?
 			       json_object_new_string(ms_errno_name(shown)) : NULL);
 	json_object_object_add(j, "underlying_errno",
 			       r->err && r->err != -MS_ENOALG ?
@@ -338,7 +368,9 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 	json_object_object_add(j, "signature_errno", sig && sig != -MS_ENOALG ?
 			       json_object_new_string(ms_errno_name(sig)) : NULL);
 	cannot_check(lacks, sizeof(lacks));
-	json_object_object_add(j, "reason", r->err == -MS_ENOALG ?
+	json_object_object_add(j, "reason", nomod ?
+			       json_object_new_string(no_modules_why) :
+			       r->err == -MS_ENOALG ?
 			       json_object_new_string(lacks) :
 			       jstr_or_null(r->reason));
 	if (r->err == -MS_ENOALG)
@@ -359,6 +391,12 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 	json_object_object_add(j, "lockdown",
 			       jstr_or_null(rp_lockdown_name(c->lockdown)));
 	json_object_object_add(j, "lockdown_by", jstr_or_null(c->locked_by));
+	json_object_object_add(j, "config", jstr_or_null(c->config));
+	json_object_object_add(j, "config_from", jstr_or_null(c->config_from));
+	json_object_object_add(j, "crypto_assumed",
+			       json_object_new_boolean(!c->config));
+	json_object_object_add(j, "module_sig", json_object_new_string(
+			       modules_name(c->modules)));
 	if (c->machine)
 		json_object_object_add(j, "machine", machine_json(c));
 	json_object_object_add(j, "keyring", jstr_or_null(trusted_keyring(r)));
@@ -382,6 +420,11 @@ static void print_text(FILE *out, const struct rp_context *c,
 	char key[64], id[160], cn[256], icn[256];
 	size_t i;
 
+	if (rp_no_modules(c, usage)) {
+		fprintf(out, "%s: REJECTED -ENOSYS: %s\n", file,
+			no_modules_why);
+		return;
+	}
 	if (r->signed_twice)
 		ms_warn(file, "signed twice: %s", MS_SIGNED_TWICE_WHY);
 	if (shown == 0) {
@@ -391,7 +434,11 @@ static void print_text(FILE *out, const struct rp_context *c,
 				break;
 			}
 		if (!si) {
-			fprintf(out, "%s: OK\n", file);
+			/* accepted without a signer: a kernel that checks
+			 * none says why */
+			fprintf(out, "%s: OK%s%s%s\n", file, r->reason ? " (" :
+				"", r->reason ? r->reason : "",
+				r->reason ? ")" : "");
 			return;
 		}
 		key[0] = '\0';

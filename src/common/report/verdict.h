@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "kernel/kernel_config.h"
 #include "kernel/verify.h"
 #include "trust/keyring_model.h"
 #include "trust/machine.h"
@@ -22,11 +23,16 @@ struct rp_context {
 	bool enforce;		/* module.sig_enforce=1 or MODULE_SIG_FORCE */
 	enum mc_lockdown lockdown;
 	const char *locked_by;	/* what set the lockdown level, for words */
-	/* --machine: what was read, and each part found missing */
+	/* --machine: what was read, and each part found missing or
+	 * different from what the files predict */
 	const struct mc_machine *machine;
-	char *const *missing;
-	size_t n_missing;
+	char *const *differences;
+	size_t n_differences;
 	const struct km_model *km;	/* --machine's keyring model */
+	/* the kernel config judged by and how it was found (NULL, NULL:
+	 * none, the crypto of the rules' line assumed) */
+	const char *config, *config_from;
+	enum kc_modules modules;	/* its MODULES and MODULE_SIG */
 };
 
 /* The exit code of that verdict: a lockdown refusal is a rejection. */

@@ -65,7 +65,9 @@ static int check_file(const struct judge *jd, const char *file,
 		sum->errors++;
 	} else {
 		code = rp_exit_code(&jd->rc, j.usage, &j.r);
-		rp_count(sum, j.r.err);
+		/* no module loads on a kernel without CONFIG_MODULES */
+		rp_count(sum, jd->rc.modules == KC_MODS_NONE &&
+			 j.usage == KV_USAGE_MODULE ? -EKEYREJECTED : j.r.err);
 		if (o->json)
 			rp_print_json(out, &jd->rc, file, j.usage, &j.r);
 		else if (!o->quiet)
@@ -133,6 +135,12 @@ int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
 	struct rp_summary sum = { 0 };
 	int code;
 
+	if (t->kcpath) {
+		jd.rc.config = t->kcpath;
+		jd.rc.config_from = t->kc_from;
+		jd.rc.modules = k->kc.modules;
+		jd.kv.sig_unchecked = k->kc.modules == KC_MODS_UNCHECKED;
+	}
 	jd.rc.lockdown = mc_lockdown(t->lockdown, t->kcpath ? &k->kc : NULL,
 				     t->m, t->m ? &t->km : NULL,
 				     &jd.rc.locked_by);

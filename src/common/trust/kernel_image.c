@@ -292,6 +292,8 @@ static void find_hashes(const uint8_t *p, size_t len, struct vm_image *img)
 	static const char *const pfx[] = { "tbs:", "bin:" };
 	unsigned k;
 
+	if (!len)
+		return;
 	for (k = 0; k < 2; k++) {
 		const uint8_t *q = p, *end = p + len;
 
@@ -500,6 +502,10 @@ int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
 
 	memset(img, 0, sizeof(*img));
 	*why = NULL;
+	if (!len) {
+		*why = "an empty file, no kernel image";
+		return -EINVAL;
+	}
 	if (len >= 4 && memcmp(buf, "\177ELF", 4) == 0)
 		return search_elf(buf, len, kr, img, why);
 
@@ -585,6 +591,9 @@ static int banner_with(const uint8_t *p, size_t len, banner_take take,
 	static const char tag[] = "Linux version ";
 	const uint8_t *q = p, *end = p + len;
 
+	/* an empty file maps to no address: memmem() must not see NULL */
+	if (!len)
+		return -ENOENT;
 	while ((q = memmem(q, (size_t)(end - q), tag, sizeof(tag) - 1))) {
 		q += sizeof(tag) - 1;
 		if (take(q, (size_t)(end - q), out, size) == 0)

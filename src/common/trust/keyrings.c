@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/rootpath.h"
+#include "trust/image_config.h"
 #include "trust/keyrings.h"
 #include "trust/trust_sources.h"
 
@@ -54,6 +58,139 @@ static int blacklist(const char *path, struct blacklist *bl,
 	return err ? failed(f, TK_BLACKLIST, err, path) : 0;
 }
 
+/* The first kernel image among the sources, or NULL. */
+static const char *first_image(const struct tk_setup *s)
+{
+	for (size_t i = 0; i < s->nsrc; i++)
+		if (s->srcs[i].kind == TL_VMLINUX)
+			return s->srcs[i].path;
+	return NULL;
+}
+
+/*
+ * A file the .config names, for --machine under a root: the name as the
+ * machine reads it (an absolute one, or relative to the config's own
+ * directory there), resolved inside the root (base/rootpath.h), never on
+ * the host.  *out malloc'd; -ENOMEM or ms_root_path()'s error.
+ */
+static int in_root(const struct mc_machine *m, const char *name, char **out)
+{
+	size_t rlen = strlen(m->root);
+	const char *cfg = m->config, *slash;
+	char *rel;
+	int err;
+
+	*out = NULL;
+	if (name[0] == '/')
+		return ms_root_path(m->root, name, out);
+	/* m->config is the root, then the resolved path inside it */
+	if (strncmp(cfg, m->root, rlen) == 0)
+		cfg += rlen;
+	slash = strrchr(cfg, '/');
+	if (asprintf(&rel, "%s%.*s/%s", cfg[0] == '/' ? "" : "/",
+		     slash ? (int)(slash - cfg) : 0, cfg, name) < 0)
+		return -ENOMEM;
+	err = ms_root_path(m->root, rel, out);
+	free(rel);
+	return err;
+}
+
+/*
+ * The blacklist and revocation files a .config names.  The kernel built
+ * them in (certs/blacklist_hashes.c, certs/revocation_certificates.S):
+ * with an image among the sources they are taken from it (trust_sources:
+ * ts_add_vmlinux()), not from files.  Under --machine --sysroot they are
+ * read inside the root; else where the .config's tree has them.
+ */
+static int config_files(struct tk_setup *s, struct tk_keyrings *k,
+			const struct tk_words *w, struct tk_failure *f)
+{
+	struct kconfig *kc = &k->kc;
+	const char *image = first_image(s);
+	const char *blp = kc->blacklist_path, *revp = kc->revocation_path;
+	int err;
+
+	if (!blp && !revp)
+		return 0;
+	if (image) {
+		w->in_image(kc, image);
+		return 0;
+	}
+	if (s->m && s->m->root && s->kcpath == s->m->config && !s->ktree) {
+		if ((blp && (err = in_root(s->m, kc->blacklist, &k->bl_path))) ||
+		    (revp && (err = in_root(s->m, kc->revocation,
+					     &k->rev_path))))
+			return failed(f, err == -ENOMEM ? TK_NOMEM :
+				      TK_KCONFIG_FILE, err, s->kcpath);
+		blp = blp ? k->bl_path : NULL;
+		revp = revp ? k->rev_path : NULL;
+		/* the words name the file read */
+		if (blp) {
+			free(kc->blacklist_path);
+			kc->blacklist_path = strdup(blp);
+		}
+		if (revp) {
+			free(kc->revocation_path);
+			kc->revocation_path = strdup(revp);
+		}
+		if ((blp && !kc->blacklist_path) ||
+		    (revp && !kc->revocation_path))
+			return failed(f, TK_NOMEM, -ENOMEM, NULL);
+	}
+	if (blp) {
+		if (access(blp, F_OK) != 0)
+			return failed(f, TK_KCONFIG_FILE, -ENOENT, s->kcpath);
+		if ((err = blacklist(blp, &k->bl, f)))
+			return err;
+	}
+	if (revp) {
+		if (access(revp, F_OK) != 0) {
+			f->revocation = true;
+			return failed(f, TK_KCONFIG_FILE, -ENOENT, s->kcpath);
+		}
+		s->srcs[s->nsrc++] = (struct tl_source){
+			.kind = TL_REVOKED, .path = revp };
+	}
+	return 0;
+}
+
+/*
+ * --vmlinux with neither --kernel nor --kernel-config nor --machine: the
+ * config the distribution installed beside the image (trust/
+ * image_config.h), whose release must be the image's.  Said either way:
+ * without one, crypto availability is assumed.
+ */
+static int beside(struct tk_setup *s, struct tk_keyrings *k,
+		  const struct tk_words *w, struct tk_failure *f)
+{
+	const char *image = first_image(s);
+	struct ic_found found = { 0 };
+	char rel[128];
+	int err;
+
+	if (!image || s->kcpath || s->kline || s->m)
+		return 0;
+	/* an image without a version, or none at all: the next steps say
+	 * so, and no config is looked for */
+	err = ts_vmlinux_version(image, rel, sizeof(rel));
+	if (err && err != -ENOMEM)
+		return 0;
+	if (err || ic_beside(image, rel, &found)) {
+		ic_free(&found);
+		return failed(f, TK_NOMEM, -ENOMEM, NULL);
+	}
+	w->beside(image, found.config, found.layout, found.looked,
+		  found.other[0] ? found.other : NULL);
+	if (found.config) {
+		k->beside = found.config;
+		found.config = NULL;
+		s->kcpath = k->beside;
+		s->kc_from = found.layout;
+	}
+	ic_free(&found);
+	return 0;
+}
+
 /*
  * --kernel-config: the line, enforcement, blacklist and revocation keys
  * of that kernel (kernel/kernel_config.h).
@@ -78,21 +215,7 @@ static int config(struct tk_setup *s, struct tk_keyrings *k,
 	if (kc->sig_force)
 		s->enforce = true;
 	w->config(s, kc);
-	if (kc->blacklist_path) {
-		if (access(kc->blacklist_path, F_OK) != 0)
-			return failed(f, TK_KCONFIG_FILE, -ENOENT, path);
-		if ((err = blacklist(kc->blacklist_path, &k->bl, f)))
-			return err;
-	}
-	if (kc->revocation_path) {
-		if (access(kc->revocation_path, F_OK) != 0) {
-			f->revocation = true;
-			return failed(f, TK_KCONFIG_FILE, -ENOENT, path);
-		}
-		s->srcs[s->nsrc++] = (struct tl_source){
-			.kind = TL_REVOKED, .path = kc->revocation_path };
-	}
-	return 0;
+	return config_files(s, k, w, f);
 }
 
 /*
@@ -214,6 +337,11 @@ int tk_load(struct tk_setup *s, struct tk_keyrings *k,
 	int err;
 
 	memset(f, 0, sizeof(*f));
+	if ((err = beside(s, k, w, f)))
+		return err;
+	if (s->kcpath && !s->kc_from)
+		s->kc_from = s->m && s->kcpath == s->m->config ?
+			     s->m->config_from : "--kernel-config";
 	if (s->kcpath && (err = config(s, k, w, f)))
 		return err;
 	if ((err = image_lines(s, w, f)))
@@ -245,6 +373,10 @@ void tk_free(struct tk_keyrings *k)
 	keyring_free(&k->platform);
 	bl_free(&k->bl);
 	kc_free(&k->kc);
+	free(k->beside);
+	free(k->bl_path);
+	free(k->rev_path);
+	k->beside = k->bl_path = k->rev_path = NULL;
 }
 
 bool tk_platform_counts(const struct tk_setup *s)

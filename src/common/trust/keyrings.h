@@ -32,6 +32,8 @@ struct tk_keyrings {
 	struct keyring trusted, revoked, platform;
 	struct blacklist bl;
 	struct kconfig kc;
+	char *beside;		/* the config found beside --vmlinux */
+	char *bl_path, *rev_path;	/* a .config's files inside the root */
 };
 
 /* A run's trust choices; tk_load() settles what they leave open. */
@@ -41,7 +43,10 @@ struct tk_setup {
 	const struct kr_rules *kr;
 	struct kr_rules img_rules;	/* storage for an image's rules */
 	const char *kline;		/* --kernel as given, or NULL */
-	const char *kcpath, *ktree;	/* --kernel-config, --kernel-tree */
+	/* --kernel-config (out: or the config beside --vmlinux),
+	 * --kernel-tree */
+	const char *kcpath, *ktree;
+	const char *kc_from;	/* out: how kcpath was found (static) */
 	const char *blpath;		/* --blacklist */
 	bool enforce;			/* out: MODULE_SIG_FORCE sets it */
 	int lockdown;		/* enum kc_lockdown, -1 when not given */
@@ -122,6 +127,15 @@ struct tk_words {
 	void (*notes)(const struct mp_notes *notes, size_t from);
 	/* --machine: the keyring model settled */
 	void (*model)(const struct km_model *km);
+	/* --vmlinux alone: the config beside image found (config, its
+	 * layout) or not (config NULL; looked: the place looked, or NULL;
+	 * other: the release of a config there for another kernel) */
+	void (*beside)(const char *image, const char *config,
+		       const char *layout, const char *looked,
+		       const char *other);
+	/* a .config's blacklist or revocation file not read: the image
+	 * given holds what the kernel compiled in */
+	void (*in_image)(const struct kconfig *kc, const char *image);
 };
 
 /*

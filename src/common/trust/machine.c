@@ -243,6 +243,8 @@ static void release_of_pkgbase(const struct mc_machine *m, const char *name,
  * each /boot/vmlinuz-X, X the release (Debian, Ubuntu, Fedora) or Arch's
  * pkgbase of one.
  */
+static void bls_releases(const struct mc_machine *m, struct releases *rs);
+
 static void find_releases(const struct mc_machine *m, struct releases *rs)
 {
 	static const char *const dirs[] = { "/usr/lib/modules",
@@ -279,6 +281,192 @@ static void find_releases(const struct mc_machine *m, struct releases *rs)
 		rel_add(rs, rel[0] ? rel : e->d_name + 8);
 	}
 	closedir(d);
+	bls_releases(m, rs);
+}
+
+/*
+ * The Boot Loader Specification's layout, as systemd's kernel-install
+ * lays it out with layout=bls (Fedora with systemd-boot, /boot being
+ * the ESP or XBOOTLDR): the image is /boot/MACHINE-ID/RELEASE/linux,
+ * MACHINE-ID from /etc/machine-id, and an entry
+ * /boot/loader/entries/NAME.conf names it ("linux /MACHINE-ID/RELEASE/linux",
+ * relative to the partition that holds the entries).
+ */
+static bool is_machine_id(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+
+	return n == 32 && !s[n];
+}
+
+/* /etc/machine-id there, or "" */
+static void machine_id(const struct mc_machine *m, char *out, size_t size)
+{
+	char *p = under(m, "%s", "/etc/machine-id");
+
+	out[0] = 0;
+	if (!p || first_line(p, out, size) || !is_machine_id(out))
+		out[0] = 0;
+	free(p);
+}
+
+/* The release a BLS image path names: the directory of ".../R/linux". */
+static bool bls_release(const char *linux_path, char *rel, size_t size)
+{
+	const char *end = strrchr(linux_path, '/'), *b;
+
+	if (!end || strcmp(end, "/linux") != 0)
+		return false;
+	for (b = end; b > linux_path && b[-1] != '/'; b--)
+		;
+	if (b == end || (size_t)(end - b) >= size)
+		return false;
+	memcpy(rel, b, (size_t)(end - b));
+	rel[end - b] = 0;
+	return true;
+}
+
+/* Each /boot/loader/entries/NAME.conf: its "linux" path (when absolute and
+ * without "..") and "version", to each(). */
+static void bls_entries(const struct mc_machine *m,
+			void (*each)(const struct mc_machine *m, void *ctx,
+				     const char *linux_path,
+				     const char *version),
+			void *ctx)
+{
+	char *dir = under(m, "%s", "/boot/loader/entries");
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		char *p, *line, *save, lx[256] = "", ver[128] = "";
+		uint8_t *buf;
+		size_t len;
+
+		if (e->d_name[0] == '.' || n < 6 ||
+		    strcmp(e->d_name + n - 5, ".conf") != 0)
+			continue;
+		p = under(m, "/boot/loader/entries/%s", e->d_name);
+		if (!p || ms_read_all(p, 64u << 10, &buf, &len)) {
+			free(p);
+			continue;
+		}
+		free(p);
+		p = realloc(buf, len + 1);
+		if (!p) {
+			free(buf);
+			continue;
+		}
+		p[len] = 0;
+		for (line = strtok_r(p, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			if (sscanf(line, " linux %255s", lx) == 1 ||
+			    sscanf(line, " version %127s", ver) == 1)
+				continue;
+		}
+		free(p);
+		if (lx[0] == '/' && !strstr(lx, "/../"))
+			each(m, ctx, lx, ver);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+}
+
+static void add_entry_release(const struct mc_machine *m, void *ctx,
+			      const char *linux_path, const char *version)
+{
+	char rel[128];
+	char *p = under(m, "/boot%s", linux_path);
+
+	if (p && exists(p)) {
+		if (version[0])
+			rel_add(ctx, version);
+		else if (bls_release(linux_path, rel, sizeof(rel)))
+			rel_add(ctx, rel);
+	}
+	free(p);
+}
+
+static void bls_releases(const struct mc_machine *m, struct releases *rs)
+{
+	char mid[64], *dir;
+	struct dirent *e;
+	DIR *d;
+
+	machine_id(m, mid, sizeof(mid));
+	dir = mid[0] ? under(m, "/boot/%s", mid) : NULL;
+	d = dir ? opendir(dir) : NULL;
+	free(dir);
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.' &&
+		    (dir = under(m, "/boot/%s/%s/linux", mid, e->d_name))) {
+			if (exists(dir))
+				rel_add(rs, e->d_name);
+			free(dir);
+		}
+	if (d)
+		closedir(d);
+	bls_entries(m, add_entry_release, rs);
+}
+
+/* The entry naming the image of m->release: its path under /boot. */
+struct bls_find {
+	char *path;
+};
+
+static void find_entry(const struct mc_machine *m, void *ctx,
+		       const char *linux_path, const char *version)
+{
+	struct bls_find *f = ctx;
+	char rel[128];
+	char *p;
+
+	if (f->path)
+		return;
+	if (version[0] ? strcmp(version, m->release) != 0 :
+	    !bls_release(linux_path, rel, sizeof(rel)) ||
+	    strcmp(rel, m->release) != 0)
+		return;
+	p = under(m, "/boot%s", linux_path);
+	if (p && exists(p))
+		f->path = p;
+	else
+		free(p);
+}
+
+/* The BLS image of m->release when no other layout has one: *path and
+ * *from set when found (*path freed first).  -ENOMEM only. */
+static int bls_image(const struct mc_machine *m, char **path,
+		     const char **from)
+{
+	struct bls_find f = { NULL };
+	char mid[64];
+
+	machine_id(m, mid, sizeof(mid));
+	if (mid[0]) {
+		char *p = under(m, "/boot/%s/%s/linux", mid, m->release);
+
+		if (!p)
+			return -ENOMEM;
+		if (exists(p)) {
+			free(*path);
+			*path = p;
+			*from = "/boot/MACHINE-ID/RELEASE/linux (BLS, "
+				"MACHINE-ID from /etc/machine-id)";
+			return 0;
+		}
+		free(p);
+	}
+	bls_entries(m, find_entry, &f);
+	if (f.path) {
+		free(*path);
+		*path = f.path;
+		*from = "the linux line of a /boot/loader/entries/*.conf "
+			"(BLS)";
+	}
+	return 0;
 }
 
 /* The first of the places a part may be in that holds it: *path and
@@ -348,7 +536,8 @@ static const struct place configs[] = {
 const char *mc_image_places(void)
 {
 	return "/boot/vmlinuz-RELEASE, /boot/vmlinuz-PKGBASE, "
-	       "/usr/lib/modules/RELEASE/vmlinuz, /lib/modules/RELEASE/vmlinuz";
+	       "/usr/lib/modules/RELEASE/vmlinuz, /lib/modules/RELEASE/vmlinuz, "
+	       "/boot/MACHINE-ID/RELEASE/linux, /boot/loader/entries/*.conf";
 }
 
 const char *mc_config_places(void)
@@ -409,6 +598,7 @@ int mc_probe(const char *root, const char *release, struct mc_machine *m,
 	snprintf(m->pkgbase, sizeof(m->pkgbase), "%s", base);
 	if (first_place(m, images, sizeof(images) / sizeof(images[0]), base,
 			m->running, &m->vmlinuz, &m->vmlinuz_from) ||
+	    (!m->vmlinuz_from && bls_image(m, &m->vmlinuz, &m->vmlinuz_from)) ||
 	    first_place(m, configs, sizeof(configs) / sizeof(configs[0]), base,
 			m->running, &m->config, &m->config_from) ||
 	    !(m->efivars = under(m, "%s", ESL_EFIVARS)) ||

@@ -48,9 +48,11 @@ struct mc_machine {
 /*
  * Look at the machine under root (NULL: "/") for kernel release (NULL:
  * the running kernel's, uname -r; under a root other than "/", the one
- * kernel installed there).  The image is taken from /boot/vmlinuz-R,
+ * kernel installed there, BLS ones included).  The image is taken from /boot/vmlinuz-R,
  * Arch's /boot/vmlinuz-<pkgbase>, /usr/lib/modules/R/vmlinuz or
- * /lib/modules/R/vmlinuz, the first there; the config from
+ * /lib/modules/R/vmlinuz, the first there, else the Boot Loader
+ * Specification's /boot/MACHINE-ID/R/linux or the image a
+ * /boot/loader/entries/NAME.conf names; the config from
  * /boot/config-R, /usr/lib/modules/R/config (and /lib/...), the
  * headers' build/.config, or /proc/config.gz when R runs there.
  * Returns 0, -ENOENT when root has no kernel to choose, -ENOTUNIQ

@@ -3,7 +3,7 @@
  * verify-file --machine: the parts of one machine (trust/machine.h) made
  * into what a run judges with.  Each part no explicit option replaces
  * becomes a trust source or a setting; each part not there becomes a
- * note (one line, for stderr and the JSON "missing" array), never an
+ * note (one line, for stderr and the JSON "differences" array), never an
  * error: a machine without UEFI, or with its config elsewhere, is still
  * judged, and says what it was judged without.
  */

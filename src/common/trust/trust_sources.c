@@ -95,7 +95,10 @@ static int image_string(const char *path,
 	ret = ms_file_open(path, &f);
 	if (ret)
 		return ret;
-	ret = f.len > TS_MAX_IMAGE ? -EFBIG : find(f.data, f.len, out, size);
+	/* an empty file is no image: loading it says so (-EINVAL), not
+	 * a "no version" warning first */
+	ret = f.len > TS_MAX_IMAGE ? -EFBIG : !f.len ? -EINVAL :
+	      find(f.data, f.len, out, size);
 	ms_file_close(&f);
 	return ret;
 }

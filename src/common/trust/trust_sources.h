@@ -60,7 +60,7 @@ int ts_add_vmlinux(const struct ts_stores *st, const char *path,
 		   struct ts_note *note);
 
 /* The release of a kernel image (vm_find_version()); -errno when the
- * file cannot be read or holds none (-ENOENT). */
+ * file cannot be read or holds none (-ENOENT), -EINVAL when empty. */
 int ts_vmlinux_version(const char *path, char *out, size_t size);
 
 /* Its version line (vm_find_banner()); -errno as above. */
