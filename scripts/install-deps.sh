@@ -27,6 +27,8 @@
 #   dkms    build, sign and install a module with Debian's dkms against
 #           the headers of the current Debian kernel (make check-dkms)
 #   pristine  make the fresh Debian roots of scripts/pristine-root.sh
+#   deb     make deb: debian/control's Build-Depends and dpkg-buildpackage
+#   debcheck  scripts/check-deb.sh: lintian, autopkgtest, hardening-check
 set -eu
 
 pkgs_build="build-essential pkg-config libssl-dev libjson-c-dev openssl help2man musl-tools
@@ -55,6 +57,9 @@ pkgs_firmware="ovmf shim-signed grub-efi-amd64-signed sbsigntool mtools
 # The metapackage pulls the headers of the current ABI (linux-headers-6.1.0-N)
 # with linux-kbuild-6.1 and gcc-12: about 20 s on a fresh Debian 12.
 pkgs_dkms="dkms linux-headers-$(dpkg --print-architecture)"
+# debian/control's Build-Depends (pkgconf is pkg-config's real package).
+pkgs_deb="$pkgs_build pkgconf debhelper dpkg-dev"
+pkgs_debcheck="lintian autopkgtest devscripts bats bats-support bats-assert bats-file python3"
 pkgs_pristine="debootstrap debian-archive-keyring git"
 
 want=""
