@@ -17,15 +17,16 @@ setup_file() {
 
 # "type mode path" of the package's contents, as make install would name
 # them: dh compresses man pages (.gz) and adds the Debian-only
-# usr/share/doc/modsign (copyright, changelog), which make install does
-# not ship.
+# usr/share/doc/modsign (copyright, changelog) and lintian's overrides,
+# which make install does not ship.
 deb_listing() {
 	dpkg-deb --fsys-tarfile "$MODSIGN_DEB" | tar -tvf - |
 		awk '{ t = substr($1, 1, 1); p = $6; sub(/^\.\//, "", p); sub(/\/$/, "", p)
 			if (p == "") next
 			print (t == "-" ? "f" : t), $1, p }' |
 		sed -E 's|^(f [^ ]* usr/share/man/.*)\.gz$|\1|' |
-		grep -Ev ' usr/share/doc(/modsign(/.*)?)?$' | LC_ALL=C sort -k3
+		grep -Ev ' usr/share/(doc(/modsign(/.*)?)?|lintian(/overrides(/modsign)?)?)$' |
+		LC_ALL=C sort -k3
 }
 
 # The same for a tree, modes as tar prints them.
