@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # modsign: sign-file, extract-sig, verify-file.  Plain make, pkg-config.
 
-VERSION     := 0.1.0
+# The one version: debian/changelog's first entry (a native package), so
+# that --version, the man pages and the .deb cannot disagree.
+VERSION     := $(shell awk -F'[()]' 'NR == 1 { print $$2; exit }' debian/changelog)
 PREFIX      ?= /usr/local
 BINDIR      ?= $(PREFIX)/bin
 # sign-file's signing code, which its executable runs (src/front/).
@@ -30,13 +32,21 @@ PKGS        := libcrypto json-c
 # Debian 12's libbz2-dev ships no bzip2.pc).  p11-kit-1 likewise for
 # <p11-kit/pkcs11.h>: PKCS#11 modules are dlopen()ed.
 COMP_PKGS   := zlib liblzma libzstd liblz4
-PKG_CFLAGS  := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(COMP_PKGS) p11-kit-1)
-PKG_LIBS    := $(shell $(PKG_CONFIG) --libs $(PKGS))
+# On a machine without them, plain make stops at the first compile with
+# one line naming the command that installs them (deps-ok, below), not
+# with pkg-config's own complaints.
+PKG_OK      := $(shell $(PKG_CONFIG) --exists $(PKGS) $(COMP_PKGS) p11-kit-1 \
+	2>/dev/null && command -v help2man >/dev/null && command -v $(CC) >/dev/null && echo y)
+PKG_CFLAGS  := $(if $(PKG_OK),$(shell $(PKG_CONFIG) --cflags $(PKGS) $(COMP_PKGS) p11-kit-1))
+PKG_LIBS    := $(if $(PKG_OK),$(shell $(PKG_CONFIG) --libs $(PKGS)))
 
+# CFLAGS, CPPFLAGS and LDFLAGS from the environment are honoured
+# everywhere (a Debian build sets them from dpkg-buildflags: hardening,
+# -ffile-prefix-map).
 CFLAGS      ?= -O2 -g
 WARN        := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla
 ALL_CFLAGS  := -std=gnu11 -D_GNU_SOURCE -pthread \
-	       $(WARN) $(PKG_CFLAGS) -Isrc/common -DMODSIGN_VERSION='"$(VERSION)"' -MMD -MP $(CFLAGS)
+	       $(WARN) $(PKG_CFLAGS) -Isrc/common -DMODSIGN_VERSION='"$(VERSION)"' -MMD -MP $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS := -pthread $(LDFLAGS)
 SAN_CFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	       -fno-sanitize-recover=all -O1
@@ -63,13 +73,16 @@ KERNEL_HOOKS := $(addprefix $(BUILD)/hooks/,modsign-kernel-hook postinst \
 	header_postinst kernel-install)
 
 .SECONDARY:
-.PHONY: all check check-layers check-style check-clang check-unit check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update kernel-mutants demo install \
+.PHONY: all deps-ok deb deps-deb check check-layers check-style check-clang check-unit check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update kernel-mutants demo install \
 	firmware-verdicts firmware-verdicts-update firmware-compare \
 	install-kmodsign clean deps-build deps-test fuzz fuzz-cov fuzz-smoke fuzz-long deps-fuzz \
 	valgrind bench
 all: $(BINS) $(SIGN_CORE) $(MANS) $(COMPLETIONS) $(TEST_HOOKS) $(KERNEL_HOOKS)
 
-$(BUILD)/obj/%.o: src/%.c
+deps-ok:
+	$(if $(PKG_OK),@:,$(error modsign: build dependencies missing (C compiler, pkg-config, help2man, $(PKGS) $(COMP_PKGS) p11-kit-1); install them with: make deps-build))
+
+$(BUILD)/obj/%.o: src/%.c | deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -126,17 +139,38 @@ FRONT_SRC   := src/front/sign-file.c src/common/sign/front.c \
 FRONT_OBJ   := $(FRONT_SRC:src/%.c=$(BUILD)/front/%.o)
 FRONT_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) -Isrc/common \
 	       -DMODSIGN_VERSION='"$(VERSION)"' \
-	       -DMODSIGN_PKGLIBDIR='"$(PKGLIBDIR)"' -MMD -MP $(CFLAGS) \
+	       -DMODSIGN_PKGLIBDIR='"$(PKGLIBDIR)"' -MMD -MP $(CPPFLAGS) $(CFLAGS) \
 	       $(if $(SAN),$(SAN_CFLAGS))
 
-$(BUILD)/front/%.o: src/%.c $(PKGLIBDIR_STAMP)
+# The musl front end is a static PIE, so that its image too is placed at
+# random (ASLR) like the glibc tools'.  Debian's musl-gcc.specs knows no
+# -static-pie: a second specs file, made here and used for that link
+# only, starts the program with musl's self-relocating rcrt1.o and links
+# it without an interpreter.
+# Where musl has no rcrt1.o, a plain static program, as before.
+MUSL_LIBDIR := $(if $(MUSL_CC),$(patsubst %/musl-gcc.specs,%,$(shell \
+	sed -n 's/.*-specs "\([^"]*\)".*/\1/p' $(MUSL_CC))))
+MUSL_PIE    := $(if $(wildcard $(MUSL_LIBDIR)/rcrt1.o),$(BUILD)/front/static-pie.specs)
+# (musl-gcc puts its specs last, where they would win: the link names
+# both itself.)
+FRONT_LINK  := $(if $(MUSL_CC),$(if $(MUSL_PIE),-specs $(MUSL_LIBDIR)/musl-gcc.specs \
+	-specs $(MUSL_PIE) -static-pie,-static) $(LDFLAGS),$(ALL_LDFLAGS))
+FRONT_LD    := $(if $(MUSL_PIE),$(CC),$(FRONT_CC))
+
+$(BUILD)/front/static-pie.specs: Makefile
+	@mkdir -p $(dir $@)
+	printf '%s\n' '*startfile:' \
+		'$(MUSL_LIBDIR)/rcrt1.o $(MUSL_LIBDIR)/crti.o crtbeginS.o%s' '' \
+		'*link:' '-nostdlib -static -pie --no-dynamic-linker -z text --build-id' > $@
+
+$(BUILD)/front/%.o: src/%.c $(PKGLIBDIR_STAMP) | deps-ok
 	@mkdir -p $(dir $@)
 	$(FRONT_CC) $(FRONT_CFLAGS) -c -o $@ $<
 
-$(BUILD)/bin/sign-file: $(FRONT_OBJ) | $(SIGN_CORE)
+$(BUILD)/bin/sign-file: $(FRONT_OBJ) $(MUSL_PIE) | $(SIGN_CORE)
 	@mkdir -p $(dir $@)
 	$(if $(MUSL_CC),,$(if $(SAN),,@echo "note: no musl-gcc (Debian: musl-tools): sign-file's front end links glibc and starts slower"))
-	$(FRONT_CC) $(if $(MUSL_CC),-static,$(ALL_LDFLAGS)) -o $@ $^
+	$(FRONT_LD) $(FRONT_LINK) -o $@ $(FRONT_OBJ)
 
 $(SIGN_CORE): $(BUILD)/obj/sign-file.o $(COMMON_LIB)
 	@mkdir -p $(dir $@)
@@ -147,8 +181,8 @@ endif
 # command starts (env, sh) loads it too.
 $(TEST_HOOKS): tests/preload/test-hooks.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -fPIC -shared \
-		-o $@ $< -ldl
+	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) $(CPPFLAGS) $(CFLAGS) -fPIC -shared \
+		$(LDFLAGS) -o $@ $< -ldl
 
 # Man pages come from --help/--version (synopsis, options, the exit-status
 # table), so they cannot lag the code, plus man/TOOL.h2m and
@@ -305,6 +339,16 @@ firmware-compare: $(BINS)
 demo: deps-build
 	$(MAKE) $(BINS)
 	./tests/demo.sh $(abspath $(BUILD)/bin)
+
+# The Debian packages (debian/), built from this checkout in build/deb by
+# scripts/make-deb.sh; the package itself is copied here, for
+# `apt install ./modsign_*.deb`.
+deb: deps-deb
+	scripts/make-deb.sh build/deb
+	cp build/deb/modsign_$(VERSION)_*.deb .
+
+deps-deb:
+	scripts/install-deps.sh deb
 
 # libFuzzer targets (clang, with ASan+UBSan).  The layer is compiled once
 # into an archive each target links from; build/fuzz-cov holds the same

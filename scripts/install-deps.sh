@@ -29,6 +29,8 @@
 #   dkms    build, sign and install a module with Debian's dkms against
 #           the headers of the current Debian kernel (make check-dkms)
 #   pristine  make the fresh Debian roots of scripts/pristine-root.sh
+#   deb     make deb: debian/control's Build-Depends and dpkg-buildpackage
+#   debcheck  scripts/check-deb.sh: lintian, autopkgtest, hardening-check
 set -eu
 
 pkgs_build="build-essential pkg-config libssl-dev libjson-c-dev openssl help2man musl-tools
@@ -44,7 +46,9 @@ pkgs_test="clang bats bats-support bats-assert bats-file kmod python3 ca-certifi
 	strace e2fsprogs $pkgs_unit"
 # pkcs11-provider exists from Debian 13 on: there the PKCS#11 tests go
 # through it (sign-file's default route); Debian 12 has only the engine.
-if apt-cache show pkcs11-provider > /dev/null 2>&1; then
+# (madison lists real versions only: apt-cache show also succeeds for a
+# name another package merely refers to, as modsign's Suggests does)
+if [ -n "$(apt-cache madison pkcs11-provider 2>/dev/null)" ]; then
 	pkgs_test="$pkgs_test pkcs11-provider"
 fi
 pkgs_fuzz="clang libclang-rt-dev"
@@ -59,6 +63,9 @@ pkgs_firmware="ovmf shim-signed grub-efi-amd64-signed sbsigntool mtools
 # The metapackage pulls the headers of the current ABI (linux-headers-6.1.0-N)
 # with linux-kbuild-6.1 and gcc-12: about 20 s on a fresh Debian 12.
 pkgs_dkms="dkms linux-headers-$(dpkg --print-architecture)"
+# debian/control's Build-Depends (pkgconf is pkg-config's real package).
+pkgs_deb="$pkgs_build pkgconf debhelper dpkg-dev"
+pkgs_debcheck="lintian autopkgtest devscripts bats bats-support bats-assert bats-file python3"
 pkgs_pristine="debootstrap debian-archive-keyring git"
 
 want=""

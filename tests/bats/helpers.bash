@@ -18,7 +18,10 @@ VERIFY_FILE="$BIN/verify-file"
 # The kernel's own sign-file from the platform's linux-kbuild package
 # (linux-kbuild-6.1 on Debian 12, linux-kbuild-6.12.* on Debian 13),
 # fetched by tests/fixtures/get-reference.sh (run by make check).
-REF_SIGN_FILE="${MODSIGN_REF_SIGN_FILE:-$TOP/build/reference/sign-file}"
+# MODSIGN_REF_DIR: where the fetched references are (the autopkgtest
+# hands it those of a build tree, debian/tests/command-suite).
+REF_DIR="${MODSIGN_REF_DIR:-$TOP/build/reference}"
+REF_SIGN_FILE="${MODSIGN_REF_SIGN_FILE:-$REF_DIR/sign-file}"
 
 # sign-file is a front end and the tool proper it runs from
 # ../lib/modsign beside it (src/common/sign/front.h): a copy elsewhere
@@ -78,8 +81,8 @@ require_cmd() { # command package
 # machine's OpenSSL, and Debian's own build from linux-kbuild-7.3, which
 # runs only with Debian 13's OpenSSL (3.5).
 OPENSSL_VERSION=$(openssl version | cut -d' ' -f2)
-REF73_SIGN_FILE="${MODSIGN_REF73_SIGN_FILE:-$TOP/build/reference/sign-file-7.3-openssl-$OPENSSL_VERSION}"
-REF73_DEBIAN_SIGN_FILE="$TOP/build/reference/sign-file-7.3-debian"
+REF73_SIGN_FILE="${MODSIGN_REF73_SIGN_FILE:-$REF_DIR/sign-file-7.3-openssl-$OPENSSL_VERSION}"
+REF73_DEBIAN_SIGN_FILE="$REF_DIR/sign-file-7.3-debian"
 
 need_reference73() {
 	[ -x "$REF73_SIGN_FILE" ] ||
