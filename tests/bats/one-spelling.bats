@@ -279,8 +279,10 @@ value_of() { # opt
 y.ko'
 	printf 'a b/x\ny.ko\0' > list0
 	run -0 --separate-stderr "$VERIFY_FILE" -k certs -0 --files-from list0
-	assert_line --index 0 "a b/x"
-	assert_line --index 1 --partial "y.ko: OK (sha256, RSA-2048"
+	# the newline in the name is quoted as ls quotes it: one verdict line,
+	# then the summary
+	assert_equal "${#lines[@]}" 2
+	assert_line --index 0 --partial "'a b/x'\$'\\n''y.ko': OK (sha256, RSA-2048"
 	run -0 --separate-stderr "$EXTRACT_SIG" -j 2 --json -0 --files-from list0
 	# the object, then the summary
 	assert_equal "${#lines[@]}" 2
