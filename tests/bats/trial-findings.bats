@@ -97,9 +97,11 @@ open(sys.argv[1],"ab").write(struct.pack(">BBBBB3xI",0,0,2,0,0,0)+b"~Module sign
 	run "$EXTRACT_SIG" m.ko
 	assert_failure 6
 	assert_output "extract-sig: m.ko: signature length is 0: the trailer holds no signature"
-	run "$EXTRACT_SIG" --modinfo m.ko
-	assert_failure 6
-	assert_output "extract-sig: m.ko: signature length is 0: the trailer holds no signature"
+	# --modinfo is modinfo: kmod's kmod_module_signature_info() takes a
+	# sig_len of 0 for no signature, so no lines and exit 0
+	run --separate-stderr "$EXTRACT_SIG" --modinfo m.ko
+	assert_success
+	assert_output ""
 }
 
 # NAME_MAX is 255: ".<name>.<pid>.tmp-XXXXXX" no longer fits from 243
