@@ -151,6 +151,9 @@ kh_private_apt() {
 		-o Dir::State::Lists="$APT/lists"
 		-o Dir::Cache="$APT/cache"
 		-o Acquire::Languages=none
+		# no Contents indices (apt-file's, which a host may enable): large,
+		# of no use here, and one more way for a mirror mid-sync to fail
+		-o Acquire::IndexTargets::deb::Contents-deb::DefaultEnabled=false
 		# the downloads land in our own directories, which _apt may not write
 		-o APT::Sandbox::User=root
 	)
