@@ -152,10 +152,11 @@ MUSL_LIBDIR := $(if $(MUSL_CC),$(patsubst %/musl-gcc.specs,%,$(shell \
 	sed -n 's/.*-specs "\([^"]*\)".*/\1/p' $(MUSL_CC))))
 MUSL_PIE    := $(if $(wildcard $(MUSL_LIBDIR)/rcrt1.o),$(BUILD)/front/static-pie.specs)
 # (musl-gcc puts its specs last, where they would win: the link names
-# both itself.)
+# both itself, with gcc, as musl-gcc does: specs files are gcc's, so a
+# CC=clang build links the front end with gcc all the same.)
 FRONT_LINK  := $(if $(MUSL_CC),$(if $(MUSL_PIE),-specs $(MUSL_LIBDIR)/musl-gcc.specs \
 	-specs $(MUSL_PIE) -static-pie,-static) $(LDFLAGS),$(ALL_LDFLAGS))
-FRONT_LD    := $(if $(MUSL_PIE),$(CC),$(FRONT_CC))
+FRONT_LD    := $(if $(MUSL_PIE),$(or $(REALGCC),gcc),$(FRONT_CC))
 
 $(BUILD)/front/static-pie.specs: Makefile
 	@mkdir -p $(dir $@)

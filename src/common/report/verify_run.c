@@ -126,10 +126,13 @@ int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
 	const struct tk_keyrings *k = r->k;
 	struct judge jd = {
 		.r = r,
-		.kv = { t->kr, &k->trusted, &k->revoked, &k->bl,
-			tk_platform_counts(t) ? &k->platform : NULL },
-		.rc = { t->kr, t->enforce, MC_LD_UNKNOWN, NULL, t->m,
-			t->notes->v, t->notes->n, t->m ? &t->km : NULL },
+		.kv = { .kr = t->kr, .trusted = &k->trusted,
+			.revoked = &k->revoked, .bl = &k->bl,
+			.platform = tk_platform_counts(t) ? &k->platform : NULL },
+		.rc = { .rules = t->kr, .enforce = t->enforce,
+			.lockdown = MC_LD_UNKNOWN, .machine = t->m,
+			.differences = t->notes->v, .n_differences = t->notes->n,
+			.km = t->m ? &t->km : NULL },
 	};
 	struct ms_list files = { 0 };
 	struct rp_summary sum = { 0 };
