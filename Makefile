@@ -287,7 +287,7 @@ check-plain: all $(REF_SIGN_FILE)
 
 check-asan: all $(REF_SIGN_FILE)
 	$(MAKE) BUILD=build/asan SAN=1 build/asan/bin/sign-file \
-		$(TOOLS:%=build/asan/bin/%)
+		$(TOOLS:%=build/asan/bin/%) $(KERNEL_HOOKS:$(BUILD)/%=build/asan/%)
 	$(ASAN_ENV) $(MAKE) BUILD=build/asan SAN=1 check-unit
 	$(call run_bats,build/asan/bin,tests/bats,build/asan/check-asan,$(ASAN_ENV))
 
