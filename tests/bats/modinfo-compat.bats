@@ -10,7 +10,7 @@
 load helpers
 bats_require_minimum_version 1.5.0
 
-K34="$TOP/build/reference/kmod-34"
+K34="$REF_DIR/kmod-34"
 
 need_kmod34() {
 	[ -x "$K34/modinfo" ] && [ -x "$K34/run" ] && return 0
