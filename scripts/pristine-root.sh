@@ -27,6 +27,9 @@
 #          autopkgtest is one more run of the whole suite)
 #   --no-check  skip make check (the package stage then fetches the
 #          references itself): a quicker run, for the package stage
+#   --no-rebuild  the package stage without its second build and cmp
+#          (scripts/check-deb.sh --no-rebuild: CI proves the build
+#          reproducible in one root)
 #   --cache-dir CACHE  keep debootstrap's and apt's downloaded .debs in
 #          CACHE/SUITE between runs (a rerun skips the downloads; the
 #          root itself is still made from scratch)
@@ -37,19 +40,21 @@
 set -eu
 
 usage() {
-	echo "usage: $0 [--no-check] [--no-deb] [--cache-dir CACHE] bookworm|trixie DIR" >&2
+	echo "usage: $0 [--no-check] [--no-deb] [--no-rebuild] [--cache-dir CACHE] bookworm|trixie DIR" >&2
 	exit 2
 }
 
 cache=""
 check=1
 deb=1
+debargs=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cache-dir) [ $# -ge 2 ] || usage; cache=$2; shift 2 ;;
 	--cache-dir=*) cache=${1#*=}; shift ;;
 	--no-check) check=""; shift ;;
 	--no-deb) deb=""; shift ;;
+	--no-rebuild) debargs=--no-rebuild; shift ;;
 	-h|--help) sed -n '3,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	-*) usage ;;
 	*) break ;;
@@ -174,5 +179,5 @@ stage "apt-get install make" command_make
 rc=0
 stage "make demo" in_root "make demo" || rc=1
 [ -z "$check" ] || stage "make check" in_root "make check" || rc=1
-[ -z "$deb" ] || stage "check-deb" in_root "scripts/check-deb.sh" || rc=1
+[ -z "$deb" ] || stage "check-deb" in_root "scripts/check-deb.sh $debargs" || rc=1
 exit $rc
