@@ -342,11 +342,12 @@ demo: deps-build
 	./tests/demo.sh $(abspath $(BUILD)/bin)
 
 # The Debian packages (debian/), built from this checkout in build/deb by
-# scripts/make-deb.sh; the package itself is copied here, for
-# `apt install ./modsign_*.deb`.
+# scripts/make-deb.sh; the packages themselves are copied here, for
+# `apt install ./modsign_*.deb` (the tools) and
+# ./modsign-kernel-hooks_*.deb (the kernel install hooks).
 deb: deps-deb
 	scripts/make-deb.sh build/deb
-	cp build/deb/modsign_$(VERSION)_*.deb .
+	cp build/deb/modsign_$(VERSION)_*.deb build/deb/modsign-kernel-hooks_$(VERSION)_all.deb .
 
 deps-deb:
 	scripts/install-deps.sh deb

@@ -9,11 +9,14 @@
 #      the .debs must be byte-identical (reproducible build)
 #   2. lintian --fail-on error,warning on the .changes
 #   3. hardening-check on every program in the package
-#   4. the .deb holds what make install does (tests/deb/package.bats)
-#   5. apt install ./modsign_*.deb; /usr/bin/sign-file signs a module
-#      byte-identically to the build tree's, /usr/bin/verify-file accepts it
-#   6. autopkgtest (debian/tests) with the null backend: any exit but 0
-#      fails, 2 (a test skipped) and 8 (none ran) included
+#   4. the two .debs hold what make install does, the kernel hooks in
+#      modsign-kernel-hooks only (tests/deb/package.bats)
+#   5. apt install ./modsign_*.deb ./modsign-kernel-hooks_*.deb;
+#      /usr/bin/sign-file signs a module byte-identically to the build
+#      tree's, /usr/bin/verify-file accepts it
+#   6. autopkgtest (debian/tests: the command suite and the hooks' smoke
+#      test) with the null backend: any exit but 0 fails, 2 (a test
+#      skipped) and 8 (none ran) included
 #
 # Each stage prints its time.  The identity tests' references are those
 # make check fetched (build/reference), handed to the autopkgtest.
@@ -41,6 +44,7 @@ stage() { # name command...
 v=$(dpkg-parsechangelog -SVersion)
 arch=$(dpkg --print-architecture)
 deb=build/deb/modsign_${v}_$arch.deb
+hooks_deb=build/deb/modsign-kernel-hooks_${v}_all.deb
 
 stage "make all" make -j2 all
 stage "make deb" make deb
@@ -96,11 +100,13 @@ hardening() {
 }
 stage "hardening-check" hardening
 
-stage "package = make install" env MODSIGN_DEB="$top/$deb" bats tests/deb
+stage "packages = make install" env MODSIGN_DEB="$top/$deb" \
+	MODSIGN_HOOKS_DEB="$top/$hooks_deb" bats tests/deb
 
 installed() {
-	apt-get install -y -q "./modsign_${v}_$arch.deb"
-	dpkg -L modsign > /dev/null
+	apt-get install -y -q "./modsign_${v}_$arch.deb" \
+		"./modsign-kernel-hooks_${v}_all.deb"
+	dpkg -L modsign modsign-kernel-hooks > /dev/null
 	w=$(mktemp -d)
 	python3 tests/fixtures/elf-module.py "$w/m.ko" 30000
 	cp "$w/m.ko" "$w/built.ko"
@@ -121,7 +127,7 @@ autopkgtest_null() {
 	# make check's references, if it ran; else the test fetches them
 	[ ! -x build/reference/sign-file ] ||
 		set -- --env=MODSIGN_REF_DIR="$top/build/reference"
-	autopkgtest "$@" "$deb" "build/deb/modsign_$v.dsc" -- null || rc=$?
+	autopkgtest "$@" "$deb" "$hooks_deb" "build/deb/modsign_$v.dsc" -- null || rc=$?
 	[ "$rc" -eq 0 ] || { echo "check-deb.sh: autopkgtest exit $rc (2: skipped, 8: no test ran)" >&2; return 1; }
 }
 stage "autopkgtest (null)" autopkgtest_null

@@ -24,7 +24,7 @@ if git -C "$top" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
 	git -C "$top" ls-files -co --exclude-standard -z |
 		(cd "$top" && xargs -0 cp -P --parents -t "$src")
 else	# an unpacked tarball: all but what a build made
-	tar -C "$top" --exclude=./build --exclude='./modsign_*.deb' \
+	tar -C "$top" --exclude=./build --exclude='./modsign_*.deb' --exclude='./modsign-kernel-hooks_*.deb' \
 		--exclude='./man/*.1' -cf - . | tar -C "$src" -xf -
 fi
 # Unsigned: a local build; Debian signs its own uploads.

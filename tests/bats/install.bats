@@ -103,12 +103,15 @@ EOF
 }
 
 @test "the installed kernel hooks run the installed hook, which runs the installed verify-file" {
-	assert_equal "$(grep '^exec' "$R/etc/kernel/postinst.d/zz-modsign")" \
-		'exec "${MODSIGN_KERNEL_HOOK:-/usr/lib/modsign/modsign-kernel-hook}" postinst "$@" < /dev/null >&2'
-	assert_equal "$(grep '^exec' "$R/etc/kernel/header_postinst.d/zz-modsign")" \
-		'exec "${MODSIGN_KERNEL_HOOK:-/usr/lib/modsign/modsign-kernel-hook}" header "$@" < /dev/null >&2'
-	assert_equal "$(grep '^exec' "$R/usr/lib/kernel/install.d/85-modsign.install")" \
-		'exec "${MODSIGN_KERNEL_HOOK:-/usr/lib/modsign/modsign-kernel-hook}" kernel-install "$@" < /dev/null >&2'
+	local entry mode
+	for entry in etc/kernel/postinst.d/zz-modsign:postinst \
+		etc/kernel/header_postinst.d/zz-modsign:header \
+		usr/lib/kernel/install.d/85-modsign.install:kernel-install; do
+		mode=${entry#*:} entry=${entry%:*}
+		assert_equal "$(grep -e '^hook=' -e '^exec' "$R/$entry")" \
+			'hook=${MODSIGN_KERNEL_HOOK:-/usr/lib/modsign/modsign-kernel-hook}
+exec "$hook" '"$mode"' "$@" < /dev/null >&2'
+	done
 	run -0 grep -c -e '^conf=${MODSIGN_HOOK_CONF:-/etc/modsign/kernel-hook.conf}$' \
 		-e '^verify=${MODSIGN_VERIFY_FILE:-/usr/bin/verify-file}$' \
 		"$R/usr/lib/modsign/modsign-kernel-hook"

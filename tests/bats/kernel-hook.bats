@@ -165,3 +165,18 @@ $W/postinst.d/zz-update-grub"
 	assert_equal "$(cat "$W/order")" "dkms
 grub $REL $W/root/boot/vmlinuz-$REL"
 }
+
+@test "the entry points without the hook (the package removed, its /etc conffiles left): nothing, exit 0" {
+	dkms_module stranger ec256
+	export MODSIGN_KERNEL_HOOK="$W/gone/modsign-kernel-hook"
+	run --separate-stderr "$HOOKS/postinst" "$REL" "$W/root/boot/vmlinuz-$REL"
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	run --separate-stderr "$HOOKS/header_postinst" "$REL"
+	assert_success
+	assert_equal "$stderr" ""
+	run --separate-stderr "$HOOKS/kernel-install" add "$REL" "$W/entry" "$W/root/boot/vmlinuz-$REL"
+	assert_success
+	assert_equal "$stderr" ""
+}
