@@ -13,8 +13,8 @@
 #include "base/cli_options.h"
 #include "base/exitcode.h"
 #include "base/log.h"
-#include "module/describe.h"
-#include "report/describe.h"
+#include "extract-sig/describe_run.h"
+#include "extract-sig/describe_print.h"
 #include "report/kernel_arg.h"
 
 /*
@@ -222,8 +222,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return MS_CLI_GO;
 }
 
-/* The command line as the describe pipeline (module/describe.h) and
- * its printer (report/describe.h) take it. */
+/* The command line as the describe pipeline (extract-sig/describe_run.h) and
+ * its printer (extract-sig/describe_print.h) take it. */
 static void describe_opts(const struct args *a, X509 *cert,
 			  struct ms_describe_opts *o, struct rp_describe *r)
 {

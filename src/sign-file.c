@@ -13,8 +13,8 @@
 #include "base/exitcode.h"
 #include "base/log.h"
 #include "report/kernel_arg.h"
-#include "report/sign_result.h"
-#include "sign/sign_cmd.h"
+#include "sign-file/sign_result.h"
+#include "sign-file/sign_cmd.h"
 
 /* Its own long-only options; the shared ones are base/cli_options.h's. */
 enum {
@@ -321,7 +321,7 @@ static int parse_options(int argc, char **argv, struct ms_sign_cmd *o)
 	return 0;
 }
 
-/* --batch: the command line checked, then the run (sign/sign_cmd.h). */
+/* --batch: the command line checked, then the run (sign-file/sign_cmd.h). */
 static int run_batch(struct ms_sign_cmd *o)
 {
 	const struct ms_sign_view view = rp_sign_view(o->batch.json, o->quiet);
@@ -337,7 +337,7 @@ static int run_batch(struct ms_sign_cmd *o)
 	return code;
 }
 
-/* --agent*: the command line checked, then the run (sign/sign_cmd.h). */
+/* --agent*: the command line checked, then the run (sign-file/sign_cmd.h). */
 static int run_agent(struct ms_sign_cmd *o)
 {
 	if (o->agent == OPT_AGENT_STOP)
@@ -350,7 +350,7 @@ static int run_agent(struct ms_sign_cmd *o)
 }
 
 /* One file, by the kernel tool's positional command line, then what
- * worked is said (sign/sign_cmd.h). */
+ * worked is said (sign-file/sign_cmd.h). */
 static int run_one(struct ms_sign_cmd *o)
 {
 	struct ms_one_done d;

@@ -4,8 +4,8 @@
  * module (or a detached signature), and say why, with the kernel's errno.
  *
  * This file holds the command line and the exit codes: the keyrings are
- * filled by trust/keyrings, what that says is report/load_report's, and
- * each file is judged and its verdict printed by report/verify_run.
+ * filled by trust/keyrings, what that says is verify-file/load_report's, and
+ * each file is judged and its verdict printed by verify-file/verify_run.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,8 +17,8 @@
 #include "base/exitcode.h"
 #include "base/log.h"
 #include "report/kernel_arg.h"
-#include "report/load_report.h"
-#include "report/verify_run.h"
+#include "verify-file/load_report.h"
+#include "verify-file/verify_run.h"
 
 /* Its own options; the shared ones are base/cli_options.h's. */
 enum {
