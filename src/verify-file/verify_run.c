@@ -64,10 +64,12 @@ static int check_file(const struct judge *jd, const char *file,
 		code = j.why ? ms_exit_for_errno(err) : MS_EXIT_IO;
 		sum->errors++;
 	} else {
-		code = rp_exit_code(&jd->rc, j.usage, &j.r);
+		struct kv_sig_answer a;
+
+		kv_sig_answer(&jd->rc.sig, j.usage, &j.r, &a);
+		code = a.exit_code;
 		/* no module loads on a kernel without CONFIG_MODULES */
-		rp_count(sum, jd->rc.modules == KC_MODS_NONE &&
-			 j.usage == KV_USAGE_MODULE ? -EKEYREJECTED : j.r.err);
+		rp_count(sum, a.no_modules ? -EKEYREJECTED : j.r.err);
 		if (o->json)
 			rp_print_json(out, &jd->rc, file, j.usage, &j.r);
 		else if (!o->quiet)
@@ -129,7 +131,7 @@ int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
 		.kv = { .kr = t->kr, .trusted = &k->trusted,
 			.revoked = &k->revoked, .bl = &k->bl,
 			.platform = tk_platform_counts(t) ? &k->platform : NULL },
-		.rc = { .rules = t->kr, .enforce = t->enforce,
+		.rc = { .rules = t->kr, .sig.enforce = t->enforce,
 			.lockdown = MC_LD_UNKNOWN, .machine = t->m,
 			.differences = t->notes->v, .n_differences = t->notes->n,
 			.km = t->m ? &t->km : NULL },
@@ -147,6 +149,10 @@ int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
 	jd.rc.lockdown = mc_lockdown(t->lockdown, t->kcpath ? &k->kc : NULL,
 				     t->m, t->m ? &t->km : NULL,
 				     &jd.rc.locked_by);
+	/* security_locked_down(LOCKDOWN_MODULE_SIGNATURE) holds from the
+	 * integrity level up */
+	jd.rc.sig.locked = jd.rc.lockdown >= MC_LD_INTEGRITY;
+	jd.rc.sig.no_modules = jd.rc.modules == KC_MODS_NONE;
 
 	if (k->trusted.n == 0 && k->platform.n == 0)
 		ms_warn(NULL, "no usable trusted certificate: every signature "

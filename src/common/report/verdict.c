@@ -19,25 +19,6 @@
 #include "report/summary.h"
 #include "report/verdict.h"
 
-/* module_sig_check()'s question, as the run settled it */
-static struct kv_sig_policy rp_policy(const struct rp_context *c)
-{
-	return (struct kv_sig_policy){
-		.enforce = c->enforce,
-		.locked = c->lockdown >= MC_LD_INTEGRITY,
-	};
-}
-
-/*
- * A kernel without CONFIG_MODULES: kernel/sys_ni.c makes finit_module()
- * (and init_module()) return -ENOSYS, whatever the file.  Not a
- * kv_result errno: there -ENOSYS is MS_ENOALG.
- */
-static bool rp_no_modules(const struct rp_context *c, enum kv_usage usage)
-{
-	return usage == KV_USAGE_MODULE && c->modules == KC_MODS_NONE;
-}
-
 static const char no_modules_why[] = "CONFIG_MODULES is not set: the "
 	"kernel loads no module (finit_module() is not built)";
 
@@ -48,16 +29,6 @@ static const char *modules_name(enum kc_modules m)
 	case KC_MODS_NONE: return "no-modules";
 	default: return "checked";
 	}
-}
-
-int rp_exit_code(const struct rp_context *c, enum kv_usage usage,
-		 const struct kv_result *r)
-{
-	struct kv_sig_policy p = rp_policy(c);
-
-	if (rp_no_modules(c, usage))
-		return MS_EXIT_REJECTED;
-	return kv_sig_exit_code(&p, usage, r);
 }
 
 static const char *rp_lockdown_name(enum mc_lockdown l)
@@ -81,10 +52,7 @@ static const char *rp_lockdown_name(enum mc_lockdown l)
 static json_object *loads_unsigned(const struct rp_context *c,
 				   enum kv_usage usage, int err)
 {
-	struct kv_sig_policy p = rp_policy(c);
-
-	if (usage != KV_USAGE_MODULE || !kv_sig_soft(err) || p.enforce ||
-	    p.locked)
+	if (!kv_sig_loads_unsigned(&c->sig, usage, err))
 		return json_object_new_boolean(0);
 	if (c->lockdown == MC_LD_IF_SB)
 		return NULL;
@@ -341,17 +309,19 @@ static json_object *signer_json(const struct p7_sinfo *si)
 void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 		   enum kv_usage usage, const struct kv_result *given)
 {
-	struct kv_sig_policy p = rp_policy(c);
-	struct kv_result tmp, none = { 0 };
-	bool nomod = rp_no_modules(c, usage);
-	const struct kv_result *r = nomod ? &none :
-				    kv_sig_decided(&p, usage, given, &tmp);
-	int shown = nomod ? -ENOSYS : kv_sig_errno(&p, usage, r->err);
+	struct kv_sig_answer a;
+	bool nomod;
+	const struct kv_result *r;
+	int shown;
 	json_object *j = json_object_new_object(), *sg = json_object_new_array();
 	char lacks[160];
 	size_t i;
 	int sig;
 
+	kv_sig_answer(&c->sig, usage, given, &a);
+	nomod = a.no_modules;
+	r = a.r;
+	shown = a.shown;
 	ms_json_add_name(j, "file", file);
 	json_object_object_add(j, "verdict", json_object_new_string(nomod ?
 			       "REJECTED" : rp_verdict_word(shown)));
@@ -387,7 +357,7 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 		json_object_object_add(j, "kernel_asked",
 				       json_object_new_string(c->rules->asked));
 	json_object_object_add(j, "usage", json_object_new_string(kv_usage_name(usage)));
-	json_object_object_add(j, "enforce", json_object_new_boolean(c->enforce));
+	json_object_object_add(j, "enforce", json_object_new_boolean(c->sig.enforce));
 	json_object_object_add(j, "lockdown",
 			       jstr_or_null(rp_lockdown_name(c->lockdown)));
 	json_object_object_add(j, "lockdown_by", jstr_or_null(c->locked_by));
@@ -412,15 +382,17 @@ static void print_text(FILE *out, const struct rp_context *c,
 		       const char *file, enum kv_usage usage,
 		       const struct kv_result *given)
 {
-	struct kv_sig_policy p = rp_policy(c);
-	struct kv_result tmp;
-	const struct kv_result *r = kv_sig_decided(&p, usage, given, &tmp);
-	int shown = kv_sig_errno(&p, usage, r->err);
+	struct kv_sig_answer a;
+	const struct kv_result *r;
+	int shown;
 	const struct p7_sinfo *si = NULL;
 	char key[64], id[160], cn[256], icn[256];
 	size_t i;
 
-	if (rp_no_modules(c, usage)) {
+	kv_sig_answer(&c->sig, usage, given, &a);
+	r = a.r;
+	shown = a.shown;
+	if (a.no_modules) {
 		fprintf(out, "%s: REJECTED -ENOSYS: %s\n", file,
 			no_modules_why);
 		return;
