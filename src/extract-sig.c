@@ -13,9 +13,7 @@
 #include "base/cli_options.h"
 #include "base/exitcode.h"
 #include "base/log.h"
-#include "extract-sig/describe_run.h"
-#include "extract-sig/describe_print.h"
-#include "report/kernel_arg.h"
+#include "extract-sig/extract_sig.h"
 
 /*
  * One letter, one meaning in all three tools: -j is --jobs, -0 is --null

@@ -12,9 +12,7 @@
 #include "base/cli_options.h"
 #include "base/exitcode.h"
 #include "base/log.h"
-#include "report/kernel_arg.h"
-#include "sign-file/sign_result.h"
-#include "sign-file/sign_cmd.h"
+#include "sign-file/sign_file.h"
 
 /* Its own long-only options; the shared ones are base/cli_options.h's. */
 enum {

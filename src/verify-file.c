@@ -16,9 +16,7 @@
 #include "base/cli_options.h"
 #include "base/exitcode.h"
 #include "base/log.h"
-#include "report/kernel_arg.h"
-#include "verify-file/load_report.h"
-#include "verify-file/verify_run.h"
+#include "verify-file/verify_file.h"
 
 /* Its own options; the shared ones are base/cli_options.h's. */
 enum {
