@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <stdio.h>
 
+#include "extract-sig/describe_print.h"
 #include "kernel/cert_check.h"
 #include "kernel/rules.h"
 #include "kernel/waiver.h"
-#include "extract-sig/describe_print.h"
 #include "report/sigdesc.h"
 #include "report/signer_facts.h"
 #include "report/summary.h"

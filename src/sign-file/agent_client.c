@@ -12,10 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sign-file/agent_client.h"
-#include "sign-file/agent_wire.h"
 #include "base/exitcode.h"
 #include "base/log.h"
+#include "sign-file/agent_client.h"
+#include "sign-file/agent_wire.h"
 
 /*
  * How long a client waits for the agent (MODSIGN_AGENT_TIMEOUT, seconds,

@@ -15,13 +15,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sign-file/agent_wire.h"
-#include "sign-file/durability.h"
 #include "base/exitcode.h"
 #include "base/infile.h"
 #include "base/log.h"
 #include "base/outfile.h"
 #include "sign-file/agent_server.h"
+#include "sign-file/agent_wire.h"
+#include "sign-file/durability.h"
 #include "sign-file/sign_many.h"
 
 /* File systems written to, flushed once when the serving ends. */

@@ -8,8 +8,8 @@
 
 #include <linux/magic.h>
 
-#include "sign-file/durability.h"
 #include "base/outfile.h"
+#include "sign-file/durability.h"
 
 int ms_dur_orders_replace(int fd)
 {

@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sign-file/agent_wire.h"
 #include "base/exitcode.h"
 #include "base/log.h"
+#include "sign-file/agent_wire.h"
 #include "sign-file/front.h"
 
 /* Where `make install` put the tool proper (Makefile: PKGLIBDIR). */

@@ -3,13 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sign-file/agent_client.h"
-#include "sign-file/agent_wire.h"
 #include "base/exitcode.h"
 #include "base/log.h"
 #include "base/openssl_init.h"
 #include "base/workpool.h"
+#include "sign-file/agent_client.h"
 #include "sign-file/agent_server.h"
+#include "sign-file/agent_wire.h"
 #include "sign-file/pin.h"
 #include "sign-file/sign_cmd.h"
 #include "sign-file/sign_report.h"

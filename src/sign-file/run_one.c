@@ -4,18 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sign-file/agent_client.h"
-#include "sign-file/agent_wire.h"
 #include "base/exitcode.h"
-#include "base/infile.h"
-#include "base/outfile.h"
 #include "base/format.h"
+#include "base/infile.h"
 #include "base/log.h"
 #include "base/openssl_init.h"
+#include "base/outfile.h"
+#include "sign-file/agent_client.h"
+#include "sign-file/agent_wire.h"
 #include "sign-file/outputs.h"
 #include "sign-file/pin.h"
-#include "sign-file/sign_kconfig.h"
 #include "sign-file/sign_cmd.h"
+#include "sign-file/sign_kconfig.h"
 #include "sign-file/sign_report.h"
 #include "sign-file/sign_warn.h"
 

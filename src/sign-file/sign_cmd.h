@@ -9,8 +9,8 @@
 
 #include "base/samefile.h"
 #include "kernel/rules.h"
-#include "sign-file/outcome.h"
 #include "sign-file/front.h"
+#include "sign-file/outcome.h"
 #include "sign-file/signer.h"
 
 /* What the positional words mean (the kernel tool's layouts). */

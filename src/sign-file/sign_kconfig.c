@@ -4,8 +4,8 @@
 
 #include "base/exitcode.h"
 #include "base/infile.h"
-#include "base/outfile.h"
 #include "base/log.h"
+#include "base/outfile.h"
 #include "sign-file/sign_kconfig.h"
 
 /*

@@ -7,9 +7,9 @@
 #include "base/json_name.h"
 #include "base/quote.h"
 #include "report/sigdesc.h"
-#include "sign-file/sign_result.h"
 #include "report/signer_facts.h"
 #include "report/summary.h"
+#include "sign-file/sign_result.h"
 
 static void print_json(FILE *out, const struct ms_sign_outcome *o)
 {

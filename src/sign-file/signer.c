@@ -10,10 +10,10 @@
 #include <openssl/opensslv.h>
 
 #include "base/digest.h"
-#include "sign-file/durability.h"
 #include "base/exitcode.h"
 #include "base/infile.h"
 #include "base/outfile.h"
+#include "base/treewalk.h"
 #include "kernel/cert_check.h"
 #include "kernel/rules.h"
 #include "module/compress.h"
@@ -22,6 +22,7 @@
 #include "module/sig_describe.h"
 #include "module/trailer.h"
 #include "sign-file/cms.h"
+#include "sign-file/durability.h"
 #include "sign-file/kernel_check.h"
 #include "sign-file/pkcs11/direct.h"
 #include "sign-file/signer.h"
@@ -439,21 +440,6 @@ static int check_dest(const struct ms_sign_req *r, const uint8_t *body,
  * regulatory.db) is signed when named otherwise or with --usage firmware;
  * an empty one never.
  */
-static int has_ko_name(const char *path)
-{
-	static const char *const ext[] = { ".ko", ".ko.gz", ".ko.xz",
-					   ".ko.zst" };
-	size_t n = strlen(path);
-
-	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
-		size_t e = strlen(ext[i]);
-
-		if (n > e && strcmp(path + n - e, ext[i]) == 0)
-			return 1;
-	}
-	return 0;
-}
-
 static int check_body(const struct ms_sign_req *r, const uint8_t *body,
 		      size_t body_len, struct ms_fail *fail)
 {
@@ -463,7 +449,7 @@ static int check_body(const struct ms_sign_req *r, const uint8_t *body,
 		return fail_at(fail, MS_STAGE_NOT_MODULE, r->module,
 			       "empty module (nothing to sign: a failed "
 			       "build?)", -ENOEXEC);
-	if (r->firmware || !has_ko_name(r->module))
+	if (r->firmware || !ms_tree_is_module(r->module))
 		return 0;
 	if (!is_elf(body, body_len))
 		return fail_at(fail, MS_STAGE_NOT_MODULE, r->module,

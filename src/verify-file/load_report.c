@@ -2,15 +2,17 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include <openssl/evp.h>
+
 #include "base/exitcode.h"
-#include "base/infile.h"
 #include "base/format.h"
+#include "base/infile.h"
 #include "base/log.h"
 #include "module/compress.h"
 #include "report/kernel_arg.h"
-#include "verify-file/load_report.h"
 #include "trust/kernel_image.h"
 #include "trust/trust_sources.h"
+#include "verify-file/load_report.h"
 
 static void say_skipped(const struct keyring_skipped *s)
 {
@@ -411,16 +413,60 @@ void rl_say_machine(const char *root, const struct mc_machine *m,
 		m->sig_enforce < 0 ? "unknown" : m->sig_enforce ? "Y" : "N");
 }
 
+static void colon_hex(FILE *f, const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%02X", i ? ":" : "", p[i]);
+}
+
+/*
+ * One key as the kernel logs it ("Loaded X.509 cert '<description>'"),
+ * then its subject, serial, SKID, key type and SHA-256 fingerprint.
+ */
+static void print_key(FILE *f, const struct x509k_cert *c,
+		      const char *keyring)
+{
+	unsigned char fp[EVP_MAX_MD_SIZE];
+	unsigned int fplen = 0;
+	char buf[512];
+
+	x509k_describe(c, buf, sizeof(buf));
+	fprintf(f, "Loaded X.509 cert '%s'\n", buf);
+	ms_format_name(buf, sizeof(buf), c->subject, c->subject_len);
+	fprintf(f, "    subject: %s\n", buf);
+	ms_format_serial(buf, sizeof(buf), c->serial, c->serial_len);
+	fprintf(f, "    serial:  %s\n", buf);
+	if (c->skid.data)
+		ms_hex_to(buf, sizeof(buf), c->skid.data, c->skid.len);
+	else
+		snprintf(buf, sizeof(buf), "(none)");
+	fprintf(f, "    skid:    %s\n", buf);
+	if (c->pub.pkey)
+		ms_pkey_describe(c->pub.pkey, buf, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "%s", c->pub.algo);
+	fprintf(f, "    key:     %s\n", buf);
+	fprintf(f, "    sha256:  ");
+	if (EVP_Digest(c->der, c->der_len, fp, &fplen, EVP_sha256(), NULL))
+		colon_hex(f, fp, fplen);
+	fprintf(f, "\n    keyring: %s\n    from:    %s\n",
+		c->keyring ? c->keyring : keyring, c->path ? c->path : "");
+	if (c->filed_why)
+		fprintf(f, "    why:     %s\n", c->filed_why);
+}
+
 void rl_list_keys(FILE *out, const struct tk_keyrings *k)
 {
 	size_t i;
 
 	for (i = 0; i < k->trusted.n; i++)
-		ts_print_key(out, k->trusted.certs[i], "trusted");
+		print_key(out, k->trusted.certs[i], "trusted");
 	for (i = 0; i < k->platform.n; i++)
-		ts_print_key(out, k->platform.certs[i], ".platform");
+		print_key(out, k->platform.certs[i], ".platform");
 	for (i = 0; i < k->revoked.n; i++)
-		ts_print_key(out, k->revoked.certs[i], "revocation");
+		print_key(out, k->revoked.certs[i], "revocation");
 	fprintf(out, "%zu trusted, %zu platform, %zu revocation keys; %zu "
 		"blacklist hashes\n", k->trusted.n, k->platform.n,
 		k->revoked.n, k->bl.n);

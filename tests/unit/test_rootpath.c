@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * base/rootpath.*: a path of another machine mounted at a root (verify-file
+ * trust/rootpath.*: a path of another machine mounted at a root (verify-file
  * --sysroot) resolves inside that root, as openat2(2) RESOLVE_IN_ROOT
  * resolves it: ".." stops at the root, an absolute link target starts
  * again at the root, and more than 40 links (fs/namei.c, MAXSYMLINKS) is
@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "base/rootpath.h"
+#include "trust/rootpath.h"
 
 /* top/ holds root/ (the machine) and outside/secret (the host's). */
 struct tree {
@@ -291,5 +291,5 @@ int main(void)
 		cmocka_unit_test(host_root),
 	};
 
-	return cmocka_run_group_tests_name("base/rootpath", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("trust/rootpath", tests, NULL, NULL);
 }

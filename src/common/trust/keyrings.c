@@ -6,9 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/rootpath.h"
 #include "trust/image_config.h"
 #include "trust/keyrings.h"
+#include "trust/rootpath.h"
 #include "trust/trust_sources.h"
 
 static int failed(struct tk_failure *f, enum tk_step step, int err,
@@ -70,7 +70,7 @@ static const char *first_image(const struct tk_setup *s)
 /*
  * A file the .config names, for --machine under a root: the name as the
  * machine reads it (an absolute one, or relative to the config's own
- * directory there), resolved inside the root (base/rootpath.h), never on
+ * directory there), resolved inside the root (trust/rootpath.h), never on
  * the host.  *out malloc'd; -ENOMEM or ms_root_path()'s error.
  */
 static int in_root(const struct mc_machine *m, const char *name, char **out)

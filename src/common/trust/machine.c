@@ -10,11 +10,11 @@
 #include <sys/utsname.h>
 
 #include "base/infile.h"
-#include "base/rootpath.h"
 #include "kernel/kernel_config.h"
 #include "trust/efi_siglist.h"
 #include "trust/keyring_model.h"
 #include "trust/machine.h"
+#include "trust/rootpath.h"
 
 #define EFI_GLOBAL "8be4df61-93ca-11d2-aa0d-00e098032b8c"
 #define SHIM_LOCK "605dab50-e046-4300-abb6-3dd810dd8b23"

@@ -4,9 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
-#include "base/format.h"
 #include "base/infile.h"
 #include "trust/efi_siglist.h"
 #include "trust/trust_sources.h"
@@ -229,43 +226,4 @@ const char *ts_efivar(enum ts_esl_role role, bool mok)
 		return ESL_EFIVARS "/" ESL_VAR_MOK;
 	return role == TS_ESL_DBX || role == TS_ESL_DBX_HASHES ? ESL_EFIVARS "/" ESL_VAR_DBX
 				  : ESL_EFIVARS "/" ESL_VAR_DB;
-}
-
-static void colon_hex(FILE *f, const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s%02X", i ? ":" : "", p[i]);
-}
-
-void ts_print_key(FILE *f, const struct x509k_cert *c, const char *keyring)
-{
-	unsigned char fp[EVP_MAX_MD_SIZE];
-	unsigned int fplen = 0;
-	char buf[512];
-
-	x509k_describe(c, buf, sizeof(buf));
-	fprintf(f, "Loaded X.509 cert '%s'\n", buf);
-	ms_format_name(buf, sizeof(buf), c->subject, c->subject_len);
-	fprintf(f, "    subject: %s\n", buf);
-	ms_format_serial(buf, sizeof(buf), c->serial, c->serial_len);
-	fprintf(f, "    serial:  %s\n", buf);
-	if (c->skid.data)
-		ms_hex_to(buf, sizeof(buf), c->skid.data, c->skid.len);
-	else
-		snprintf(buf, sizeof(buf), "(none)");
-	fprintf(f, "    skid:    %s\n", buf);
-	if (c->pub.pkey)
-		ms_pkey_describe(c->pub.pkey, buf, sizeof(buf));
-	else
-		snprintf(buf, sizeof(buf), "%s", c->pub.algo);
-	fprintf(f, "    key:     %s\n", buf);
-	fprintf(f, "    sha256:  ");
-	if (EVP_Digest(c->der, c->der_len, fp, &fplen, EVP_sha256(), NULL))
-		colon_hex(f, fp, fplen);
-	fprintf(f, "\n    keyring: %s\n    from:    %s\n",
-		c->keyring ? c->keyring : keyring, c->path ? c->path : "");
-	if (c->filed_why)
-		fprintf(f, "    why:     %s\n", c->filed_why);
 }

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Trusted keys from where they live: the certificate list built into a
- * kernel image, UEFI signature lists (files, db, dbx, MokListRT), and
- * what verify-file --list-keys prints about each key.
+ * kernel image and UEFI signature lists (files, db, dbx, MokListRT).
  *
  * Where each goes, as the kernel files them (certs/system_keyring.c,
  * certs/blacklist.c):
@@ -18,8 +17,6 @@
  */
 #ifndef MODSIGN_TRUST_TRUST_SOURCES_H
 #define MODSIGN_TRUST_TRUST_SOURCES_H
-
-#include <stdio.h>
 
 #include "kernel/blacklist.h"
 #include "kernel/keyring.h"
@@ -92,11 +89,5 @@ int ts_add_esl(const struct ts_stores *st, const char *path, bool efivar,
 
 /* The efivarfs file of db, dbx or MokListRT (static storage). */
 const char *ts_efivar(enum ts_esl_role role, bool mok);
-
-/*
- * One key as the kernel logs it ("Loaded X.509 cert '<description>'"),
- * then its subject, serial, SKID, key type and SHA-256 fingerprint.
- */
-void ts_print_key(FILE *f, const struct x509k_cert *c, const char *keyring);
 
 #endif

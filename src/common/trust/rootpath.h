@@ -8,8 +8,8 @@
  * /lib/modules/RELEASE/build -> /usr/src/linux-headers-RELEASE is such a
  * link.
  */
-#ifndef MODSIGN_BASE_ROOTPATH_H
-#define MODSIGN_BASE_ROOTPATH_H
+#ifndef MODSIGN_TRUST_ROOTPATH_H
+#define MODSIGN_TRUST_ROOTPATH_H
 
 /*
  * The host path of path (absolute, as the machine names it) under root:

@@ -15,7 +15,7 @@
 #endif
 #endif
 
-#include "base/rootpath.h"
+#include "trust/rootpath.h"
 
 /* fs/namei.c: MAXSYMLINKS */
 #define ROOT_MAX_LINKS 40
