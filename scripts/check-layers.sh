@@ -96,6 +96,69 @@ users() {
 		esac
 	done | sort -u
 }
+# Every exported function defined under src/ (a mains' main aside) starts
+# with the prefix HACKING.md's table gives its file: the longest prefix of
+# the table it starts with (or equals, less the last "_") must list that
+# file.  No static function wears a prefix of the table, except, until the
+# renaming of issue 35's other half lands, in the files PENDING names.
+PENDING="common/base/* common/module/* common/kernel/* common/trust/kernel_image.c common/trust/machine.c"
+awk -v pending="$PENDING" '
+FNR == 1 && FILENAME ~ /HACKING\.md$/ { table = 1 }
+FNR == 1 && FILENAME !~ /HACKING\.md$/ { table = 0; file = FILENAME; sub(/^\.\//, "", file) }
+table && /^prefix[[:space:]]+file\(s\)/ { intable = 1; next }
+table && intable && /^```/ { intable = 0; next }
+table && intable && NF { np++; pre[np] = $1; files[np] = " " substr($0, index($0, $2)) " "; next }
+table { next }
+function prefix_of(name,   i, best, bl, p, stem) {
+	best = 0; bl = 0
+	for (i = 1; i <= np; i++) {
+		p = pre[i]; stem = p; sub(/_$/, "", stem)
+		if ((index(name, p) == 1 || name == stem) && length(p) > bl) {
+			best = i; bl = length(p)
+		}
+	}
+	return best
+}
+function lists(i, f,   d, n, k, w) {
+	if (index(files[i], " " f " ")) return 1
+	d = f; sub(/\/[^\/]*$/, "/*", d)
+	return index(files[i], " " d " ") > 0
+}
+function is_pending(f,   n, k, w, d) {
+	n = split(pending, w, " ")
+	d = f; sub(/\/[^\/]*$/, "/*", d)
+	for (k = 1; k <= n; k++) if (w[k] == f || w[k] == d) return 1
+	return 0
+}
+function fname(line,   n, w) {
+	sub(/\(.*/, "", line)
+	n = split(line, w, /[^A-Za-z0-9_]+/)
+	return w[n]
+}
+/^static[^=;]*\(/ && !/^static[^(]*=/ {
+	name = fname($0)
+	if (name ~ /^[a-z_][a-z0-9_]*$/ && !is_pending(file) && (i = prefix_of(name))) {
+		printf "src/%s:%d: static %s wears %s, the prefix of%s(HACKING.md)\n", file, FNR, name, pre[i], files[i] > "/dev/stderr"
+		bad = 1
+	}
+	next
+}
+/^[A-Za-z_]/ && !/^(static|typedef|extern|#)/ && !/^(struct|enum|union)( [A-Za-z0-9_]+)? *\{/ && /\(/ && !/;[[:space:]]*$/ && !/^[a-z_]+:/ {
+	name = fname($0)
+	if (name !~ /^[a-z_][a-z0-9_]*$/ || name == "main")
+		next
+	i = prefix_of(name)
+	if (!i) {
+		printf "src/%s:%d: %s: no prefix of HACKING.md'"'"'s table\n", file, FNR, name > "/dev/stderr"
+		bad = 1
+	} else if (!lists(i, file)) {
+		printf "src/%s:%d: %s: %s is the prefix of%s(HACKING.md), not of this file\n", file, FNR, name, pre[i], files[i] > "/dev/stderr"
+		bad = 1
+	}
+}
+END { exit bad }
+' ../HACKING.md $(find . -name '*.c' ! -path './front/*' | grep / | grep -v '^\./[^/]*\.c$' | sort) || bad=1
+
 for h in $(cd common && find . -name '*.h' | sed 's|^\./||' | sort); do
 	u=$(users "$h")
 	case " $(echo $u) " in

@@ -42,10 +42,10 @@ static void sink_failed(void *ctx, FILE *out, const char *file, int err,
 	const struct rp_describe *r = ctx;
 
 	if (r->view == RP_DESCRIBE_JSON)
-		rp_print_error_json(out, file, err, why);
+		rp_verdict_error_json(out, file, err, why);
 }
 
-struct ms_describe_sink rp_describe_sink(const struct rp_describe *r)
+struct ms_describe_sink ms_describe_print_sink(const struct rp_describe *r)
 {
 	struct ms_describe_sink s = {
 		.show = sink_show,
@@ -58,15 +58,15 @@ struct ms_describe_sink rp_describe_sink(const struct rp_describe *r)
 	return s;
 }
 
-void rp_print_describe_summary(FILE *out, const struct ms_describe_tally *t,
+void ms_describe_print_summary(FILE *out, const struct ms_describe_tally *t,
 			       int exit_code, bool json)
 {
-	const struct rp_count c[] = {
+	const struct rp_summary_count c[] = {
 		{ "signed", "signed", t->signed_, false },
 		{ "unsigned", "unsigned", t->unsigned_, false },
 		{ "malformed", "malformed", t->malformed, false },
 		{ "unreadable", "unreadable", t->errors, false },
 	};
 
-	rp_print_counts(out, t->files, c, 4, exit_code, json);
+	rp_summary_print(out, t->files, c, 4, exit_code, json);
 }

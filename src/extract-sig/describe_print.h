@@ -33,14 +33,14 @@ struct rp_describe {
 
 /* The sink for extract-sig/describe_run.h that judges and prints as r says
  * (r must outlive it). */
-struct ms_describe_sink rp_describe_sink(const struct rp_describe *r);
+struct ms_describe_sink ms_describe_print_sink(const struct rp_describe *r);
 
 /*
  * extract-sig's summary of many files:
  * "summary: N files: N signed, N unsigned, N malformed, N unreadable",
  * or with json {"summary":{"files":N,"signed":N,...,"exit":N}}.
  */
-void rp_print_describe_summary(FILE *out, const struct ms_describe_tally *t,
+void ms_describe_print_summary(FILE *out, const struct ms_describe_tally *t,
 			       int exit_code, bool json);
 
 #endif

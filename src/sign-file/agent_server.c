@@ -136,7 +136,7 @@ static void client_names(char *path, const char *prefix, size_t plen)
  * flush; each file system written to is flushed once (syncfs) when the
  * serving ends, so that once the agent has exited every module it
  * signed is on disk.  replaces: the job only replaces existing files (in
- * place, no .p7s).  The flushes for ms_sign_commit.
+ * place, no .p7s).  The flushes for ms_signer_commit.
  */
 static unsigned int note_fs(struct server *sv, const char *target,
 			    int replaces)
@@ -219,16 +219,16 @@ static int sign_for(struct server *sv, const struct ms_agent_req *rq,
 	if (*dest)
 		memcpy(dpre, dpath, (size_t)dp);
 
-	err = ms_sign_prepare(&sv->signer, &r, &job, &skipped, &fail);
+	err = ms_signer_prepare(&sv->signer, &r, &job, &skipped, &fail);
 	if (!err && !skipped && client_gone(client)) {
-		ms_sign_release(&job);
+		ms_signer_release(&job);
 		return -ECONNRESET;
 	}
 	if (!err && !skipped) {
-		err = ms_sign_commit(&job, note_fs(sv, r.dest ? r.dest : mpath,
+		err = ms_signer_commit(&job, note_fs(sv, r.dest ? r.dest : mpath,
 						   !r.dest && !r.save_p7s),
 				     &fail);
-		ms_sign_release(&job);
+		ms_signer_release(&job);
 	}
 	if (err) {
 		client_names(fail.path, mpre, (size_t)mp);

@@ -168,12 +168,12 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 		/* No room to group: each file flushes on its own. */
 		for (k = 0; k < g->n; k++) {
 			struct ms_fail fail;
-			int err = ms_sign_commit(&g->v[k].job, MS_SYNC_FILE |
-						 MS_SYNC_DIR, &fail);
+			int err = ms_signer_commit(&g->v[k].job, MS_SYNC_FILE |
+						   MS_SYNC_DIR, &fail);
 
 			finish(run, g->v[k].i, err, 0, &fail,
 			       g->v[k].job.made);
-			ms_sign_release(&g->v[k].job);
+			ms_signer_release(&g->v[k].job);
 			ms_pool_finish(pool, g->v[k].i);
 		}
 		goto out;
@@ -185,7 +185,7 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 
 		/* Copied first: the commit frees the target's name. */
 		cs[k].dir = t ? strdup(t) : NULL;
-		cs[k].err = ms_sign_commit(j, sync, &cs[k].fail);
+		cs[k].err = ms_signer_commit(j, sync, &cs[k].fail);
 		if (cs[k].err) {
 			free(cs[k].dir);
 			cs[k].dir = NULL;
@@ -217,7 +217,7 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 	for (k = 0; k < g->n; k++) {
 		finish(run, g->v[k].i, cs[k].err, 0, &cs[k].fail,
 		       g->v[k].job.made);
-		ms_sign_release(&g->v[k].job);
+		ms_signer_release(&g->v[k].job);
 		free(cs[k].dir);
 		/* Handed over together: one wake-up of the emitter per group
 		 * (a group never holds more than MS_GROUP_MAX). */
@@ -269,11 +269,11 @@ static int sign_job(struct ms_pool *pool, void *ctx, size_t i)
 	 * group (the same file twice in the list, under any name): that
 	 * lock is let go only by the commit, so commit before waiting. */
 	r.nowait = 1;
-	err = ms_sign_prepare(run->s, &r, &job, &skipped, &fail);
+	err = ms_signer_prepare(run->s, &r, &job, &skipped, &fail);
 	if (err == -EWOULDBLOCK && fail.stage == MS_STAGE_INPUT) {
 		flush_group(run, pool);
 		r.nowait = 0;
-		err = ms_sign_prepare(run->s, &r, &job, &skipped, &fail);
+		err = ms_signer_prepare(run->s, &r, &job, &skipped, &fail);
 	}
 	if (err || skipped) {
 		finish(run, i, err, skipped, &fail, NULL);
@@ -287,10 +287,10 @@ static int sign_job(struct ms_pool *pool, void *ctx, size_t i)
 		if (!v) {
 			pthread_mutex_unlock(&run->glock);
 			/* No room to wait: this one flushes alone. */
-			err = ms_sign_commit(&job, MS_SYNC_FILE | MS_SYNC_DIR,
-					     &fail);
+			err = ms_signer_commit(&job, MS_SYNC_FILE | MS_SYNC_DIR,
+					       &fail);
 			finish(run, i, err, 0, &fail, job.made);
-			ms_sign_release(&job);
+			ms_signer_release(&job);
 			return 0;
 		}
 		run->cur.v = v;
@@ -327,11 +327,11 @@ static void sign_done(void *ctx, size_t i)
 	ms_result_free(r);
 }
 
-int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
-		  const struct ms_list *list, int jobs,
-		  const struct ms_sign_view *view,
-		  int (*report)(const struct ms_fail *f, int err),
-		  struct ms_sign_tally *tally)
+int ms_batch_sign_run(const struct ms_signer *s, const struct ms_sign_req *req,
+		      const struct ms_list *list, int jobs,
+		      const struct ms_sign_view *view,
+		      int (*report)(const struct ms_fail *f, int err),
+		      struct ms_sign_tally *tally)
 {
 	static const struct ms_pool_ops ops = { sign_job, sign_done,
 						sign_drain };

@@ -359,8 +359,8 @@ int ms_cms_template_with_value(const struct ms_cms_template *t,
 	return 0;
 }
 
-int ms_digest_info_of(const EVP_MD *md, const uint8_t *digest,
-		      unsigned int digest_len, uint8_t **tbs, size_t *tbs_len)
+int ms_cms_digest_info_of(const EVP_MD *md, const uint8_t *digest,
+			  unsigned int digest_len, uint8_t **tbs, size_t *tbs_len)
 {
 	X509_ALGOR *alg;
 	ASN1_OCTET_STRING *os;
@@ -393,17 +393,17 @@ out:
 	return err;
 }
 
-int ms_digest_info(const EVP_MD *md, const uint8_t *data, size_t len,
-		   uint8_t *digest, unsigned int *digest_len, uint8_t **tbs,
-		   size_t *tbs_len)
+int ms_cms_digest_info(const EVP_MD *md, const uint8_t *data, size_t len,
+		       uint8_t *digest, unsigned int *digest_len, uint8_t **tbs,
+		       size_t *tbs_len)
 {
 	*tbs = NULL;
 	if (ms_digest(md, data, len, digest, digest_len))
 		return -EINVAL;
-	return ms_digest_info_of(md, digest, *digest_len, tbs, tbs_len);
+	return ms_cms_digest_info_of(md, digest, *digest_len, tbs, tbs_len);
 }
 
-int ms_is_cms(const uint8_t *buf, size_t len)
+int ms_cms_is(const uint8_t *buf, size_t len)
 {
 	const unsigned char *p = buf;
 	CMS_ContentInfo *cms = d2i_CMS_ContentInfo(NULL, &p, (long)len);

@@ -70,16 +70,16 @@ int ms_cms_template_with_value(const struct ms_cms_template *t,
  * split signing.  digest must hold EVP_MAX_MD_SIZE bytes; *tbs is
  * malloc'd.
  */
-int ms_digest_info(const EVP_MD *md, const uint8_t *data, size_t len,
-		   uint8_t *digest, unsigned int *digest_len, uint8_t **tbs,
-		   size_t *tbs_len);
+int ms_cms_digest_info(const EVP_MD *md, const uint8_t *data, size_t len,
+		       uint8_t *digest, unsigned int *digest_len, uint8_t **tbs,
+		       size_t *tbs_len);
 /* The same DigestInfo for a digest already made. */
-int ms_digest_info_of(const EVP_MD *md, const uint8_t *digest,
-		      unsigned int digest_len, uint8_t **tbs, size_t *tbs_len);
+int ms_cms_digest_info_of(const EVP_MD *md, const uint8_t *digest,
+			  unsigned int digest_len, uint8_t **tbs, size_t *tbs_len);
 
 /* True when buf parses as DER CMS ContentInfo (a whole signature made
  * elsewhere) rather than a bare signature value. */
-int ms_is_cms(const uint8_t *buf, size_t len);
+int ms_cms_is(const uint8_t *buf, size_t len);
 
 /*
  * Wrap a bare signature value made elsewhere (RSA PKCS#1 v1.5 over the

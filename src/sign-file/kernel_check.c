@@ -51,7 +51,7 @@ out:
 	return err ? err : v->err;
 }
 
-const char *ms_kernel_mldsa_note(const struct kr_rules *kr, EVP_PKEY *key)
+const char *ms_kernel_check_mldsa_note(const struct kr_rules *kr, EVP_PKEY *key)
 {
 	if (!ms_cms_signed_attrs(key) || (kr && kr->from_config))
 		return NULL;

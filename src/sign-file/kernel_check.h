@@ -49,6 +49,6 @@ int ms_kernel_check_cms(const struct kr_rules *kr, X509 *const *certs,
  * on modules only when built with the waiver.  NULL when there is nothing
  * to say.
  */
-const char *ms_kernel_mldsa_note(const struct kr_rules *kr, EVP_PKEY *key);
+const char *ms_kernel_check_mldsa_note(const struct kr_rules *kr, EVP_PKEY *key);
 
 #endif

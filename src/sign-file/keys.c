@@ -100,7 +100,7 @@ static int pin_cb(char *buf, int size, int rwflag, void *u)
 	return (int)n;
 }
 
-int ms_pin_cb(char *buf, int size, int rwflag, void *u)
+int ms_key_pin_cb(char *buf, int size, int rwflag, void *u)
 {
 	return pin_cb(buf, size, rwflag, u);
 }
@@ -307,7 +307,7 @@ static int load_key_buf(const uint8_t *buf, size_t len, const char *pin,
 	return -EINVAL;
 }
 
-int ms_load_private_key(const char *spec, const struct ms_key_opts *o,
+int ms_key_load_private(const char *spec, const struct ms_key_opts *o,
 			struct ms_token **tok, EVP_PKEY **key, X509 **cert,
 			enum ms_key_problem *why)
 {
@@ -324,8 +324,8 @@ int ms_load_private_key(const char *spec, const struct ms_key_opts *o,
 		*why = MS_KEY_PIN_UNREADABLE;
 		return err;
 	}
-	if (ms_is_pkcs11_uri(spec))
-		return ms_pkcs11_load_key(spec, o, pin, tok, key, why);
+	if (ms_token_is_uri(spec))
+		return ms_p11_load_key(spec, o, pin, tok, key, why);
 	err = ms_read_all(spec, KEY_FILE_MAX, &buf, &len);
 	if (err) {
 		*why = MS_KEY_UNREADABLE;
@@ -337,7 +337,7 @@ int ms_load_private_key(const char *spec, const struct ms_key_opts *o,
 	return err;
 }
 
-int ms_load_cert(const char *path, X509 **cert, enum ms_key_problem *why)
+int ms_key_load_cert(const char *path, X509 **cert, enum ms_key_problem *why)
 {
 	int err = ms_cert_read(path, cert);
 
@@ -349,9 +349,9 @@ int ms_load_cert(const char *path, X509 **cert, enum ms_key_problem *why)
 	return err;
 }
 
-int ms_load_cert_spec(const char *spec, const struct ms_key_opts *o,
-		      struct ms_token **tok, X509 **cert,
-		      enum ms_key_problem *why)
+int ms_key_load_cert_spec(const char *spec, const struct ms_key_opts *o,
+			  struct ms_token **tok, X509 **cert,
+			  enum ms_key_problem *why)
 {
 	const unsigned char *p;
 	EVP_PKEY *key = NULL;
@@ -362,15 +362,15 @@ int ms_load_cert_spec(const char *spec, const struct ms_key_opts *o,
 	int err;
 
 	*cert = NULL;
-	if (ms_is_pkcs11_uri(spec)) {
+	if (ms_token_is_uri(spec)) {
 		err = ms_pin_get(&pin);
 		if (err) {
 			*why = MS_KEY_PIN_UNREADABLE;
 			return err;
 		}
-		return ms_pkcs11_load_cert(spec, o, pin, tok, cert, why);
+		return ms_p11_load_cert(spec, o, pin, tok, cert, why);
 	}
-	err = ms_load_cert(spec, cert, why);
+	err = ms_key_load_cert(spec, cert, why);
 	if (err != -EINVAL)
 		return err;
 	/* Not X.509: perhaps the certificate inside a PKCS#12. */
@@ -456,7 +456,7 @@ static int mldsa_set_of_key(const uint8_t *buf, size_t len)
 	return set;
 }
 
-int ms_mldsa_named(const char *key, const char *cert)
+int ms_key_mldsa_named(const char *key, const char *cert)
 {
 	ASN1_OBJECT *alg = NULL;
 	enum ms_key_problem why;
@@ -466,15 +466,15 @@ int ms_mldsa_named(const char *key, const char *cert)
 	int set = 0;
 
 	ERR_set_mark();
-	if (!ms_is_pkcs11_uri(key) &&
+	if (!ms_token_is_uri(key) &&
 	    ms_read_all(key, KEY_FILE_MAX, &buf, &len) == 0) {
 		set = mldsa_set_of_key(buf, len);
 		OPENSSL_cleanse(buf, len);
 		free(buf);
 	}
 	/* A certificate parses whatever its key's algorithm. */
-	if (!set && cert && !ms_is_pkcs11_uri(cert) &&
-	    ms_load_cert(cert, &x, &why) == 0) {
+	if (!set && cert && !ms_token_is_uri(cert) &&
+	    ms_key_load_cert(cert, &x, &why) == 0) {
 		if (X509_PUBKEY_get0_param(&alg, NULL, NULL, NULL,
 					   X509_get_X509_PUBKEY(x)))
 			set = mldsa_set_of(alg);
@@ -484,7 +484,7 @@ int ms_mldsa_named(const char *key, const char *cert)
 	return set;
 }
 
-int ms_mldsa_signing(void)
+int ms_key_mldsa_signing(void)
 {
 #if OPENSSL_VERSION_NUMBER >= 0x30500000L
 	EVP_SIGNATURE *s;

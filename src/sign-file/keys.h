@@ -47,10 +47,10 @@ struct ms_key_opts {
 
 /* What a token-held key needs kept alive while it signs. */
 struct ms_token;
-void ms_token_free(struct ms_token *t);
+void ms_p11_load_free(struct ms_token *t);
 /* The token(s) a failed lookup searched or saw (pkcs11/token.h:
- * ms_p11_tokens), "" for none or a key file. */
-const char *ms_token_searched(const struct ms_token *t);
+ * ms_token_list), "" for none or a key file. */
+const char *ms_p11_load_searched(const struct ms_token *t);
 
 /*
  * Load a private key.  spec is a file or a pkcs11: URI.
@@ -64,7 +64,7 @@ const char *ms_token_searched(const struct ms_token *t);
  * offered exactly once, as the kernel's sign-file does with
  * KBUILD_SIGN_PIN: a wrong one is never retried.  *cert may be NULL.
  */
-int ms_load_private_key(const char *spec, const struct ms_key_opts *o,
+int ms_key_load_private(const char *spec, const struct ms_key_opts *o,
 			struct ms_token **tok, EVP_PKEY **key, X509 **cert,
 			enum ms_key_problem *why);
 
@@ -75,28 +75,28 @@ int ms_load_private_key(const char *spec, const struct ms_key_opts *o,
  * certificate).  A pkcs11: URI reads the certificate from the token,
  * reusing *tok's session when the key came from the same token.
  */
-int ms_load_cert_spec(const char *spec, const struct ms_key_opts *o,
-		      struct ms_token **tok, X509 **cert,
-		      enum ms_key_problem *why);
+int ms_key_load_cert_spec(const char *spec, const struct ms_key_opts *o,
+			  struct ms_token **tok, X509 **cert,
+			  enum ms_key_problem *why);
 /* A certificate file only (DER or PEM): base/cert_file.h's reading,
  * its failure told as a key problem. */
-int ms_load_cert(const char *path, X509 **cert, enum ms_key_problem *why);
+int ms_key_load_cert(const char *path, X509 **cert, enum ms_key_problem *why);
 
 /* 0 when key is the private half of cert's public key. */
 int ms_key_matches_cert(EVP_PKEY *key, X509 *cert);
 
 /*
  * ML-DSA (FIPS 204).  OpenSSL signs with it from 3.5 on.
- * ms_mldsa_signing: this build can sign with ML-DSA (built against
+ * ms_key_mldsa_signing: this build can sign with ML-DSA (built against
  * OpenSSL 3.5 or later, and the library it runs with has the algorithm).
- * ms_mldsa_named: the parameter set (44, 65 or 87) an unencrypted PKCS#8
+ * ms_key_mldsa_named: the parameter set (44, 65 or 87) an unencrypted PKCS#8
  * key file or a certificate file (cert may be NULL) names by its
  * algorithm OID, read without decoding the key, so that an OpenSSL
  * without ML-DSA can still tell why it cannot load the key; 0 for
  * anything else, and for pkcs11: URIs.
  */
-int ms_mldsa_signing(void);
-int ms_mldsa_named(const char *key, const char *cert);
+int ms_key_mldsa_signing(void);
+int ms_key_mldsa_named(const char *key, const char *cert);
 /* key is an ML-DSA-44, -65 or -87 key. */
 int ms_key_is_mldsa(EVP_PKEY *key);
 
@@ -105,7 +105,7 @@ struct ms_pin_state {
 	const char *pin;
 	int asked;
 };
-int ms_pin_cb(char *buf, int size, int rwflag, void *u);
+int ms_key_pin_cb(char *buf, int size, int rwflag, void *u);
 
 
 #endif

@@ -15,7 +15,7 @@ static int clobber(struct ms_fail *fail, const char *out, const char *path,
 	return -EEXIST;
 }
 
-int ms_sign_check_outputs(const struct ms_sign_req *r, int digest,
+int ms_sign_outputs_check(const struct ms_sign_req *r, int digest,
 			  const struct ms_input_set *inputs,
 			  struct ms_fail *fail)
 {

@@ -18,7 +18,7 @@
  * -EEXIST and fail (MS_STAGE_CLOBBER): path the output, text the input
  * it is.
  */
-int ms_sign_check_outputs(const struct ms_sign_req *r, int digest,
+int ms_sign_outputs_check(const struct ms_sign_req *r, int digest,
 			  const struct ms_input_set *inputs,
 			  struct ms_fail *fail);
 

@@ -44,7 +44,7 @@ static int check_outputs(struct ms_sign_cmd *c, const struct ms_list *list,
 		      c->nextra ? NULL : c->words[2], &in);
 	for (size_t i = 0; i < list->n; i++) {
 		c->req.module = list->v[i];
-		if (ms_sign_check_outputs(&c->req, 0, &in, &fail))
+		if (ms_sign_outputs_check(&c->req, 0, &in, &fail))
 			return report(&fail, -EEXIST);
 	}
 	return 0;
@@ -107,7 +107,7 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 	code = load_signer(c, &signer, hash, &kc, report);
 	if (code)
 		goto out;
-	code = ms_exit_worst(listed, ms_batch_sign(&signer, &c->req, &list,
+	code = ms_exit_worst(listed, ms_batch_sign_run(&signer, &c->req, &list,
 			     c->batch.jobs ? c->batch.jobs :
 			     ms_pool_default_workers(), view, report, tally));
 out:

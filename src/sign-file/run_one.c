@@ -71,7 +71,7 @@ static int set_targets(struct ms_sign_cmd *c, int npos, const char *cert,
 	ms_cmd_inputs(c, npos == 4 ? c->words[c->verb == MS_VERB_RAW ? 0 : 1]
 				   : NULL,
 		      c->verb == MS_VERB_DIGEST ? NULL : cert, &in);
-	if (ms_sign_check_outputs(req, c->verb == MS_VERB_DIGEST, &in, &fail))
+	if (ms_sign_outputs_check(req, c->verb == MS_VERB_DIGEST, &in, &fail))
 		return report(&fail, -EEXIST);
 	return 0;
 }
@@ -86,7 +86,7 @@ static int digest(const struct ms_signer *s, const char *hash,
 	unsigned int dlen = 0;
 	int err;
 
-	err = ms_digest_file(s, req, md, &dlen, &done->skipped, fail);
+	err = ms_signer_digest_file(s, req, md, &dlen, &done->skipped, fail);
 	if (err || done->skipped)
 		return err;
 	done->hash = strdup(hash);
@@ -158,7 +158,7 @@ int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done)
 	if (!err)
 		err = c->verb == MS_VERB_DIGEST
 			? digest(&signer, hash, &c->req, done, &fail)
-			: ms_sign_file(&signer, &c->req, &done->skipped, &fail);
+			: ms_signer_sign_file(&signer, &c->req, &done->skipped, &fail);
 	ms_signer_free(&signer);
 	ms_pin_clear();
 	kc_free(&kc);

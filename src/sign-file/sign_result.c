@@ -52,8 +52,8 @@ static void print_text(FILE *out, const struct ms_sign_outcome *o,
 		fprintf(out, "%s: signed\n", file);
 }
 
-void rp_print_sign_outcome(FILE *out, const struct ms_sign_outcome *o,
-			   bool json)
+void ms_sign_result_outcome(FILE *out, const struct ms_sign_outcome *o,
+			    bool json)
 {
 	char *quoted;
 
@@ -69,15 +69,15 @@ void rp_print_sign_outcome(FILE *out, const struct ms_sign_outcome *o,
 
 static void outcome_text(FILE *out, const struct ms_sign_outcome *o)
 {
-	rp_print_sign_outcome(out, o, false);
+	ms_sign_result_outcome(out, o, false);
 }
 
 static void outcome_json(FILE *out, const struct ms_sign_outcome *o)
 {
-	rp_print_sign_outcome(out, o, true);
+	ms_sign_result_outcome(out, o, true);
 }
 
-struct ms_sign_view rp_sign_view(bool json, bool quiet)
+struct ms_sign_view ms_sign_result_view(bool json, bool quiet)
 {
 	struct ms_sign_view v = {
 		/* JSON has an object for every file, quiet or not */
@@ -88,16 +88,16 @@ struct ms_sign_view rp_sign_view(bool json, bool quiet)
 	return v;
 }
 
-void rp_print_sign_summary(FILE *out, const struct ms_sign_tally *t,
-			   bool json, bool quiet)
+void ms_sign_result_summary(FILE *out, const struct ms_sign_tally *t,
+			    bool json, bool quiet)
 {
-	const struct rp_count c[] = {
+	const struct rp_summary_count c[] = {
 		{ "signed", "signed", t->signed_, false },
 		{ "already signed", "already_signed", t->skipped, false },
 		{ "failed", "failed", t->failed, false },
 	};
 
 	if (json || !quiet)
-		rp_print_counts(out, t->files, c, 3, t->code, json);
+		rp_summary_print(out, t->files, c, 3, t->code, json);
 	fflush(out);
 }

@@ -76,7 +76,7 @@ void ms_sign_warn_algorithms(const struct ms_signer *s, const char *hash,
 				desc, who, ms_errno_name(err), why);
 		if (k < s->n)
 			ms_info("signer %d: %s key from %s (%s)", k + 1, desc,
-				names[k], ms_token_via(s->toks[k]));
+				names[k], ms_p11_load_via(s->toks[k]));
 	}
 }
 
@@ -84,7 +84,7 @@ void ms_sign_warn_mldsa(const struct ms_signer *s, const struct kr_rules *kr,
 			const char *const *names)
 {
 	for (int k = 0; k < s->n; k++) {
-		const char *w = ms_kernel_mldsa_note(kr, s->keys[k]);
+		const char *w = ms_kernel_check_mldsa_note(kr, s->keys[k]);
 
 		if (w)
 			ms_warn(names[k], "%s", w);

@@ -74,9 +74,9 @@ static int no_mldsa(struct ms_fail *f, const char *key, const char *cert)
 	int set;
 
 	if (f->key == MS_KEY_UNREADABLE || f->key == MS_KEY_PIN_UNREADABLE ||
-	    ms_mldsa_signing())
+	    ms_key_mldsa_signing())
 		return 0;
-	set = ms_mldsa_named(key, cert);
+	set = ms_key_mldsa_named(key, cert);
 	if (!set)
 		return 0;
 	snprintf(f->text, sizeof(f->text), "ML-DSA-%d key: this sign-file "
@@ -115,7 +115,7 @@ static void redact_pin(char *path, size_t size)
  */
 static void name_tokens(struct ms_fail *f, const struct ms_token *tok)
 {
-	const char *t = ms_token_searched(tok);
+	const char *t = ms_p11_load_searched(tok);
 
 	if (f->key != MS_KEY_P11_KEY && f->key != MS_KEY_P11_CERT &&
 	    f->key != MS_KEY_P11_TOKEN)
@@ -142,7 +142,7 @@ int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
 		return fail_at(fail, MS_STAGE_KEY, key, "too many signers",
 			       -E2BIG);
 	s->n++;
-	err = ms_load_private_key(key, o, tok, &s->keys[i], &bundled,
+	err = ms_key_load_private(key, o, tok, &s->keys[i], &bundled,
 				  &fail->key);
 	fail->token = *tok != NULL;
 	if (err) {
@@ -158,8 +158,8 @@ int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
 		s->certs[i] = bundled;
 	} else {
 		X509_free(bundled);
-		err = ms_load_cert_spec(cert, o, tok, &s->certs[i],
-					&fail->key);
+		err = ms_key_load_cert_spec(cert, o, tok, &s->certs[i],
+					    &fail->key);
 		if (err) {
 			fail_at(fail, MS_STAGE_CERT, cert, NULL, err);
 			redact_pin(fail->path, sizeof(fail->path));
@@ -187,7 +187,7 @@ int ms_signer_load_raw(struct ms_signer *s, const char *raw,
 	err = ms_read_all(raw, RAW_SIG_MAX, &s->raw_sig, &s->raw_sig_len);
 	if (err)
 		return fail_at(fail, MS_STAGE_RAWSIG, raw, NULL, err);
-	err = ms_load_cert(cert, &s->certs[0], &fail->key);
+	err = ms_key_load_cert(cert, &s->certs[0], &fail->key);
 	if (err)
 		return fail_at(fail, MS_STAGE_CERT, cert, NULL, err);
 	return 0;
@@ -205,9 +205,9 @@ int ms_signer_load_attach(struct ms_signer *s, const char *hash,
 	err = ms_read_all(raw, RAW_SIG_MAX, &s->raw_sig, &s->raw_sig_len);
 	if (err)
 		return fail_at(fail, MS_STAGE_RAWSIG, raw, NULL, err);
-	s->raw_is_value = !ms_is_cms(s->raw_sig, s->raw_sig_len);
-	err = ms_load_cert_spec(cert, o, &s->toks[0], &s->certs[0],
-				&fail->key);
+	s->raw_is_value = !ms_cms_is(s->raw_sig, s->raw_sig_len);
+	err = ms_key_load_cert_spec(cert, o, &s->toks[0], &s->certs[0],
+				    &fail->key);
 	if (err)
 		return fail_at(fail, MS_STAGE_CERT, cert, NULL, err);
 	return 0;
@@ -220,7 +220,7 @@ void ms_signer_free(struct ms_signer *s)
 	for (int i = 0; i < MS_MAX_SIGNERS; i++) {
 		EVP_PKEY_free(s->keys[i]);
 		X509_free(s->certs[i]);
-		ms_token_free(s->toks[i]);
+		ms_p11_load_free(s->toks[i]);
 	}
 	free(s->raw_sig);
 	EVP_MD_free(s->md_fetched);
@@ -668,7 +668,7 @@ static int check_attach(const struct ms_signer *s,
  * trusted keys, before it is written.  Without a .config the waiver
  * (CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA) cannot be known:
  * kbuild calls sign-file with none, for a kernel that may have it, so it
- * is assumed (the tool warns, ms_kernel_mldsa_note).
+ * is assumed (the tool warns, ms_kernel_check_mldsa_note).
  */
 static int check_mldsa(const struct ms_signer *s,
 		       const struct ms_sign_req *r, struct ms_fail *fail,
@@ -740,7 +740,7 @@ fail:
 	return NULL;
 }
 
-/* What the steps of ms_sign_prepare hand on to each other. */
+/* What the steps of ms_signer_prepare hand on to each other. */
 struct prep {
 	struct ms_modfile in;	/* the module, locked; for a compressed one
 				 * the decompressed bytes */
@@ -994,12 +994,12 @@ static int end_prepare(const struct ms_sign_req *r, struct ms_signed *job,
 	ms_file_unmap(&p->in.file);
 	job->in = p->in;
 	if (err || skipped)
-		ms_sign_release(job);
+		ms_signer_release(job);
 	return err;
 }
 
-int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
-		    struct ms_signed *job, int *skipped, struct ms_fail *fail)
+int ms_signer_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
+		      struct ms_signed *job, int *skipped, struct ms_fail *fail)
 {
 	struct prep p = { .target = r->dest ? r->dest : r->module };
 	int err;
@@ -1039,8 +1039,8 @@ done:
 	return end_prepare(r, job, &p, err, *skipped, fail);
 }
 
-int ms_sign_commit(struct ms_signed *job, unsigned int sync,
-		   struct ms_fail *fail)
+int ms_signer_commit(struct ms_signed *job, unsigned int sync,
+		     struct ms_fail *fail)
 {
 	int err;
 
@@ -1064,7 +1064,7 @@ int ms_sign_commit(struct ms_signed *job, unsigned int sync,
 	return 0;
 }
 
-void ms_sign_release(struct ms_signed *job)
+void ms_signer_release(struct ms_signed *job)
 {
 	if (job->made)
 		ms_sigdesc_free(&job->made->d);
@@ -1077,19 +1077,19 @@ void ms_sign_release(struct ms_signed *job)
 	ms_modfile_close(&job->in);
 }
 
-int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
-		 int *skipped, struct ms_fail *fail)
+int ms_signer_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
+			int *skipped, struct ms_fail *fail)
 {
 	struct ms_signed job;
 	int err;
 
-	err = ms_sign_prepare(s, r, &job, skipped, fail);
+	err = ms_signer_prepare(s, r, &job, skipped, fail);
 	if (err || *skipped)
 		return err;
-	err = ms_sign_commit(&job, ms_dur_commit_flags(job.out.tmp ?
-			     job.out.fd : job.p7s.fd, job.out.tmp &&
-			     job.out.replaces && !job.p7s.tmp), fail);
-	ms_sign_release(&job);
+	err = ms_signer_commit(&job, ms_dur_commit_flags(job.out.tmp ?
+			       job.out.fd : job.p7s.fd, job.out.tmp &&
+			       job.out.replaces && !job.p7s.tmp), fail);
+	ms_signer_release(&job);
 	return err;
 }
 
@@ -1113,9 +1113,9 @@ static int write_aside(const char *module, const char *ext,
 	return 0;
 }
 
-int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
-		   uint8_t *digest, unsigned int *digest_len, int *skipped,
-		   struct ms_fail *fail)
+int ms_signer_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
+			  uint8_t *digest, unsigned int *digest_len, int *skipped,
+			  struct ms_fail *fail)
 {
 	struct ms_out dout = { .fd = -1 }, tout = { .fd = -1 };
 	char *dpath = NULL, *tpath = NULL;
@@ -1141,8 +1141,8 @@ int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
 	err = check_policy(s, r, &in, &body_len, skipped, fail);
 	if (err || *skipped)
 		goto done;
-	err = ms_digest_info(s->md, in.data, body_len, digest, digest_len,
-			     &tbs, &tbs_len);
+	err = ms_cms_digest_info(s->md, in.data, body_len, digest, digest_len,
+				 &tbs, &tbs_len);
 	if (ms_file_check(&in.file)) {
 		err = fail_at(fail, MS_STAGE_INPUT, r->module, NULL,
 			      MS_ECHANGED);

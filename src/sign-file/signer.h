@@ -151,17 +151,17 @@ struct ms_sign_req {
  * (by content) is decompressed, signed, and compressed again in the same
  * format (see compress.h), so any loop over files handles both kinds.
  */
-int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
-		 int *skipped, struct ms_fail *fail);
+int ms_signer_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
+			int *skipped, struct ms_fail *fail);
 
 /*
- * The same in two steps, for batch mode's group commit.  ms_sign_prepare
+ * The same in two steps, for batch mode's group commit.  ms_signer_prepare
  * does everything but the replacing: on success (and not skipped) job
  * holds the complete, unsynced temporary file(s) and the module's lock,
- * and nothing else (no mapping, no decompressed copy).  ms_sign_commit
+ * and nothing else (no mapping, no decompressed copy).  ms_signer_commit
  * renames them into place with the given MS_SYNC_* flushes (base/outfile.h):
  * without MS_SYNC_FILE the caller has made the data durable first.
- * ms_sign_release then removes whatever was not committed and unlocks;
+ * ms_signer_release then removes whatever was not committed and unlocks;
  * it is also the way to give up on a prepared job.
  */
 /* With describe: the signature made, described as extract-sig describes
@@ -180,12 +180,12 @@ struct ms_signed {
 	struct ms_made_sig *made;	/* with describe; freed by release */
 };
 
-int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
-		    struct ms_signed *job, int *skipped,
-		    struct ms_fail *fail);
-int ms_sign_commit(struct ms_signed *job, unsigned int sync,
-		   struct ms_fail *fail);
-void ms_sign_release(struct ms_signed *job);
+int ms_signer_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
+		      struct ms_signed *job, int *skipped,
+		      struct ms_fail *fail);
+int ms_signer_commit(struct ms_signed *job, unsigned int sync,
+		     struct ms_fail *fail);
+void ms_signer_release(struct ms_signed *job);
 
 /*
  * --digest-only: write what a remote signer must sign, without any key:
@@ -198,8 +198,8 @@ void ms_sign_release(struct ms_signed *job);
  * the decompressed one (what the kernel checks); under --replace, without
  * its old signatures.  digest gets the bytes (EVP_MAX_MD_SIZE room).
  */
-int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
-		   uint8_t *digest, unsigned int *digest_len, int *skipped,
-		   struct ms_fail *fail);
+int ms_signer_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
+			  uint8_t *digest, unsigned int *digest_len, int *skipped,
+			  struct ms_fail *fail);
 
 #endif

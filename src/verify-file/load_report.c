@@ -198,7 +198,7 @@ static void say_notes(const struct mp_notes *notes, size_t from)
 static void say_model(const struct km_model *km)
 {
 	ms_info("kernel vendor %s (%s): .platform %s for modules; MokListRT "
-		"%s%s%s", km_vendor_name(km->vendor), km->vendor_why,
+		"%s%s%s", vendors_name(km->vendor), km->vendor_why,
 		km->platform_for_modules ? "consulted" : "not consulted",
 		km->mok == KM_MOK_NOT_LOADED ? "not loaded" :
 		km->mok == KM_MOK_PLATFORM ? "in .platform" : "in .machine",
@@ -243,7 +243,7 @@ static void say_in_image(const struct kconfig *kc, const char *image)
 			kc->revocation, image);
 }
 
-const struct tk_words rl_words = {
+const struct tk_words ms_load_report_words = {
 	.loaded = say_loaded,
 	.refused = say_refused,
 	.config = say_config,
@@ -354,7 +354,7 @@ static void say_machine_failure(const struct tk_failure *f)
 		ms_error(NULL, "--machine: %s", ms_io_strerror(f->err));
 }
 
-void rl_say_failure(const struct tk_failure *f)
+void ms_load_report_say_failure(const struct tk_failure *f)
 {
 	struct kr_rules kr;
 
@@ -382,7 +382,7 @@ void rl_say_failure(const struct tk_failure *f)
 	case TK_IMAGE_TOO_OLD:
 		/* the words every tool gives a release older than the
 		 * oldest line */
-		rp_kernel_release(f->path, f->rel, &kr);
+		rp_kernel_arg_release(f->path, f->rel, &kr);
 		break;
 	case TK_IMAGE_LINES:
 		ms_error(f->path, "kernel %s is not %s's %s (give --kernel)",
@@ -394,8 +394,8 @@ void rl_say_failure(const struct tk_failure *f)
 	}
 }
 
-void rl_say_machine(const char *root, const struct mc_machine *m,
-		    const struct mp_notes *notes)
+void ms_load_report_say_machine(const char *root, const struct mc_machine *m,
+				const struct mp_notes *notes)
 {
 	say_notes(notes, 0);
 	if (m->mok_pending)
@@ -457,7 +457,7 @@ static void print_key(FILE *f, const struct x509k_cert *c,
 		fprintf(f, "    why:     %s\n", c->filed_why);
 }
 
-void rl_list_keys(FILE *out, const struct tk_keyrings *k)
+void ms_load_report_list_keys(FILE *out, const struct tk_keyrings *k)
 {
 	size_t i;
 

@@ -60,7 +60,7 @@ static int check_file(const struct judge *jd, const char *file,
 				 ms_io_strerror(err));
 		ms_error(file, "%s", why);
 		if (o->json)
-			rp_print_error_json(out, file, err, why);
+			rp_verdict_error_json(out, file, err, why);
 		code = j.why ? ms_exit_for_errno(err) : MS_EXIT_IO;
 		sum->errors++;
 	} else {
@@ -69,11 +69,11 @@ static int check_file(const struct judge *jd, const char *file,
 		kv_sig_answer(&jd->rc.sig, j.usage, &j.r, &a);
 		code = a.exit_code;
 		/* no module loads on a kernel without CONFIG_MODULES */
-		rp_count(sum, a.no_modules ? -EKEYREJECTED : j.r.err);
+		rp_verdict_count(sum, a.no_modules ? -EKEYREJECTED : j.r.err);
 		if (o->json)
-			rp_print_json(out, &jd->rc, file, j.usage, &j.r);
+			rp_verdict_json(out, &jd->rc, file, j.usage, &j.r);
 		else if (!o->quiet)
-			rp_print_text(out, &jd->rc, file, j.usage, &j.r);
+			rp_verdict_text(out, &jd->rc, file, j.usage, &j.r);
 	}
 	kv_judgement_free(&j);
 	free(p7s);
@@ -101,7 +101,7 @@ static void each_add(void *ctx, size_t i, int code)
 	struct each *e = ctx;
 
 	(void)code;
-	rp_summary_add(&e->total, &e->sums[i]);
+	rp_verdict_summary_add(&e->total, &e->sums[i]);
 }
 
 static int check_all(const struct judge *jd, const struct ms_list *files,
@@ -122,7 +122,7 @@ static int check_all(const struct judge *jd, const struct ms_list *files,
 	return code;
 }
 
-int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
+int ms_verify_run(const struct vr_run *r, const struct ms_tree_inputs *in)
 {
 	const struct tk_setup *t = r->t;
 	const struct tk_keyrings *k = r->k;
@@ -130,7 +130,7 @@ int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
 		.r = r,
 		.kv = { .kr = t->kr, .trusted = &k->trusted,
 			.revoked = &k->revoked, .bl = &k->bl,
-			.platform = tk_platform_counts(t) ? &k->platform : NULL },
+			.platform = keyrings_platform_counts(t) ? &k->platform : NULL },
 		.rc = { .rules = t->kr, .sig.enforce = t->enforce,
 			.lockdown = MC_LD_UNKNOWN, .machine = t->m,
 			.differences = t->notes->v, .n_differences = t->notes->n,
@@ -167,9 +167,9 @@ int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
 	code = ms_exit_worst(code, check_all(&jd, &files, r->jobs ? r->jobs :
 		files.n > 1 ? ms_pool_default_workers() : 1, &sum));
 	if (r->summary && r->json)
-		rp_print_summary_json(stdout, files.n, &sum, code);
+		rp_verdict_summary_json(stdout, files.n, &sum, code);
 	else if (r->summary && !r->quiet)
-		rp_print_summary(stdout, files.n, &sum);
+		rp_verdict_summary(stdout, files.n, &sum);
 	ms_list_free(&files);
 	return code;
 }

@@ -16,7 +16,7 @@
 
 /* What each file is judged with, and how its verdict is shown. */
 struct vr_run {
-	const struct tk_setup *t;	/* settled by tk_load(); t->notes
+	const struct tk_setup *t;	/* settled by keyrings_load(); t->notes
 					 * is never NULL */
 	const struct tk_keyrings *k;
 	const char *sig;	/* --sig: the one file's signature */
@@ -32,6 +32,6 @@ struct vr_run {
  * stdout, then the summary.  The run's exit code: the worst of the
  * files' and of collecting them.
  */
-int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in);
+int ms_verify_run(const struct vr_run *r, const struct ms_tree_inputs *in);
 
 #endif

@@ -99,14 +99,14 @@ static int teardown(void **state)
 	return ret == 0 ? 0 : -1;
 }
 
-/* ms_root_path(root, path) must give root + want. */
+/* rootpath_resolve(root, path) must give root + want. */
 static void expect(const struct tree *t, const char *path, const char *want)
 {
 	char full[PATH_MAX];
 	char *out = NULL;
 
 	snprintf(full, sizeof(full), "%s%s", t->root, want);
-	assert_int_equal(ms_root_path(t->root, path, &out), 0);
+	assert_int_equal(rootpath_resolve(t->root, path, &out), 0);
 	assert_non_null(out);
 	assert_string_equal(out, full);
 	free(out);
@@ -116,7 +116,7 @@ static void expect_err(const struct tree *t, const char *path, int err)
 {
 	char *out = (char *)"untouched";
 
-	assert_int_equal(ms_root_path(t->root, path, &out), err);
+	assert_int_equal(rootpath_resolve(t->root, path, &out), err);
 	assert_null(out);
 }
 
@@ -146,7 +146,7 @@ static void root_with_trailing_slashes(void **state)
 	mkdir_in(t, "etc");
 	snprintf(root, sizeof(root), "%s///", t->root);
 	snprintf(want, sizeof(want), "%s/etc", t->root);
-	assert_int_equal(ms_root_path(root, "/etc", &out), 0);
+	assert_int_equal(rootpath_resolve(root, "/etc", &out), 0);
 	assert_string_equal(out, want);
 	free(out);
 }
@@ -261,14 +261,14 @@ static void host_root(void **state)
 	char *out = NULL;
 
 	(void)state;
-	assert_true(ms_root_is_host(NULL));
-	assert_true(ms_root_is_host(""));
-	assert_true(ms_root_is_host("/"));
-	assert_false(ms_root_is_host("/mnt"));
-	assert_int_equal(ms_root_path("/", "/a/../b", &out), 0);
+	assert_true(rootpath_is_host(NULL));
+	assert_true(rootpath_is_host(""));
+	assert_true(rootpath_is_host("/"));
+	assert_false(rootpath_is_host("/mnt"));
+	assert_int_equal(rootpath_resolve("/", "/a/../b", &out), 0);
 	assert_string_equal(out, "/a/../b");
 	free(out);
-	assert_int_equal(ms_root_path(NULL, "rel", &out), 0);
+	assert_int_equal(rootpath_resolve(NULL, "rel", &out), 0);
 	assert_string_equal(out, "rel");
 	free(out);
 }

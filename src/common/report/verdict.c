@@ -31,7 +31,7 @@ static const char *modules_name(enum kc_modules m)
 	}
 }
 
-static const char *rp_lockdown_name(enum mc_lockdown l)
+static const char *lockdown_name(enum mc_lockdown l)
 {
 	switch (l) {
 	case MC_LD_NONE: return "none";
@@ -129,7 +129,7 @@ static json_object *machine_json(const struct rp_context *c)
 			       json_object_new_boolean(m->sig_enforce));
 	if (c->km) {
 		json_object_object_add(o, "kernel_vendor", json_object_new_string(
-				       km_vendor_name(c->km->vendor)));
+				       vendors_name(c->km->vendor)));
 		json_object_object_add(o, "kernel_vendor_why",
 				       json_object_new_string(c->km->vendor_why));
 		json_object_object_add(o, "platform_for_modules",
@@ -166,7 +166,7 @@ static json_object *machine_json(const struct rp_context *c)
 	return o;
 }
 
-static const char *rp_verdict_word(int err)
+static const char *verdict_word(int err)
 {
 	switch (err) {
 	case 0: return "OK";
@@ -200,7 +200,7 @@ static const char *enforce_words(int err)
 	}
 }
 
-void rp_count(struct rp_summary *s, int err)
+void rp_verdict_count(struct rp_summary *s, int err)
 {
 	switch (err) {
 	case 0: s->ok++; break;
@@ -306,8 +306,8 @@ static json_object *signer_json(const struct p7_sinfo *si)
 	return with_mldsa(rp_signer_facts_json(&f), si);
 }
 
-void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
-		   enum kv_usage usage, const struct kv_result *given)
+void rp_verdict_json(FILE *out, const struct rp_context *c, const char *file,
+		     enum kv_usage usage, const struct kv_result *given)
 {
 	struct kv_sig_answer a;
 	bool nomod;
@@ -324,7 +324,7 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 	shown = a.shown;
 	ms_json_add_name(j, "file", file);
 	json_object_object_add(j, "verdict", json_object_new_string(nomod ?
-			       "REJECTED" : rp_verdict_word(shown)));
+			       "REJECTED" : verdict_word(shown)));
 	/* a verdict this build cannot reach has no kernel errno */
 	json_object_object_add(j, "errno", shown && (nomod ||
 			       shown != -MS_ENOALG) ?
@@ -359,7 +359,7 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 	json_object_object_add(j, "usage", json_object_new_string(kv_usage_name(usage)));
 	json_object_object_add(j, "enforce", json_object_new_boolean(c->sig.enforce));
 	json_object_object_add(j, "lockdown",
-			       jstr_or_null(rp_lockdown_name(c->lockdown)));
+			       jstr_or_null(lockdown_name(c->lockdown)));
 	json_object_object_add(j, "lockdown_by", jstr_or_null(c->locked_by));
 	json_object_object_add(j, "config", jstr_or_null(c->config));
 	json_object_object_add(j, "config_from", jstr_or_null(c->config_from));
@@ -461,7 +461,7 @@ static void print_text(FILE *out, const struct rp_context *c,
 			c->locked_by : "lockdown");
 		return;
 	}
-	fprintf(out, "%s: %s -%s: %s", file, rp_verdict_word(shown),
+	fprintf(out, "%s: %s -%s: %s", file, verdict_word(shown),
 		ms_errno_name(shown), r->reason ? r->reason : "no reason");
 	if (kv_sig_soft(shown))
 		fprintf(out, " (%s)", soft_words(c, usage));
@@ -469,8 +469,8 @@ static void print_text(FILE *out, const struct rp_context *c,
 }
 
 /* The verdict line, with the name quoted as ls quotes it. */
-void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
-		   enum kv_usage usage, const struct kv_result *given)
+void rp_verdict_text(FILE *out, const struct rp_context *c, const char *file,
+		     enum kv_usage usage, const struct kv_result *given)
 {
 	char *quoted = ms_quote_name(file);
 
@@ -478,7 +478,7 @@ void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 	free(quoted);
 }
 
-void rp_summary_add(struct rp_summary *to, const struct rp_summary *from)
+void rp_verdict_summary_add(struct rp_summary *to, const struct rp_summary *from)
 {
 	to->ok += from->ok;
 	to->unsigned_ += from->unsigned_;
@@ -493,9 +493,9 @@ void rp_summary_add(struct rp_summary *to, const struct rp_summary *from)
 /* The run's outcomes in the order of its summary line; the one not
  * checkable by this build only when there are (the line scripts read
  * stays as it was). */
-static void summary_counts(const struct rp_summary *s, struct rp_count *c)
+static void summary_counts(const struct rp_summary *s, struct rp_summary_count *c)
 {
-	const struct rp_count all[] = {
+	const struct rp_summary_count all[] = {
 		{ "ok", "ok", s->ok, false },
 		{ "unsigned", "unsigned", s->unsigned_, false },
 		{ "unknown key", "unknown_key", s->nokey, false },
@@ -512,16 +512,16 @@ static void summary_counts(const struct rp_summary *s, struct rp_count *c)
 
 #define SUMMARY_COUNTS 8
 
-void rp_print_summary(FILE *out, size_t files, const struct rp_summary *s)
+void rp_verdict_summary(FILE *out, size_t files, const struct rp_summary *s)
 {
-	struct rp_count c[SUMMARY_COUNTS];
+	struct rp_summary_count c[SUMMARY_COUNTS];
 
 	summary_counts(s, c);
-	rp_print_counts(out, files, c, SUMMARY_COUNTS, 0, false);
+	rp_summary_print(out, files, c, SUMMARY_COUNTS, 0, false);
 }
 
-void rp_print_error_json(FILE *out, const char *file, int err,
-			 const char *reason)
+void rp_verdict_error_json(FILE *out, const char *file, int err,
+			   const char *reason)
 {
 	json_object *j = json_object_new_object();
 
@@ -535,11 +535,11 @@ void rp_print_error_json(FILE *out, const char *file, int err,
 	json_object_put(j);
 }
 
-void rp_print_summary_json(FILE *out, size_t files,
-			   const struct rp_summary *s, int exit_code)
+void rp_verdict_summary_json(FILE *out, size_t files,
+			     const struct rp_summary *s, int exit_code)
 {
-	struct rp_count c[SUMMARY_COUNTS];
+	struct rp_summary_count c[SUMMARY_COUNTS];
 
 	summary_counts(s, c);
-	rp_print_counts(out, files, c, SUMMARY_COUNTS, exit_code, true);
+	rp_summary_print(out, files, c, SUMMARY_COUNTS, exit_code, true);
 }

@@ -39,26 +39,26 @@ struct rp_context {
 					 * JSON names them */
 };
 
-void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
-		   enum kv_usage usage, const struct kv_result *r);
-void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
-		   enum kv_usage usage, const struct kv_result *r);
+void rp_verdict_text(FILE *out, const struct rp_context *c, const char *file,
+		     enum kv_usage usage, const struct kv_result *r);
+void rp_verdict_json(FILE *out, const struct rp_context *c, const char *file,
+		     enum kv_usage usage, const struct kv_result *r);
 /* A file that could not be judged, as JSON: "verdict":"ERROR", with the
  * errno and what went wrong. */
-void rp_print_error_json(FILE *out, const char *file, int err,
-			 const char *reason);
+void rp_verdict_error_json(FILE *out, const char *file, int err,
+			   const char *reason);
 
 /* A run's verdicts, counted by their underlying errno. */
 struct rp_summary {
 	unsigned ok, unsigned_, nokey, nopkg, rejected, malformed, errors;
 	unsigned nocheck;	/* -MS_ENOALG: this build could not judge */
 };
-void rp_count(struct rp_summary *s, int err);
-void rp_summary_add(struct rp_summary *to, const struct rp_summary *from);
-void rp_print_summary(FILE *out, size_t files, const struct rp_summary *s);
+void rp_verdict_count(struct rp_summary *s, int err);
+void rp_verdict_summary_add(struct rp_summary *to, const struct rp_summary *from);
+void rp_verdict_summary(FILE *out, size_t files, const struct rp_summary *s);
 /* The same as one JSON object: {"summary":{"files":N,"ok":N,...,
  * "exit":N}}, the run's exit status last, as in sign-file's */
-void rp_print_summary_json(FILE *out, size_t files,
-			   const struct rp_summary *s, int exit_code);
+void rp_verdict_summary_json(FILE *out, size_t files,
+			     const struct rp_summary *s, int exit_code);
 
 #endif

@@ -20,7 +20,7 @@
 /* fs/namei.c: MAXSYMLINKS */
 #define ROOT_MAX_LINKS 40
 
-int ms_root_is_host(const char *root)
+int rootpath_is_host(const char *root)
 {
 	return !root || !root[0] || strcmp(root, "/") == 0;
 }
@@ -110,7 +110,7 @@ static int same_as_kernel(const char *root, const char *path,
 }
 #endif
 
-int ms_root_path(const char *root, const char *path, char **out)
+int rootpath_resolve(const char *root, const char *path, char **out)
 {
 	struct walk w;
 	char *rest, *p, target[PATH_MAX];
@@ -118,7 +118,7 @@ int ms_root_path(const char *root, const char *path, char **out)
 	bool gone = false;
 
 	*out = NULL;
-	if (ms_root_is_host(root)) {
+	if (rootpath_is_host(root)) {
 		*out = strdup(path);
 		return *out ? 0 : -ENOMEM;
 	}

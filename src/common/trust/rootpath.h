@@ -21,9 +21,9 @@
  * the walk found (-EXDEV otherwise: the tree changed under the walk).
  * 0 and a malloc'd *out; -ELOOP after 40 links, -ENAMETOOLONG, -ENOMEM.
  */
-int ms_root_path(const char *root, const char *path, char **out);
+int rootpath_resolve(const char *root, const char *path, char **out);
 
 /* Whether root names the host's own root (NULL, "", "/"). */
-int ms_root_is_host(const char *root);
+int rootpath_is_host(const char *root);
 
 #endif

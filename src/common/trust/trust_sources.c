@@ -12,8 +12,8 @@
  * several hundred */
 #define TS_MAX_IMAGE ((size_t)1 << 30)
 
-int ts_add_vmlinux(const struct ts_stores *st, const char *path,
-		   struct ts_note *note)
+int trust_sources_add_vmlinux(const struct ts_stores *st, const char *path,
+			      struct ts_note *note)
 {
 	struct vm_image img;
 	struct ms_file f = { .fd = -1 };
@@ -100,12 +100,12 @@ static int image_string(const char *path,
 	return ret;
 }
 
-int ts_vmlinux_version(const char *path, char *out, size_t size)
+int trust_sources_vmlinux_version(const char *path, char *out, size_t size)
 {
 	return image_string(path, vm_find_version, out, size);
 }
 
-int ts_vmlinux_banner(const char *path, char *out, size_t size)
+int trust_sources_vmlinux_banner(const char *path, char *out, size_t size)
 {
 	return image_string(path, vm_find_banner, out, size);
 }
@@ -194,8 +194,8 @@ static int esl_entry(void *p, const struct esl_entry *e)
 	return 0;
 }
 
-int ts_add_esl(const struct ts_stores *st, const char *path, bool efivar,
-	       enum ts_esl_role role, struct ts_note *note)
+int trust_sources_add_esl(const struct ts_stores *st, const char *path, bool efivar,
+			  enum ts_esl_role role, struct ts_note *note)
 {
 	struct esl_ctx c = { st, path, role, note, 0 };
 	uint8_t *buf;
@@ -204,7 +204,7 @@ int ts_add_esl(const struct ts_stores *st, const char *path, bool efivar,
 
 	memset(note, 0, sizeof(*note));
 	if (efivar)
-		ret = esl_read_efivar(path, &buf, &len);
+		ret = efi_siglist_read_efivar(path, &buf, &len);
 	else
 		ret = ms_read_all(path, 16u << 20, &buf, &len);
 	if (ret) {
@@ -212,7 +212,7 @@ int ts_add_esl(const struct ts_stores *st, const char *path, bool efivar,
 			    "efivarfs attributes" : NULL;
 		return ret;
 	}
-	ret = esl_walk(buf, len, esl_entry, &c, &note->bad_off);
+	ret = efi_siglist_walk(buf, len, esl_entry, &c, &note->bad_off);
 	if (ret == -EBADMSG)
 		note->why = "EFI_SIGNATURE_LIST sizes overrun the data or do "
 			    "not fit together";
@@ -220,7 +220,7 @@ int ts_add_esl(const struct ts_stores *st, const char *path, bool efivar,
 	return ret;
 }
 
-const char *ts_efivar(enum ts_esl_role role, bool mok)
+const char *trust_sources_efivar(enum ts_esl_role role, bool mok)
 {
 	if (mok)
 		return ESL_EFIVARS "/" ESL_VAR_MOK;

@@ -110,7 +110,7 @@ int ms_p11_direct_new(const struct ms_token *tok, X509 *cert,
 	size = EVP_PKEY_get_size(X509_get0_pubkey(cert));
 	if (EVP_PKEY_get_base_id(X509_get0_pubkey(cert)) != EVP_PKEY_RSA ||
 	    size <= 0 || size > MS_P11_DIRECT_SIG_MAX ||
-	    ms_p11_private_key(ms_token_session(tok), &f, &slot, &key))
+	    ms_token_private_key(ms_p11_load_session(tok), &f, &slot, &key))
 		return -ENOTSUP;
 	d = calloc(1, sizeof(*d));
 	if (!d)
@@ -119,8 +119,8 @@ int ms_p11_direct_new(const struct ms_token *tok, X509 *cert,
 				     .sig_len = (size_t)size,
 				     .digest_len = (unsigned int)
 						   EVP_MD_get_size(md) };
-	if (ms_digest_info_of(md, zero, d->digest_len, &d->tbs,
-			      &d->tbs_len)) {
+	if (ms_cms_digest_info_of(md, zero, d->digest_len, &d->tbs,
+				  &d->tbs_len)) {
 		free(d);
 		return -ENOTSUP;
 	}

@@ -21,28 +21,28 @@ struct ms_token {
 	char via[96];
 };
 
-void ms_token_free(struct ms_token *t)
+void ms_p11_load_free(struct ms_token *t)
 {
 	if (!t)
 		return;
 	ms_engine_close(t->eng);
 	if (t->prov)
 		OSSL_PROVIDER_unload(t->prov);
-	ms_p11_close(t->sess);
+	ms_token_close(t->sess);
 	free(t);
 }
 
-const char *ms_token_searched(const struct ms_token *t)
+const char *ms_p11_load_searched(const struct ms_token *t)
 {
-	return t ? ms_p11_tokens(t->sess) : "";
+	return t ? ms_token_list(t->sess) : "";
 }
 
-const struct ms_p11_session *ms_token_session(const struct ms_token *t)
+const struct ms_p11_session *ms_p11_load_session(const struct ms_token *t)
 {
 	return t ? t->sess : NULL;
 }
 
-const char *ms_token_via(const struct ms_token *t)
+const char *ms_p11_load_via(const struct ms_token *t)
 {
 	return t ? t->via : "file";
 }
@@ -105,7 +105,7 @@ static int prepare(const char *uri, const struct ms_key_opts *o,
 
 	/* its provider or engine ends before the module does */
 	ms_openssl_need_teardown();
-	if (ms_p11_uri_parse(uri, u)) {
+	if (ms_token_uri_parse(uri, u)) {
 		*why = MS_KEY_P11_URI;
 		return -EINVAL;
 	}
@@ -124,8 +124,8 @@ static int prepare(const char *uri, const struct ms_key_opts *o,
 			return -ENOMEM;
 		}
 	}
-	module = ms_p11_module_for(u, o->p11_module);
-	err = ms_p11_open(&(*tok)->sess, u, module, pin, what, why);
+	module = ms_token_module_for(u, o->p11_module);
+	err = ms_token_open(&(*tok)->sess, u, module, pin, what, why);
 	if (err)
 		return err;
 	return choose_route(*tok, o, module,
@@ -168,7 +168,7 @@ static void *store_load(const struct ms_token *t, const char *uri,
 
 	snprintf(propq, sizeof(propq), "provider=%s",
 		 OSSL_PROVIDER_get0_name(t->prov));
-	ui = UI_UTIL_wrap_read_pem_callback(ms_pin_cb, 0);
+	ui = UI_UTIL_wrap_read_pem_callback(ms_key_pin_cb, 0);
 	if (!ui)
 		return NULL;
 	ctx = OSSL_STORE_open_ex(uri, NULL, propq, ui, &st, NULL, NULL, NULL);
@@ -243,9 +243,9 @@ out:
 	return err;
 }
 
-int ms_pkcs11_load_key(const char *uri, const struct ms_key_opts *o,
-		       const char *pin, struct ms_token **tok, EVP_PKEY **key,
-		       enum ms_key_problem *why)
+int ms_p11_load_key(const char *uri, const struct ms_key_opts *o,
+		    const char *pin, struct ms_token **tok, EVP_PKEY **key,
+		    enum ms_key_problem *why)
 {
 	void *obj;
 	int err = load_object(uri, o, pin, tok, OSSL_STORE_INFO_PKEY, &obj,
@@ -255,9 +255,9 @@ int ms_pkcs11_load_key(const char *uri, const struct ms_key_opts *o,
 	return err;
 }
 
-int ms_pkcs11_load_cert(const char *uri, const struct ms_key_opts *o,
-			const char *pin, struct ms_token **tok, X509 **cert,
-			enum ms_key_problem *why)
+int ms_p11_load_cert(const char *uri, const struct ms_key_opts *o,
+		     const char *pin, struct ms_token **tok, X509 **cert,
+		     enum ms_key_problem *why)
 {
 	void *obj;
 	int err = load_object(uri, o, pin, tok, OSSL_STORE_INFO_CERT, &obj,

@@ -14,7 +14,7 @@
 #define MS_P11_KIT_PROXY "p11-kit-proxy.so"
 #endif
 
-int ms_is_pkcs11_uri(const char *s)
+int ms_token_is_uri(const char *s)
 {
 	return s && strncasecmp(s, "pkcs11:", 7) == 0;
 }
@@ -132,14 +132,14 @@ static int query_attr(struct ms_p11_uri *u, const char *a, size_t n)
 	return 0;
 }
 
-int ms_p11_uri_parse(const char *uri, struct ms_p11_uri *u)
+int ms_token_uri_parse(const char *uri, struct ms_p11_uri *u)
 {
 	const char *p, *q, *end;
 	size_t plen;
 	int err;
 
 	memset(u, 0, sizeof(*u));
-	if (!ms_is_pkcs11_uri(uri))
+	if (!ms_token_is_uri(uri))
 		return -EINVAL;
 	p = uri + 7;
 	q = strchr(p, '?');
@@ -185,7 +185,7 @@ int ms_p11_uri_parse(const char *uri, struct ms_p11_uri *u)
 	return 0;
 }
 
-const char *ms_p11_module_for(const struct ms_p11_uri *u, const char *opt)
+const char *ms_token_module_for(const struct ms_p11_uri *u, const char *opt)
 {
 	if (u->module_path[0])
 		return u->module_path;
@@ -350,9 +350,9 @@ static int find_object(struct ms_p11_session *p, const struct ms_p11_uri *u,
 	return count ? 0 : -ENOENT;
 }
 
-int ms_p11_open(struct ms_p11_session **sess, const struct ms_p11_uri *u,
-		const char *module, const char *pin, const char *what,
-		enum ms_key_problem *why)
+int ms_token_open(struct ms_p11_session **sess, const struct ms_p11_uri *u,
+		  const char *module, const char *pin, const char *what,
+		  enum ms_key_problem *why)
 {
 	int want_cert = strcmp(what, "cert") == 0;
 	struct ms_p11_session *p = *sess;
@@ -409,8 +409,8 @@ int ms_p11_open(struct ms_p11_session **sess, const struct ms_p11_uri *u,
 	return 0;
 }
 
-int ms_p11_private_key(const struct ms_p11_session *p, void **functions,
-		       unsigned long *slot, unsigned long *key)
+int ms_token_private_key(const struct ms_p11_session *p, void **functions,
+			 unsigned long *slot, unsigned long *key)
 {
 	if (!p || !p->open || p->key_count != 1)
 		return p && p->key_count > 1 ? -E2BIG : -ENOENT;
@@ -420,12 +420,12 @@ int ms_p11_private_key(const struct ms_p11_session *p, void **functions,
 	return 0;
 }
 
-const char *ms_p11_tokens(const struct ms_p11_session *p)
+const char *ms_token_list(const struct ms_p11_session *p)
 {
 	return p ? p->tokens : "";
 }
 
-void ms_p11_close(struct ms_p11_session *p)
+void ms_token_close(struct ms_p11_session *p)
 {
 	if (!p)
 		return;

@@ -41,14 +41,14 @@ struct ms_p11_uri {
 };
 
 /* 0, or -EINVAL for a malformed URI. */
-int ms_p11_uri_parse(const char *uri, struct ms_p11_uri *u);
+int ms_token_uri_parse(const char *uri, struct ms_p11_uri *u);
 
 /* True for "pkcs11:" key or certificate names. */
-int ms_is_pkcs11_uri(const char *s);
+int ms_token_is_uri(const char *s);
 
 /* The module to load: the URI's module-path, then --pkcs11-module, then
  * p11-kit's proxy, which reaches every module p11-kit has registered. */
-const char *ms_p11_module_for(const struct ms_p11_uri *u, const char *opt);
+const char *ms_token_module_for(const struct ms_p11_uri *u, const char *opt);
 
 struct ms_p11_session;
 
@@ -60,10 +60,10 @@ struct ms_p11_session;
  * _CERT.  *sess is reused when already open (the certificate after the
  * key), so the token is logged in once.
  */
-int ms_p11_open(struct ms_p11_session **sess, const struct ms_p11_uri *u,
-		const char *module, const char *pin, const char *what,
-		enum ms_key_problem *why);
-void ms_p11_close(struct ms_p11_session *sess);
+int ms_token_open(struct ms_p11_session **sess, const struct ms_p11_uri *u,
+		  const char *module, const char *pin, const char *what,
+		  enum ms_key_problem *why);
+void ms_token_close(struct ms_p11_session *sess);
 
 /*
  * For a signer that calls the token itself (pkcs11/direct.h): the
@@ -72,8 +72,8 @@ void ms_p11_close(struct ms_p11_session *sess);
  * when the URI matched more than one: then the provider or engine, which
  * picked one by its own rules, stays the only signer.
  */
-int ms_p11_private_key(const struct ms_p11_session *sess, void **functions,
-		       unsigned long *slot, unsigned long *key);
+int ms_token_private_key(const struct ms_p11_session *sess, void **functions,
+			 unsigned long *slot, unsigned long *key);
 
 /*
  * For the messages: after a lookup that found its token, that token as
@@ -81,6 +81,6 @@ int ms_p11_private_key(const struct ms_p11_session *sess, void **functions,
  * token seen, comma-separated; "" when the module gave no token at all.
  */
 #define MS_P11_TOKENS_MAX 512
-const char *ms_p11_tokens(const struct ms_p11_session *sess);
+const char *ms_token_list(const struct ms_p11_session *sess);
 
 #endif
