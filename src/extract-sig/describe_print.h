@@ -4,8 +4,8 @@
  * line and printed (report/sigdesc.h), or its ERROR object, and the run's
  * summary.
  */
-#ifndef MODSIGN_REPORT_DESCRIBE_H
-#define MODSIGN_REPORT_DESCRIBE_H
+#ifndef MODSIGN_EXTRACT_SIG_DESCRIBE_PRINT_H
+#define MODSIGN_EXTRACT_SIG_DESCRIBE_PRINT_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -8,8 +8,8 @@
  * the diagnostics on stderr and the raw parts (--body-stdout,
  * --sig-stdout, --descriptor, --modinfo) that scripts consume as bytes.
  */
-#ifndef MODSIGN_MODULE_DESCRIBE_H
-#define MODSIGN_MODULE_DESCRIBE_H
+#ifndef MODSIGN_EXTRACT_SIG_DESCRIBE_RUN_H
+#define MODSIGN_EXTRACT_SIG_DESCRIBE_RUN_H
 
 #include <stddef.h>
 #include <stdint.h>

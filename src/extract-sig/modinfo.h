@@ -4,8 +4,8 @@
  * libkmod/libkmod-signature.c),
  * so scripts that parse modinfo can read extract-sig instead.
  */
-#ifndef MODSIGN_MODULE_MODINFO_H
-#define MODSIGN_MODULE_MODINFO_H
+#ifndef MODSIGN_EXTRACT_SIG_MODINFO_H
+#define MODSIGN_EXTRACT_SIG_MODINFO_H
 
 #include <stddef.h>
 #include <stdint.h>

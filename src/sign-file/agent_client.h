@@ -4,8 +4,8 @@
  * "sign-file <hash> <key> <x509> <module> [<dest>]" run hands its module
  * to the agent named by MODSIGN_AGENT before it loads OpenSSL or a key.
  */
-#ifndef MODSIGN_BASE_AGENT_CLIENT_H
-#define MODSIGN_BASE_AGENT_CLIENT_H
+#ifndef MODSIGN_SIGN_FILE_AGENT_CLIENT_H
+#define MODSIGN_SIGN_FILE_AGENT_CLIENT_H
 
 /* What one run asks for (the strings of the command line). */
 struct ms_agent_job {

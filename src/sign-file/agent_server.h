@@ -4,8 +4,8 @@
  * socket (sign-file/agent_wire.h), so that a whole kbuild or DKMS run pays one
  * key load and one token login.
  */
-#ifndef MODSIGN_SIGN_AGENT_SERVER_H
-#define MODSIGN_SIGN_AGENT_SERVER_H
+#ifndef MODSIGN_SIGN_FILE_AGENT_SERVER_H
+#define MODSIGN_SIGN_FILE_AGENT_SERVER_H
 
 #include "sign-file/signer.h"
 

@@ -22,8 +22,8 @@
  *
  * A MS_AGENT_STOP request carries no strings and no descriptors.
  */
-#ifndef MODSIGN_BASE_AGENT_WIRE_H
-#define MODSIGN_BASE_AGENT_WIRE_H
+#ifndef MODSIGN_SIGN_FILE_AGENT_WIRE_H
+#define MODSIGN_SIGN_FILE_AGENT_WIRE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
  * Batch signing: every file of a list signed with one key load, on the
  * worker pool, with grouped flushing.
  */
-#ifndef MODSIGN_SIGN_BATCH_SIGN_H
-#define MODSIGN_SIGN_BATCH_SIGN_H
+#ifndef MODSIGN_SIGN_FILE_BATCH_SIGN_H
+#define MODSIGN_SIGN_FILE_BATCH_SIGN_H
 
 #include "base/batch_run.h"
 #include "sign-file/outcome.h"

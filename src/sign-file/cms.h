@@ -3,8 +3,8 @@
  * Building module signatures: CMS SignedData exactly as the kernel's
  * sign-file makes it (scripts/sign-file.c).
  */
-#ifndef MODSIGN_SIGN_CMS_H
-#define MODSIGN_SIGN_CMS_H
+#ifndef MODSIGN_SIGN_FILE_CMS_H
+#define MODSIGN_SIGN_FILE_CMS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -15,8 +15,8 @@
  * does either; a single run does not pay it, --batch pays it once a
  * directory, the agent once a file system (syncfs) when it ends.
  */
-#ifndef MODSIGN_BASE_DURABILITY_H
-#define MODSIGN_BASE_DURABILITY_H
+#ifndef MODSIGN_SIGN_FILE_DURABILITY_H
+#define MODSIGN_SIGN_FILE_DURABILITY_H
 
 /*
  * 1 when the file system holding fd (any file or directory on it) writes

@@ -12,8 +12,8 @@
  * Everything else is the tool proper (src/sign-file.c), a program of its
  * own beside it, which the front end executes in its place when needed.
  */
-#ifndef MODSIGN_SIGN_FRONT_H
-#define MODSIGN_SIGN_FRONT_H
+#ifndef MODSIGN_SIGN_FILE_FRONT_H
+#define MODSIGN_SIGN_FILE_FRONT_H
 
 #include "sign-file/agent_client.h"
 

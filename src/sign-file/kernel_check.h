@@ -4,8 +4,8 @@
  * to write, asked of the same kernel model verify-file judges with
  * (kernel/verify.h), before anything is written.
  */
-#ifndef MODSIGN_SIGN_KERNEL_CHECK_H
-#define MODSIGN_SIGN_KERNEL_CHECK_H
+#ifndef MODSIGN_SIGN_FILE_KERNEL_CHECK_H
+#define MODSIGN_SIGN_FILE_KERNEL_CHECK_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,8 +2,8 @@
 /*
  * Loading signing keys and X.509 certificates.
  */
-#ifndef MODSIGN_SIGN_KEYS_H
-#define MODSIGN_SIGN_KEYS_H
+#ifndef MODSIGN_SIGN_FILE_KEYS_H
+#define MODSIGN_SIGN_FILE_KEYS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What a signing run returns for the tool to print (sign-file/sign_result.h):
- * one file's outcome, the printer for it, and the run's tally.  Kept below sign/ and report/,
- * neither of which may include the other, so the signer fills what the
- * printer reads.
+ * one file's outcome, the printer for it, and the run's tally: the types
+ * the runs (batch_sign.h, sign_cmd.h) fill and the printer reads.
  */
-#ifndef MODSIGN_MODULE_OUTCOME_H
-#define MODSIGN_MODULE_OUTCOME_H
+#ifndef MODSIGN_SIGN_FILE_OUTCOME_H
+#define MODSIGN_SIGN_FILE_OUTCOME_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -5,8 +5,8 @@
  * scripts/sign-file writes <dest> whatever it is, so "sign-file sha256
  * key.pem cert.pem foo.ko key.pem" replaced the private key.
  */
-#ifndef MODSIGN_SIGN_OUTPUTS_H
-#define MODSIGN_SIGN_OUTPUTS_H
+#ifndef MODSIGN_SIGN_FILE_OUTPUTS_H
+#define MODSIGN_SIGN_FILE_OUTPUTS_H
 
 #include "base/samefile.h"
 #include "sign-file/signer.h"

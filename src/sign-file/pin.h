@@ -6,8 +6,8 @@
  * It is read once per run and kept until ms_pin_clear(), so a run that
  * signs many files decrypts or logs in with one read and no prompt.
  */
-#ifndef MODSIGN_SIGN_PIN_H
-#define MODSIGN_SIGN_PIN_H
+#ifndef MODSIGN_SIGN_FILE_PIN_H
+#define MODSIGN_SIGN_FILE_PIN_H
 
 enum ms_pin_source {
 	MS_PIN_ENV,	/* KBUILD_SIGN_PIN, when set (the default) */

@@ -5,8 +5,8 @@
  * was the largest start-up cost left in a single signing run that the
  * run does not need (the key's eight numbers are all it takes).
  */
-#ifndef MODSIGN_SIGN_RSA_IMPORT_H
-#define MODSIGN_SIGN_RSA_IMPORT_H
+#ifndef MODSIGN_SIGN_FILE_RSA_IMPORT_H
+#define MODSIGN_SIGN_FILE_RSA_IMPORT_H
 
 #include <stddef.h>
 

@@ -4,8 +4,8 @@
  * option parser, checked here, read here to load the signers it names
  * and to list the files it reads, and the three runs it dispatches to.
  */
-#ifndef MODSIGN_SIGN_SIGN_CMD_H
-#define MODSIGN_SIGN_SIGN_CMD_H
+#ifndef MODSIGN_SIGN_FILE_SIGN_CMD_H
+#define MODSIGN_SIGN_FILE_SIGN_CMD_H
 
 #include "base/samefile.h"
 #include "kernel/rules.h"

@@ -3,8 +3,8 @@
  * sign-file --kernel-config: the .config of the kernel the signature is
  * for, read once before any key is loaded.
  */
-#ifndef MODSIGN_SIGN_SIGN_KCONFIG_H
-#define MODSIGN_SIGN_SIGN_KCONFIG_H
+#ifndef MODSIGN_SIGN_FILE_SIGN_KCONFIG_H
+#define MODSIGN_SIGN_FILE_SIGN_KCONFIG_H
 
 #include "kernel/kernel_config.h"
 

@@ -13,8 +13,8 @@
  *   - A token's RSA key signs through PKCS#11 directly, with its next
  *     operation initialised ahead (pkcs11/direct.h).
  */
-#ifndef MODSIGN_SIGN_SIGN_MANY_H
-#define MODSIGN_SIGN_SIGN_MANY_H
+#ifndef MODSIGN_SIGN_FILE_SIGN_MANY_H
+#define MODSIGN_SIGN_FILE_SIGN_MANY_H
 
 #include <pthread.h>
 

@@ -4,8 +4,8 @@
  * and the exit code of the shared table, the same whether the file was
  * signed by a run of its own, a batch worker or the signing agent.
  */
-#ifndef MODSIGN_SIGN_SIGN_REPORT_H
-#define MODSIGN_SIGN_SIGN_REPORT_H
+#ifndef MODSIGN_SIGN_FILE_SIGN_REPORT_H
+#define MODSIGN_SIGN_FILE_SIGN_REPORT_H
 
 #include "sign-file/signer.h"
 

@@ -7,8 +7,8 @@
  * verify-file's ERROR object with "errno", "reason" and "exit"), then the
  * run's summary.
  */
-#ifndef MODSIGN_REPORT_SIGN_RESULT_H
-#define MODSIGN_REPORT_SIGN_RESULT_H
+#ifndef MODSIGN_SIGN_FILE_SIGN_RESULT_H
+#define MODSIGN_SIGN_FILE_SIGN_RESULT_H
 
 #include <stdbool.h>
 #include <stdio.h>

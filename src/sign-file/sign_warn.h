@@ -5,8 +5,8 @@
  * digest, in verify-file's words.  The same for a run of its own, a
  * batch and the signing agent (which hands them to the runs it serves).
  */
-#ifndef MODSIGN_SIGN_SIGN_WARN_H
-#define MODSIGN_SIGN_SIGN_WARN_H
+#ifndef MODSIGN_SIGN_FILE_SIGN_WARN_H
+#define MODSIGN_SIGN_FILE_SIGN_WARN_H
 
 #include "kernel/kernel_config.h"
 #include "sign-file/signer.h"

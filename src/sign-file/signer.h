@@ -3,8 +3,8 @@
  * Signing one file: the whole sign-file job below option parsing, so that
  * a batch mode can load the key once and sign many files.
  */
-#ifndef MODSIGN_SIGN_SIGNER_H
-#define MODSIGN_SIGN_SIGNER_H
+#ifndef MODSIGN_SIGN_FILE_SIGNER_H
+#define MODSIGN_SIGN_FILE_SIGNER_H
 
 #include <pthread.h>
 #include <stddef.h>

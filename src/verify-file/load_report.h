@@ -6,8 +6,8 @@
  * --secondary refused, a step that failed; and the keyrings as
  * --list-keys prints them.  Diagnostics go to stderr (base/log.h).
  */
-#ifndef MODSIGN_REPORT_LOAD_REPORT_H
-#define MODSIGN_REPORT_LOAD_REPORT_H
+#ifndef MODSIGN_VERIFY_FILE_LOAD_REPORT_H
+#define MODSIGN_VERIFY_FILE_LOAD_REPORT_H
 
 #include <stdio.h>
 

@@ -6,8 +6,8 @@
  * JSON or nothing with -q), and for -r or --files-from the run's
  * summary.
  */
-#ifndef MODSIGN_REPORT_VERIFY_RUN_H
-#define MODSIGN_REPORT_VERIFY_RUN_H
+#ifndef MODSIGN_VERIFY_FILE_VERIFY_RUN_H
+#define MODSIGN_VERIFY_FILE_VERIFY_RUN_H
 
 #include <stdbool.h>
 

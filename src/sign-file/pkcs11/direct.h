@@ -19,8 +19,8 @@
  *
  * Not thread-safe: callers hold the signer's lock (signer.h, serial).
  */
-#ifndef MODSIGN_SIGN_PKCS11_DIRECT_H
-#define MODSIGN_SIGN_PKCS11_DIRECT_H
+#ifndef MODSIGN_SIGN_FILE_PKCS11_DIRECT_H
+#define MODSIGN_SIGN_FILE_PKCS11_DIRECT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -9,8 +9,8 @@
  * OpenSSL still has ENGINE support, through libp11's "pkcs11" engine
  * (engine.c; Debian 12 ships that and no pkcs11-provider).
  */
-#ifndef MODSIGN_SIGN_PKCS11_LOAD_H
-#define MODSIGN_SIGN_PKCS11_LOAD_H
+#ifndef MODSIGN_SIGN_FILE_PKCS11_LOAD_H
+#define MODSIGN_SIGN_FILE_PKCS11_LOAD_H
 
 #include <openssl/evp.h>
 #include <openssl/x509.h>

@@ -10,8 +10,8 @@
  * the key afterwards finds the token already logged in, and a run logs in
  * once however many files it signs.
  */
-#ifndef MODSIGN_SIGN_PKCS11_TOKEN_H
-#define MODSIGN_SIGN_PKCS11_TOKEN_H
+#ifndef MODSIGN_SIGN_FILE_PKCS11_TOKEN_H
+#define MODSIGN_SIGN_FILE_PKCS11_TOKEN_H
 
 #include <stddef.h>
 
