@@ -61,7 +61,7 @@ int ms_engine_load_key(struct ms_engine *m, const char *uri, EVP_PKEY **key)
 int ms_engine_load_cert(struct ms_engine *m, const char *uri, X509 **cert)
 {
 	/* libp11's LOAD_CERT_CTRL argument (eng_front.c). */
-	struct {
+	struct load_cert_parms {
 		const char *s_slot_cert_id;
 		X509 *cert;
 	} parms = { uri, NULL };
