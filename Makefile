@@ -46,7 +46,7 @@ PKG_LIBS    := $(if $(PKG_OK),$(shell $(PKG_CONFIG) --libs $(PKGS)))
 CFLAGS      ?= -O2 -g
 WARN        := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla
 ALL_CFLAGS  := -std=gnu11 -D_GNU_SOURCE -pthread \
-	       $(WARN) $(PKG_CFLAGS) -Isrc/common -DMODSIGN_VERSION='"$(VERSION)"' -MMD -MP $(CPPFLAGS) $(CFLAGS)
+	       $(WARN) $(PKG_CFLAGS) -Isrc/common -Isrc -DMODSIGN_VERSION='"$(VERSION)"' -MMD -MP $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS := -pthread $(LDFLAGS)
 SAN_CFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	       -fno-sanitize-recover=all -O1
@@ -58,6 +58,10 @@ endif
 TOOLS       := $(sort $(patsubst src/%.c,%,$(wildcard src/*.c)))
 COMMON_SRC  := $(sort $(shell find src/common -name '*.c'))
 COMMON_OBJ  := $(COMMON_SRC:src/%.c=$(BUILD)/obj/%.o)
+# Each tool's wing (src/TOOL/): what only that tool uses, in an archive
+# of its own that the tool links before the common one.
+WING_SRC    := $(sort $(shell find $(TOOLS:%=src/%) -name '*.c'))
+WING_OBJ    := $(WING_SRC:src/%.c=$(BUILD)/obj/%.o)
 BINS        := $(TOOLS:%=$(BUILD)/bin/%)
 MANS        := $(TOOLS:%=man/%.1)
 # sign-file's signing code, which its executable runs (none with
@@ -94,7 +98,14 @@ $(COMMON_LIB): $(COMMON_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/bin/%: $(BUILD)/obj/%.o $(COMMON_LIB)
+define wing_archive
+$(BUILD)/wing/$(1).a: $$(filter $(BUILD)/obj/$(1)/%,$$(WING_OBJ))
+	@mkdir -p $$(dir $$@) && rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach t,$(TOOLS),$(eval $(call wing_archive,$(t))))
+
+$(BUILD)/bin/%: $(BUILD)/obj/%.o $(BUILD)/wing/%.a $(COMMON_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -Wl,--as-needed -o $@ $^ $(PKG_LIBS)
 
@@ -108,7 +119,7 @@ $(BUILD)/bin/%: $(BUILD)/obj/%.o $(COMMON_LIB)
 # verify-file reads untrusted modules and keeps every hardening.
 #
 # That one executable is built whole, as the other tools are.  Otherwise
-# sign-file is two programs (sign/front.h says why): the executable, a
+# sign-file is two programs (sign-file/front.h says why): the executable, a
 # front end, and the tool proper, src/sign-file.c with the layer, as
 # $(SIGN_CORE), which the front end executes from ../lib/modsign beside
 # itself (the build tree and an install alike) or from PKGLIBDIR.
@@ -133,11 +144,11 @@ $(BUILD)/bin/sign-file: ALL_LDFLAGS += -no-pie
 else
 MUSL_CC     := $(if $(SAN),,$(shell command -v musl-gcc 2>/dev/null))
 FRONT_CC    := $(or $(MUSL_CC),$(CC))
-FRONT_SRC   := src/front/sign-file.c src/common/sign/front.c \
-	       src/common/base/agent_client.c src/common/base/agent_wire.c \
+FRONT_SRC   := src/front/sign-file.c src/sign-file/front.c \
+	       src/sign-file/agent_client.c src/sign-file/agent_wire.c \
 	       src/common/base/log.c src/common/base/quote.c
 FRONT_OBJ   := $(FRONT_SRC:src/%.c=$(BUILD)/front/%.o)
-FRONT_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) -Isrc/common \
+FRONT_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) -Isrc/common -Isrc \
 	       -DMODSIGN_VERSION='"$(VERSION)"' \
 	       -DMODSIGN_PKGLIBDIR='"$(PKGLIBDIR)"' -MMD -MP $(CPPFLAGS) $(CFLAGS) \
 	       $(if $(SAN),$(SAN_CFLAGS))
@@ -173,7 +184,7 @@ $(BUILD)/bin/sign-file: $(FRONT_OBJ) $(MUSL_PIE) | $(SIGN_CORE)
 	$(if $(MUSL_CC),,$(if $(SAN),,@echo "note: no musl-gcc (Debian: musl-tools): sign-file's front end links glibc and starts slower"))
 	$(FRONT_LD) $(FRONT_LINK) -o $@ $(FRONT_OBJ)
 
-$(SIGN_CORE): $(BUILD)/obj/sign-file.o $(COMMON_LIB)
+$(SIGN_CORE): $(BUILD)/obj/sign-file.o $(BUILD)/wing/sign-file.a $(COMMON_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -Wl,--as-needed -o $@ $^ $(PKG_LIBS)
 endif
@@ -363,13 +374,17 @@ deps-deb:
 FUZZ_SECONDS ?= 60
 FUZZ_NAMES  := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZERS     := $(FUZZ_NAMES:%=build/fuzz/%)
-FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -g -O1 -Isrc/common $(PKG_CFLAGS) \
+FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -g -O1 -Isrc/common -Isrc $(PKG_CFLAGS) \
 	       -DMODSIGN_VERSION='"$(VERSION)"' -DMODSIGN_TOP='"$(CURDIR)"' \
 	       -DVM_DECOMPRESS_MAX='(64u << 10)' -MMD -MP
 FUZZ_SAN    := address,undefined -fno-sanitize-recover=all
 FUZZ_COV    := -fprofile-instr-generate -fcoverage-mapping
-FUZZ_OBJ    := $(COMMON_SRC:src/%.c=build/fuzz/obj/%.o)
-FCOV_OBJ    := $(COMMON_SRC:src/%.c=build/fuzz-cov/obj/%.o)
+# The fuzzers reach into two wings (extract-sig's modinfo, sign-file's
+# RSA import): their archive holds the wings too.
+FUZZ_OBJ    := $(COMMON_SRC:src/%.c=build/fuzz/obj/%.o) \
+	       $(WING_SRC:src/%.c=build/fuzz/obj/%.o)
+FCOV_OBJ    := $(COMMON_SRC:src/%.c=build/fuzz-cov/obj/%.o) \
+	       $(WING_SRC:src/%.c=build/fuzz-cov/obj/%.o)
 
 fuzz: build/fuzz/libmodsign.a $(FUZZERS)
 fuzz-cov: build/fuzz-cov/libmodsign.a $(FUZZ_NAMES:%=build/fuzz-cov/%)
@@ -471,5 +486,5 @@ install-kmodsign: install
 clean:
 	rm -rf build man/*.1
 
--include $(COMMON_OBJ:.o=.d) $(TOOLS:%=$(BUILD)/obj/%.d) $(FRONT_OBJ:.o=.d) \
+-include $(COMMON_OBJ:.o=.d) $(WING_OBJ:.o=.d) $(TOOLS:%=$(BUILD)/obj/%.d) $(FRONT_OBJ:.o=.d) \
 	$(UNIT_BINS:=.d)

@@ -63,7 +63,7 @@ cleanup() {
 trap cleanup EXIT
 # the binaries as they are now: a rebuild during the run changes nothing
 # (sign-file with the tool proper it runs from ../lib/modsign, when it
-# was built in two: src/common/sign/front.h)
+# was built in two: src/sign-file/front.h)
 copy_sign_file() { # executable dest-dir
 	mkdir -p "$2/bin"
 	cp "$1" "$2/bin/sign-file"

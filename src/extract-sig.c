@@ -13,9 +13,7 @@
 #include "base/cli_options.h"
 #include "base/exitcode.h"
 #include "base/log.h"
-#include "module/describe.h"
-#include "report/describe.h"
-#include "report/kernel_arg.h"
+#include "extract-sig/extract_sig.h"
 
 /*
  * One letter, one meaning in all three tools: -j is --jobs, -0 is --null
@@ -123,7 +121,7 @@ static int set_view(struct args *a, enum view v)
 
 static int take_kernel(struct args *a)
 {
-	if (rp_kernel_release("--kernel", optarg, &a->kernel_buf))
+	if (rp_kernel_arg_release("--kernel", optarg, &a->kernel_buf))
 		return -1;
 	a->kernel = &a->kernel_buf;
 	return 0;
@@ -203,7 +201,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		.tell = MS_CLI_QUIET | MS_CLI_JSON | MS_CLI_KERNEL,
 		.short_opts = short_opts, .long_opts = long_opts,
 		.take = take_option, .help = help_cb,
-		.mldsa = rp_mldsa_checkable, .ctx = a,
+		.mldsa = rp_kernel_arg_mldsa_checkable, .ctx = a,
 	};
 	struct ms_cli c = { 0 };
 	int r = ms_cli_parse(argc, argv, &t, &c);
@@ -222,8 +220,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return MS_CLI_GO;
 }
 
-/* The command line as the describe pipeline (module/describe.h) and
- * its printer (report/describe.h) take it. */
+/* The command line as the describe pipeline (extract-sig/describe_run.h) and
+ * its printer (extract-sig/describe_print.h) take it. */
 static void describe_opts(const struct args *a, X509 *cert,
 			  struct ms_describe_opts *o, struct rp_describe *r)
 {
@@ -257,7 +255,7 @@ static int describe_all(const struct args *a, const struct ms_describe_opts *o,
 	code = ms_describe_all(o, sink, a->files, a->nfiles, a->from, a->nul,
 			       a->walk, a->jobs, &t);
 	if (t.files && (a->walk || a->from) && a->view != VIEW_NONE)
-		rp_print_describe_summary(stdout, &t, code,
+		ms_describe_print_summary(stdout, &t, code,
 					  a->view == VIEW_JSON);
 	else if (!t.files && code && a->view == VIEW_JSON)
 		ms_exit_json(stdout, code, 0);
@@ -290,7 +288,7 @@ int main(int argc, char **argv)
 			ms_exit_json(stdout, rc, err);
 		return rc;
 	}
-	sink = rp_describe_sink(&r);
+	sink = ms_describe_print_sink(&r);
 	if (a.walk || a.from || a.nfiles > 1)
 		rc = describe_all(&a, &o, &sink);
 	else

@@ -12,9 +12,7 @@
 #include "base/cli_options.h"
 #include "base/exitcode.h"
 #include "base/log.h"
-#include "report/kernel_arg.h"
-#include "report/sign_result.h"
-#include "sign/sign_cmd.h"
+#include "sign-file/sign_file.h"
 
 /* Its own long-only options; the shared ones are base/cli_options.h's. */
 enum {
@@ -183,7 +181,7 @@ static int take_policy(struct ms_sign_cmd *o, int opt)
  * a usage error after its line, as in every tool */
 static int take_kernel(struct ms_sign_cmd *o)
 {
-	if (rp_kernel_release("--kernel", optarg, &o->kr_buf))
+	if (rp_kernel_arg_release("--kernel", optarg, &o->kr_buf))
 		return USAGE_ERR;
 	o->req.kernel = &o->kr_buf;
 	return 0;
@@ -287,7 +285,7 @@ static int parse_options(int argc, char **argv, struct ms_sign_cmd *o)
 		.short_opts = short_opts, .long_opts = long_opts,
 		.take = take_option, .help = help_cb,
 		/* ML-DSA: whether it signs with ML-DSA keys */
-		.mldsa = ms_mldsa_signing, .ctx = &p,
+		.mldsa = ms_key_mldsa_signing, .ctx = &p,
 	};
 	struct ms_cli c = { 0 };
 	int ret;
@@ -321,10 +319,10 @@ static int parse_options(int argc, char **argv, struct ms_sign_cmd *o)
 	return 0;
 }
 
-/* --batch: the command line checked, then the run (sign/sign_cmd.h). */
+/* --batch: the command line checked, then the run (sign-file/sign_cmd.h). */
 static int run_batch(struct ms_sign_cmd *o)
 {
-	const struct ms_sign_view view = rp_sign_view(o->batch.json, o->quiet);
+	const struct ms_sign_view view = ms_sign_result_view(o->batch.json, o->quiet);
 	struct ms_sign_tally tally = { .code = -1 };
 	int code = ms_cmd_check_batch(o);
 
@@ -333,11 +331,11 @@ static int run_batch(struct ms_sign_cmd *o)
 	code = ms_run_batch(o, &view, &tally);
 	/* the count, once the files were reached (tally.code set) */
 	if (tally.code >= 0)
-		rp_print_sign_summary(stdout, &tally, o->batch.json, o->quiet);
+		ms_sign_result_summary(stdout, &tally, o->batch.json, o->quiet);
 	return code;
 }
 
-/* --agent*: the command line checked, then the run (sign/sign_cmd.h). */
+/* --agent*: the command line checked, then the run (sign-file/sign_cmd.h). */
 static int run_agent(struct ms_sign_cmd *o)
 {
 	if (o->agent == OPT_AGENT_STOP)
@@ -350,7 +348,7 @@ static int run_agent(struct ms_sign_cmd *o)
 }
 
 /* One file, by the kernel tool's positional command line, then what
- * worked is said (sign/sign_cmd.h). */
+ * worked is said (sign-file/sign_cmd.h). */
 static int run_one(struct ms_sign_cmd *o)
 {
 	struct ms_one_done d;

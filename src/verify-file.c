@@ -4,8 +4,8 @@
  * module (or a detached signature), and say why, with the kernel's errno.
  *
  * This file holds the command line and the exit codes: the keyrings are
- * filled by trust/keyrings, what that says is report/load_report's, and
- * each file is judged and its verdict printed by report/verify_run.
+ * filled by trust/keyrings, what that says is verify-file/load_report's, and
+ * each file is judged and its verdict printed by verify-file/verify_run.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,9 +16,7 @@
 #include "base/cli_options.h"
 #include "base/exitcode.h"
 #include "base/log.h"
-#include "report/kernel_arg.h"
-#include "report/load_report.h"
-#include "report/verify_run.h"
+#include "verify-file/verify_file.h"
 
 /* Its own options; the shared ones are base/cli_options.h's. */
 enum {
@@ -180,12 +178,12 @@ static int machine_parts(struct opts *o)
 				 &o->enforce, o->lockdown };
 	struct tk_failure f;
 
-	if (tk_machine(o->sysroot, o->release, &rq, &o->m, &o->notes, &f)) {
-		rl_say_failure(&f);
+	if (keyrings_machine(o->sysroot, o->release, &rq, &o->m, &o->notes, &f)) {
+		ms_load_report_say_failure(&f);
 		o->err = f.err;
 		return load_exit(&f);
 	}
-	rl_say_machine(o->sysroot, &o->m, &o->notes);
+	ms_load_report_say_machine(o->sysroot, &o->m, &o->notes);
 	return 0;
 }
 
@@ -219,10 +217,10 @@ static int take_option(void *ctx, int c)
 		break;
 	case OPT_SYSROOT: o->sysroot = optarg; break;
 	case OPT_VENDOR:
-		o->vendor = km_vendor_by_name(optarg);
+		o->vendor = vendors_by_name(optarg);
 		if (o->vendor < 0) {
 			ms_error(NULL, "unknown kernel vendor '%s' (use %s)",
-				 optarg, km_vendor_names());
+				 optarg, vendors_names());
 			return MS_CLI_USAGE;
 		}
 		break;
@@ -239,11 +237,11 @@ static int take_option(void *ctx, int c)
 	case OPT_BLACKLIST: o->blpath = optarg; break;
 	case OPT_ENFORCE: o->enforce = true; break;
 	case OPT_USAGE:
-		if (rp_usage_arg(optarg, &o->usage))
+		if (rp_kernel_arg_usage(optarg, &o->usage))
 			return MS_CLI_USAGE;
 		break;
 	case MS_OPT_KERNEL:
-		if (rp_kernel_release("--kernel", optarg, &o->kr_buf))
+		if (rp_kernel_arg_release("--kernel", optarg, &o->kr_buf))
 			return MS_CLI_USAGE;
 		o->kr = &o->kr_buf;
 		o->kline = optarg;
@@ -268,7 +266,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
 		.letters = MS_CLI_ALL, .tell = MS_CLI_KERNEL,
 		.short_opts = short_opts, .long_opts = long_opts,
 		.take = take_option, .help = help_cb,
-		.mldsa = rp_mldsa_checkable, .ctx = o,
+		.mldsa = rp_kernel_arg_mldsa_checkable, .ctx = o,
 	};
 	struct ms_cli c = { 0 };
 	int ret = ms_cli_parse(argc, argv, &t, &c);
@@ -294,7 +292,7 @@ static int validate(const struct opts *o)
 	bool trusts = false;
 
 	for (size_t i = 0; i < o->nsrc; i++)
-		trusts |= tl_kind_trusts(o->srcs[i].kind);
+		trusts |= keyring_load_kind_trusts(o->srcs[i].kind);
 	if (o->sysroot && !o->machine)
 		ms_error(NULL, "--sysroot goes with --machine");
 	else if (!trusts && o->machine && !o->m.has_efivars) {
@@ -346,17 +344,17 @@ static int run(struct opts *o, struct tk_keyrings *k)
 	};
 	struct tk_failure f;
 
-	if (tk_load(&t, k, &rl_words, &f)) {
-		rl_say_failure(&f);
+	if (keyrings_load(&t, k, &ms_load_report_words, &f)) {
+		ms_load_report_say_failure(&f);
 		o->err = f.err;
 		return load_exit(&f);
 	}
 	if (o->list_keys) {
-		rl_list_keys(stdout, k);
+		ms_load_report_list_keys(stdout, k);
 		return MS_EXIT_OK;
 	}
 	o->judging = true;
-	return vr_judge_files(&r, &(const struct ms_tree_inputs){
+	return ms_verify_run(&r, &(const struct ms_tree_inputs){
 		.names = o->files, .n = o->nfiles,
 		.from = o->from, .nul = o->nul, .walk = o->walk,
 	});
@@ -385,7 +383,7 @@ int main(int argc, char **argv)
 	if ((code = validate(&o)))
 		goto done;
 	code = run(&o, &k);
-	tk_free(&k);
+	keyrings_free(&k);
 done:
 	if (code < 0) {
 		ms_usage_hint();
@@ -394,7 +392,7 @@ done:
 	if (o.json && code && !o.judging)
 		ms_exit_json(stdout, code, o.err);
 	free(o.srcs);
-	mp_notes_free(&o.notes);
+	machine_parts_notes_free(&o.notes);
 	mc_free(&o.m);
 	return code;
 }

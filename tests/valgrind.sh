@@ -31,7 +31,7 @@ vg() { # expected-exit command...
 }
 
 # sign-file's tool proper, which its front end executes in its place
-# (src/common/sign/front.h): valgrind would follow the front end alone
+# (src/sign-file/front.h): valgrind would follow the front end alone
 sf="$bin/sign-file"
 [ ! -x "$bin/../lib/modsign/sign-file" ] || sf=$(cd "$bin/../lib/modsign" && pwd)/sign-file
 es="$bin/extract-sig"

@@ -2,11 +2,11 @@
 /*
  * The sign-file executable: hands kbuild's one-module-per-process runs to
  * a signing agent when one serves the build, else executes the tool
- * proper, src/sign-file.c, built as lib/modsign/sign-file (sign/front.h
+ * proper, src/sign-file.c, built as lib/modsign/sign-file (sign-file/front.h
  * says why the two are apart).  It links nothing but a C library.
  */
 #include "base/log.h"
-#include "sign/front.h"
+#include "sign-file/front.h"
 
 int main(int argc, char **argv)
 {

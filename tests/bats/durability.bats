@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Which flushes each way of signing pays (base/durability.h), counted with
+# Which flushes each way of signing pays (sign-file/durability.h), counted with
 # strace: a single run flushes the new file before its rename only where
 # the file system would not order the two itself, and never a directory;
 # the agent flushes each file system once when it ends.  Each case runs on

@@ -24,7 +24,7 @@ REF_DIR="${MODSIGN_REF_DIR:-$TOP/build/reference}"
 REF_SIGN_FILE="${MODSIGN_REF_SIGN_FILE:-$REF_DIR/sign-file}"
 
 # sign-file is a front end and the tool proper it runs from
-# ../lib/modsign beside it (src/common/sign/front.h): a copy elsewhere
+# ../lib/modsign beside it (src/sign-file/front.h): a copy elsewhere
 # takes both, in the same layout.  Prints the copy's executable.
 copy_sign_file() { # dir
 	mkdir -p "$1/bin" "$1/lib/modsign" &&

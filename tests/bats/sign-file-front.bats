@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# sign-file is two programs (src/common/sign/front.h): a front end that
+# sign-file is two programs (src/sign-file/front.h): a front end that
 # links a C library alone (a static musl program where musl-gcc is
 # installed), and the tool proper, which it executes from ../lib/modsign
 # beside itself.  kbuild starts one sign-file per module; under a signing

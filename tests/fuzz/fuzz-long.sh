@@ -84,8 +84,8 @@ sources() {
 	fuzz_vmlinux) echo src/common/trust/kernel_image.c \
 		src/common/module/compress.c $k/keyring.c ;;
 	fuzz_describe) echo src/common/module/sig_describe.c \
-		src/common/module/modinfo.c src/common/report/sigdesc.c ;;
-	fuzz_rsaimport) echo src/common/sign/rsa_import.c ;;
+		src/extract-sig/modinfo.c src/common/report/sigdesc.c ;;
+	fuzz_rsaimport) echo src/sign-file/rsa_import.c ;;
 	esac
 }
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "module/modinfo.h"
+#include "extract-sig/modinfo.h"
 #include "module/sig_describe.h"
 #include "report/sigdesc.h"
 

@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t bad = 0;
 	int ret;
 
-	ret = esl_walk(data, size, entry, &c, &bad);
+	ret = efi_siglist_walk(data, size, entry, &c, &bad);
 	assert(ret == 0 || ret == -EBADMSG || ret == -ENOMEM);
 	if (ret == -EBADMSG)
 		assert(bad < size || size == 0);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target: the RSA key import that skips OpenSSL's decoders
- * (sign/rsa_import.c), against those decoders.  Every key it accepts, OpenSSL's
+ * (sign-file/rsa_import.c), against those decoders.  Every key it accepts, OpenSSL's
  * own RSAPrivateKey decoder must accept too, with the same numbers: the
  * shortcut may refuse more (the caller then asks the decoder) but never
  * accept anything else.
@@ -16,7 +16,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 
-#include "sign/rsa_import.h"
+#include "sign-file/rsa_import.h"
 
 static EVP_PKEY *decode(const uint8_t *data, size_t size)
 {

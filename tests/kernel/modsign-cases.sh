@@ -109,7 +109,7 @@ done
 # harness builds with it off and no key; the command line sets both for
 # the install step only, and our sign-file stands in for the tree's: a
 # link to it, as a packager would make one (a copy alone cannot find the
-# signing code it loads: src/common/sign/front.h).
+# signing code it loads: src/sign-file/front.h).
 tree_sign=$KH_TREE/scripts/sign-file
 x509=$KH_TREE/certs/signing_key.x509
 restore() {

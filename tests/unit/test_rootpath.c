@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * base/rootpath.*: a path of another machine mounted at a root (verify-file
+ * trust/rootpath.*: a path of another machine mounted at a root (verify-file
  * --sysroot) resolves inside that root, as openat2(2) RESOLVE_IN_ROOT
  * resolves it: ".." stops at the root, an absolute link target starts
  * again at the root, and more than 40 links (fs/namei.c, MAXSYMLINKS) is
@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "base/rootpath.h"
+#include "trust/rootpath.h"
 
 /* top/ holds root/ (the machine) and outside/secret (the host's). */
 struct tree {
@@ -99,14 +99,14 @@ static int teardown(void **state)
 	return ret == 0 ? 0 : -1;
 }
 
-/* ms_root_path(root, path) must give root + want. */
+/* rootpath_resolve(root, path) must give root + want. */
 static void expect(const struct tree *t, const char *path, const char *want)
 {
 	char full[PATH_MAX];
 	char *out = NULL;
 
 	snprintf(full, sizeof(full), "%s%s", t->root, want);
-	assert_int_equal(ms_root_path(t->root, path, &out), 0);
+	assert_int_equal(rootpath_resolve(t->root, path, &out), 0);
 	assert_non_null(out);
 	assert_string_equal(out, full);
 	free(out);
@@ -116,7 +116,7 @@ static void expect_err(const struct tree *t, const char *path, int err)
 {
 	char *out = (char *)"untouched";
 
-	assert_int_equal(ms_root_path(t->root, path, &out), err);
+	assert_int_equal(rootpath_resolve(t->root, path, &out), err);
 	assert_null(out);
 }
 
@@ -146,7 +146,7 @@ static void root_with_trailing_slashes(void **state)
 	mkdir_in(t, "etc");
 	snprintf(root, sizeof(root), "%s///", t->root);
 	snprintf(want, sizeof(want), "%s/etc", t->root);
-	assert_int_equal(ms_root_path(root, "/etc", &out), 0);
+	assert_int_equal(rootpath_resolve(root, "/etc", &out), 0);
 	assert_string_equal(out, want);
 	free(out);
 }
@@ -261,14 +261,14 @@ static void host_root(void **state)
 	char *out = NULL;
 
 	(void)state;
-	assert_true(ms_root_is_host(NULL));
-	assert_true(ms_root_is_host(""));
-	assert_true(ms_root_is_host("/"));
-	assert_false(ms_root_is_host("/mnt"));
-	assert_int_equal(ms_root_path("/", "/a/../b", &out), 0);
+	assert_true(rootpath_is_host(NULL));
+	assert_true(rootpath_is_host(""));
+	assert_true(rootpath_is_host("/"));
+	assert_false(rootpath_is_host("/mnt"));
+	assert_int_equal(rootpath_resolve("/", "/a/../b", &out), 0);
 	assert_string_equal(out, "/a/../b");
 	free(out);
-	assert_int_equal(ms_root_path(NULL, "rel", &out), 0);
+	assert_int_equal(rootpath_resolve(NULL, "rel", &out), 0);
 	assert_string_equal(out, "rel");
 	free(out);
 }
@@ -291,5 +291,5 @@ int main(void)
 		cmocka_unit_test(host_root),
 	};
 
-	return cmocka_run_group_tests_name("base/rootpath", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("trust/rootpath", tests, NULL, NULL);
 }

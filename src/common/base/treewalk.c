@@ -137,9 +137,7 @@ static void ms_tree_skipped_free(struct ms_tree_skipped *skipped)
 	memset(skipped, 0, sizeof(*skipped));
 }
 
-/* A kernel module's name: *.ko, or one compressed as kbuild's
- * modules_install does (*.ko.gz, *.ko.xz, *.ko.zst). */
-static int ms_is_module_name(const char *path)
+int ms_tree_is_module(const char *path)
 {
 	static const char *const ends[] = { ".ko", ".ko.xz", ".ko.zst",
 					    ".ko.gz" };
@@ -187,7 +185,7 @@ static int collect_tree(const struct ms_tree_inputs *in, struct ms_list *out,
 	size_t before = out->n;
 	int err, code = 0;
 
-	err = ms_tree_collect(in->walk, ms_is_module_name, out, &skipped);
+	err = ms_tree_collect(in->walk, ms_tree_is_module, out, &skipped);
 	if (err == -ENOMEM) {
 		ms_tree_skipped_free(&skipped);
 		return err;

@@ -39,4 +39,9 @@ struct ms_tree_inputs {
  */
 int ms_tree_inputs_collect(const struct ms_tree_inputs *in, struct ms_list *out);
 
+/* Whether path names a kernel module: *.ko, or one compressed as kbuild's
+ * modules_install does (*.ko.gz, *.ko.xz, *.ko.zst).  -r takes these;
+ * sign-file refuses to sign a body so named that is no ELF file. */
+int ms_tree_is_module(const char *path);
+
 #endif

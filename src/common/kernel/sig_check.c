@@ -36,12 +36,27 @@ const struct kv_result *kv_sig_decided(const struct kv_sig_policy *p,
 	return tmp;
 }
 
-int kv_sig_exit_code(const struct kv_sig_policy *p, enum kv_usage usage,
-		     const struct kv_result *r)
+bool kv_sig_loads_unsigned(const struct kv_sig_policy *p,
+			   enum kv_usage usage, int err)
 {
-	struct kv_result tmp;
-	int shown = kv_sig_errno(p, usage,
-				 kv_sig_decided(p, usage, r, &tmp)->err);
+	return usage == KV_USAGE_MODULE && kv_sig_soft(err) && !p->enforce &&
+	       !p->locked;
+}
 
-	return shown == -EPERM ? MS_EXIT_REJECTED : ms_exit_for_errno(shown);
+void kv_sig_answer(const struct kv_sig_policy *p, enum kv_usage usage,
+		   const struct kv_result *r, struct kv_sig_answer *a)
+{
+	*a = (struct kv_sig_answer){ 0 };
+	if (usage == KV_USAGE_MODULE && p->no_modules) {
+		/* not a kv_result errno: there -ENOSYS is MS_ENOALG */
+		a->no_modules = true;
+		a->r = &a->none;
+		a->shown = -ENOSYS;
+		a->exit_code = MS_EXIT_REJECTED;
+		return;
+	}
+	a->r = kv_sig_decided(p, usage, r, &a->tmp);
+	a->shown = kv_sig_errno(p, usage, a->r->err);
+	a->exit_code = a->shown == -EPERM ? MS_EXIT_REJECTED :
+		       ms_exit_for_errno(a->shown);
 }

@@ -7,8 +7,9 @@
  * MODULE_SIG_FORCE, IMA's architecture policy under Secure Boot), else
  * -EPERM when it is locked down (security_locked_down(
  * LOCKDOWN_MODULE_SIGNATURE)), else the module loads, tainted.  Other
- * usages are as judged: their callers refuse every failure.  The exit
- * code a verdict gives is chosen here too; report/ only prints.
+ * usages are as judged: their callers refuse every failure.  A kernel
+ * built without CONFIG_MODULES loads no module at all.  The exit code a
+ * verdict gives is chosen here too; report/ only prints the answer.
  */
 #ifndef MODSIGN_KERNEL_SIG_CHECK_H
 #define MODSIGN_KERNEL_SIG_CHECK_H
@@ -21,6 +22,9 @@
 struct kv_sig_policy {
 	bool enforce;	/* is_module_sig_enforced() */
 	bool locked;	/* lockdown at integrity or confidentiality */
+	/* CONFIG_MODULES is not set: kernel/sys_ni.c makes finit_module()
+	 * (and init_module()) return -ENOSYS, whatever the file */
+	bool no_modules;
 };
 
 /* A verdict the kernel loads unsigned when neither enforcing nor locked
@@ -41,9 +45,29 @@ const struct kv_result *kv_sig_decided(const struct kv_sig_policy *p,
 				       const struct kv_result *r,
 				       struct kv_result *tmp);
 
-/* The exit code of that verdict (base/exitcode.h): a lockdown refusal is
- * a rejection. */
-int kv_sig_exit_code(const struct kv_sig_policy *p, enum kv_usage usage,
-		     const struct kv_result *r);
+/* Whether the kernel would still load a module whose signature failed
+ * with err, tainting itself: a soft failure, neither enforced nor locked
+ * down.  Never for other usages: their callers refuse every failure. */
+bool kv_sig_loads_unsigned(const struct kv_sig_policy *p,
+			   enum kv_usage usage, int err);
+
+/* module_sig_check()'s answer for one judged file. */
+struct kv_sig_answer {
+	/* no module loads at all (p->no_modules, usage module): the kernel
+	 * says -ENOSYS before any signature is looked at */
+	bool no_modules;
+	const struct kv_result *r;	/* the verdict that decides: the
+					 * judged one, tmp, or none */
+	int shown;			/* the errno the user sees */
+	int exit_code;			/* base/exitcode.h's: a lockdown
+					 * refusal or no modules is a
+					 * rejection */
+	struct kv_result tmp, none;	/* what r may point at: the answer
+					 * is not to be copied */
+};
+
+/* Fill *a with the answer to r under p. */
+void kv_sig_answer(const struct kv_sig_policy *p, enum kv_usage usage,
+		   const struct kv_result *r, struct kv_sig_answer *a);
 
 #endif

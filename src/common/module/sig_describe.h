@@ -2,7 +2,7 @@
 /*
  * Describing an appended signature for people and scripts (extract-sig):
  * where it sits, what the descriptor says, and who signed with what.
- * Printed, as text or JSON, by report/describe.h.
+ * Printed, as text or JSON, by extract-sig/describe_print.h.
  */
 #ifndef MODSIGN_MODULE_SIG_DESCRIBE_H
 #define MODSIGN_MODULE_SIG_DESCRIBE_H

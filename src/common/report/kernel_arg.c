@@ -34,8 +34,8 @@ static int said(const char *what, const char *name, int ret,
 	return 0;
 }
 
-int rp_kernel_release(const char *what, const char *name,
-		      struct kr_rules *out)
+int rp_kernel_arg_release(const char *what, const char *name,
+			  struct kr_rules *out)
 {
 	const char *note;
 	int ret = kr_resolve(name, out, &note);
@@ -43,7 +43,7 @@ int rp_kernel_release(const char *what, const char *name,
 	return said(what, name, ret, out, note);
 }
 
-int rp_usage_arg(const char *name, int *usage)
+int rp_kernel_arg_usage(const char *name, int *usage)
 {
 	*usage = kv_usage_by_name(name);
 	if (*usage >= 0)
@@ -53,7 +53,7 @@ int rp_usage_arg(const char *name, int *usage)
 	return -1;
 }
 
-int rp_mldsa_checkable(void)
+int rp_kernel_arg_mldsa_checkable(void)
 {
 	return pk_mldsa_checkable();
 }

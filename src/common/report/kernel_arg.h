@@ -19,18 +19,18 @@
  * after an error message: not a version, or older than the oldest line
  * (refused: nothing of the kind was checked against a real kernel).
  */
-int rp_kernel_release(const char *what, const char *name,
-		      struct kr_rules *out);
+int rp_kernel_arg_release(const char *what, const char *name,
+			  struct kr_rules *out);
 
 /*
  * verify-file's --usage NAME: what the kernel checks the file for
  * (enum kv_usage, kernel/verify.h) into *usage.  0; -1 after an error
  * message naming the usages there are.
  */
-int rp_usage_arg(const char *name, int *usage);
+int rp_kernel_arg_usage(const char *name, int *usage);
 
 /* --version of the tools that judge: whether this build's kernel model
  * checks ML-DSA signatures (kernel/public_key.h). */
-int rp_mldsa_checkable(void);
+int rp_kernel_arg_mldsa_checkable(void);
 
 #endif

@@ -25,7 +25,7 @@ static size_t mldsa_sig_size(int set)
 }
 
 /* For JSON and the short line: what the waiver means for the signer. */
-static const char *waiver_word(enum ms_waiver w)
+static const char *word_of_waiver(enum ms_waiver w)
 {
 	switch (w) {
 	case MS_WAIVER_NOT_NEEDED:
@@ -42,7 +42,7 @@ static const char *waiver_word(enum ms_waiver w)
 	return "unknown";
 }
 
-static const char *waiver_text(enum ms_waiver w)
+static const char *text_of_waiver(enum ms_waiver w)
 {
 	switch (w) {
 	case MS_WAIVER_NEEDED:
@@ -246,7 +246,7 @@ void rp_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
 			       "signature NOT of the set's size");
 		fprintf(out, "  %-16s%s\n", "signed attrs:", !s->signed_attrs ?
 		       "none" : s->mldsa && d->kernel ?
-		       waiver_text(s->waiver) :
+		       text_of_waiver(s->waiver) :
 		       "present (the kernel rejects them on modules)");
 		if (s->mldsa && d->kernel) {
 			char label[32];
@@ -254,7 +254,7 @@ void rp_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
 			snprintf(label, sizeof(label), "waiver on %s:",
 				 d->kernel);
 			fprintf(out, "  %-16s%s\n", label,
-				waiver_word(s->waiver));
+				word_of_waiver(s->waiver));
 		}
 		if (s->cert_from) {
 			/* the certificate that vouched, and (when the
@@ -304,7 +304,7 @@ static json_object *json_mldsa(const struct ms_sigdesc *d,
 				       (int64_t)mldsa_sig_size(s->mldsa)));
 	json_object_object_add(o, "kernel", json_str(d->kernel));
 	json_object_object_add(o, "waiver", d->kernel ?
-			       json_object_new_string(waiver_word(s->waiver)) :
+			       json_object_new_string(word_of_waiver(s->waiver)) :
 			       NULL);
 	return o;
 }

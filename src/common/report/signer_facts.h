@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The facts of one signer as every tool's JSON gives them: one schema,
- * filled from the CMS (extract-sig, sign-file --json: report/describe.c)
+ * filled from the CMS (extract-sig, sign-file --json: extract-sig/describe_print.c)
  * and from the kernel model (verify-file: report/verdict.c), so the same
  * signer reads the same in all three.
  *

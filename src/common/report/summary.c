@@ -6,8 +6,8 @@
 #include "report/signer_facts.h"
 #include "report/summary.h"
 
-void rp_print_counts(FILE *out, size_t files, const struct rp_count *c,
-		     size_t nc, int exit_code, bool json)
+void rp_summary_print(FILE *out, size_t files, const struct rp_summary_count *c,
+		      size_t nc, int exit_code, bool json)
 {
 	json_object *j, *n;
 	size_t i;

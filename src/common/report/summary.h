@@ -12,14 +12,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
-struct rp_count {
+struct rp_summary_count {
 	const char *words;	/* in the text: "N words" */
 	const char *key;	/* in the JSON */
 	size_t n;
 	bool if_any;		/* shown only when n > 0 */
 };
 
-void rp_print_counts(FILE *out, size_t files, const struct rp_count *c,
-		     size_t nc, int exit_code, bool json);
+void rp_summary_print(FILE *out, size_t files, const struct rp_summary_count *c,
+		      size_t nc, int exit_code, bool json);
 
 #endif

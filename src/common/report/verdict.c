@@ -19,25 +19,6 @@
 #include "report/summary.h"
 #include "report/verdict.h"
 
-/* module_sig_check()'s question, as the run settled it */
-static struct kv_sig_policy rp_policy(const struct rp_context *c)
-{
-	return (struct kv_sig_policy){
-		.enforce = c->enforce,
-		.locked = c->lockdown >= MC_LD_INTEGRITY,
-	};
-}
-
-/*
- * A kernel without CONFIG_MODULES: kernel/sys_ni.c makes finit_module()
- * (and init_module()) return -ENOSYS, whatever the file.  Not a
- * kv_result errno: there -ENOSYS is MS_ENOALG.
- */
-static bool rp_no_modules(const struct rp_context *c, enum kv_usage usage)
-{
-	return usage == KV_USAGE_MODULE && c->modules == KC_MODS_NONE;
-}
-
 static const char no_modules_why[] = "CONFIG_MODULES is not set: the "
 	"kernel loads no module (finit_module() is not built)";
 
@@ -50,17 +31,7 @@ static const char *modules_name(enum kc_modules m)
 	}
 }
 
-int rp_exit_code(const struct rp_context *c, enum kv_usage usage,
-		 const struct kv_result *r)
-{
-	struct kv_sig_policy p = rp_policy(c);
-
-	if (rp_no_modules(c, usage))
-		return MS_EXIT_REJECTED;
-	return kv_sig_exit_code(&p, usage, r);
-}
-
-static const char *rp_lockdown_name(enum mc_lockdown l)
+static const char *lockdown_name(enum mc_lockdown l)
 {
 	switch (l) {
 	case MC_LD_NONE: return "none";
@@ -81,10 +52,7 @@ static const char *rp_lockdown_name(enum mc_lockdown l)
 static json_object *loads_unsigned(const struct rp_context *c,
 				   enum kv_usage usage, int err)
 {
-	struct kv_sig_policy p = rp_policy(c);
-
-	if (usage != KV_USAGE_MODULE || !kv_sig_soft(err) || p.enforce ||
-	    p.locked)
+	if (!kv_sig_loads_unsigned(&c->sig, usage, err))
 		return json_object_new_boolean(0);
 	if (c->lockdown == MC_LD_IF_SB)
 		return NULL;
@@ -161,7 +129,7 @@ static json_object *machine_json(const struct rp_context *c)
 			       json_object_new_boolean(m->sig_enforce));
 	if (c->km) {
 		json_object_object_add(o, "kernel_vendor", json_object_new_string(
-				       km_vendor_name(c->km->vendor)));
+				       vendors_name(c->km->vendor)));
 		json_object_object_add(o, "kernel_vendor_why",
 				       json_object_new_string(c->km->vendor_why));
 		json_object_object_add(o, "platform_for_modules",
@@ -198,7 +166,7 @@ static json_object *machine_json(const struct rp_context *c)
 	return o;
 }
 
-static const char *rp_verdict_word(int err)
+static const char *verdict_word(int err)
 {
 	switch (err) {
 	case 0: return "OK";
@@ -232,7 +200,7 @@ static const char *enforce_words(int err)
 	}
 }
 
-void rp_count(struct rp_summary *s, int err)
+void rp_verdict_count(struct rp_summary *s, int err)
 {
 	switch (err) {
 	case 0: s->ok++; break;
@@ -338,23 +306,25 @@ static json_object *signer_json(const struct p7_sinfo *si)
 	return with_mldsa(rp_signer_facts_json(&f), si);
 }
 
-void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
-		   enum kv_usage usage, const struct kv_result *given)
+void rp_verdict_json(FILE *out, const struct rp_context *c, const char *file,
+		     enum kv_usage usage, const struct kv_result *given)
 {
-	struct kv_sig_policy p = rp_policy(c);
-	struct kv_result tmp, none = { 0 };
-	bool nomod = rp_no_modules(c, usage);
-	const struct kv_result *r = nomod ? &none :
-				    kv_sig_decided(&p, usage, given, &tmp);
-	int shown = nomod ? -ENOSYS : kv_sig_errno(&p, usage, r->err);
+	struct kv_sig_answer a;
+	bool nomod;
+	const struct kv_result *r;
+	int shown;
 	json_object *j = json_object_new_object(), *sg = json_object_new_array();
 	char lacks[160];
 	size_t i;
 	int sig;
 
+	kv_sig_answer(&c->sig, usage, given, &a);
+	nomod = a.no_modules;
+	r = a.r;
+	shown = a.shown;
 	ms_json_add_name(j, "file", file);
 	json_object_object_add(j, "verdict", json_object_new_string(nomod ?
-			       "REJECTED" : rp_verdict_word(shown)));
+			       "REJECTED" : verdict_word(shown)));
 	/* a verdict this build cannot reach has no kernel errno */
 	json_object_object_add(j, "errno", shown && (nomod ||
 			       shown != -MS_ENOALG) ?
@@ -387,9 +357,9 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 		json_object_object_add(j, "kernel_asked",
 				       json_object_new_string(c->rules->asked));
 	json_object_object_add(j, "usage", json_object_new_string(kv_usage_name(usage)));
-	json_object_object_add(j, "enforce", json_object_new_boolean(c->enforce));
+	json_object_object_add(j, "enforce", json_object_new_boolean(c->sig.enforce));
 	json_object_object_add(j, "lockdown",
-			       jstr_or_null(rp_lockdown_name(c->lockdown)));
+			       jstr_or_null(lockdown_name(c->lockdown)));
 	json_object_object_add(j, "lockdown_by", jstr_or_null(c->locked_by));
 	json_object_object_add(j, "config", jstr_or_null(c->config));
 	json_object_object_add(j, "config_from", jstr_or_null(c->config_from));
@@ -412,15 +382,17 @@ static void print_text(FILE *out, const struct rp_context *c,
 		       const char *file, enum kv_usage usage,
 		       const struct kv_result *given)
 {
-	struct kv_sig_policy p = rp_policy(c);
-	struct kv_result tmp;
-	const struct kv_result *r = kv_sig_decided(&p, usage, given, &tmp);
-	int shown = kv_sig_errno(&p, usage, r->err);
+	struct kv_sig_answer a;
+	const struct kv_result *r;
+	int shown;
 	const struct p7_sinfo *si = NULL;
 	char key[64], id[160], cn[256], icn[256];
 	size_t i;
 
-	if (rp_no_modules(c, usage)) {
+	kv_sig_answer(&c->sig, usage, given, &a);
+	r = a.r;
+	shown = a.shown;
+	if (a.no_modules) {
 		fprintf(out, "%s: REJECTED -ENOSYS: %s\n", file,
 			no_modules_why);
 		return;
@@ -489,7 +461,7 @@ static void print_text(FILE *out, const struct rp_context *c,
 			c->locked_by : "lockdown");
 		return;
 	}
-	fprintf(out, "%s: %s -%s: %s", file, rp_verdict_word(shown),
+	fprintf(out, "%s: %s -%s: %s", file, verdict_word(shown),
 		ms_errno_name(shown), r->reason ? r->reason : "no reason");
 	if (kv_sig_soft(shown))
 		fprintf(out, " (%s)", soft_words(c, usage));
@@ -497,8 +469,8 @@ static void print_text(FILE *out, const struct rp_context *c,
 }
 
 /* The verdict line, with the name quoted as ls quotes it. */
-void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
-		   enum kv_usage usage, const struct kv_result *given)
+void rp_verdict_text(FILE *out, const struct rp_context *c, const char *file,
+		     enum kv_usage usage, const struct kv_result *given)
 {
 	char *quoted = ms_quote_name(file);
 
@@ -506,7 +478,7 @@ void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 	free(quoted);
 }
 
-void rp_summary_add(struct rp_summary *to, const struct rp_summary *from)
+void rp_verdict_summary_add(struct rp_summary *to, const struct rp_summary *from)
 {
 	to->ok += from->ok;
 	to->unsigned_ += from->unsigned_;
@@ -521,9 +493,9 @@ void rp_summary_add(struct rp_summary *to, const struct rp_summary *from)
 /* The run's outcomes in the order of its summary line; the one not
  * checkable by this build only when there are (the line scripts read
  * stays as it was). */
-static void summary_counts(const struct rp_summary *s, struct rp_count *c)
+static void summary_counts(const struct rp_summary *s, struct rp_summary_count *c)
 {
-	const struct rp_count all[] = {
+	const struct rp_summary_count all[] = {
 		{ "ok", "ok", s->ok, false },
 		{ "unsigned", "unsigned", s->unsigned_, false },
 		{ "unknown key", "unknown_key", s->nokey, false },
@@ -540,16 +512,16 @@ static void summary_counts(const struct rp_summary *s, struct rp_count *c)
 
 #define SUMMARY_COUNTS 8
 
-void rp_print_summary(FILE *out, size_t files, const struct rp_summary *s)
+void rp_verdict_summary(FILE *out, size_t files, const struct rp_summary *s)
 {
-	struct rp_count c[SUMMARY_COUNTS];
+	struct rp_summary_count c[SUMMARY_COUNTS];
 
 	summary_counts(s, c);
-	rp_print_counts(out, files, c, SUMMARY_COUNTS, 0, false);
+	rp_summary_print(out, files, c, SUMMARY_COUNTS, 0, false);
 }
 
-void rp_print_error_json(FILE *out, const char *file, int err,
-			 const char *reason)
+void rp_verdict_error_json(FILE *out, const char *file, int err,
+			   const char *reason)
 {
 	json_object *j = json_object_new_object();
 
@@ -563,11 +535,11 @@ void rp_print_error_json(FILE *out, const char *file, int err,
 	json_object_put(j);
 }
 
-void rp_print_summary_json(FILE *out, size_t files,
-			   const struct rp_summary *s, int exit_code)
+void rp_verdict_summary_json(FILE *out, size_t files,
+			     const struct rp_summary *s, int exit_code)
 {
-	struct rp_count c[SUMMARY_COUNTS];
+	struct rp_summary_count c[SUMMARY_COUNTS];
 
 	summary_counts(s, c);
-	rp_print_counts(out, files, c, SUMMARY_COUNTS, exit_code, true);
+	rp_summary_print(out, files, c, SUMMARY_COUNTS, exit_code, true);
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "kernel/kernel_config.h"
+#include "kernel/sig_check.h"
 #include "kernel/verify.h"
 #include "trust/keyring_model.h"
 #include "trust/machine.h"
@@ -20,8 +21,10 @@ struct rp_context {
 	/* the rules judged by: their line ("kernel"), whether they are the
 	 * line's own ("kernel_exact") and the release asked for */
 	const struct kr_rules *rules;
-	bool enforce;		/* module.sig_enforce=1 or MODULE_SIG_FORCE */
-	enum mc_lockdown lockdown;
+	/* what module_sig_check() is asked under (kernel/sig_check.h):
+	 * its answer is what is printed */
+	struct kv_sig_policy sig;
+	enum mc_lockdown lockdown;	/* for words: how sig.locked is known */
 	const char *locked_by;	/* what set the lockdown level, for words */
 	/* --machine: what was read, and each part found missing or
 	 * different from what the files predict */
@@ -32,33 +35,30 @@ struct rp_context {
 	/* the kernel config judged by and how it was found (NULL, NULL:
 	 * none, the crypto of the rules' line assumed) */
 	const char *config, *config_from;
-	enum kc_modules modules;	/* its MODULES and MODULE_SIG */
+	enum kc_modules modules;	/* its MODULES and MODULE_SIG, as
+					 * JSON names them */
 };
 
-/* The exit code of that verdict: a lockdown refusal is a rejection. */
-int rp_exit_code(const struct rp_context *c, enum kv_usage usage,
-		 const struct kv_result *r);
-
-void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
-		   enum kv_usage usage, const struct kv_result *r);
-void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
-		   enum kv_usage usage, const struct kv_result *r);
+void rp_verdict_text(FILE *out, const struct rp_context *c, const char *file,
+		     enum kv_usage usage, const struct kv_result *r);
+void rp_verdict_json(FILE *out, const struct rp_context *c, const char *file,
+		     enum kv_usage usage, const struct kv_result *r);
 /* A file that could not be judged, as JSON: "verdict":"ERROR", with the
  * errno and what went wrong. */
-void rp_print_error_json(FILE *out, const char *file, int err,
-			 const char *reason);
+void rp_verdict_error_json(FILE *out, const char *file, int err,
+			   const char *reason);
 
 /* A run's verdicts, counted by their underlying errno. */
 struct rp_summary {
 	unsigned ok, unsigned_, nokey, nopkg, rejected, malformed, errors;
 	unsigned nocheck;	/* -MS_ENOALG: this build could not judge */
 };
-void rp_count(struct rp_summary *s, int err);
-void rp_summary_add(struct rp_summary *to, const struct rp_summary *from);
-void rp_print_summary(FILE *out, size_t files, const struct rp_summary *s);
+void rp_verdict_count(struct rp_summary *s, int err);
+void rp_verdict_summary_add(struct rp_summary *to, const struct rp_summary *from);
+void rp_verdict_summary(FILE *out, size_t files, const struct rp_summary *s);
 /* The same as one JSON object: {"summary":{"files":N,"ok":N,...,
  * "exit":N}}, the run's exit status last, as in sign-file's */
-void rp_print_summary_json(FILE *out, size_t files,
-			   const struct rp_summary *s, int exit_code);
+void rp_verdict_summary_json(FILE *out, size_t files,
+			     const struct rp_summary *s, int exit_code);
 
 #endif

@@ -45,8 +45,8 @@ static enum esl_type type_of(const uint8_t *guid)
 	return ESL_OTHER;
 }
 
-int esl_walk(const uint8_t *buf, size_t len, esl_fn fn, void *ctx,
-	     size_t *bad)
+int efi_siglist_walk(const uint8_t *buf, size_t len, esl_fn fn, void *ctx,
+		     size_t *bad)
 {
 	size_t off = 0;
 	unsigned list = 0;
@@ -89,7 +89,7 @@ int esl_walk(const uint8_t *buf, size_t len, esl_fn fn, void *ctx,
 	return 0;
 }
 
-int esl_read_efivar(const char *path, uint8_t **data, size_t *len)
+int efi_siglist_read_efivar(const char *path, uint8_t **data, size_t *len)
 {
 	uint8_t *buf;
 	size_t n;

@@ -44,15 +44,15 @@ typedef int (*esl_fn)(void *ctx, const struct esl_entry *e);
  * together; the entries before it have been handed to fn, as the kernel
  * has added them by then.
  */
-int esl_walk(const uint8_t *buf, size_t len, esl_fn fn, void *ctx,
-	     size_t *bad);
+int efi_siglist_walk(const uint8_t *buf, size_t len, esl_fn fn, void *ctx,
+		     size_t *bad);
 
 /*
  * Read an efivarfs file (4-byte attributes, then the variable's data)
  * into a malloc'd buffer of just the data.  -ENOENT when the variable or
  * efivarfs is absent, -EBADMSG when shorter than the attributes.
  */
-int esl_read_efivar(const char *path, uint8_t **data, size_t *len);
+int efi_siglist_read_efivar(const char *path, uint8_t **data, size_t *len);
 
 /* efivarfs names: db, dbx and MokListRT with their vendor GUIDs */
 #define ESL_EFIVARS "/sys/firmware/efi/efivars"

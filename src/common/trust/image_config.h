@@ -26,9 +26,9 @@ struct ic_found {
  * release, or NULL when not known: the R of its name (vmlinuz-R,
  * vmlinux-R; or the directory of a vmlinuz) must be release.  0 with
  * *out filled (out->config NULL when none fits), or -ENOMEM.
- * ic_free in every case.
+ * image_config_free in every case.
  */
-int ic_beside(const char *image, const char *release, struct ic_found *out);
-void ic_free(struct ic_found *f);
+int image_config_beside(const char *image, const char *release, struct ic_found *out);
+void image_config_free(struct ic_found *f);
 
 #endif

@@ -13,7 +13,7 @@
 /* A blacklist hash list is small; 64 MiB bounds a wrong file. */
 #define BLACKLIST_FILE_MAX (64u << 20)
 
-int tl_kind_trusts(enum tl_kind kind)
+int keyring_load_kind_trusts(enum tl_kind kind)
 {
 	return kind != TL_REVOKED && kind != TL_DBX && kind != TL_EFI_DBX &&
 	       kind != TL_MOKX && kind != TL_SECONDARY;
@@ -78,7 +78,7 @@ static int load_container(const struct tl_source *src,
 {
 	enum ts_esl_role role = role_of(src);
 	const char *path = is_efivar(src->kind) && !src->path ?
-		ts_efivar(role, src->kind == TL_MOK) : src->path;
+		trust_sources_efivar(role, src->kind == TL_MOK) : src->path;
 	size_t t0 = st->trusted->n, p0 = st->platform->n;
 	struct tl_report r = { .src = src, .path = path };
 	int err;
@@ -87,11 +87,11 @@ static int load_container(const struct tl_source *src,
 	fail->src = src;
 	fail->path = path;
 	if (src->kind == TL_VMLINUX) {
-		err = ts_add_vmlinux(st, path, &fail->note);
+		err = trust_sources_add_vmlinux(st, path, &fail->note);
 		r.event = TL_IMAGE_DONE;
 	} else {
-		err = ts_add_esl(st, path, is_efivar(src->kind) && !src->raw,
-				 role, &fail->note);
+		err = trust_sources_add_esl(st, path, is_efivar(src->kind) && !src->raw,
+					    role, &fail->note);
 		r.event = TL_LIST_DONE;
 		if (err == -ENOENT && is_efivar(src->kind)) {
 			r.event = TL_EFIVAR_ABSENT;
@@ -174,10 +174,10 @@ static int load_certs(const struct tl_source *src, const struct ts_stores *st,
 	return 0;
 }
 
-int tl_load(const struct tl_source *srcs, size_t n,
-	    const struct ts_stores *st,
-	    void (*report)(void *ctx, const struct tl_report *r), void *ctx,
-	    struct tl_failure *fail)
+int keyring_load(const struct tl_source *srcs, size_t n,
+		 const struct ts_stores *st,
+		 void (*report)(void *ctx, const struct tl_report *r), void *ctx,
+		 struct tl_failure *fail)
 {
 	int err;
 
@@ -214,7 +214,7 @@ int tl_load(const struct tl_source *srcs, size_t n,
 	return 0;
 }
 
-int tl_load_blacklist(const char *path, struct blacklist *bl, int *line)
+int keyring_load_blacklist(const char *path, struct blacklist *bl, int *line)
 {
 	uint8_t *buf;
 	size_t len;
@@ -243,7 +243,7 @@ static bool is_builtin(const struct x509k_cert *k)
  * Each refusal is reported; -errno only when FILE cannot be read
  * (-ENODATA: no certificate in it).
  */
-static int tl_add_secondary(const struct ts_stores *st, const char *path,
+static int add_secondary(const struct ts_stores *st, const char *path,
 			    bool builtin_only,
 			    void (*refused)(void *ctx,
 					    const struct tl_refusal *r),
@@ -297,11 +297,11 @@ out:
 	return err;
 }
 
-int tl_add_secondaries(const struct tl_source *srcs, size_t n,
-		       const struct ts_stores *st, bool have,
-		       bool builtin_only,
-		       void (*refused)(void *ctx, const struct tl_refusal *r),
-		       void *ctx, struct tl_failure *fail)
+int keyring_load_add_secondaries(const struct tl_source *srcs, size_t n,
+				 const struct ts_stores *st, bool have,
+				 bool builtin_only,
+				 void (*refused)(void *ctx, const struct tl_refusal *r),
+				 void *ctx, struct tl_failure *fail)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct tl_refusal r = { .path = srcs[i].path };
@@ -315,7 +315,7 @@ int tl_add_secondaries(const struct tl_source *srcs, size_t n,
 			refused(ctx, &r);
 			continue;
 		}
-		err = tl_add_secondary(st, srcs[i].path, builtin_only,
+		err = add_secondary(st, srcs[i].path, builtin_only,
 				       refused, ctx);
 		if (err) {
 			memset(fail, 0, sizeof(*fail));

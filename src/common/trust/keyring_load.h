@@ -31,8 +31,8 @@ enum tl_kind {
 	TL_EFI_DBX,	/* UEFI dbx from efivarfs */
 	TL_MOK,		/* MokListRT from efivarfs */
 	TL_MOKX,	/* MokListXRT from efivarfs: as dbx */
-	TL_SECONDARY,	/* --secondary FILE: tl_add_secondaries(), after
-			 * tl_load(), which passes it over */
+	TL_SECONDARY,	/* --secondary FILE: keyring_load_add_secondaries(), after
+			 * keyring_load(), which passes it over */
 };
 
 /* How --machine's keyring model files a source (TL_MOK, TL_EFI_DB,
@@ -60,7 +60,7 @@ struct tl_source {
 };
 
 /* Whether a source adds trusted keys (not only revocations or hashes). */
-int tl_kind_trusts(enum tl_kind kind);
+int keyring_load_kind_trusts(enum tl_kind kind);
 
 enum tl_event {
 	TL_SKIPPED,		/* a file or certificate left out: .skipped */
@@ -94,17 +94,17 @@ struct tl_failure {
  * list that is not one (fail->note.why for these), else the error
  * reading it.  An absent efivarfs variable is reported, not an error.
  */
-int tl_load(const struct tl_source *srcs, size_t n,
-	    const struct ts_stores *st,
-	    void (*report)(void *ctx, const struct tl_report *r), void *ctx,
-	    struct tl_failure *fail);
+int keyring_load(const struct tl_source *srcs, size_t n,
+		 const struct ts_stores *st,
+		 void (*report)(void *ctx, const struct tl_report *r), void *ctx,
+		 struct tl_failure *fail);
 
 /*
  * A CONFIG_SYSTEM_BLACKLIST_HASH_LIST file into bl: -errno when it
  * cannot be read; -EINVAL with *line the first entry the kernel would
  * refuse.
  */
-int tl_load_blacklist(const char *path, struct blacklist *bl, int *line);
+int keyring_load_blacklist(const char *path, struct blacklist *bl, int *line);
 
 /* A certificate --secondary refused, as keyctl padd would fail. */
 struct tl_refusal {
@@ -120,10 +120,10 @@ struct tl_refusal {
  * without the secondary keyring (!have) each file is refused whole
  * (index 0).  -errno with *fail naming the file that cannot be read.
  */
-int tl_add_secondaries(const struct tl_source *srcs, size_t n,
-		       const struct ts_stores *st, bool have,
-		       bool builtin_only,
-		       void (*refused)(void *ctx, const struct tl_refusal *r),
-		       void *ctx, struct tl_failure *fail);
+int keyring_load_add_secondaries(const struct tl_source *srcs, size_t n,
+				 const struct ts_stores *st, bool have,
+				 bool builtin_only,
+				 void (*refused)(void *ctx, const struct tl_refusal *r),
+				 void *ctx, struct tl_failure *fail);
 
 #endif

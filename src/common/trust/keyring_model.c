@@ -16,7 +16,7 @@ static bool in_span(int v, struct kr_span s)
 /* The options the judged kernel has: its .config's, else the vendor's
  * shipped ones. */
 static struct vd_options options_of(const struct kconfig *kc,
-				    const struct vd_row *row)
+				    const struct vendors_row *row)
 {
 	if (!kc)
 		return row->shipped;
@@ -32,7 +32,7 @@ static struct vd_options options_of(const struct kconfig *kc,
 
 /* ima_efi.c: IMA_ARCH_POLICY and IMA_SECURE_AND_OR_TRUSTED_BOOT (which
  * IMA_ARCH_POLICY selects on x86 and arm64) */
-static bool ima_secure_boot(const struct kconfig *kc, const struct vd_row *row)
+static bool ima_secure_boot(const struct kconfig *kc, const struct vendors_row *row)
 {
 	return kc ? kc->ima_secure_boot || kc->ima_arch_policy :
 		    row->shipped.ima_arch_policy;
@@ -82,9 +82,9 @@ static void revocation(const struct kconfig *kc, struct km_model *o)
 		"MokListXRT revokes nothing (its hashes still do)";
 }
 
-void km_decide(const struct kconfig *kc, const struct mc_machine *m,
-	       enum km_vendor given, const char *banner, const char *version,
-	       struct km_model *o)
+void keyring_model_decide(const struct kconfig *kc, const struct mc_machine *m,
+			  enum km_vendor given, const char *banner, const char *version,
+			  struct km_model *o)
 {
 	int major = 0, minor = 0, v;
 	bool sb_on;
@@ -98,10 +98,10 @@ void km_decide(const struct kconfig *kc, const struct mc_machine *m,
 		o->vendor = given;
 		o->vendor_why = "--kernel-vendor";
 	} else {
-		o->vendor = vd_detect(banner, m ? m->release : NULL,
-				      m ? m->pkgbase : NULL, &o->vendor_why);
+		o->vendor = vendors_detect(banner, m ? m->release : NULL,
+					   m ? m->pkgbase : NULL, &o->vendor_why);
 	}
-	o->row = vd_row(o->vendor);
+	o->row = vendors_row_of(o->vendor);
 	o->opts = options_of(kc, o->row);
 	/* kernel/module/signing.c: mod_verify_sig(), the vendor's "KEYS:
 	 * Make use of platform keyring for module signature verify" */
@@ -109,7 +109,7 @@ void km_decide(const struct kconfig *kc, const struct mc_machine *m,
 				  (o->opts.keyrings & KC_PLATFORM);
 	sb_lockdown(kc, o);
 	revocation(kc, o);
-	o->mok_asks_arch = vd_mok_asks_arch(kc, version, &o->mok_asks_why);
+	o->mok_asks_arch = vendors_mok_asks_arch(kc, version, &o->mok_asks_why);
 	/* arch_get_secureboot() is the EFI stub's verdict, which shim's
 	 * MokSBState turns off; unknown is taken as on, and said */
 	sb_on = m && m->has_efivars &&

@@ -64,7 +64,7 @@ struct km_model {
 	bool db, dbx, mokx;		/* loaded */
 	const char *db_why;		/* why db is not, or NULL */
 	bool assumed_config;	/* no .config: the row's shipped options */
-	const struct vd_row *row;	/* the vendor's row */
+	const struct vendors_row *row;	/* the vendor's row */
 	struct vd_options opts;	/* the options judged by: the .config's,
 				 * else the row's shipped ones */
 	/* load_uefi_certs()'s question before MOK (static words) */
@@ -93,8 +93,8 @@ struct km_model {
  * known), which decides Debian's trust_moklist() and what
  * load_uefi_certs() asks.
  */
-void km_decide(const struct kconfig *kc, const struct mc_machine *m,
-	       enum km_vendor given, const char *banner, const char *version,
-	       struct km_model *out);
+void keyring_model_decide(const struct kconfig *kc, const struct mc_machine *m,
+			  enum km_vendor given, const char *banner, const char *version,
+			  struct km_model *out);
 
 #endif

@@ -6,9 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/rootpath.h"
 #include "trust/image_config.h"
 #include "trust/keyrings.h"
+#include "trust/rootpath.h"
 #include "trust/trust_sources.h"
 
 static int failed(struct tk_failure *f, enum tk_step step, int err,
@@ -20,9 +20,9 @@ static int failed(struct tk_failure *f, enum tk_step step, int err,
 	return err;
 }
 
-int tk_machine(const char *sysroot, const char *release,
-	       struct mp_request *rq, struct mc_machine *m,
-	       struct mp_notes *notes, struct tk_failure *f)
+int keyrings_machine(const char *sysroot, const char *release,
+		     struct mp_request *rq, struct mc_machine *m,
+		     struct mp_notes *notes, struct tk_failure *f)
 {
 	const char *root = sysroot ? sysroot : "/";
 	int several = 0, err = mc_probe(sysroot, release, m, &several);
@@ -38,7 +38,7 @@ int tk_machine(const char *sysroot, const char *release,
 	}
 	if (err)
 		return failed(f, TK_MACHINE, err, root);
-	if (mp_settle(m, rq, notes))
+	if (machine_parts_settle(m, rq, notes))
 		return failed(f, TK_NOMEM, -ENOMEM, NULL);
 	return 0;
 }
@@ -53,7 +53,7 @@ static struct mp_request request(struct tk_setup *s)
 static int blacklist(const char *path, struct blacklist *bl,
 		     struct tk_failure *f)
 {
-	int err = tl_load_blacklist(path, bl, &f->line);
+	int err = keyring_load_blacklist(path, bl, &f->line);
 
 	return err ? failed(f, TK_BLACKLIST, err, path) : 0;
 }
@@ -70,8 +70,8 @@ static const char *first_image(const struct tk_setup *s)
 /*
  * A file the .config names, for --machine under a root: the name as the
  * machine reads it (an absolute one, or relative to the config's own
- * directory there), resolved inside the root (base/rootpath.h), never on
- * the host.  *out malloc'd; -ENOMEM or ms_root_path()'s error.
+ * directory there), resolved inside the root (trust/rootpath.h), never on
+ * the host.  *out malloc'd; -ENOMEM or rootpath_resolve()'s error.
  */
 static int in_root(const struct mc_machine *m, const char *name, char **out)
 {
@@ -82,7 +82,7 @@ static int in_root(const struct mc_machine *m, const char *name, char **out)
 
 	*out = NULL;
 	if (name[0] == '/')
-		return ms_root_path(m->root, name, out);
+		return rootpath_resolve(m->root, name, out);
 	/* m->config is the root, then the resolved path inside it */
 	if (strncmp(cfg, m->root, rlen) == 0)
 		cfg += rlen;
@@ -90,7 +90,7 @@ static int in_root(const struct mc_machine *m, const char *name, char **out)
 	if (asprintf(&rel, "%s%.*s/%s", cfg[0] == '/' ? "" : "/",
 		     slash ? (int)(slash - cfg) : 0, cfg, name) < 0)
 		return -ENOMEM;
-	err = ms_root_path(m->root, rel, out);
+	err = rootpath_resolve(m->root, rel, out);
 	free(rel);
 	return err;
 }
@@ -99,7 +99,7 @@ static int in_root(const struct mc_machine *m, const char *name, char **out)
  * The blacklist and revocation files a .config names.  The kernel built
  * them in (certs/blacklist_hashes.c, certs/revocation_certificates.S):
  * with an image among the sources they are taken from it (trust_sources:
- * ts_add_vmlinux()), not from files.  Under --machine --sysroot they are
+ * trust_sources_add_vmlinux()), not from files.  Under --machine --sysroot they are
  * read inside the root; else where the .config's tree has them.
  */
 static int config_files(struct tk_setup *s, struct tk_keyrings *k,
@@ -172,11 +172,11 @@ static int beside(struct tk_setup *s, struct tk_keyrings *k,
 		return 0;
 	/* an image without a version, or none at all: the next steps say
 	 * so, and no config is looked for */
-	err = ts_vmlinux_version(image, rel, sizeof(rel));
+	err = trust_sources_vmlinux_version(image, rel, sizeof(rel));
 	if (err && err != -ENOMEM)
 		return 0;
-	if (err || ic_beside(image, rel, &found)) {
-		ic_free(&found);
+	if (err || image_config_beside(image, rel, &found)) {
+		image_config_free(&found);
 		return failed(f, TK_NOMEM, -ENOMEM, NULL);
 	}
 	w->beside(image, found.config, found.layout, found.looked,
@@ -187,7 +187,7 @@ static int beside(struct tk_setup *s, struct tk_keyrings *k,
 		s->kcpath = k->beside;
 		s->kc_from = found.layout;
 	}
-	ic_free(&found);
+	image_config_free(&found);
 	return 0;
 }
 
@@ -241,7 +241,7 @@ static int image_lines(struct tk_setup *s, const struct tk_words *w,
 
 		if (s->srcs[i].kind != TL_VMLINUX)
 			continue;
-		ret = ts_vmlinux_version(path, rel, sizeof(f->rel));
+		ret = trust_sources_vmlinux_version(path, rel, sizeof(f->rel));
 		if (ret == -ENOENT) {
 			n.event = TK_IMG_NO_VERSION;
 			n.kr = s->kr;
@@ -287,8 +287,8 @@ static int machine_model(struct tk_setup *s, struct tk_keyrings *k,
 	size_t had = s->notes->n;
 	struct mp_request rq = request(s);
 
-	if (mp_model(s->m, s->kcpath ? &k->kc : NULL, s->vendor, &rq,
-		     &s->km, s->notes))
+	if (machine_parts_model(s->m, s->kcpath ? &k->kc : NULL, s->vendor, &rq,
+				&s->km, s->notes))
 		return failed(f, TK_NOMEM, -ENOMEM, NULL);
 	w->notes(s->notes, had);
 	w->model(&s->km);
@@ -321,16 +321,16 @@ static int secondaries(struct tk_setup *s, struct tk_keyrings *k,
 		       struct tk_failure *f)
 {
 	unsigned have = s->kcpath ? k->kc.keyrings : KC_SECONDARY;
-	int err = tl_add_secondaries(s->srcs, s->nsrc, st,
-				     have & KC_SECONDARY,
-				     have & KC_SECONDARY_BY_BUILTIN,
-				     w->refused, NULL, &f->source);
+	int err = keyring_load_add_secondaries(s->srcs, s->nsrc, st,
+					       have & KC_SECONDARY,
+					       have & KC_SECONDARY_BY_BUILTIN,
+					       w->refused, NULL, &f->source);
 
 	return err ? failed(f, TK_SOURCE, err, f->source.path) : 0;
 }
 
-int tk_load(struct tk_setup *s, struct tk_keyrings *k,
-	    const struct tk_words *w, struct tk_failure *f)
+int keyrings_load(struct tk_setup *s, struct tk_keyrings *k,
+		  const struct tk_words *w, struct tk_failure *f)
 {
 	struct ts_stores st;
 	size_t had;
@@ -353,20 +353,20 @@ int tk_load(struct tk_setup *s, struct tk_keyrings *k,
 	revocation_gate(s, k);
 	st = (struct ts_stores){ s->kr, &k->trusted, &k->revoked,
 				 &k->platform, &k->bl };
-	err = tl_load(s->srcs, s->nsrc, &st, w->loaded, (void *)s->kr,
-		      &f->source);
+	err = keyring_load(s->srcs, s->nsrc, &st, w->loaded, (void *)s->kr,
+			   &f->source);
 	if (err)
 		return failed(f, TK_SOURCE, err, f->source.path);
 	if ((err = secondaries(s, k, &st, w, f)) || !s->m)
 		return err;
 	had = s->notes->n;
-	if (mp_running(s->m, &k->trusted, &k->platform, s->notes))
+	if (machine_parts_running(s->m, &k->trusted, &k->platform, s->notes))
 		return failed(f, TK_NOMEM, -ENOMEM, NULL);
 	w->notes(s->notes, had);
 	return 0;
 }
 
-void tk_free(struct tk_keyrings *k)
+void keyrings_free(struct tk_keyrings *k)
 {
 	keyring_free(&k->trusted);
 	keyring_free(&k->revoked);
@@ -379,7 +379,7 @@ void tk_free(struct tk_keyrings *k)
 	k->beside = k->bl_path = k->rev_path = NULL;
 }
 
-bool tk_platform_counts(const struct tk_setup *s)
+bool keyrings_platform_counts(const struct tk_setup *s)
 {
 	if (s->m)
 		return s->km.platform_for_modules;

@@ -36,7 +36,7 @@ struct tk_keyrings {
 	char *bl_path, *rev_path;	/* a .config's files inside the root */
 };
 
-/* A run's trust choices; tk_load() settles what they leave open. */
+/* A run's trust choices; keyrings_load() settles what they leave open. */
 struct tk_setup {
 	/* in: --kernel's rules or the default; out: the rules judged by
 	 * (a .config's, else the first image's) */
@@ -73,7 +73,7 @@ enum tk_step {
 				 * --kernel asked for: path, kc, kline */
 	TK_KCONFIG_FILE,	/* a file the .config names is not there:
 				 * path, kc, revocation */
-	TK_BLACKLIST,		/* tl_load_blacklist(): err, path, line */
+	TK_BLACKLIST,		/* keyring_load_blacklist(): err, path, line */
 	TK_IMAGE_TOO_OLD,	/* an image older than the oldest line:
 				 * path, rel */
 	TK_IMAGE_LINES,		/* two images of different lines: path,
@@ -116,9 +116,9 @@ struct tk_image_note {
 
 /* What the loading says, as it goes. */
 struct tk_words {
-	/* tl_load()'s reports; ctx is the rules judged by */
+	/* keyring_load()'s reports; ctx is the rules judged by */
 	void (*loaded)(void *ctx, const struct tl_report *r);
-	/* tl_add_secondaries()' refusals */
+	/* keyring_load_add_secondaries()' refusals */
 	void (*refused)(void *ctx, const struct tl_refusal *r);
 	/* a .config read and its rules settled into s */
 	void (*config)(const struct tk_setup *s, const struct kconfig *kc);
@@ -141,26 +141,26 @@ struct tk_words {
 /*
  * --machine: probe the machine under sysroot (NULL: this one) for
  * kernel release (NULL: the only one, or the running one) into m, then
- * settle its parts into rq (trust/machine_parts.h: mp_settle()).  0, or
+ * settle its parts into rq (trust/machine_parts.h: machine_parts_settle()).  0, or
  * -errno with *f saying why (TK_MACHINE, TK_NOMEM).  mc_free(m) and
- * mp_notes_free(notes) in every case.
+ * machine_parts_notes_free(notes) in every case.
  */
-int tk_machine(const char *sysroot, const char *release,
-	       struct mp_request *rq, struct mc_machine *m,
-	       struct mp_notes *notes, struct tk_failure *f);
+int keyrings_machine(const char *sysroot, const char *release,
+		     struct mp_request *rq, struct mc_machine *m,
+		     struct mp_notes *notes, struct tk_failure *f);
 
 /*
  * Fill k from s, in the kernel's order: the .config, the images'
  * rules, --machine's keyring model, --blacklist, the sources, the
  * --secondary certificates, the running kernel's keys.  0, or -errno
- * with *f saying which step failed.  tk_free(k) in every case.
+ * with *f saying which step failed.  keyrings_free(k) in every case.
  */
-int tk_load(struct tk_setup *s, struct tk_keyrings *k,
-	    const struct tk_words *w, struct tk_failure *f);
-void tk_free(struct tk_keyrings *k);
+int keyrings_load(struct tk_setup *s, struct tk_keyrings *k,
+		  const struct tk_words *w, struct tk_failure *f);
+void keyrings_free(struct tk_keyrings *k);
 
 /* Whether .platform vouches for modules: the machine's kernel's
  * vendor, --kernel-vendor, else the distributions' behaviour. */
-bool tk_platform_counts(const struct tk_setup *s);
+bool keyrings_platform_counts(const struct tk_setup *s);
 
 #endif

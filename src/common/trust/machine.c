@@ -10,11 +10,11 @@
 #include <sys/utsname.h>
 
 #include "base/infile.h"
-#include "base/rootpath.h"
 #include "kernel/kernel_config.h"
 #include "trust/efi_siglist.h"
 #include "trust/keyring_model.h"
 #include "trust/machine.h"
+#include "trust/rootpath.h"
 
 #define EFI_GLOBAL "8be4df61-93ca-11d2-aa0d-00e098032b8c"
 #define SHIM_LOCK "605dab50-e046-4300-abb6-3dd810dd8b23"
@@ -36,7 +36,7 @@ static char *under(const struct mc_machine *m, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return NULL;
-	ret = ms_root_path(m->root, rel, &out);
+	ret = rootpath_resolve(m->root, rel, &out);
 	if (ret && ret != -ENOMEM) {
 		/* a loop or a name too long: a path that cannot open,
 		 * kept as the machine names it, under the root */
@@ -575,7 +575,7 @@ int mc_probe(const char *root, const char *release, struct mc_machine *m,
 	memset(m, 0, sizeof(*m));
 	m->lockdown = m->sig_enforce = -1;
 	*several = 0;
-	if (!ms_root_is_host(root) && !(m->root = strdup(root)))
+	if (!rootpath_is_host(root) && !(m->root = strdup(root)))
 		return -ENOMEM;
 	if (release) {
 		if (strlen(release) >= sizeof(m->release) ||

@@ -24,7 +24,7 @@ struct mc_machine {
 	char release[128];	/* the kernel judged for */
 	char *root;		/* NULL: this machine */
 	bool running;		/* release is the kernel running there */
-	/* malloc'd paths, resolved inside the root (base/rootpath.h);
+	/* malloc'd paths, resolved inside the root (trust/rootpath.h);
 	 * has_* when the file is there, and then *_from names the layout
 	 * it was found by (static words); else the first place looked */
 	const char *vmlinuz_from, *config_from;

@@ -31,10 +31,10 @@ static int vnote(struct mp_notes *n, const char *fmt, va_list ap)
 }
 
 /* One more note; 0 or -ENOMEM. */
-static int mp_note(struct mp_notes *n, const char *fmt, ...)
+static int add_note(struct mp_notes *n, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static int mp_note(struct mp_notes *n, const char *fmt, ...)
+static int add_note(struct mp_notes *n, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
@@ -45,7 +45,7 @@ static int mp_note(struct mp_notes *n, const char *fmt, ...)
 	return ret;
 }
 
-#define note mp_note
+#define note add_note
 
 static bool has_source(const struct mp_request *rq, enum tl_kind kind)
 {
@@ -102,7 +102,7 @@ static const enum tl_file mok_file[] = {
  * ignored, dbx, MokListXRT.  A source given on the command line too
  * (--mok, --efi-db, --efi-dbx) reads the machine's file.  0 or -ENOMEM.
  */
-static int mp_keyrings(const struct mc_machine *m, const struct km_model *km,
+static int fill_keyrings(const struct mc_machine *m, const struct km_model *km,
 		       struct mp_request *rq, struct mp_notes *n)
 {
 	/* load_moklist_certs(): the MOK variable table first, then the
@@ -142,8 +142,8 @@ static int mp_keyrings(const struct mc_machine *m, const struct km_model *km,
 	return err;
 }
 
-int mp_settle(const struct mc_machine *m, struct mp_request *rq,
-	      struct mp_notes *n)
+int machine_parts_settle(const struct mc_machine *m, struct mp_request *rq,
+			 struct mp_notes *n)
 {
 	int err;
 
@@ -191,7 +191,7 @@ int mp_settle(const struct mc_machine *m, struct mp_request *rq,
 	return 0;
 }
 
-void mp_notes_free(struct mp_notes *n)
+void machine_parts_notes_free(struct mp_notes *n)
 {
 	for (size_t i = 0; i < n->n; i++)
 		free(n->v[i]);
@@ -211,9 +211,9 @@ static void shipped_words(const struct vd_options *o, char *buf, size_t n)
 		 o->keyrings & KC_CA_MACHINE ? "y" : "n");
 }
 
-int mp_model(const struct mc_machine *m, const struct kconfig *kc,
-	     int given, struct mp_request *rq, struct km_model *km,
-	     struct mp_notes *n)
+int machine_parts_model(const struct mc_machine *m, const struct kconfig *kc,
+			int given, struct mp_request *rq, struct km_model *km,
+			struct mp_notes *n)
 {
 	char banner[512], *b = NULL, words[256];
 	const char *version = kc && kc->version[0] ? kc->version : m->release;
@@ -221,13 +221,13 @@ int mp_model(const struct mc_machine *m, const struct kconfig *kc,
 
 	for (size_t i = 0; i < *rq->nsrc && !b; i++)
 		if (rq->srcs[i].kind == TL_VMLINUX &&
-		    ts_vmlinux_banner(rq->srcs[i].path, banner,
-				      sizeof(banner)) == 0)
+		    trust_sources_vmlinux_banner(rq->srcs[i].path, banner,
+						 sizeof(banner)) == 0)
 			b = banner;
 	if (sscanf(version, "%d.%d", &major, &minor) != 2)
 		major = minor = 0;
-	km_decide(kc, m, (enum km_vendor)given, b, version, km);
-	err = mp_keyrings(m, km, rq, n);
+	keyring_model_decide(kc, m, (enum km_vendor)given, b, version, km);
+	err = fill_keyrings(m, km, rq, n);
 	if (!err && km->vendor == KM_VENDOR_UNKNOWN)
 		err = note(n, "kernel vendor unknown: %s", km->vendor_why);
 	if (!err && km->assumed_config) {
@@ -264,7 +264,7 @@ static int reconcile(struct keyring *cs, bool is_trusted,
 		const struct rk_key *k;
 
 		x509k_describe(c, desc, sizeof(desc));
-		k = rk_find(rk, desc);
+		k = running_keys_find(rk, desc);
 		if (k)
 			seen[k - rk->keys] = true;
 		/* keys given on the command line (-k, -c, --esl,
@@ -289,25 +289,25 @@ static int reconcile(struct keyring *cs, bool is_trusted,
 		    trusted_ring(k->ring) != is_trusted) {
 			err = note(n, "running kernel: '%s' (%s) is in %s, "
 				   "not %s as the files predict", desc,
-				   c->path, rk_ring_name(k->ring),
+				   c->path, running_keys_ring_name(k->ring),
 				   c->keyring ? c->keyring : is_trusted ?
 				   "a trusted keyring" : ".platform");
-			c->keyring = rk_ring_name(k->ring);
+			c->keyring = running_keys_ring_name(k->ring);
 			c->filed_why = "where the running kernel holds it";
 			if (!err)
 				err = keyring_move(cs, i, other);
 			continue;
 		}
 		if (rk->members && k->ring >= 0 && k->ring != RK_BLACKLIST) {
-			c->keyring = rk_ring_name(k->ring);
+			c->keyring = running_keys_ring_name(k->ring);
 		}
 		i++;
 	}
 	return err;
 }
 
-int mp_running(const struct mc_machine *m, struct keyring *trusted,
-	       struct keyring *platform, struct mp_notes *n)
+int machine_parts_running(const struct mc_machine *m, struct keyring *trusted,
+			  struct keyring *platform, struct mp_notes *n)
 {
 	struct rk_state rk;
 	uint8_t *buf;
@@ -322,7 +322,7 @@ int mp_running(const struct mc_machine *m, struct keyring *trusted,
 		return err == -ENOMEM ? err :
 		       note(n, "no %s: the running kernel's keys not read",
 			    m->proc_keys);
-	err = rk_parse((const char *)buf, len, &rk);
+	err = running_keys_parse((const char *)buf, len, &rk);
 	free(buf);
 	if (err == -EINVAL)
 		err = note(n, "%s: not a /proc/keys listing: the running "
@@ -334,19 +334,19 @@ int mp_running(const struct mc_machine *m, struct keyring *trusted,
 			err = note(n, "%s lists no system keyring (run as "
 				   "root): the running kernel's keys not read",
 				   m->proc_keys);
-		rk_free(&rk);
+		running_keys_free(&rk);
 		return err;
 	}
-	if (!m->root && (err = rk_read_members(&rk)) &&
+	if (!m->root && (err = running_keys_read_members(&rk)) &&
 	    (err = note(n, "keyctl: cannot read the system keyrings (%s): "
 			"which keyring holds each key not read",
 			strerror(-err)))) {
-		rk_free(&rk);
+		running_keys_free(&rk);
 		return err;
 	}
 	seen = calloc(rk.n ? rk.n : 1, sizeof(*seen));
 	if (!seen) {
-		rk_free(&rk);
+		running_keys_free(&rk);
 		return -ENOMEM;
 	}
 	err = reconcile(trusted, true, platform, &rk, seen, n);
@@ -358,9 +358,9 @@ int mp_running(const struct mc_machine *m, struct keyring *trusted,
 				   "file read (added at run time?): a module it "
 				   "signed is judged UNKNOWN-KEY here",
 				   rk.keys[i].desc, rk.keys[i].ring >= 0 ?
-				   rk_ring_name(rk.keys[i].ring) :
+				   running_keys_ring_name(rk.keys[i].ring) :
 				   "its keyrings");
 	free(seen);
-	rk_free(&rk);
+	running_keys_free(&rk);
 	return err;
 }

@@ -38,21 +38,21 @@ struct mp_notes {
 
 /*
  * Settle every part of m into rq.  0, or -ENOMEM.  notes gets a line
- * for each part not found (the caller shows them); mp_notes_free.
+ * for each part not found (the caller shows them); machine_parts_notes_free.
  */
-int mp_settle(const struct mc_machine *m, struct mp_request *rq,
-	      struct mp_notes *notes);
-void mp_notes_free(struct mp_notes *notes);
+int machine_parts_settle(const struct mc_machine *m, struct mp_request *rq,
+			 struct mp_notes *notes);
+void machine_parts_notes_free(struct mp_notes *notes);
 
 /*
  * The keyring model of the judged kernel: its vendor from the first
  * image among rq's sources (its version line) unless given, kc's
- * options (NULL: none read), km_decide(), then mp_keyrings(); an
+ * options (NULL: none read), keyring_model_decide(), then mp_keyrings(); an
  * unknown vendor is a note.  0 or -ENOMEM.
  */
-int mp_model(const struct mc_machine *m, const struct kconfig *kc,
-	     int given, struct mp_request *rq, struct km_model *km,
-	     struct mp_notes *notes);
+int machine_parts_model(const struct mc_machine *m, const struct kconfig *kc,
+			int given, struct mp_request *rq, struct km_model *km,
+			struct mp_notes *notes);
 
 /*
  * The kernel running there (m->running): judge by the keys it really
@@ -63,7 +63,7 @@ int mp_model(const struct mc_machine *m, const struct kconfig *kc,
  * noted: its certificate is not here, so its modules stay UNKNOWN-KEY.
  * Each difference is a note.  0, or -ENOMEM.
  */
-int mp_running(const struct mc_machine *m, struct keyring *trusted,
-	       struct keyring *platform, struct mp_notes *notes);
+int machine_parts_running(const struct mc_machine *m, struct keyring *trusted,
+			  struct keyring *platform, struct mp_notes *notes);
 
 #endif

@@ -19,7 +19,7 @@ static const char *const ring_names[RK_N] = {
 	[RK_BLACKLIST] = ".blacklist",
 };
 
-const char *rk_ring_name(enum rk_ring r)
+const char *running_keys_ring_name(enum rk_ring r)
 {
 	return ring_names[r];
 }
@@ -66,7 +66,7 @@ static int one_line(struct rk_state *s, char *line)
 	return 0;
 }
 
-int rk_parse(const char *text, size_t len, struct rk_state *s)
+int running_keys_parse(const char *text, size_t len, struct rk_state *s)
 {
 	char *copy = malloc(len + 1), *p, *end;
 	int ret = 0;
@@ -97,7 +97,7 @@ static struct rk_key *by_id(struct rk_state *s, uint32_t id)
 	return NULL;
 }
 
-int rk_read_members(struct rk_state *s)
+int running_keys_read_members(struct rk_state *s)
 {
 	for (int r = 0; r < RK_N; r++) {
 		int32_t ids[4096];
@@ -122,7 +122,7 @@ int rk_read_members(struct rk_state *s)
 	return 0;
 }
 
-const struct rk_key *rk_find(const struct rk_state *s, const char *desc)
+const struct rk_key *running_keys_find(const struct rk_state *s, const char *desc)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (strcmp(s->keys[i].desc, desc) == 0)
@@ -130,7 +130,7 @@ const struct rk_key *rk_find(const struct rk_state *s, const char *desc)
 	return NULL;
 }
 
-void rk_free(struct rk_state *s)
+void running_keys_free(struct rk_state *s)
 {
 	free(s->keys);
 	memset(s, 0, sizeof(*s));

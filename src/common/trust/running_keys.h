@@ -27,7 +27,7 @@ enum rk_ring {
 	RK_N,
 };
 
-const char *rk_ring_name(enum rk_ring r);
+const char *running_keys_ring_name(enum rk_ring r);
 
 struct rk_key {
 	uint32_t id;
@@ -44,9 +44,9 @@ struct rk_state {
 
 /*
  * Parse /proc/keys text into s.  0, -EINVAL for a line that is no
- * /proc/keys line, -ENOMEM.  rk_free in every case.
+ * /proc/keys line, -ENOMEM.  running_keys_free in every case.
  */
-int rk_parse(const char *text, size_t len, struct rk_state *s);
+int running_keys_parse(const char *text, size_t len, struct rk_state *s);
 
 /*
  * Which of the listed keyrings holds each key, by keyctl(KEYCTL_READ)
@@ -54,11 +54,11 @@ int rk_parse(const char *text, size_t len, struct rk_state *s);
  * order).  Only for the kernel this process runs on.  0 (s->members
  * set), or -errno from keyctl (-EACCES without root).
  */
-int rk_read_members(struct rk_state *s);
+int running_keys_read_members(struct rk_state *s);
 
 /* The key of that description, or NULL. */
-const struct rk_key *rk_find(const struct rk_state *s, const char *desc);
+const struct rk_key *running_keys_find(const struct rk_state *s, const char *desc);
 
-void rk_free(struct rk_state *s);
+void running_keys_free(struct rk_state *s);
 
 #endif

@@ -4,9 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
-#include "base/format.h"
 #include "base/infile.h"
 #include "trust/efi_siglist.h"
 #include "trust/trust_sources.h"
@@ -15,8 +12,8 @@
  * several hundred */
 #define TS_MAX_IMAGE ((size_t)1 << 30)
 
-int ts_add_vmlinux(const struct ts_stores *st, const char *path,
-		   struct ts_note *note)
+int trust_sources_add_vmlinux(const struct ts_stores *st, const char *path,
+			      struct ts_note *note)
 {
 	struct vm_image img;
 	struct ms_file f = { .fd = -1 };
@@ -103,12 +100,12 @@ static int image_string(const char *path,
 	return ret;
 }
 
-int ts_vmlinux_version(const char *path, char *out, size_t size)
+int trust_sources_vmlinux_version(const char *path, char *out, size_t size)
 {
 	return image_string(path, vm_find_version, out, size);
 }
 
-int ts_vmlinux_banner(const char *path, char *out, size_t size)
+int trust_sources_vmlinux_banner(const char *path, char *out, size_t size)
 {
 	return image_string(path, vm_find_banner, out, size);
 }
@@ -197,8 +194,8 @@ static int esl_entry(void *p, const struct esl_entry *e)
 	return 0;
 }
 
-int ts_add_esl(const struct ts_stores *st, const char *path, bool efivar,
-	       enum ts_esl_role role, struct ts_note *note)
+int trust_sources_add_esl(const struct ts_stores *st, const char *path, bool efivar,
+			  enum ts_esl_role role, struct ts_note *note)
 {
 	struct esl_ctx c = { st, path, role, note, 0 };
 	uint8_t *buf;
@@ -207,7 +204,7 @@ int ts_add_esl(const struct ts_stores *st, const char *path, bool efivar,
 
 	memset(note, 0, sizeof(*note));
 	if (efivar)
-		ret = esl_read_efivar(path, &buf, &len);
+		ret = efi_siglist_read_efivar(path, &buf, &len);
 	else
 		ret = ms_read_all(path, 16u << 20, &buf, &len);
 	if (ret) {
@@ -215,7 +212,7 @@ int ts_add_esl(const struct ts_stores *st, const char *path, bool efivar,
 			    "efivarfs attributes" : NULL;
 		return ret;
 	}
-	ret = esl_walk(buf, len, esl_entry, &c, &note->bad_off);
+	ret = efi_siglist_walk(buf, len, esl_entry, &c, &note->bad_off);
 	if (ret == -EBADMSG)
 		note->why = "EFI_SIGNATURE_LIST sizes overrun the data or do "
 			    "not fit together";
@@ -223,49 +220,10 @@ int ts_add_esl(const struct ts_stores *st, const char *path, bool efivar,
 	return ret;
 }
 
-const char *ts_efivar(enum ts_esl_role role, bool mok)
+const char *trust_sources_efivar(enum ts_esl_role role, bool mok)
 {
 	if (mok)
 		return ESL_EFIVARS "/" ESL_VAR_MOK;
 	return role == TS_ESL_DBX || role == TS_ESL_DBX_HASHES ? ESL_EFIVARS "/" ESL_VAR_DBX
 				  : ESL_EFIVARS "/" ESL_VAR_DB;
-}
-
-static void colon_hex(FILE *f, const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s%02X", i ? ":" : "", p[i]);
-}
-
-void ts_print_key(FILE *f, const struct x509k_cert *c, const char *keyring)
-{
-	unsigned char fp[EVP_MAX_MD_SIZE];
-	unsigned int fplen = 0;
-	char buf[512];
-
-	x509k_describe(c, buf, sizeof(buf));
-	fprintf(f, "Loaded X.509 cert '%s'\n", buf);
-	ms_format_name(buf, sizeof(buf), c->subject, c->subject_len);
-	fprintf(f, "    subject: %s\n", buf);
-	ms_format_serial(buf, sizeof(buf), c->serial, c->serial_len);
-	fprintf(f, "    serial:  %s\n", buf);
-	if (c->skid.data)
-		ms_hex_to(buf, sizeof(buf), c->skid.data, c->skid.len);
-	else
-		snprintf(buf, sizeof(buf), "(none)");
-	fprintf(f, "    skid:    %s\n", buf);
-	if (c->pub.pkey)
-		ms_pkey_describe(c->pub.pkey, buf, sizeof(buf));
-	else
-		snprintf(buf, sizeof(buf), "%s", c->pub.algo);
-	fprintf(f, "    key:     %s\n", buf);
-	fprintf(f, "    sha256:  ");
-	if (EVP_Digest(c->der, c->der_len, fp, &fplen, EVP_sha256(), NULL))
-		colon_hex(f, fp, fplen);
-	fprintf(f, "\n    keyring: %s\n    from:    %s\n",
-		c->keyring ? c->keyring : keyring, c->path ? c->path : "");
-	if (c->filed_why)
-		fprintf(f, "    why:     %s\n", c->filed_why);
 }

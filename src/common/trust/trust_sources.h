@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Trusted keys from where they live: the certificate list built into a
- * kernel image, UEFI signature lists (files, db, dbx, MokListRT), and
- * what verify-file --list-keys prints about each key.
+ * kernel image and UEFI signature lists (files, db, dbx, MokListRT).
  *
  * Where each goes, as the kernel files them (certs/system_keyring.c,
  * certs/blacklist.c):
@@ -18,8 +17,6 @@
  */
 #ifndef MODSIGN_TRUST_TRUST_SOURCES_H
 #define MODSIGN_TRUST_TRUST_SOURCES_H
-
-#include <stdio.h>
 
 #include "kernel/blacklist.h"
 #include "kernel/keyring.h"
@@ -56,15 +53,15 @@ struct ts_note {
  * st->bl (hashes first, as the kernel loads them).
  * -errno (note->why) when the image cannot be read or understood.
  */
-int ts_add_vmlinux(const struct ts_stores *st, const char *path,
-		   struct ts_note *note);
+int trust_sources_add_vmlinux(const struct ts_stores *st, const char *path,
+			      struct ts_note *note);
 
 /* The release of a kernel image (vm_find_version()); -errno when the
  * file cannot be read or holds none (-ENOENT), -EINVAL when empty. */
-int ts_vmlinux_version(const char *path, char *out, size_t size);
+int trust_sources_vmlinux_version(const char *path, char *out, size_t size);
 
 /* Its version line (vm_find_banner()); -errno as above. */
-int ts_vmlinux_banner(const char *path, char *out, size_t size);
+int trust_sources_vmlinux_banner(const char *path, char *out, size_t size);
 
 enum ts_esl_role {
 	TS_ESL_TRUSTED,		/* --esl FILE, --mok */
@@ -87,16 +84,10 @@ enum ts_esl_role {
  * kernel's db and MOK handlers ignore them) otherwise.  -ENOENT when the
  * file or variable is absent, -EBADMSG (note->bad_off) when malformed.
  */
-int ts_add_esl(const struct ts_stores *st, const char *path, bool efivar,
-	       enum ts_esl_role role, struct ts_note *note);
+int trust_sources_add_esl(const struct ts_stores *st, const char *path, bool efivar,
+			  enum ts_esl_role role, struct ts_note *note);
 
 /* The efivarfs file of db, dbx or MokListRT (static storage). */
-const char *ts_efivar(enum ts_esl_role role, bool mok);
-
-/*
- * One key as the kernel logs it ("Loaded X.509 cert '<description>'"),
- * then its subject, serial, SKID, key type and SHA-256 fingerprint.
- */
-void ts_print_key(FILE *f, const struct x509k_cert *c, const char *keyring);
+const char *trust_sources_efivar(enum ts_esl_role role, bool mok);
 
 #endif

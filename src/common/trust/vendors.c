@@ -12,7 +12,7 @@
  * vendor's shipped x86_64 config, trimmed into tests/fixtures/vendor/ by
  * tests/fixtures/vendor-configs.sh (which names the same sources).
  */
-static const struct vd_row rows[KM_VENDOR_N] = {
+static const struct vendors_row rows[KM_VENDOR_N] = {
 	/* Nothing says whose kernel: kernel.org's patches, and the options
 	 * a distribution kernel has (the firmware stage's
 	 * config-efi.fragment), lockdown assumed under Secure Boot. */
@@ -105,17 +105,17 @@ static const struct vd_row rows[KM_VENDOR_N] = {
 	},
 };
 
-const struct vd_row *vd_row(enum km_vendor v)
+const struct vendors_row *vendors_row_of(enum km_vendor v)
 {
 	return &rows[v < KM_VENDOR_N ? v : KM_VENDOR_UNKNOWN];
 }
 
-const char *km_vendor_name(enum km_vendor v)
+const char *vendors_name(enum km_vendor v)
 {
-	return vd_row(v)->name;
+	return vendors_row_of(v)->name;
 }
 
-int km_vendor_by_name(const char *name)
+int vendors_by_name(const char *name)
 {
 	if (strcmp(name, "kernel.org") == 0)
 		return KM_VENDOR_MAINLINE;
@@ -125,7 +125,7 @@ int km_vendor_by_name(const char *name)
 	return -1;
 }
 
-const char *km_vendor_names(void)
+const char *vendors_names(void)
 {
 	return "debian, ubuntu, fedora, suse, arch, kernel.org (or mainline)";
 }
@@ -155,8 +155,8 @@ static bool banner_release(const char *banner, char *out, size_t n)
 	return true;
 }
 
-enum km_vendor vd_detect(const char *banner, const char *release,
-			 const char *pkgbase, const char **why)
+enum km_vendor vendors_detect(const char *banner, const char *release,
+			      const char *pkgbase, const char **why)
 {
 	char rel[128];
 
@@ -235,8 +235,8 @@ static const struct {
 	  "(stable backport)" },
 };
 
-bool vd_mok_asks_arch(const struct kconfig *kc, const char *version,
-		      const char **why)
+bool vendors_mok_asks_arch(const struct kconfig *kc, const char *version,
+			   const char **why)
 {
 	int maj = 0, min = 0, sub = 0;
 

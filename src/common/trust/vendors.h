@@ -38,7 +38,7 @@ struct vd_options {
 	bool sig_force;		/* MODULE_SIG_FORCE */
 };
 
-struct vd_row {
+struct vendors_row {
 	enum km_vendor vendor;
 	const char *name;	/* --kernel-vendor and the JSON */
 	const char *title;	/* for messages */
@@ -56,13 +56,13 @@ struct vd_row {
 	const char *shipped_from;	/* whose config shipped[] was read from */
 };
 
-const struct vd_row *vd_row(enum km_vendor v);
+const struct vendors_row *vendors_row_of(enum km_vendor v);
 /* "debian", "ubuntu", ..., "mainline", "unknown" */
-const char *km_vendor_name(enum km_vendor v);
+const char *vendors_name(enum km_vendor v);
 /* A --kernel-vendor name (kernel.org's also as "kernel.org"), or -1. */
-int km_vendor_by_name(const char *name);
+int vendors_by_name(const char *name);
 /* The names --kernel-vendor takes, for messages: "debian, ubuntu, ..." */
-const char *km_vendor_names(void);
+const char *vendors_names(void);
 
 /*
  * The vendor a kernel's own marks name: its version line (banner: the
@@ -70,8 +70,8 @@ const char *km_vendor_names(void);
  * /usr/lib/modules/R/pkgbase (pkgbase: "" when none).  *why gets the
  * mark, in words (static).  KM_VENDOR_UNKNOWN when none.
  */
-enum km_vendor vd_detect(const char *banner, const char *release,
-			 const char *pkgbase, const char **why);
+enum km_vendor vendors_detect(const char *banner, const char *release,
+			      const char *pkgbase, const char **why);
 
 /*
  * Whether load_uefi_certs() asks arch_get_secureboot() (Secure Boot as
@@ -82,7 +82,7 @@ enum km_vendor vd_detect(const char *banner, const char *release,
  * "6.12.110", "7.1.7-arch1", "6.12.0-55.el10"; NULL or "" when not
  * known).  *why gets the reason (static).
  */
-bool vd_mok_asks_arch(const struct kconfig *kc, const char *version,
-		      const char **why);
+bool vendors_mok_asks_arch(const struct kconfig *kc, const char *version,
+			   const char **why);
 
 #endif

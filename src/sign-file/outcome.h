@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What a signing run returns for the tool to print (sign-file/sign_result.h):
+ * one file's outcome, the printer for it, and the run's tally: the types
+ * the runs (batch_sign.h, sign_cmd.h) fill and the printer reads.
+ */
+#ifndef MODSIGN_SIGN_FILE_OUTCOME_H
+#define MODSIGN_SIGN_FILE_OUTCOME_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "module/sig_describe.h"
+
+enum ms_sign_verdict { MS_SIGN_SIGNED, MS_SIGN_SKIPPED, MS_SIGN_FAILED };
+
+/* One file of a batch. */
+struct ms_sign_outcome {
+	const char *file;
+	enum ms_sign_verdict verdict;
+	int err;		/* MS_SIGN_FAILED: the errno */
+	int code;		/* MS_SIGN_FAILED: the exit code */
+	/* MS_SIGN_FAILED: the diagnostic just printed, without the
+	 * program's and the file's names; NULL when none was */
+	const char *reason;
+	/* MS_SIGN_SIGNED, when asked for: the signature made, described
+	 * as extract-sig describes an appended one; else NULL */
+	const struct ms_sigdesc *made;
+};
+
+/*
+ * How a batch shows its files: file prints one file's outcome on out;
+ * with quiet, files signed or skipped print nothing and open no stream.
+ */
+struct ms_sign_view {
+	int quiet;
+	void (*file)(FILE *out, const struct ms_sign_outcome *o);
+};
+
+/* A batch's files, by outcome, and its exit status. */
+struct ms_sign_tally {
+	size_t files, signed_, skipped, failed;
+	int code;
+};
+
+#endif

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <string.h>
+
+#include "base/batch_run.h"
+#include "base/exitcode.h"
+#include "base/infile.h"
+#include "base/log.h"
+#include "base/openssl_init.h"
+#include "base/outfile.h"
+#include "base/treewalk.h"
+#include "base/workpool.h"
+#include "sign-file/batch_sign.h"
+#include "sign-file/outputs.h"
+#include "sign-file/pin.h"
+#include "sign-file/sign_cmd.h"
+#include "sign-file/sign_kconfig.h"
+#include "sign-file/sign_report.h"
+#include "sign-file/sign_warn.h"
+
+/* The names in words, --files-from and -r (base/treewalk.h): exit code
+ * or 0. */
+static int batch_list(const struct ms_sign_cmd *c, int first,
+		      struct ms_list *list)
+{
+	const struct ms_tree_inputs in = {
+		.names = c->words + first, .n = c->nwords - first,
+		.from = c->batch.from, .nul = c->batch.nul,
+		.walk = c->batch.walk,
+	};
+
+	return ms_tree_inputs_collect(&in, list);
+}
+
+/* Every output of the list checked against the run's inputs before
+ * anything is loaded: 0, or the exit code of the first clash. */
+static int check_outputs(struct ms_sign_cmd *c, const struct ms_list *list,
+			 int (*report)(const struct ms_fail *f, int err))
+{
+	struct ms_input_set in = { 0 };
+	struct ms_fail fail;
+
+	ms_cmd_inputs(c, c->nextra ? NULL : c->words[1],
+		      c->nextra ? NULL : c->words[2], &in);
+	for (size_t i = 0; i < list->n; i++) {
+		c->req.module = list->v[i];
+		if (ms_sign_outputs_check(&c->req, 0, &in, &fail))
+			return report(&fail, -EEXIST);
+	}
+	return 0;
+}
+
+/* One key load, one PIN read, one token login for the whole run; the
+ * warnings a run of one file gives, once. */
+static int load_signer(struct ms_sign_cmd *c, struct ms_signer *signer,
+		       const char *hash, const struct kconfig *kc,
+		       int (*report)(const struct ms_fail *f, int err))
+{
+	const char *names[MS_MAX_SIGNERS] = { 0 };
+	struct ms_fail fail;
+	int err;
+
+	err = ms_signer_init(signer, hash, c->keyid, &fail);
+	if (!err)
+		err = ms_cmd_add_signers(c, signer, !c->nextra, names, &fail);
+	if (err)
+		return report(&fail, err);
+	ms_sign_warn_algorithms(signer, hash, c->req.kernel,
+				c->kcpath ? kc : NULL, c->kcpath, names);
+	if (c->kcpath)
+		ms_sign_warn_kconfig(kc, c->kcpath, signer, hash);
+	c->req.cert_path = c->nextra ? c->extra_certs[0] : c->words[2];
+	ms_sign_warn_mldsa(signer, c->req.kernel, names);
+	return 0;
+}
+
+int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
+		 struct ms_sign_tally *tally)
+{
+	int (*report)(const struct ms_fail *f, int err) = ms_sign_report;
+	const char *hash = c->words[0];
+	struct ms_list list = { 0 };
+	struct kconfig kc = { 0 };
+	struct ms_signer signer;
+	int code, listed;
+
+	memset(&signer, 0, sizeof(signer));
+	/* skipped subdirectories: sign what was found, fail the run */
+	code = listed = batch_list(c, c->nextra ? 1 : 3, &list);
+	if (!list.n)
+		goto out;
+	code = check_outputs(c, &list, report);
+	if (code)
+		goto out;
+	ms_set_verbose(c->verbose);
+	ms_openssl_init(c->verbose);
+	ms_cleanup_on_signals();
+	/* --kernel-config as for one file: its line, its warnings, and
+	 * "-" as the hash (it was ignored here). */
+	if (c->kcpath) {
+		code = ms_sign_kconfig_load(c->kcpath, &kc, c->req.kernel,
+					    &hash);
+		if (code)
+			goto out;
+		c->req.kernel = &kc.rules;
+	}
+	code = load_signer(c, &signer, hash, &kc, report);
+	if (code)
+		goto out;
+	code = ms_exit_worst(listed, ms_batch_sign_run(&signer, &c->req, &list,
+			     c->batch.jobs ? c->batch.jobs :
+			     ms_pool_default_workers(), view, report, tally));
+out:
+	ms_signer_free(&signer);
+	ms_pin_clear();
+	ms_list_free(&list);
+	kc_free(&kc);
+	return code;
+}

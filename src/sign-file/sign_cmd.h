@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sign-file's command line as its runs take it: filled by the tool's
+ * option parser, checked here, read here to load the signers it names
+ * and to list the files it reads, and the three runs it dispatches to.
+ */
+#ifndef MODSIGN_SIGN_FILE_SIGN_CMD_H
+#define MODSIGN_SIGN_FILE_SIGN_CMD_H
+
+#include "base/samefile.h"
+#include "kernel/rules.h"
+#include "sign-file/front.h"
+#include "sign-file/outcome.h"
+#include "sign-file/signer.h"
+
+/* What the positional words mean (the kernel tool's layouts). */
+enum ms_verb {
+	MS_VERB_SIGN,		/* <hash> <key> <x509> <module> [<dest>] */
+	MS_VERB_RAW,		/* -s <raw-cms> <hash> <x509> <module> ... */
+	MS_VERB_ATTACH,		/* --attach SIG <hash> <x509> <module> ... */
+	MS_VERB_DIGEST,		/* --digest-only <hash> <module> */
+};
+
+struct ms_sign_batch_opts {
+	int on, nul, jobs, json;
+	const char *from, *walk;
+};
+
+struct ms_sign_cmd {
+	enum ms_verb verb;
+	struct ms_sign_req req;
+	int keyid, quiet, verbose, kmod;
+	int agent;		/* the tool's code for --agent* (0: none) */
+	int ncmd;		/* words after "--": --agent's command */
+	const char *kcpath, *rawsig, *pin_file;
+	struct kr_rules kr_buf;		/* --kernel's */
+	struct ms_key_opts kopts;
+	struct ms_sign_batch_opts batch;
+	/* --signer KEY CERT, in order */
+	int nextra;
+	const char *extra_keys[MS_MAX_SIGNERS], *extra_certs[MS_MAX_SIGNERS];
+	/* the positional words */
+	char **words;
+	int nwords;
+};
+
+/*
+ * Add the signers of a signing run to s: <key> <x509> (words 1 and 2)
+ * when with_words, then each --signer.  names[] gets each key's name for
+ * the messages.  0 or -errno with *fail.
+ */
+int ms_cmd_add_signers(const struct ms_sign_cmd *c, struct ms_signer *s,
+		       int with_words, const char **names,
+		       struct ms_fail *fail);
+
+/*
+ * Load what the verb signs with, hash its digest and cert the signer's
+ * certificate; npos is the number of positional words before <dest>.
+ * 0 or -errno with *fail.
+ */
+int ms_cmd_load(const struct ms_sign_cmd *c, int npos, struct ms_signer *s,
+		const char *hash, const char *cert, const char **names,
+		struct ms_fail *fail);
+
+/*
+ * The files this run reads besides the modules, which no output may be
+ * (sign-file/outputs.h).  key and cert are NULL when only --signer names keys.
+ */
+void ms_cmd_inputs(const struct ms_sign_cmd *c, const char *key,
+		   const char *cert, struct ms_input_set *in);
+
+/*
+ * kmodsign's -D (req->trailer_only): with -d, or without a <dest> other
+ * than <module>, say so on stderr and return -EINVAL; else 0.
+ */
+int ms_cmd_kmodsign_check(const struct ms_sign_req *req);
+
+/*
+ * The command line checked before a run: 0, MS_CLI_USAGE (base/
+ * cli_options.h) after a line saying why when the usage helps, or
+ * MS_EXIT_USAGE after one that says it all.  ms_cmd_words_wanted: how
+ * many positional words the verb takes before the optional <dest> (with
+ * --signer the key and certificate may come from --signer alone).
+ */
+int ms_cmd_words_wanted(const struct ms_sign_cmd *c);
+int ms_cmd_check_one(const struct ms_sign_cmd *c);
+int ms_cmd_check_batch(const struct ms_sign_cmd *c);
+
+/* --pin-file (from_file) or --pin-fd arg: 0, or MS_EXIT_USAGE after
+ * saying why (sign-file/pin.h). */
+int ms_cmd_pin_source(int from_file, const char *arg);
+
+/*
+ * The three runs.  Each turns a failed step into its diagnostic and exit
+ * code by sign-file/sign_report.h's table, and returns an exit code.
+ */
+/*
+ * sign-file on one file, by the kernel tool's positional command line:
+ * handed to a signing agent when one serves this run (MODSIGN_AGENT),
+ * else the signer loaded, the warnings given and the file signed,
+ * attached to or digested.
+ */
+/* What a run that worked leaves the tool to say. */
+struct ms_one_done {
+	int skipped;		/* --skip-signed left the module alone */
+	int by_agent;		/* an agent did it and said what it had to */
+	char *hash;		/* --digest-only: the digest's name */
+	char *digest_hex;	/* and its value (owned: free() it) */
+};
+
+/*
+ * Run c, a one-file command line the tool has validated, with npos
+ * positional words before the optional <dest>.   Returns 0
+ * with *done, or the exit code.
+ */
+int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done);
+
+/*
+ * sign-file --batch: "<hash> <key> <x509> <module>..." (or "<hash>
+ * <module>..." with --signer), plus -r and --files-from, signed with one
+ * key load (sign-file/batch_sign.h).
+ */
+/*
+ * Run c, a batch command line the tool has validated.  view shows each
+ * file's outcome (the tool's printer); a failed step gets its diagnostic
+ * and exit code from sign-file/sign_report.h's table; tally gets the files'
+ * count once they were reached (tally->code is left alone when a key,
+ * certificate or list fails first).  Returns the most severe exit code
+ * of the run.
+ */
+int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
+		 struct ms_sign_tally *tally);
+
+/*
+ * sign-file --agent HASH KEY X509 -- COMMAND..., --agent-start HASH KEY
+ * X509, --agent-stop: one key load serving every plain run below it
+ * (sign-file/agent_server.h).
+ */
+/*
+ * Load c's one signer and serve it: with detached (--agent-start) in a
+ * child of its own, else for the command after "--" (c->words + 3).
+ * A failed load gets its diagnostic and exit code from
+ * sign-file/sign_report.h's table.  Returns the exit code: the command's with
+ * --agent.
+ */
+int ms_run_agent(const struct ms_sign_cmd *c, int detached);
+
+/* --agent-stop: end the agent MODSIGN_AGENT names; 0 or an exit code
+ * after one line on stderr. */
+int ms_run_agent_stop(void);
+
+/*
+ * What a one-file run that worked says: --digest-only's line "<hash>
+ * <hex digest>  <module>" (sha256sum's, with the algorithm in front) on
+ * stdout, "already signed" unless -q, what was done with -v.  Frees
+ * done's strings.
+ */
+void ms_cmd_say_done(const struct ms_sign_cmd *c, struct ms_one_done *done);
+
+/* The end of any run: the PIN forgotten, and the providers (and their
+ * PKCS#11 modules) torn down before exit() where a token was opened. */
+void ms_cmd_done(void);
+
+#endif

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/batch_run.h"
+#include "base/exitcode.h"
+#include "base/infile.h"
+#include "base/log.h"
+#include "base/workpool.h"
+#include "kernel/judge_file.h"
+#include "report/verdict.h"
+#include "verify-file/verify_run.h"
+
+/* What every file of a run is judged with. */
+struct judge {
+	const struct vr_run *r;
+	struct kv_ctx kv;
+	struct rp_context rc;
+};
+
+/* Judge one file and print its verdict; returns its exit code. */
+static int check_file(const struct judge *jd, const char *file,
+		      struct rp_summary *sum, FILE *out)
+{
+	const struct vr_run *o = jd->r;
+	struct kv_judgement j;
+	char *p7s = NULL;
+	const char *sigpath = o->sig;
+	int err, code;
+
+	if (o->detached) {
+		if (asprintf(&p7s, "%s.p7s", file) < 0) {
+			ms_error(file, "out of memory");
+			sum->errors++;
+			return MS_EXIT_IO;
+		}
+		sigpath = p7s;
+	}
+	err = kv_judge_file(&jd->kv, file, sigpath, o->usage, &j);
+	if (!err && j.r.err == -ENOMEM)
+		err = -ENOMEM;
+	if (err) {
+		char why[512];
+
+		if (j.sig_unreadable)
+			snprintf(why, sizeof(why), "cannot read the detached "
+				 "signature %s: %s (give it with --sig)",
+				 sigpath, ms_io_strerror(err));
+		else if (j.why)
+			snprintf(why, sizeof(why), "cannot decompress: %s",
+				 j.why);
+		else if (err == -ENOENT || err == -ENOTDIR)
+			snprintf(why, sizeof(why), "cannot read: %s (check "
+				 "the path)", ms_io_strerror(err));
+		else
+			/* a file that shrank or failed while read has a
+			 * right path: the reason says what happened */
+			snprintf(why, sizeof(why), "cannot read: %s",
+				 ms_io_strerror(err));
+		ms_error(file, "%s", why);
+		if (o->json)
+			rp_verdict_error_json(out, file, err, why);
+		code = j.why ? ms_exit_for_errno(err) : MS_EXIT_IO;
+		sum->errors++;
+	} else {
+		struct kv_sig_answer a;
+
+		kv_sig_answer(&jd->rc.sig, j.usage, &j.r, &a);
+		code = a.exit_code;
+		/* no module loads on a kernel without CONFIG_MODULES */
+		rp_verdict_count(sum, a.no_modules ? -EKEYREJECTED : j.r.err);
+		if (o->json)
+			rp_verdict_json(out, &jd->rc, file, j.usage, &j.r);
+		else if (!o->quiet)
+			rp_verdict_text(out, &jd->rc, file, j.usage, &j.r);
+	}
+	kv_judgement_free(&j);
+	free(p7s);
+	return code;
+}
+
+/* Several files (or -r): the shared worker pool, certificates loaded
+ * once, verdicts printed in input order. */
+struct each {
+	const struct judge *jd;
+	const struct ms_list *files;
+	struct rp_summary *sums;	/* one per file, added up in order */
+	struct rp_summary total;
+};
+
+static int each_check(void *ctx, size_t i, FILE *out)
+{
+	struct each *e = ctx;
+
+	return check_file(e->jd, e->files->v[i], &e->sums[i], out);
+}
+
+static void each_add(void *ctx, size_t i, int code)
+{
+	struct each *e = ctx;
+
+	(void)code;
+	rp_verdict_summary_add(&e->total, &e->sums[i]);
+}
+
+static int check_all(const struct judge *jd, const struct ms_list *files,
+		     int jobs, struct rp_summary *sum)
+{
+	struct each e = { .jd = jd, .files = files };
+	int code;
+
+	e.sums = calloc(files->n ? files->n : 1, sizeof(*e.sums));
+	if (!e.sums) {
+		ms_error(NULL, "out of memory");
+		return MS_EXIT_IO;
+	}
+	code = ms_batch_each(files, jobs, "verified", each_check, each_add,
+			     &e);
+	*sum = e.total;
+	free(e.sums);
+	return code;
+}
+
+int ms_verify_run(const struct vr_run *r, const struct ms_tree_inputs *in)
+{
+	const struct tk_setup *t = r->t;
+	const struct tk_keyrings *k = r->k;
+	struct judge jd = {
+		.r = r,
+		.kv = { .kr = t->kr, .trusted = &k->trusted,
+			.revoked = &k->revoked, .bl = &k->bl,
+			.platform = keyrings_platform_counts(t) ? &k->platform : NULL },
+		.rc = { .rules = t->kr, .sig.enforce = t->enforce,
+			.lockdown = MC_LD_UNKNOWN, .machine = t->m,
+			.differences = t->notes->v, .n_differences = t->notes->n,
+			.km = t->m ? &t->km : NULL },
+	};
+	struct ms_list files = { 0 };
+	struct rp_summary sum = { 0 };
+	int code;
+
+	if (t->kcpath) {
+		jd.rc.config = t->kcpath;
+		jd.rc.config_from = t->kc_from;
+		jd.rc.modules = k->kc.modules;
+		jd.kv.sig_unchecked = k->kc.modules == KC_MODS_UNCHECKED;
+	}
+	jd.rc.lockdown = mc_lockdown(t->lockdown, t->kcpath ? &k->kc : NULL,
+				     t->m, t->m ? &t->km : NULL,
+				     &jd.rc.locked_by);
+	/* security_locked_down(LOCKDOWN_MODULE_SIGNATURE) holds from the
+	 * integrity level up */
+	jd.rc.sig.locked = jd.rc.lockdown >= MC_LD_INTEGRITY;
+	jd.rc.sig.no_modules = jd.rc.modules == KC_MODS_NONE;
+
+	if (k->trusted.n == 0 && k->platform.n == 0)
+		ms_warn(NULL, "no usable trusted certificate: every signature "
+			"will be -ENOKEY (see -v)");
+	code = ms_tree_inputs_collect(in, &files);
+	if (!files.n) {
+		if (r->json && code)
+			ms_exit_json(stdout, code, 0);
+		ms_list_free(&files);
+		return code;
+	}
+	code = ms_exit_worst(code, check_all(&jd, &files, r->jobs ? r->jobs :
+		files.n > 1 ? ms_pool_default_workers() : 1, &sum));
+	if (r->summary && r->json)
+		rp_verdict_summary_json(stdout, files.n, &sum, code);
+	else if (r->summary && !r->quiet)
+		rp_verdict_summary(stdout, files.n, &sum);
+	ms_list_free(&files);
+	return code;
+}
