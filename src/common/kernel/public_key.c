@@ -16,7 +16,6 @@
 #include "base/digest.h"
 #include "base/exitcode.h"
 #include "kernel/asn1.h"
-#include "kernel/ber.h"
 #include "kernel/public_key.h"
 
 /* ML-DSA's arithmetic: EVP_PKEY_verify_message_init() and the ML-DSA
@@ -170,7 +169,7 @@ static EVP_PKEY *spki_pkey(const uint8_t *oid, size_t oid_len,
 			   const uint8_t *params, size_t params_len,
 			   const uint8_t *bits, size_t bits_len)
 {
-	static const uint8_t null_params[] = { BER_NULL, 0 };
+	static const uint8_t null_params[] = { AT_NULL, 0 };
 	uint8_t *der, *p;
 	const unsigned char *q;
 	size_t alg_len, n;
@@ -188,20 +187,20 @@ static EVP_PKEY *spki_pkey(const uint8_t *oid, size_t oid_len,
 	if (!der)
 		return NULL;
 	p = der + 4;
-	p += der_hdr(p, BER_SEQ, alg_len);
-	p += der_hdr(p, BER_OID, oid_len);
+	p += der_hdr(p, AT_SEQ, alg_len);
+	p += der_hdr(p, AT_OID, oid_len);
 	memcpy(p, oid, oid_len);
 	p += oid_len;
 	memcpy(p, params, params_len);
 	p += params_len;
-	p += der_hdr(p, BER_BITSTR, bits_len);
+	p += der_hdr(p, AT_BITSTR, bits_len);
 	memcpy(p, bits, bits_len);
 	p += bits_len;
 	n = (size_t)(p - (der + 4));
 	/* the outer header, just before the contents */
 	{
 		uint8_t h[4];
-		size_t hl = der_hdr(h, BER_SEQ, n);
+		size_t hl = der_hdr(h, AT_SEQ, n);
 
 		memcpy(der + 4 - hl, h, hl);
 		q = der + 4 - hl;
@@ -249,11 +248,11 @@ static int rsa_get_e(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 }
 
 static const struct asn1_op rsa_pub_grammar[] = {
-	{ .kind = A_MATCH, .tag = BER_SEQ },
-	{ .kind = A_MATCH, .tag = BER_INT, .act = rsa_get_n },
-	{ .kind = A_MATCH, .tag = BER_INT, .act = rsa_get_e },
-	{ .kind = A_END_SEQ },
-	{ .kind = A_COMPLETE },
+	M(AT_SEQ),
+	M_ACT(AT_INT, rsa_get_n),
+	M_ACT(AT_INT, rsa_get_e),
+	END_SEQ,
+	OP(A_COMPLETE),
 };
 
 /* An unsigned big-endian magnitude as a DER INTEGER at out; its size. */
@@ -264,7 +263,7 @@ static size_t der_uint(uint8_t *out, const uint8_t *v, size_t len)
 	while (len > 1 && v[0] == 0)
 		v++, len--;
 	pad = v[0] & 0x80 ? 1 : 0;
-	h = der_hdr(out, BER_INT, len + pad);
+	h = der_hdr(out, AT_INT, len + pad);
 	if (pad)
 		out[h] = 0;
 	memcpy(out + h + pad, v, len);
@@ -294,7 +293,7 @@ static void rsa_pkey(struct pk_key *k, const uint8_t *oid, size_t oid_len)
 	ints_len += der_uint(ints + ints_len, ne.e, ne.e_len);
 	bits = ints + ints_len;
 	bits[0] = 0;
-	n = 1 + der_hdr(bits + 1, BER_SEQ, ints_len);
+	n = 1 + der_hdr(bits + 1, AT_SEQ, ints_len);
 	memcpy(bits + n, ints, ints_len);
 	n += ints_len;
 	k->pkey = spki_pkey(oid, oid_len, NULL, 0, bits, n);
@@ -310,7 +309,7 @@ int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
 	char o[64], po[64];
 
 	memset(k, 0, sizeof(*k));
-	ber_oid_name(oid, oid_len, o, sizeof(o));
+	asn1_oid_name(oid, oid_len, o, sizeof(o));
 	/* x509_extract_key_data(), at the BIT STRING */
 	ka = kr_key_algo(o);
 	if (!ka || !kr_on(kr, ka->on)) {
@@ -327,12 +326,12 @@ int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
 	} else {
 		/* id-ecPublicKey: parse_OID() of the parameters element
 		 * names the curve */
-		if (!params || params_len < 3 || params[0] != BER_OID ||
+		if (!params || params_len < 3 || params[0] != AT_OID ||
 		    params[1] != params_len - 2) {
 			*why = "unparsable EC parameters";
 			return -EBADMSG;
 		}
-		ber_oid_name(params + 2, params_len - 2, po, sizeof(po));
+		asn1_oid_name(params + 2, params_len - 2, po, sizeof(po));
 		cv = kr_curve(po);
 		if (!cv || !kr_on(kr, cv->on)) {
 			*why = cv ? cv->absent : kr_why_curve;
@@ -362,33 +361,80 @@ int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
 	return 0;
 }
 
-/*
- * x509_extract_key_data() at a SubjectPublicKeyInfo (parent NULL: spki
- * is a top-level element): 0 and *k (pointing into the input, which must
- * outlive it; free k->pkey), -ENOPKG for an algorithm or curve the line
- * does not know, -EBADMSG when malformed.  *why on failure.
- */
-static int pk_parse_spki(const struct kr_rules *kr,
-			 const struct ber_it *parent,
-			 const struct ber_tlv *spki, struct pk_key *k,
-			 const char **why)
+/* The parts of a SubjectPublicKeyInfo that x509_extract_key_data() takes. */
+struct spki_parts {
+	const uint8_t *oid, *params, *bits;
+	size_t oid_len, params_len, bits_len;
+};
+
+static int spki_oid(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		    size_t len)
 {
-	struct ber_tlv a, oid, params, key;
-	struct ber_it it, alg;
-	bool have_params;
+	struct spki_parts *p = ctx;
+
+	(void)hdr, (void)tag;
+	p->oid = v;
+	p->oid_len = len;
+	return 0;
+}
+
+static int spki_params(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		       size_t len)
+{
+	struct spki_parts *p = ctx;
+
+	(void)tag;
+	p->params = v - hdr;
+	p->params_len = len + hdr;
+	return 0;
+}
+
+static int spki_bits(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
+		     size_t len)
+{
+	struct spki_parts *p = ctx;
+
+	(void)hdr, (void)tag;
+	p->bits = v;
+	p->bits_len = len;
+	return 0;
+}
+
+/* crypto/asymmetric_keys/x509.asn1: SubjectPublicKeyInfo and its
+ * AlgorithmIdentifier, as x509.c's certificate grammar reads them */
+static const struct asn1_op spki_r_alg[] = {
+	M_ACT(AT_OID, spki_oid),
+	M_F(AF_ANY | AF_SKIP, 0, spki_params, NULL),
+	END_SEQ,
+	OP(A_RETURN),
+};
+
+static const struct asn1_op spki_grammar[] = {
+	M(AT_SEQ),
+	M_F(AF_JUMP, AT_SEQ, NULL, spki_r_alg),
+	M_ACT(AT_BITSTR, spki_bits),
+	END_SEQ,
+	OP(A_COMPLETE),
+};
+
+/*
+ * x509_extract_key_data() at a DER SubjectPublicKeyInfo: 0 and *k
+ * (pointing into der, which must outlive it; free k->pkey), -ENOPKG for
+ * an algorithm or curve the line does not know, -EBADMSG when malformed.
+ * *why on failure.
+ */
+static int pk_parse_spki(const struct kr_rules *kr, const uint8_t *der,
+			 size_t len, struct pk_key *k, const char **why)
+{
+	struct spki_parts p = { 0 };
+	const char *where;
 
 	memset(k, 0, sizeof(*k));
 	*why = "malformed SubjectPublicKeyInfo";
-	if (ber_it_enter(parent, spki, &it) || ber_expect(&it, BER_SEQ, &a) ||
-	    ber_it_enter(&it, &a, &alg) || ber_expect(&alg, BER_OID, &oid))
+	if (asn1_decode(spki_grammar, &p, der, len, &where))
 		return -EBADMSG;
-	have_params = ber_next(&alg, &params) == 0;
-	if (ber_expect(&it, BER_BITSTR, &key))
-		return -EBADMSG;
-	return pk_key_make(kr, oid.val, oid.len,
-			   have_params ? params.start : NULL,
-			   have_params ? params.total : 0, key.val, key.len,
-			   k, why);
+	return pk_key_make(kr, p.oid, p.oid_len, p.params, p.params_len,
+			   p.bits, p.bits_len, k, why);
 }
 
 /*
@@ -604,11 +650,11 @@ static int ecdsa_rs(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 }
 
 static const struct asn1_op ecdsa_sig_grammar[] = {
-	{ .kind = A_MATCH, .tag = BER_SEQ },
-	{ .kind = A_MATCH, .tag = BER_INT, .act = ecdsa_rs },
-	{ .kind = A_MATCH, .tag = BER_INT, .act = ecdsa_rs },
-	{ .kind = A_END_SEQ },
-	{ .kind = A_COMPLETE },
+	M(AT_SEQ),
+	M_ACT(AT_INT, ecdsa_rs),
+	M_ACT(AT_INT, ecdsa_rs),
+	END_SEQ,
+	OP(A_COMPLETE),
 };
 
 static int ecdsa_verify(EVP_PKEY *key, const struct pk_sig *sig,
@@ -892,15 +938,11 @@ int pk_verify(const struct kr_rules *kr, const struct pk_key *k,
 static int check_on(const struct kr_rules *kr, const uint8_t *der,
 		    size_t len, const char **why)
 {
-	struct ber_tlv top;
 	struct pk_key k;
 	size_t ksize;
 	int ret;
 
-	*why = "malformed SubjectPublicKeyInfo";
-	if (ber_top(der, len, &top))
-		return -EBADMSG;
-	ret = pk_parse_spki(kr, NULL, &top, &k, why);
+	ret = pk_parse_spki(kr, der, len, &k, why);
 	if (ret)
 		return ret;
 	if (kr->ec_keys_sm2 && strcmp(k.algo, "sm2") == 0) {

@@ -9,7 +9,6 @@
 #include "base/exitcode.h"
 #include "base/format.h"
 #include "kernel/asn1.h"
-#include "kernel/ber.h"
 #include "kernel/x509.h"
 
 #define OID_CN "2.5.4.3"
@@ -70,9 +69,9 @@ int x509k_decode_time(uint8_t tag, const uint8_t *v, size_t len, int64_t *t)
 	/* x509_cert_parser.c, x509_decode_time(): UTCTime exactly
 	 * YYMMDDHHMMSSZ, GeneralizedTime exactly
 	 * YYYYMMDDHHMMSSZ and never for 1950..2049 */
-	if (tag == BER_UTCTIME && len == 13)
+	if (tag == AT_UTCTIME && len == 13)
 		nf = 6;
-	else if (tag == BER_GENTIME && len == 15)
+	else if (tag == AT_GENTIME && len == 15)
 		nf = 7;
 	else
 		return -EBADMSG;
@@ -172,7 +171,7 @@ static int note_extension(struct x509k_cert *c, const struct kr_rules *kr,
 	if (strcmp(oid, OID_SKID) == 0) {
 		/* crypto/asymmetric_keys/x509_cert_parser.c: exactly one
 		 * SKID, an OCTET STRING filling the value */
-		if (c->skid.data || vlen < 3 || v[0] != BER_OCTSTR ||
+		if (c->skid.data || vlen < 3 || v[0] != AT_OCTSTR ||
 		    v[1] != vlen - 2) {
 			*why = "malformed subjectKeyIdentifier";
 			return -EBADMSG;
@@ -184,7 +183,7 @@ static int note_extension(struct x509k_cert *c, const struct kr_rules *kr,
 		 * has it: a BIT STRING of at least 4
 		 * bytes, unused bits < 8; keyCertSign read from a 1-byte
 		 * string with at most 2 unused bits, or from a 2-byte one */
-		if (vlen < 4 || v[0] != BER_BITSTR || v[2] >= 8) {
+		if (vlen < 4 || v[0] != AT_BITSTR || v[2] >= 8) {
 			*why = "malformed keyUsage";
 			return -EBADMSG;
 		}
@@ -207,13 +206,13 @@ static int note_extension(struct x509k_cert *c, const struct kr_rules *kr,
 		 * included, fails the parse: Debian's 6.12 has this strict
 		 * form (the real-kernel stage showed it, conformance c63).
 		 */
-		if (vlen < 2 || v[0] != BER_SEQ || v[1] != vlen - 2) {
+		if (vlen < 2 || v[0] != AT_SEQ || v[1] != vlen - 2) {
 			*why = "malformed basicConstraints";
 			return -EBADMSG;
 		}
 		if (v[1] == 0)
 			return 0;
-		if (vlen < 5 || v[2] != BER_BOOL || v[3] != 1 || v[4] != 0xff) {
+		if (vlen < 5 || v[2] != AT_BOOL || v[3] != 1 || v[4] != 0xff) {
 			*why = "basicConstraints neither empty nor cA TRUE";
 			return -EBADMSG;
 		}
@@ -355,7 +354,7 @@ static int x_oid(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 	struct xctx *x = ctx;
 
 	(void)hdr, (void)tag;
-	ber_oid_name(v, len, x->last_oid, sizeof(x->last_oid));
+	asn1_oid_name(v, len, x->last_oid, sizeof(x->last_oid));
 	x->last_oid_raw = v;
 	x->last_oid_len = len;
 	return 0;
@@ -582,20 +581,11 @@ static int x_akid_serial(void *ctx, size_t hdr, uint8_t tag,
 			x->akid_issuer_len);
 }
 
-#define M(t) { .kind = A_MATCH, .tag = (t) }
-#define M_ACT(t, a) { .kind = A_MATCH, .tag = (t), .act = (a) }
-#define M_F(f, t, a, j) { .kind = A_MATCH, .flags = (f), .tag = (t), \
-			  .act = (a), .jump = (j) }
-#define ACT(a) { .kind = A_ACT, .act = (a) }
-#define END_SEQ { .kind = A_END_SEQ }
-#define END_OF(l) { .kind = A_END_OF, .loop = (l) }
-#define OP(k) { .kind = (k) }
-#define BER_IA5 0x16
 
 /* AlgorithmIdentifier ::= SEQUENCE { algorithm OID ({ x509_note_OID }),
  * parameters ANY OPTIONAL ({ x509_note_params }) } */
 static const struct asn1_op x_r_alg[] = {
-	M_ACT(BER_OID, x_oid),
+	M_ACT(AT_OID, x_oid),
 	M_F(AF_ANY | AF_SKIP, 0, x_params, NULL),
 	END_SEQ,
 	OP(A_RETURN),
@@ -605,9 +595,9 @@ static const struct asn1_op x_r_alg[] = {
  * SEQUENCE { OID ({ x509_note_OID }), ANY
  * ({ x509_extract_name_segment }) } */
 static const struct asn1_op x_r_name[] = {
-	/* 0 */ M(BER_SET),
-	/* 1 */ M(BER_SEQ),
-	M_ACT(BER_OID, x_oid),
+	/* 0 */ M(AT_SET),
+	/* 1 */ M(AT_SEQ),
+	M_ACT(AT_OID, x_oid),
 	M_F(AF_ANY, 0, x_name_segment, NULL),
 	END_SEQ,
 	END_OF(1),
@@ -617,7 +607,7 @@ static const struct asn1_op x_r_name[] = {
 
 /* version [0] EXPLICIT INTEGER */
 static const struct asn1_op x_r_version[] = {
-	M(BER_INT),
+	M(AT_INT),
 	END_SEQ,
 	OP(A_RETURN),
 };
@@ -625,11 +615,11 @@ static const struct asn1_op x_r_version[] = {
 /* extensions [3] EXPLICIT SEQUENCE OF SEQUENCE { extnid OID, critical
  * BOOLEAN OPTIONAL, extnValue OCTET STRING ({ x509_process_extension }) } */
 static const struct asn1_op x_r_extensions[] = {
-	M(BER_SEQ),
-	/* 1 */ M(BER_SEQ),
-	M_ACT(BER_OID, x_oid),
-	M_F(AF_SKIP, BER_BOOL, NULL, NULL),
-	M_ACT(BER_OCTSTR, x_extension),
+	M(AT_SEQ),
+	/* 1 */ M(AT_SEQ),
+	M_ACT(AT_OID, x_oid),
+	M_F(AF_SKIP, AT_BOOL, NULL, NULL),
+	M_ACT(AT_OCTSTR, x_extension),
 	END_SEQ,
 	END_OF(1),
 	END_SEQ,
@@ -637,42 +627,42 @@ static const struct asn1_op x_r_extensions[] = {
 };
 
 static const struct asn1_op x_r_cert[] = {
-	M(BER_SEQ),
+	M(AT_SEQ),
 	/* TBSCertificate */
-	M(BER_SEQ),
-	M_F(AF_JUMP | AF_SKIP, BER_CTXC(0), NULL, x_r_version),
-	M(BER_INT),
+	M(AT_SEQ),
+	M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, x_r_version),
+	M(AT_INT),
 	ACT(x_serial),
-	M_F(AF_JUMP, BER_SEQ, NULL, x_r_alg),
+	M_F(AF_JUMP, AT_SEQ, NULL, x_r_alg),
 	ACT(x_sig_algo),
-	M_F(AF_JUMP, BER_SEQ, NULL, x_r_name),
+	M_F(AF_JUMP, AT_SEQ, NULL, x_r_name),
 	ACT(x_issuer),
 	/* Validity: two CHOICEs of UTCTime and GeneralizedTime */
-	M(BER_SEQ),
-	M_F(AF_SKIP, BER_UTCTIME, NULL, NULL),
-	M_F(AF_COND | AF_SKIP, BER_GENTIME, NULL, NULL),
+	M(AT_SEQ),
+	M_F(AF_SKIP, AT_UTCTIME, NULL, NULL),
+	M_F(AF_COND | AF_SKIP, AT_GENTIME, NULL, NULL),
 	OP(A_COND_FAIL),
 	ACT(x_not_before),
-	M_F(AF_SKIP, BER_UTCTIME, NULL, NULL),
-	M_F(AF_COND | AF_SKIP, BER_GENTIME, NULL, NULL),
+	M_F(AF_SKIP, AT_UTCTIME, NULL, NULL),
+	M_F(AF_COND | AF_SKIP, AT_GENTIME, NULL, NULL),
 	OP(A_COND_FAIL),
 	ACT(x_not_after),
 	END_SEQ,
-	M_F(AF_JUMP, BER_SEQ, NULL, x_r_name),
+	M_F(AF_JUMP, AT_SEQ, NULL, x_r_name),
 	ACT(x_subject),
 	/* SubjectPublicKeyInfo */
-	M(BER_SEQ),
-	M_F(AF_JUMP, BER_SEQ, NULL, x_r_alg),
-	M_ACT(BER_BITSTR, x_key),
+	M(AT_SEQ),
+	M_F(AF_JUMP, AT_SEQ, NULL, x_r_alg),
+	M_ACT(AT_BITSTR, x_key),
 	END_SEQ,
 	/* issuerUniqueID [1] IMPLICIT, subjectUniqueID [2] IMPLICIT */
-	M_F(AF_SKIP, BER_CTX(1), NULL, NULL),
-	M_F(AF_SKIP, BER_CTX(2), NULL, NULL),
-	M_F(AF_JUMP | AF_SKIP, BER_CTXC(3), NULL, x_r_extensions),
+	M_F(AF_SKIP, AT_CTX(1), NULL, NULL),
+	M_F(AF_SKIP, AT_CTX(2), NULL, NULL),
+	M_F(AF_JUMP | AF_SKIP, AT_CTXC(3), NULL, x_r_extensions),
 	END_SEQ,
 	ACT(x_tbs),
-	M_F(AF_JUMP, BER_SEQ, NULL, x_r_alg),
-	M_ACT(BER_BITSTR, x_signature),
+	M_F(AF_JUMP, AT_SEQ, NULL, x_r_alg),
+	M_ACT(AT_BITSTR, x_signature),
 	END_SEQ,
 	OP(A_COMPLETE),
 };
@@ -686,29 +676,29 @@ static const struct asn1_op x_r_gn_any[] = {
 };
 
 static const struct asn1_op x_r_gn_ia5[] = {
-	M(BER_IA5),
+	M(AT_IA5),
 	END_SEQ,
 	OP(A_RETURN),
 };
 
 static const struct asn1_op x_r_gn_octets[] = {
-	M(BER_OCTSTR),
+	M(AT_OCTSTR),
 	END_SEQ,
 	OP(A_RETURN),
 };
 
 static const struct asn1_op x_r_gn_oid[] = {
-	M(BER_OID),
+	M(AT_OID),
 	END_SEQ,
 	OP(A_RETURN),
 };
 
 /* directoryName [4]: Name ({ x509_akid_note_name }) */
 static const struct asn1_op x_r_gn_dirname[] = {
-	M(BER_SEQ),
-	/* 1 */ M(BER_SET),
-	/* 2 */ M(BER_SEQ),
-	M_ACT(BER_OID, x_oid),
+	M(AT_SEQ),
+	/* 1 */ M(AT_SET),
+	/* 2 */ M(AT_SEQ),
+	M_ACT(AT_OID, x_oid),
 	M_F(AF_ANY, 0, x_name_segment, NULL),
 	END_SEQ,
 	END_OF(2),
@@ -718,11 +708,11 @@ static const struct asn1_op x_r_gn_dirname[] = {
 	OP(A_RETURN),
 };
 
-#define GN(n, r) M_F(AF_COND | AF_JUMP | AF_SKIP, BER_CTXC(n), NULL, r)
+#define GN(n, r) M_F(AF_COND | AF_JUMP | AF_SKIP, AT_CTXC(n), NULL, r)
 
 /* GeneralNames ::= SEQUENCE OF GeneralName (a CHOICE) */
 static const struct asn1_op x_r_general_names[] = {
-	/* 0 */ M_F(AF_JUMP | AF_SKIP, BER_CTXC(0), NULL, x_r_gn_any),
+	/* 0 */ M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, x_r_gn_any),
 	GN(1, x_r_gn_ia5),
 	GN(2, x_r_gn_ia5),
 	GN(3, x_r_gn_any),
@@ -739,8 +729,8 @@ static const struct asn1_op x_r_general_names[] = {
 /* The 6.12 and 7.3 grammar (kr->akid_implicit_names): otherName [0]
  * IMPLICIT SEQUENCE { type-id OID, value [0] ANY } */
 static const struct asn1_op x_r_gn_other_name[] = {
-	M(BER_OID),
-	M_F(AF_JUMP, BER_CTXC(0), NULL, x_r_gn_any),
+	M(AT_OID),
+	M_F(AF_JUMP, AT_CTXC(0), NULL, x_r_gn_any),
 	END_SEQ,
 	OP(A_RETURN),
 };
@@ -748,18 +738,18 @@ static const struct asn1_op x_r_gn_other_name[] = {
 /* ediPartyName [5] IMPLICIT SEQUENCE { nameAssigner [0] ANY OPTIONAL,
  * partyName [1] ANY } */
 static const struct asn1_op x_r_gn_edi_party[] = {
-	M_F(AF_JUMP | AF_SKIP, BER_CTXC(0), NULL, x_r_gn_any),
-	M_F(AF_JUMP, BER_CTXC(1), NULL, x_r_gn_any),
+	M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, x_r_gn_any),
+	M_F(AF_JUMP, AT_CTXC(1), NULL, x_r_gn_any),
 	END_SEQ,
 	OP(A_RETURN),
 };
 
 /* the string, octet and OID alternatives IMPLICIT: a primitive tag, its
  * contents not looked into */
-#define GN_PRIM(n) M_F(AF_COND | AF_SKIP, BER_CTX(n), NULL, NULL)
+#define GN_PRIM(n) M_F(AF_COND | AF_SKIP, AT_CTX(n), NULL, NULL)
 
 static const struct asn1_op x_r_general_names_implicit[] = {
-	/* 0 */ M_F(AF_JUMP | AF_SKIP, BER_CTXC(0), NULL, x_r_gn_other_name),
+	/* 0 */ M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, x_r_gn_other_name),
 	GN_PRIM(1),
 	GN_PRIM(2),
 	GN(3, x_r_gn_any),
@@ -778,10 +768,10 @@ static const struct asn1_op x_r_general_names_implicit[] = {
  * authorityCertSerialNumber [2] IMPLICIT OPTIONAL }: one shape, with
  * 6.1's GeneralName or the later one */
 #define AKID_GRAMMAR(general_names) {					\
-	M(BER_SEQ),							\
-	M_F(AF_SKIP, BER_CTX(0), x_akid_kid, NULL),			\
-	M_F(AF_JUMP | AF_SKIP, BER_CTXC(1), NULL, general_names),	\
-	M_F(AF_SKIP, BER_CTX(2), x_akid_serial, NULL),			\
+	M(AT_SEQ),							\
+	M_F(AF_SKIP, AT_CTX(0), x_akid_kid, NULL),			\
+	M_F(AF_JUMP | AF_SKIP, AT_CTXC(1), NULL, general_names),	\
+	M_F(AF_SKIP, AT_CTX(2), x_akid_serial, NULL),			\
 	END_SEQ,							\
 	OP(A_COMPLETE),							\
 }
