@@ -74,10 +74,10 @@ sources() {
 	case $1 in
 	fuzz_trailer) echo src/common/module/trailer.c ;;
 	fuzz_verify) echo src/common/module/trailer.c $k/asn1.c \
-		$k/x509.c $k/pkcs7.c $k/public_key.c $k/cert_check.c \
+		$k/x509.c $k/pkcs7.c $k/public_key*.c $k/cert_check.c \
 		$k/verify.c ;;
 	fuzz_certstore) echo src/common/base/cert_file.c $k/keyring.c \
-		$k/asn1.c $k/x509.c $k/public_key.c \
+		$k/asn1.c $k/x509.c $k/public_key*.c \
 		$k/cert_check.c ;;
 	fuzz_esl) echo src/common/trust/efi_siglist.c $k/keyring.c \
 		$k/blacklist.c $k/x509.c ;;

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
