@@ -81,7 +81,7 @@ sources() {
 		$k/cert_check.c ;;
 	fuzz_esl) echo src/common/trust/efi_siglist.c $k/keyring.c \
 		$k/blacklist.c $k/x509.c ;;
-	fuzz_vmlinux) echo src/common/trust/kernel_image.c \
+	fuzz_vmlinux) echo src/common/trust/kernel_image*.c src/common/module/elf.c \
 		src/common/module/compress*.c $k/keyring.c ;;
 	fuzz_describe) echo src/common/module/sig_describe.c \
 		src/common/module/modinfo.c src/common/report/sigdesc.c ;;

@@ -8,6 +8,7 @@
 #include <openssl/x509.h>
 
 #include "kernel/x509.h"
+#include "module/elf.h"
 #include "trust/kernel_image.h"
 
 /* A decompressed kernel is tens of MiB; debug builds a few hundred.
@@ -29,50 +30,22 @@ static uint32_t le32(const uint8_t *p)
 	       (uint32_t)p[3] << 24;
 }
 
-/* An ELF reader for both classes and byte orders. */
-struct elf {
-	const uint8_t *p;
-	size_t len;
-	bool is64, be;
-	uint16_t type;
-	uint64_t shoff;
-	uint16_t shentsize, shnum, shstrndx;
-};
-
-static uint64_t rd(const struct elf *e, const uint8_t *p, int n)
+/*
+ * The image's ELF header (module/elf.c reads it): -EINVAL when the image
+ * is no ELF file, -EBADMSG when damaged, including a section header
+ * table that does not lie inside it.  An image without section headers
+ * is scanned whole.
+ */
+static int elf_open(const uint8_t *p, size_t len, struct elf_file *e)
 {
-	uint64_t v = 0;
-	int i;
+	const char *why;
+	int ret;
 
-	for (i = 0; i < n; i++)
-		v |= (uint64_t)p[e->be ? n - 1 - i : i] << (8 * i);
-	return v;
-}
-
-struct shdr {
-	uint32_t name, type;
-	uint64_t addr, offset, size;
-	uint32_t link;
-	uint64_t entsize;
-};
-
-static int elf_open(const uint8_t *p, size_t len, struct elf *e)
-{
-	if (len < 52 || memcmp(p, "\177ELF", 4) != 0)
+	if (len < 52)
 		return -EINVAL;
-	if ((p[4] != 1 && p[4] != 2) || (p[5] != 1 && p[5] != 2))
-		return -EBADMSG;
-	e->p = p;
-	e->len = len;
-	e->is64 = p[4] == 2;
-	e->be = p[5] == 2;
-	if (e->is64 && len < 64)
-		return -EBADMSG;
-	e->type = (uint16_t)rd(e, p + 16, 2);
-	e->shoff = rd(e, p + (e->is64 ? 0x28 : 0x20), e->is64 ? 8 : 4);
-	e->shentsize = (uint16_t)rd(e, p + (e->is64 ? 0x3a : 0x2e), 2);
-	e->shnum = (uint16_t)rd(e, p + (e->is64 ? 0x3c : 0x30), 2);
-	e->shstrndx = (uint16_t)rd(e, p + (e->is64 ? 0x3e : 0x32), 2);
+	ret = elf_read_header(p, len, e, &why);
+	if (ret)
+		return ret;
 	if (e->shnum == 0)
 		return 0;	/* no section headers: scanned whole */
 	if (e->shentsize < (e->is64 ? 64 : 40) || e->shoff > len ||
@@ -81,39 +54,24 @@ static int elf_open(const uint8_t *p, size_t len, struct elf *e)
 	return 0;
 }
 
-static int elf_shdr(const struct elf *e, unsigned i, struct shdr *s)
+/* Section header i, its contents inside the image. */
+static int elf_shdr(const struct elf_file *e, unsigned i,
+		    struct elf_section *s)
 {
-	const uint8_t *h;
-
-	if (i >= e->shnum)
+	if (i >= e->shnum || elf_read_section(e, i, s))
 		return -EBADMSG;
-	h = e->p + e->shoff + (uint64_t)i * e->shentsize;
-	s->name = (uint32_t)rd(e, h, 4);
-	s->type = (uint32_t)rd(e, h + 4, 4);
-	if (e->is64) {
-		s->addr = rd(e, h + 0x10, 8);
-		s->offset = rd(e, h + 0x18, 8);
-		s->size = rd(e, h + 0x20, 8);
-		s->link = (uint32_t)rd(e, h + 0x28, 4);
-		s->entsize = rd(e, h + 0x38, 8);
-	} else {
-		s->addr = rd(e, h + 0x0c, 4);
-		s->offset = rd(e, h + 0x10, 4);
-		s->size = rd(e, h + 0x14, 4);
-		s->link = (uint32_t)rd(e, h + 0x18, 4);
-		s->entsize = rd(e, h + 0x24, 4);
-	}
 	/* SHT_NOBITS occupies no file bytes */
-	if (s->type != 8 && (s->offset > e->len || s->size > e->len - s->offset))
+	if (s->type != 8 &&
+	    (s->offset > e->len || s->size > e->len - s->offset))
 		return -EBADMSG;
 	return 0;
 }
 
 /* The NUL-terminated string at off in section strndx, or NULL. */
-static const char *elf_str(const struct elf *e, unsigned strndx,
+static const char *elf_str(const struct elf_file *e, unsigned strndx,
 			   uint64_t off)
 {
-	struct shdr s;
+	struct elf_section s;
 	const char *p;
 
 	if (elf_shdr(e, strndx, &s) || s.type == 8 || off >= s.size)
@@ -124,10 +82,10 @@ static const char *elf_str(const struct elf *e, unsigned strndx,
 
 /* The file bytes at a symbol: its section's offset plus the symbol value
  * (section-relative in a relocatable object, an address otherwise). */
-static int sym_bytes(const struct elf *e, unsigned shndx, uint64_t value,
+static int sym_bytes(const struct elf_file *e, unsigned shndx, uint64_t value,
 		     uint64_t want, size_t *off)
 {
-	struct shdr s;
+	struct elf_section s;
 	uint64_t rel;
 
 	if (elf_shdr(e, shndx, &s) || s.type == 8)
@@ -146,7 +104,7 @@ static int sym_bytes(const struct elf *e, unsigned shndx, uint64_t value,
  * define them.  1 when found, 0 when absent, -EBADMSG when the symbols
  * point outside their sections.
  */
-static int sym_list(const struct elf *e, const char *name, size_t *loff,
+static int sym_list(const struct elf_file *e, const char *name, size_t *loff,
 		    size_t *llen)
 {
 	uint64_t lval = 0, sval = 0, size;
@@ -154,7 +112,7 @@ static int sym_list(const struct elf *e, const char *name, size_t *loff,
 	size_t nlen = strlen(name);
 	int found = 0;
 	size_t soff;
-	struct shdr sh;
+	struct elf_section sh;
 
 	for (i = 0; i < e->shnum; i++) {
 		uint64_t n, j, esz = e->is64 ? 24 : 16;
@@ -164,9 +122,11 @@ static int sym_list(const struct elf *e, const char *name, size_t *loff,
 		n = sh.size / esz;
 		for (j = 0; j < n; j++) {
 			const uint8_t *y = e->p + sh.offset + j * esz;
-			uint32_t nm = (uint32_t)rd(e, y, 4);
-			unsigned shndx = (unsigned)rd(e, y + (e->is64 ? 6 : 14), 2);
-			uint64_t v = rd(e, y + (e->is64 ? 8 : 4), e->is64 ? 8 : 4);
+			uint32_t nm = (uint32_t)elf_get(e, y, 4);
+			unsigned shndx = (unsigned)elf_get(e, y + (e->is64 ? 6 : 14),
+							   2);
+			uint64_t v = elf_get(e, y + (e->is64 ? 8 : 4),
+					     e->is64 ? 8 : 4);
 			const char *sym = elf_str(e, sh.link, nm);
 
 			if (!sym || shndx == 0 || shndx >= 0xff00 ||
@@ -188,7 +148,7 @@ static int sym_list(const struct elf *e, const char *name, size_t *loff,
 	/* .quad on 64-bit kernels, .long on 32-bit ones */
 	if (sym_bytes(e, ssec, sval, e->is64 ? 8 : 4, &soff))
 		return -EBADMSG;
-	size = rd(e, e->p + soff, e->is64 ? 8 : 4);
+	size = elf_get(e, e->p + soff, e->is64 ? 8 : 4);
 	if (sym_bytes(e, lsec, lval, size, loff))
 		return -EBADMSG;
 	*llen = (size_t)size;
@@ -201,7 +161,7 @@ static int sym_list(const struct elf *e, const char *name, size_t *loff,
  * (verifying module signatures is the point), so module_cert_size is not
  * skipped.  1 when the system list was found.
  */
-static int by_symbol(const struct elf *e, struct vm_image *img)
+static int by_symbol(const struct elf_file *e, struct vm_image *img)
 {
 	size_t off, len;
 	int ret;
@@ -352,8 +312,8 @@ static void classify(const uint8_t *p, size_t len, struct vm_image *img)
 static int find_lists(const uint8_t *p, size_t len, const struct kr_rules *kr,
 		  struct vm_image *img, const char **why)
 {
-	struct elf e;
-	struct shdr sh;
+	struct elf_file e;
+	struct elf_section sh;
 	unsigned i;
 	int ret;
 
