@@ -36,9 +36,26 @@ static char *child(const char *dir, const char *name)
 	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
 }
 
+/* A kernel module's name: *.ko, or one compressed as kbuild's
+ * modules_install does (*.ko.gz, *.ko.xz, *.ko.zst). */
+static int is_module_name(const char *path)
+{
+	static const char *const ends[] = { ".ko", ".ko.xz", ".ko.zst",
+					    ".ko.gz" };
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		size_t e = strlen(ends[i]);
+
+		if (n > e && strcmp(path + n - e, ends[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* Returns 0 or -ENOMEM; a directory that cannot be read is noted. */
-static int walk(const char *dir, int (*want)(const char *name),
-		struct ms_list *out, struct ms_tree_skipped *skipped)
+static int walk(const char *dir, struct ms_list *out,
+		struct ms_tree_skipped *skipped)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -64,7 +81,7 @@ static int walk(const char *dir, int (*want)(const char *name),
 			       S_ISREG(st.st_mode) ? DT_REG : DT_LNK;
 		}
 		/* a link to a directory is not followed, but said */
-		if (type == DT_LNK && !want(e->d_name)) {
+		if (type == DT_LNK && !is_module_name(e->d_name)) {
 			if (fstatat(dirfd(d), e->d_name, &st, 0) == 0 &&
 			    S_ISDIR(st.st_mode) && !skipped->links++ &&
 			    !(skipped->first_link = child(dir, e->d_name))) {
@@ -74,14 +91,14 @@ static int walk(const char *dir, int (*want)(const char *name),
 			continue;
 		}
 		if (type != DT_DIR && ((type != DT_REG && type != DT_LNK) ||
-				       !want(e->d_name)))
+				       !is_module_name(e->d_name)))
 			continue;
 		free(path);
 		if (!(path = child(dir, e->d_name))) {
 			err = -ENOMEM;
 			break;
 		}
-		err = type == DT_DIR ? walk(path, want, out, skipped)
+		err = type == DT_DIR ? walk(path, out, skipped)
 				     : ms_list_add(out, path);
 	}
 	if (!err && errno)
@@ -101,9 +118,8 @@ static int cmp_path(const void *a, const void *b)
  * itself is followed when it is a link (find -H); a regular file is its
  * own tree.  Returns 0, -ENOMEM, or the -errno of dir itself.
  */
-static int ms_tree_collect(const char *dir, int (*want)(const char *name),
-			   struct ms_list *out,
-			   struct ms_tree_skipped *skipped)
+static int tree_collect(const char *dir, struct ms_list *out,
+			struct ms_tree_skipped *skipped)
 {
 	size_t from = out->n, len = strlen(dir);
 	struct stat st;
@@ -120,8 +136,8 @@ static int ms_tree_collect(const char *dir, int (*want)(const char *name),
 	while (len > 1 && top[len - 1] == '/')
 		top[--len] = '\0';
 	if (S_ISDIR(st.st_mode))
-		err = walk(top, want, out, skipped);
-	else if (S_ISREG(st.st_mode) && want(top))
+		err = walk(top, out, skipped);
+	else if (S_ISREG(st.st_mode) && is_module_name(top))
 		err = ms_list_add(out, top);
 	free(top);
 	/* an empty tree may have no array at all: qsort takes no NULL */
@@ -135,23 +151,6 @@ static void ms_tree_skipped_free(struct ms_tree_skipped *skipped)
 	free(skipped->first);
 	free(skipped->first_link);
 	memset(skipped, 0, sizeof(*skipped));
-}
-
-/* A kernel module's name: *.ko, or one compressed as kbuild's
- * modules_install does (*.ko.gz, *.ko.xz, *.ko.zst). */
-static int ms_is_module_name(const char *path)
-{
-	static const char *const ends[] = { ".ko", ".ko.xz", ".ko.zst",
-					    ".ko.gz" };
-	size_t n = strlen(path);
-
-	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
-		size_t e = strlen(ends[i]);
-
-		if (n > e && strcmp(path + n - e, ends[i]) == 0)
-			return 1;
-	}
-	return 0;
 }
 
 static int collect_list(const struct ms_tree_inputs *in, struct ms_list *out)
@@ -187,7 +186,7 @@ static int collect_tree(const struct ms_tree_inputs *in, struct ms_list *out,
 	size_t before = out->n;
 	int err, code = 0;
 
-	err = ms_tree_collect(in->walk, ms_is_module_name, out, &skipped);
+	err = tree_collect(in->walk, out, &skipped);
 	if (err == -ENOMEM) {
 		ms_tree_skipped_free(&skipped);
 		return err;
