@@ -562,10 +562,16 @@ int kv_usage_by_name(const char *name)
 	return -1;
 }
 
+/* A key of the image's: filed in .builtin_trusted_keys, or with no
+ * keyring label at all (a -k, -c or --vmlinux key). */
+static bool is_builtin(const struct x509k_cert *k)
+{
+	return !k->keyring || strcmp(k->keyring, ".builtin_trusted_keys") == 0;
+}
+
 int kv_restrict_by_signature(const struct kr_rules *kr,
 			     const struct keyring *ring,
 			     const struct x509k_cert *c, bool builtin_only,
-			     bool (*is_builtin)(const struct x509k_cert *k),
 			     const char **why)
 {
 	struct x509k_cert *key;

@@ -91,13 +91,12 @@ void kv_result_free(struct kv_result *res);
  * enters only when a key of ring, found by its authorityKeyIdentifier
  * (find_asymmetric_key()), verifies its signature.  builtin_only
  * (SECONDARY_TRUSTED_KEYRING_SIGNED_BY_BUILTIN): that key must be one
- * of the image's, is_builtin says which.  0, -ENOKEY (no AKID, no such
+ * of the image's (labelled .builtin_trusted_keys, or with no label).  0, -ENOKEY (no AKID, no such
  * key, or not built in), or the signature check's error; *why says it.
  */
 int kv_restrict_by_signature(const struct kr_rules *kr,
 			     const struct keyring *ring,
 			     const struct x509k_cert *c, bool builtin_only,
-			     bool (*is_builtin)(const struct x509k_cert *k),
 			     const char **why);
 
 #endif

@@ -229,11 +229,6 @@ int tl_load_blacklist(const char *path, struct blacklist *bl, int *line)
 	return err ? -EINVAL : 0;
 }
 
-static bool is_builtin(const struct x509k_cert *k)
-{
-	return !k->keyring || strcmp(k->keyring, ".builtin_trusted_keys") == 0;
-}
-
 /*
  * --secondary FILE: each certificate of FILE into st->trusted, filed
  * in .secondary_trusted_keys, only when a key already trusted signed it
@@ -271,8 +266,7 @@ static int tl_add_secondary(const struct ts_stores *st, const char *path,
 		r.index = (int)i + 1;
 		r.why = NULL;
 		r.err = kv_restrict_by_signature(st->kr, st->trusted, c,
-						 builtin_only, is_builtin,
-						 &r.why);
+						 builtin_only, &r.why);
 		if (r.err == -ENOMEM) {
 			err = r.err;
 			goto out;
