@@ -8,13 +8,6 @@
 #include "module/compress.h"
 #include "module/compress_codec.h"
 
-/*
- * The compression libraries are opened when a format is first needed,
- * not linked: five more libraries for the dynamic loader to map and
- * relocate would add to every run's start-up, a visible part of signing
- * a plain module, and most runs never decompress anything.  The headers
- * still give each entry point its type; the sonames are the libraries' ABI.
- */
 
 /* One codec per format, in the order the magics are tried: the module
  * formats of kernel/module/decompress.c and kmod's libkmod-file.c first,

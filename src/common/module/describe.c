@@ -454,9 +454,9 @@ int ms_describe_begin(struct ms_describe_opts *o, const char *file)
 	o->cert = NULL;
 	if (!o->cert_path)
 		return 0;
-	err = ms_cert_read(o->cert_path, &o->cert);
+	err = cert_file_read(o->cert_path, &o->cert);
 	if (err) {
-		ms_error(o->cert_path, "%s", ms_cert_strerror(err));
+		ms_error(o->cert_path, "%s", cert_file_strerror(err));
 		return -ENOKEY;
 	}
 	return 0;

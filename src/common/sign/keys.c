@@ -37,7 +37,7 @@ const char *ms_key_problem_str(enum ms_key_problem p)
 	case MS_KEY_BAD_PIN:
 		return "cannot decrypt private key (wrong passphrase)";
 	case MS_KEY_NOT_A_CERT:
-		return ms_cert_strerror(-EBADMSG);
+		return cert_file_strerror(-EBADMSG);
 	case MS_KEY_MISMATCH:
 		return "private key does not match the certificate";
 	case MS_KEY_PIN_UNREADABLE:
@@ -339,7 +339,7 @@ int ms_load_private_key(const char *spec, const struct ms_key_opts *o,
 
 int ms_load_cert(const char *path, X509 **cert, enum ms_key_problem *why)
 {
-	int err = ms_cert_read(path, cert);
+	int err = cert_file_read(path, cert);
 
 	if (err == -EBADMSG) {
 		*why = MS_KEY_NOT_A_CERT;
