@@ -105,7 +105,7 @@ static void help(void)
 "  -c, --cert CERT       the signer's certificate, for its key type and size\n"
 "\n"
 "Options of every tool (many files: one description each, in input order):\n");
-	ms_cli_help(stdout, MS_CLI_ALL & ~MS_CLI_KERNEL_CONFIG);
+	cli_options_help(stdout, MS_CLI_ALL & ~MS_CLI_KERNEL_CONFIG);
 	ms_exit_help(stdout);
 }
 
@@ -193,7 +193,7 @@ static void help_cb(void *ctx)
 }
 
 /* Its own options, and the shared ones (base/cli_options.h) into a: an
- * answer of ms_cli_parse, MS_CLI_USAGE when they do not hold together. */
+ * answer of cli_options_parse, MS_CLI_USAGE when they do not hold together. */
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	const struct ms_cli_tool t = {
@@ -206,7 +206,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		.mldsa = rp_mldsa_checkable, .ctx = a,
 	};
 	struct ms_cli c = { 0 };
-	int r = ms_cli_parse(argc, argv, &t, &c);
+	int r = cli_options_parse(argc, argv, &t, &c);
 
 	if (r)
 		return r;

@@ -128,7 +128,7 @@ static void help(void)
 "      --kmodsign      read Ubuntu kmodsign's command line (kmodsign --help)\n"
 "\n"
 "Options of every tool (-r, --files-from, -0, -j and --json with --batch):\n");
-	ms_cli_help(stdout, MS_CLI_ALL);
+	cli_options_help(stdout, MS_CLI_ALL);
 	ms_exit_help(stdout);
 }
 
@@ -305,7 +305,7 @@ static int parse_options(int argc, char **argv, struct ms_sign_cmd *o)
 			o->ncmd = argc - i - 1;
 			break;
 		}
-	ret = ms_cli_parse(argc, argv, &t, &c);
+	ret = cli_options_parse(argc, argv, &t, &c);
 	o->quiet = c.quiet;
 	o->verbose = c.verbose;
 	o->kcpath = c.kconfig;

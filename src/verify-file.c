@@ -102,7 +102,7 @@ static void help(void)
 "      --efi-dbx         the same from UEFI dbx in efivarfs\n"
 "\n"
 "Options of every tool:\n");
-	ms_cli_help(stdout, MS_CLI_ALL);
+	cli_options_help(stdout, MS_CLI_ALL);
 	ms_exit_help(stdout);
 }
 
@@ -271,7 +271,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
 		.mldsa = rp_mldsa_checkable, .ctx = o,
 	};
 	struct ms_cli c = { 0 };
-	int ret = ms_cli_parse(argc, argv, &t, &c);
+	int ret = cli_options_parse(argc, argv, &t, &c);
 
 	o->walk = c.walk;
 	o->from = c.from;

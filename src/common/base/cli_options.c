@@ -54,7 +54,7 @@ static const struct shared {
 
 #define N_SHARED (sizeof(shared) / sizeof(shared[0]))
 
-void ms_cli_help(FILE *f, unsigned which)
+void cli_options_help(FILE *f, unsigned which)
 {
 	for (size_t i = 0; i < N_SHARED; i++)
 		if (which & shared[i].bit)
@@ -144,7 +144,7 @@ static const struct shared *find_shared(const struct ms_cli_tool *t,
 	return NULL;
 }
 
-int ms_cli_parse(int argc, char **argv, const struct ms_cli_tool *t,
+int cli_options_parse(int argc, char **argv, const struct ms_cli_tool *t,
 		 struct ms_cli *c)
 {
 	const struct shared *s;
