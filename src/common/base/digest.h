@@ -13,12 +13,12 @@
 
 /* The digest named on the command line: any name OpenSSL knows, as the
  * kernel's sign-file (EVP_get_digestbyname).  NULL when unknown. */
-const EVP_MD *ms_digest_by_name(const char *name);
+const EVP_MD *digest_by_name(const char *name);
 
 /* EVP_DigestUpdate over data; a mapped file's bytes read through its
  * descriptor (ms_map_read), in small chunks.  1 on success. */
-int ms_digest_update_mapped(EVP_MD_CTX *c, const uint8_t *data, size_t len);
-int ms_digest(const EVP_MD *md, const uint8_t *data, size_t len,
+int digest_update_mapped(EVP_MD_CTX *c, const uint8_t *data, size_t len);
+int digest_bytes(const EVP_MD *md, const uint8_t *data, size_t len,
 	      uint8_t *digest, unsigned int *digest_len);
 /*
  * The same over the first len bytes of an open input: from its buffer
@@ -27,6 +27,6 @@ int ms_digest(const EVP_MD *md, const uint8_t *data, size_t len,
  * len.
  */
 struct ms_file;
-int ms_digest_input(const EVP_MD *md, const struct ms_file *f, size_t len,
+int digest_input(const EVP_MD *md, const struct ms_file *f, size_t len,
 		    uint8_t *digest, unsigned int *digest_len);
 #endif

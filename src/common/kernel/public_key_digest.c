@@ -19,7 +19,7 @@ int pk_digest2(const struct kr_hash *h, uint8_t first, const uint8_t *data,
 		return -ENOMEM;
 	ok = EVP_DigestInit_ex(c, md, NULL) &&
 	     (first == 0 || EVP_DigestUpdate(c, &first, 1)) &&
-	     ms_digest_update_mapped(c, data, len);
+	     digest_update_mapped(c, data, len);
 	ok = ok && EVP_DigestFinal_ex(c, out, &n);
 	EVP_MD_CTX_free(c);
 	if (!ok)

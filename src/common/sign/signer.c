@@ -46,7 +46,7 @@ int ms_signer_init(struct ms_signer *s, const char *hash, int use_keyid,
 	memset(s, 0, sizeof(*s));
 	memset(fail, 0, sizeof(*fail));
 	s->use_keyid = use_keyid;
-	s->md = ms_digest_by_name(hash);
+	s->md = digest_by_name(hash);
 	if (!s->md)
 		return fail_at(fail, MS_STAGE_HASH, hash, NULL, -EINVAL);
 	/*
@@ -924,9 +924,9 @@ static int sign_body(const struct ms_signer *s, const struct ms_sign_req *r,
 
 	/* Hashing needs no token: only the signing is serialised. */
 	err = p->in.comp == MS_COMP_NONE
-		? ms_digest_input(s->md, &p->in.file, p->body_len, digest,
+		? digest_input(s->md, &p->in.file, p->body_len, digest,
 				  &dlen)
-		: ms_digest(s->md, p->in.data, p->body_len, digest, &dlen);
+		: digest_bytes(s->md, p->in.data, p->body_len, digest, &dlen);
 	if (!err) {
 		if (s->serial)
 			pthread_mutex_lock(s->serial);
