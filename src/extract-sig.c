@@ -106,7 +106,7 @@ static void help(void)
 "\n"
 "Options of every tool (many files: one description each, in input order):\n");
 	cli_options_help(stdout, MS_CLI_ALL & ~MS_CLI_KERNEL_CONFIG);
-	ms_exit_help(stdout);
+	exitcode_help(stdout);
 }
 
 static int set_view(struct args *a, enum view v)
@@ -260,7 +260,7 @@ static int describe_all(const struct args *a, const struct ms_describe_opts *o,
 		rp_print_describe_summary(stdout, &t, code,
 					  a->view == VIEW_JSON);
 	else if (!t.files && code && a->view == VIEW_JSON)
-		ms_exit_json(stdout, code, 0);
+		exitcode_json(stdout, code, 0);
 	return code;
 }
 
@@ -279,7 +279,7 @@ int main(int argc, char **argv)
 	if (rc) {
 		ms_usage_hint();
 		if (a.view == VIEW_JSON)
-			ms_exit_json(stdout, MS_EXIT_USAGE, 0);
+			exitcode_json(stdout, MS_EXIT_USAGE, 0);
 		return MS_EXIT_USAGE;
 	}
 	describe_opts(&a, NULL, &o, &r);
@@ -287,7 +287,7 @@ int main(int argc, char **argv)
 	if (err) {
 		rc = err == -EEXIST ? MS_EXIT_USAGE : MS_EXIT_KEY;
 		if (a.view == VIEW_JSON)
-			ms_exit_json(stdout, rc, err);
+			exitcode_json(stdout, rc, err);
 		return rc;
 	}
 	sink = rp_describe_sink(&r);

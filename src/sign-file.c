@@ -129,7 +129,7 @@ static void help(void)
 "\n"
 "Options of every tool (-r, --files-from, -0, -j and --json with --batch):\n");
 	cli_options_help(stdout, MS_CLI_ALL);
-	ms_exit_help(stdout);
+	exitcode_help(stdout);
 }
 
 /*

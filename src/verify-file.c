@@ -103,7 +103,7 @@ static void help(void)
 "\n"
 "Options of every tool:\n");
 	cli_options_help(stdout, MS_CLI_ALL);
-	ms_exit_help(stdout);
+	exitcode_help(stdout);
 }
 
 /* The command line, parsed. */
@@ -392,7 +392,7 @@ done:
 		code = MS_EXIT_USAGE;
 	}
 	if (o.json && code && !o.judging)
-		ms_exit_json(stdout, code, o.err);
+		exitcode_json(stdout, code, o.err);
 	free(o.srcs);
 	mp_notes_free(&o.notes);
 	mc_free(&o.m);

@@ -168,7 +168,7 @@ static void each_done(void *ctx, size_t i)
 	struct ms_result *r = &run->res[i];
 
 	ms_result_emit(r, &run->pg);
-	run->code = ms_exit_worst(run->code, r->code);
+	run->code = exitcode_worst(run->code, r->code);
 	if (run->done)
 		run->done(run->ctx, i, r->code);
 	ms_result_free(r);
@@ -190,7 +190,7 @@ int ms_batch_each(const struct ms_list *list, int jobs, const char *what,
 	ms_progress_end(&run.pg);
 	if (err) {
 		ms_error(NULL, "cannot start workers: %s", strerror(-err));
-		run.code = ms_exit_worst(run.code, MS_EXIT_IO);
+		run.code = exitcode_worst(run.code, MS_EXIT_IO);
 	}
 	fflush(stdout);
 	free(run.res);

@@ -43,5 +43,5 @@ int kv_sig_exit_code(const struct kv_sig_policy *p, enum kv_usage usage,
 	int shown = kv_sig_errno(p, usage,
 				 kv_sig_decided(p, usage, r, &tmp)->err);
 
-	return shown == -EPERM ? MS_EXIT_REJECTED : ms_exit_for_errno(shown);
+	return shown == -EPERM ? MS_EXIT_REJECTED : exitcode_for_errno(shown);
 }

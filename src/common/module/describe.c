@@ -357,7 +357,7 @@ int ms_describe_file(const struct ms_describe_opts *o,
 	err = ms_modfile_open(file, &f, &content);
 	if (err) {
 		if (content)
-			return fail(&j, err, ms_exit_for_errno(err),
+			return fail(&j, err, exitcode_for_errno(err),
 				    "cannot decompress: %s", content);
 		return fail(&j, err, MS_EXIT_IO, "%s", ms_io_strerror(err));
 	}
@@ -420,7 +420,7 @@ int ms_describe_all(const struct ms_describe_opts *o,
 	memset(t, 0, sizeof(*t));
 	code = ms_tree_inputs_collect(&in, &files);
 	if (files.n)
-		code = ms_exit_worst(code, ms_batch_each(&files, jobs ? jobs :
+		code = exitcode_worst(code, ms_batch_each(&files, jobs ? jobs :
 			ms_pool_default_workers(), "described",
 			each_describe, each_done, &e));
 	t->files = files.n;

@@ -19,7 +19,7 @@ static void say_skipped(const struct keyring_skipped *s)
 
 	if (s->index)
 		ms_info("%s: certificate %d left out: -%s: %s", p, s->index,
-			ms_errno_name(s->err), s->why ? s->why : "unparsable");
+			exitcode_errno_name(s->err), s->why ? s->why : "unparsable");
 	else
 		ms_info("%s: skipped: %s", p,
 			s->why ? s->why : ms_io_strerror(s->err));
@@ -133,7 +133,7 @@ static void say_refused(void *ctx, const struct tl_refusal *r)
 	else
 		ms_warn(r->path, "certificate %d not added to "
 			".secondary_trusted_keys: -%s: %s", r->index,
-			ms_errno_name(r->err), r->why);
+			exitcode_errno_name(r->err), r->why);
 }
 
 /* A .config read: what it leaves assumed, and (-v) what it says. */

@@ -24,7 +24,7 @@ static void print_json(FILE *out, const struct ms_sign_outcome *o)
 			       json_object_new_string(verdict[o->verdict]));
 	if (o->verdict == MS_SIGN_FAILED) {
 		json_object_object_add(j, "errno", json_object_new_string(
-					       ms_errno_name(o->err)));
+					       exitcode_errno_name(o->err)));
 		/* it may name other files (the key, a <dest>) */
 		ms_json_add_name(j, "reason", o->reason);
 		json_object_object_add(j, "exit", json_object_new_int(o->code));

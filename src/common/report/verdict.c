@@ -358,15 +358,15 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 	/* a verdict this build cannot reach has no kernel errno */
 	json_object_object_add(j, "errno", shown && (nomod ||
 			       shown != -MS_ENOALG) ?
-			       json_object_new_string(ms_errno_name(shown)) : NULL);
+			       json_object_new_string(exitcode_errno_name(shown)) : NULL);
 	json_object_object_add(j, "underlying_errno",
 			       r->err && r->err != -MS_ENOALG ?
-			       json_object_new_string(ms_errno_name(r->err)) : NULL);
+			       json_object_new_string(exitcode_errno_name(r->err)) : NULL);
 	/* the signature check's own verdict, before load_module()'s ELF
 	 * checks: what the kernel's mod_verify_sig() says */
 	sig = r->elf_refused ? r->sig_err : r->err;
 	json_object_object_add(j, "signature_errno", sig && sig != -MS_ENOALG ?
-			       json_object_new_string(ms_errno_name(sig)) : NULL);
+			       json_object_new_string(exitcode_errno_name(sig)) : NULL);
 	cannot_check(lacks, sizeof(lacks));
 	json_object_object_add(j, "reason", nomod ?
 			       json_object_new_string(no_modules_why) :
@@ -473,7 +473,7 @@ static void print_text(FILE *out, const struct rp_context *c,
 	}
 	if (shown == -EKEYREJECTED && kv_sig_soft(r->err)) {
 		fprintf(out, "%s: REJECTED -EKEYREJECTED: %s (-%s: %s)\n", file,
-			enforce_words(r->err), ms_errno_name(r->err),
+			enforce_words(r->err), exitcode_errno_name(r->err),
 			r->reason ? r->reason : "");
 		return;
 	}
@@ -484,13 +484,13 @@ static void print_text(FILE *out, const struct rp_context *c,
 		fprintf(out, "%s: REJECTED -EPERM: Lockdown: modprobe: "
 			"unsigned module loading is restricted; see man "
 			"kernel_lockdown.7 (-%s: %s; locked down by %s)\n",
-			file, ms_errno_name(r->err),
+			file, exitcode_errno_name(r->err),
 			r->reason ? r->reason : "", c->locked_by ?
 			c->locked_by : "lockdown");
 		return;
 	}
 	fprintf(out, "%s: %s -%s: %s", file, rp_verdict_word(shown),
-		ms_errno_name(shown), r->reason ? r->reason : "no reason");
+		exitcode_errno_name(shown), r->reason ? r->reason : "no reason");
 	if (kv_sig_soft(shown))
 		fprintf(out, " (%s)", soft_words(c, usage));
 	fputc('\n', out);
@@ -556,7 +556,7 @@ void rp_print_error_json(FILE *out, const char *file, int err,
 	ms_json_add_name(j, "file", file);
 	json_object_object_add(j, "verdict", json_object_new_string("ERROR"));
 	json_object_object_add(j, "errno",
-			       json_object_new_string(ms_errno_name(err)));
+			       json_object_new_string(exitcode_errno_name(err)));
 	/* it may name the file, or another */
 	ms_json_add_name(j, "reason", reason);
 	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));

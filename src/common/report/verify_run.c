@@ -61,7 +61,7 @@ static int check_file(const struct judge *jd, const char *file,
 		ms_error(file, "%s", why);
 		if (o->json)
 			rp_print_error_json(out, file, err, why);
-		code = j.why ? ms_exit_for_errno(err) : MS_EXIT_IO;
+		code = j.why ? exitcode_for_errno(err) : MS_EXIT_IO;
 		sum->errors++;
 	} else {
 		code = rp_exit_code(&jd->rc, j.usage, &j.r);
@@ -154,11 +154,11 @@ int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
 	code = ms_tree_inputs_collect(in, &files);
 	if (!files.n) {
 		if (r->json && code)
-			ms_exit_json(stdout, code, 0);
+			exitcode_json(stdout, code, 0);
 		ms_list_free(&files);
 		return code;
 	}
-	code = ms_exit_worst(code, check_all(&jd, &files, r->jobs ? r->jobs :
+	code = exitcode_worst(code, check_all(&jd, &files, r->jobs ? r->jobs :
 		files.n > 1 ? ms_pool_default_workers() : 1, &sum));
 	if (r->summary && r->json)
 		rp_print_summary_json(stdout, files.n, &sum, code);

@@ -322,7 +322,7 @@ static void sign_done(void *ctx, size_t i)
 		run->skipped++;
 	else
 		run->failed++;
-	run->code = ms_exit_worst(run->code, r->code);
+	run->code = exitcode_worst(run->code, r->code);
 	ms_result_emit(r, &run->pg);
 	ms_result_free(r);
 }
@@ -358,7 +358,7 @@ int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 	ms_progress_end(&run.pg);
 	if (err) {
 		ms_error(NULL, "cannot start workers: %s", strerror(-err));
-		run.code = ms_exit_worst(run.code, MS_EXIT_IO);
+		run.code = exitcode_worst(run.code, MS_EXIT_IO);
 	}
 	*tally = (struct ms_sign_tally){
 		.files = list->n, .signed_ = run.signed_,

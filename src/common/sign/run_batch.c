@@ -107,7 +107,7 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 	code = load_signer(c, &signer, hash, &kc, report);
 	if (code)
 		goto out;
-	code = ms_exit_worst(listed, ms_batch_sign(&signer, &c->req, &list,
+	code = exitcode_worst(listed, ms_batch_sign(&signer, &c->req, &list,
 			     c->batch.jobs ? c->batch.jobs :
 			     ms_pool_default_workers(), view, report, tally));
 out:

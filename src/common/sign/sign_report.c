@@ -61,7 +61,7 @@ int ms_sign_report(const struct ms_fail *f, int err)
 		/* A corrupt stream is malformed input (6); too large or out
 		 * of memory is a system limit (7). */
 		ms_error(f->path, "cannot decompress: %s", f->reason);
-		return ms_exit_for_errno(err);
+		return exitcode_for_errno(err);
 	case MS_STAGE_SIGNED_AFTER:
 		/* Not 8: the kernel does not see this module as signed, and
 		 * a script treating 8 as "nothing to do" would ship it. */
@@ -76,7 +76,7 @@ int ms_sign_report(const struct ms_fail *f, int err)
 		/* the kernel's errno, as verify-file would exit with it;
 		 * or what this build lacks */
 		ms_error(f->path, "%s", f->reason);
-		return ms_exit_for_errno(err);
+		return exitcode_for_errno(err);
 	case MS_STAGE_DEST:
 		/* 2, a usage error: the command line named a second module
 		 * where the kernel tool's layout puts <dest> */

@@ -61,7 +61,7 @@ void ms_sign_warn_algorithms(const struct ms_signer *s, const char *hash,
 		ms_warn(hash, "%s", advice);
 	if (err)
 		ms_warn(hash, "%s rejects it (-%s): %s", who,
-			ms_errno_name(err), why);
+			exitcode_errno_name(err), why);
 	for (int k = 0; k < s->n || (k == 0 && s->certs[0]); k++) {
 		EVP_PKEY *key = k < s->n ? s->keys[k]
 					 : X509_get0_pubkey(s->certs[0]);
@@ -73,7 +73,7 @@ void ms_sign_warn_algorithms(const struct ms_signer *s, const char *hash,
 		err = check_key(kr, s->certs[k < s->n ? k : 0], key, &why);
 		if (err)
 			ms_warn(names[k], "%s key: %s rejects it (-%s): %s",
-				desc, who, ms_errno_name(err), why);
+				desc, who, exitcode_errno_name(err), why);
 		if (k < s->n)
 			ms_info("signer %d: %s key from %s (%s)", k + 1, desc,
 				names[k], ms_token_via(s->toks[k]));

@@ -653,7 +653,7 @@ static int check_attach(const struct ms_signer *s,
 	if (v.cert_refused)
 		snprintf(fail->text, sizeof(fail->text), "the %s kernel would "
 			 "not load the certificate as a key: -%s: %s",
-			 kr_label(kr), ms_errno_name(err), v.why);
+			 kr_label(kr), exitcode_errno_name(err), v.why);
 	else if (err == -ENOKEY)
 		snprintf(fail->text, sizeof(fail->text), "no signer of the "
 			 "CMS is the given certificate (-ENOKEY from the %s "
@@ -663,11 +663,11 @@ static int check_attach(const struct ms_signer *s,
 		snprintf(fail->text, sizeof(fail->text), "the signature "
 			 "value does not verify over this file with the "
 			 "certificate (-%s from the %s kernel: %s)",
-			 ms_errno_name(err), kr_label(kr), v.why);
+			 exitcode_errno_name(err), kr_label(kr), v.why);
 	else
 		snprintf(fail->text, sizeof(fail->text), "the %s kernel "
 			 "would refuse this signature: -%s: %s%s", kr_label(kr),
-			 ms_errno_name(err), v.why ? v.why : "rejected",
+			 exitcode_errno_name(err), v.why ? v.why : "rejected",
 			 s->raw_is_value ? "" : " (openssl cms -sign makes "
 			 "one it accepts with -binary -noattr -nosmimecap "
 			 "-nocerts)");
@@ -710,7 +710,7 @@ static int check_mldsa(const struct ms_signer *s,
 	snprintf(fail->text, sizeof(fail->text), "the %s kernel would %s: "
 		 "-%s: %s%s", kr_label(kr), v.cert_refused ? "not load the "
 		 "signer's certificate as a key" : "refuse this ML-DSA "
-		 "signature", ms_errno_name(err), v.why ? v.why : "rejected",
+		 "signature", exitcode_errno_name(err), v.why ? v.why : "rejected",
 		 kr->from_config && !kr->mldsa_authattr_waiver &&
 		 err == -EKEYREJECTED ? " (ML-DSA signatures made with "
 		 "OpenSSL before 4.0 carry signed attributes, which need "
