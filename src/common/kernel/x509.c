@@ -156,9 +156,9 @@ void x509k_describe(const struct x509k_cert *c, char *buf, size_t size)
 	char hex[129];
 
 	if (c->skid.data)
-		ms_hex_to(hex, sizeof(hex), c->skid.data, c->skid.len);
+		format_hex_to(hex, sizeof(hex), c->skid.data, c->skid.len);
 	else
-		ms_hex_to(hex, sizeof(hex), c->serial, c->serial_len);
+		format_hex_to(hex, sizeof(hex), c->serial, c->serial_len);
 	snprintf(buf, size, "%s: %s", c->name, hex);
 }
 

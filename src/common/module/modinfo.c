@@ -214,13 +214,13 @@ static void print_field(FILE *f, const struct kmod_sig *k, int which)
 			fwrite(k->signer, 1, k->signer_len, f);
 		break;
 	case 2:
-		ms_hex_kmod(f, k->key_id, k->key_id_len);
+		format_hex_kmod(f, k->key_id, k->key_id_len);
 		break;
 	case 3:
 		fputs(k->hash_algo, f);
 		break;
 	case 4:
-		ms_hex_kmod(f, k->sig, k->sig_len);
+		format_hex_kmod(f, k->sig, k->sig_len);
 		break;
 	}
 }

@@ -56,7 +56,7 @@ static char *name_text(const X509_NAME *name)
 
 	if (name_content(name, &p, &len))
 		return NULL;
-	ms_format_name(buf, sizeof(buf), p, len);
+	format_name(buf, sizeof(buf), p, len);
 	return strdup(buf);
 }
 
@@ -68,7 +68,7 @@ static char *signer_text(const X509_NAME *name)
 	char buf[512];
 
 	if (name_content(name, &p, &len) ||
-	    ms_format_signer(buf, sizeof(buf), p, len))
+	    format_signer(buf, sizeof(buf), p, len))
 		return NULL;
 	return strdup(buf);
 }
@@ -90,7 +90,7 @@ static void fill_serial(struct ms_signer_desc *sd, const ASN1_INTEGER *sno)
 
 static void describe_cert(struct ms_signer_desc *sd, X509 *x, const char *from)
 {
-	ms_pkey_describe(X509_get0_pubkey(x), sd->key, sizeof(sd->key));
+	format_pkey(X509_get0_pubkey(x), sd->key, sizeof(sd->key));
 	sd->cert_from = from;
 	sd->subject = name_text(X509_get_subject_name(x));
 	sd->subject_cn = signer_text(X509_get_subject_name(x));

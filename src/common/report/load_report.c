@@ -14,7 +14,7 @@
 
 static void say_skipped(const struct keyring_skipped *s)
 {
-	char *shown = ms_one_line(s->path);
+	char *shown = format_one_line(s->path);
 	const char *p = shown ? shown : s->path;
 
 	if (s->index)

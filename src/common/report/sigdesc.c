@@ -12,7 +12,7 @@
 static void print_hex_line(FILE *out, const char *label, const uint8_t *p,
 			   size_t len)
 {
-	char *h = ms_hex(p, len);
+	char *h = format_hex(p, len);
 
 	fprintf(out, "  %-16s%s\n", label, h ? h : "");
 	free(h);
@@ -174,12 +174,12 @@ static void desc_facts(const struct ms_sigdesc *d,
 	}
 	if (s->serial) {
 		f.has_serial = true;
-		ms_format_serial(f.serial, sizeof(f.serial), s->serial,
+		format_serial(f.serial, sizeof(f.serial), s->serial,
 				 s->serial_len);
 	}
 	if (s->skid) {
 		f.has_skid = true;
-		ms_hex_to(f.skid, sizeof(f.skid), s->skid, s->skid_len);
+		format_hex_to(f.skid, sizeof(f.skid), s->skid, s->skid_len);
 	}
 	if (s->cert_from) {
 		f.has_key = true;

@@ -281,37 +281,37 @@ static void signer_facts(const struct p7_sinfo *si, struct rp_signer_facts *fp)
 
 	if (si->issuer) {
 		f.has_issuer = true;
-		ms_format_name(f.issuer, sizeof(f.issuer), si->issuer,
+		format_name(f.issuer, sizeof(f.issuer), si->issuer,
 			       si->issuer_len);
-		f.has_signer = ms_format_signer(f.signer, sizeof(f.signer),
+		f.has_signer = format_signer(f.signer, sizeof(f.signer),
 						si->issuer,
 						si->issuer_len) == 0;
 		f.has_modinfo_signer = f.has_signer;
 		memcpy(f.modinfo_signer, f.signer, sizeof(f.modinfo_signer));
 		f.has_serial = true;
-		ms_format_serial(f.serial, sizeof(f.serial), si->serial,
+		format_serial(f.serial, sizeof(f.serial), si->serial,
 				 si->serial_len);
 	}
 	if (si->skid) {
 		f.has_skid = true;
-		ms_hex_to(f.skid, sizeof(f.skid), si->skid, si->skid_len);
+		format_hex_to(f.skid, sizeof(f.skid), si->skid, si->skid_len);
 	}
 	if (c) {
 		f.has_key = c->pub.pkey != NULL;
 		if (c->pub.pkey)
-			ms_pkey_describe(c->pub.pkey, f.key_type,
+			format_pkey(c->pub.pkey, f.key_type,
 					 sizeof(f.key_type));
 		x509k_describe(c, f.key_description,
 			       sizeof(f.key_description));
 		f.has_subject = true;
-		ms_format_name(f.subject, sizeof(f.subject), c->subject,
+		format_name(f.subject, sizeof(f.subject), c->subject,
 			       c->subject_len);
 		f.has_cert_issuer = true;
-		ms_format_name(f.cert_issuer, sizeof(f.cert_issuer),
+		format_name(f.cert_issuer, sizeof(f.cert_issuer),
 			       c->issuer, c->issuer_len);
 		/* identified by skid: kmod names the certificate's */
 		if (!f.has_signer)
-			f.has_signer = ms_format_signer(f.signer,
+			f.has_signer = format_signer(f.signer,
 							sizeof(f.signer),
 							c->subject,
 							c->subject_len) == 0;
@@ -324,9 +324,9 @@ static void signer_facts(const struct p7_sinfo *si, struct rp_signer_facts *fp)
 static void cert_names(const struct x509k_cert *k, char *cn, size_t cn_size,
 		       char *icn, size_t icn_size)
 {
-	if (ms_format_signer(cn, cn_size, k->subject, k->subject_len))
+	if (format_signer(cn, cn_size, k->subject, k->subject_len))
 		snprintf(cn, cn_size, "%s", k->name);
-	if (ms_format_signer(icn, icn_size, k->issuer, k->issuer_len))
+	if (format_signer(icn, icn_size, k->issuer, k->issuer_len))
 		snprintf(icn, icn_size, "%s", "");
 }
 
@@ -443,13 +443,13 @@ static void print_text(FILE *out, const struct rp_context *c,
 		}
 		key[0] = '\0';
 		if (si->trusted_by->pub.pkey)
-			ms_pkey_describe(si->trusted_by->pub.pkey, key,
+			format_pkey(si->trusted_by->pub.pkey, key,
 					 sizeof(key));
 		if (si->trusted_by->skid.data)
-			ms_hex_to(id, sizeof(id), si->trusted_by->skid.data,
+			format_hex_to(id, sizeof(id), si->trusted_by->skid.data,
 				  si->trusted_by->skid.len);
 		else
-			ms_format_serial(id, sizeof(id),
+			format_serial(id, sizeof(id),
 					 si->trusted_by->serial,
 					 si->trusted_by->serial_len);
 		/* the certificate that vouched and who issued it, by

@@ -90,7 +90,7 @@ static int digest(const struct ms_signer *s, const char *hash,
 	if (err || done->skipped)
 		return err;
 	done->hash = strdup(hash);
-	done->digest_hex = ms_hex(md, dlen);
+	done->digest_hex = format_hex(md, dlen);
 	if (!done->hash || !done->digest_hex) {
 		free(done->hash);
 		free(done->digest_hex);

@@ -69,7 +69,7 @@ void ms_sign_warn_algorithms(const struct ms_signer *s, const char *hash,
 
 		if (!key)
 			continue;
-		ms_pkey_describe(key, desc, sizeof(desc));
+		format_pkey(key, desc, sizeof(desc));
 		err = check_key(kr, s->certs[k < s->n ? k : 0], key, &why);
 		if (err)
 			ms_warn(names[k], "%s key: %s rejects it (-%s): %s",

@@ -247,17 +247,17 @@ void ts_print_key(FILE *f, const struct x509k_cert *c, const char *keyring)
 
 	x509k_describe(c, buf, sizeof(buf));
 	fprintf(f, "Loaded X.509 cert '%s'\n", buf);
-	ms_format_name(buf, sizeof(buf), c->subject, c->subject_len);
+	format_name(buf, sizeof(buf), c->subject, c->subject_len);
 	fprintf(f, "    subject: %s\n", buf);
-	ms_format_serial(buf, sizeof(buf), c->serial, c->serial_len);
+	format_serial(buf, sizeof(buf), c->serial, c->serial_len);
 	fprintf(f, "    serial:  %s\n", buf);
 	if (c->skid.data)
-		ms_hex_to(buf, sizeof(buf), c->skid.data, c->skid.len);
+		format_hex_to(buf, sizeof(buf), c->skid.data, c->skid.len);
 	else
 		snprintf(buf, sizeof(buf), "(none)");
 	fprintf(f, "    skid:    %s\n", buf);
 	if (c->pub.pkey)
-		ms_pkey_describe(c->pub.pkey, buf, sizeof(buf));
+		format_pkey(c->pub.pkey, buf, sizeof(buf));
 	else
 		snprintf(buf, sizeof(buf), "%s", c->pub.algo);
 	fprintf(f, "    key:     %s\n", buf);
