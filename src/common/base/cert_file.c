@@ -36,7 +36,7 @@ int cert_file_read(const char *path, X509 **cert)
 	int err;
 
 	*cert = NULL;
-	err = ms_read_all(path, CERT_FILE_MAX, &buf, &len);
+	err = infile_read_all(path, CERT_FILE_MAX, &buf, &len);
 	if (err)
 		return err;
 	*cert = cert_file_parse(buf, len);
@@ -52,5 +52,5 @@ const char *cert_file_strerror(int err)
 {
 	if (err == -EBADMSG)
 		return "not an X.509 certificate (expected DER or PEM)";
-	return ms_io_strerror(err);
+	return infile_strerror(err);
 }

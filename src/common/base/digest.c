@@ -24,14 +24,14 @@ int digest_update_mapped(EVP_MD_CTX *c, const uint8_t *data, size_t len)
 	uint8_t chunk[HASH_CHUNK];
 	int ok = 1;
 
-	if (!ms_is_mapped(data, len))
+	if (!infile_is_mapped(data, len))
 		return len == 0 || EVP_DigestUpdate(c, data, len);
 	/* A mapped file's bytes come through its descriptor (infile.h):
 	 * one that shrank meanwhile fails here, and is marked. */
 	while (ok && len) {
 		size_t step = len < HASH_CHUNK ? len : HASH_CHUNK;
 
-		ok = ms_map_read(chunk, data, step) == 0 &&
+		ok = infile_map_read(chunk, data, step) == 0 &&
 		     EVP_DigestUpdate(c, chunk, step);
 		data += step;
 		len -= step;
@@ -70,7 +70,7 @@ int digest_input(const EVP_MD *md, const struct ms_file *f, size_t len,
 	ok = EVP_DigestInit_ex(c, md, NULL);
 	while (ok && off < len) {
 		size_t want = len - off < HASH_CHUNK ? len - off : HASH_CHUNK;
-		int rd = ms_file_read_at(f, chunk, want, off);
+		int rd = infile_read_at(f, chunk, want, off);
 
 		if (rd) {
 			err = rd;

@@ -16,7 +16,7 @@
 const EVP_MD *digest_by_name(const char *name);
 
 /* EVP_DigestUpdate over data; a mapped file's bytes read through its
- * descriptor (ms_map_read), in small chunks.  1 on success. */
+ * descriptor (infile_map_read), in small chunks.  1 on success. */
 int digest_update_mapped(EVP_MD_CTX *c, const uint8_t *data, size_t len);
 int digest_bytes(const EVP_MD *md, const uint8_t *data, size_t len,
 	      uint8_t *digest, unsigned int *digest_len);

@@ -105,7 +105,7 @@ static int read_at_most(int fd, uint8_t *p, size_t len, size_t *got)
 
 static atomic_int threaded;
 
-void ms_file_set_threaded(int on)
+void infile_set_threaded(int on)
 {
 	atomic_store(&threaded, on);
 }
@@ -133,7 +133,7 @@ static int read_into_buffer(struct ms_file *f)
 static int load_data(struct ms_file *f)
 {
 	/* Files this thread has loaded: from the second on, its spare
-	 * buffer is worth having (see ms_file_set_threaded). */
+	 * buffer is worth having (see infile_set_threaded). */
 	static __thread unsigned long loads;
 	void *map;
 
@@ -149,7 +149,7 @@ static int load_data(struct ms_file *f)
 	}
 	f->data = map;
 	/* A big file's mapping is read front to back, if at all (bulk
-	 * reads go through the descriptor: ms_map_read). */
+	 * reads go through the descriptor: infile_map_read). */
 	if (f->len >= MS_MAP_MIN)
 		madvise(map, f->len, MADV_SEQUENTIAL);
 	return 0;
@@ -166,7 +166,7 @@ static int open_regular(const char *path, struct ms_file *f, int lock,
 
 	memset(f, 0, sizeof(*f));
 again:
-	f->fd = -1;	/* what a failed open leaves, for ms_file_close */
+	f->fd = -1;	/* what a failed open leaves, for infile_close */
 	/*
 	 * Refuse what is not a regular file before opening it: open() of a
 	 * device can act (a tape rewinds on close, a watchdog arms).  The
@@ -243,22 +243,22 @@ fail:
 	return err;
 }
 
-int ms_file_open(const char *path, struct ms_file *f)
+int infile_open(const char *path, struct ms_file *f)
 {
 	return open_regular(path, f, NO_LOCK, 1);
 }
 
-int ms_file_open_locked(const char *path, struct ms_file *f)
+int infile_open_locked(const char *path, struct ms_file *f)
 {
 	return open_regular(path, f, LOCK_WAIT, 1);
 }
 
-int ms_file_open_trylock(const char *path, struct ms_file *f)
+int infile_open_trylock(const char *path, struct ms_file *f)
 {
 	return open_regular(path, f, LOCK_TRY, 1);
 }
 
-void ms_file_unmap(struct ms_file *f)
+void infile_unmap(struct ms_file *f)
 {
 	if (f->buf) {
 		buf_give(f->buf, f->buf_cap);
@@ -274,15 +274,15 @@ void ms_file_unmap(struct ms_file *f)
 	f->data = NULL;
 }
 
-void ms_file_close(struct ms_file *f)
+void infile_close(struct ms_file *f)
 {
-	ms_file_unmap(f);
+	infile_unmap(f);
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;
 }
 
-int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len)
+int infile_read_all(const char *path, size_t max, uint8_t **buf, size_t *len)
 {
 	struct ms_file f;
 	int err;
@@ -295,16 +295,16 @@ int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len)
 	if (err)
 		return err;
 	if (f.len > max) {
-		ms_file_close(&f);
+		infile_close(&f);
 		return -EFBIG;
 	}
 	*buf = malloc(f.len ? f.len : 1);
 	if (!*buf) {
-		ms_file_close(&f);
+		infile_close(&f);
 		return -ENOMEM;
 	}
 	err = read_at_most(f.fd, *buf, f.len, len);
-	ms_file_close(&f);
+	infile_close(&f);
 	if (err) {
 		free(*buf);
 		*buf = NULL;
@@ -313,7 +313,7 @@ int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len)
 	return err;
 }
 
-const char *ms_io_strerror(int err)
+const char *infile_strerror(int err)
 {
 	switch (-err) {
 	case ENOTSUP:
@@ -328,7 +328,7 @@ const char *ms_io_strerror(int err)
 	}
 }
 
-int ms_read_stream(const char *path, size_t max, uint8_t **out,
+int infile_read_stream(const char *path, size_t max, uint8_t **out,
 		   size_t *out_len)
 {
 	size_t len = 0, cap = 0;

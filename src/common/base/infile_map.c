@@ -16,7 +16,7 @@
 /*
  * The read-only file mappings this process holds.  Code that hashes or
  * copies a buffer reads a mapped file's bytes through its descriptor
- * instead (ms_map_read), without knowing where the buffer came from; and
+ * instead (infile_map_read), without knowing where the buffer came from; and
  * the SIGBUS handler below must find the mapping a faulting address
  * belongs to.  A signal handler can take no lock, so the table is a
  * fixed array of slots claimed and freed with atomic operations.  A file
@@ -105,7 +105,7 @@ static unsigned int slot_claim(const uint8_t *p, size_t len, int fd)
  * handler puts a page in its place, filled from the file with pread():
  * a hole then reads as the zeros it is, and bytes the file no longer has
  * as zeros with the mapping marked damaged, which every tool checks
- * (ms_file_check) before it acts on what it read.  So a read never kills
+ * (infile_check) before it acts on what it read.  So a read never kills
  * the process and never has to be undone.
  *
  * Why not siglongjmp out of the read, the other usual answer: the reads
@@ -187,7 +187,7 @@ static void sigbus_install(void)
 }
 
 
-int ms_file_check(const struct ms_file *f)
+int infile_check(const struct ms_file *f)
 {
 	struct map_slot *s;
 	struct stat now;
@@ -201,7 +201,7 @@ int ms_file_check(const struct ms_file *f)
 	return atomic_load(&s->damaged) ? MS_ECHANGED : 0;
 }
 
-int ms_map_read(void *dst, const void *src, size_t n)
+int infile_map_read(void *dst, const void *src, size_t n)
 {
 	struct map_slot *s = n ? slot_of(src, n) : NULL;
 	size_t got = 0;
@@ -229,12 +229,12 @@ int ms_map_read(void *dst, const void *src, size_t n)
 	return 0;
 }
 
-int ms_is_mapped(const void *p, size_t len)
+int infile_is_mapped(const void *p, size_t len)
 {
 	return len && slot_of(p, len) != NULL;
 }
 
-int ms_file_read_at(const struct ms_file *f, void *dst, size_t n,
+int infile_read_at(const struct ms_file *f, void *dst, size_t n,
 		    uint64_t off)
 {
 	size_t got = 0;

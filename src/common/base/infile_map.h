@@ -3,7 +3,7 @@
  * infile.c's mappings, as infile_map.c keeps them: the table of the
  * read-only mappings this process holds and the SIGBUS handler that
  * finds a faulting address in it.  Only the infile*.c files include
- * this; the readers (ms_map_read, ms_file_check) are in infile.h.
+ * this; the readers (infile_map_read, infile_check) are in infile.h.
  */
 #ifndef MODSIGN_BASE_INFILE_MAP_H
 #define MODSIGN_BASE_INFILE_MAP_H

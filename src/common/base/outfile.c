@@ -173,7 +173,7 @@ static int write_all(int fd, const uint8_t *p, size_t len)
 }
 
 /* Bytes of a mapped input go out through a small buffer read with
- * pread (ms_map_read), never through the mapping. */
+ * pread (infile_map_read), never through the mapping. */
 #define COPY_CHUNK ((size_t)64 << 10)
 
 int ms_write_fd(int fd, const void *buf, size_t len)
@@ -182,12 +182,12 @@ int ms_write_fd(int fd, const void *buf, size_t len)
 	const uint8_t *p = buf;
 	int err;
 
-	if (!ms_is_mapped(buf, len))
+	if (!infile_is_mapped(buf, len))
 		return write_all(fd, p, len);
 	while (len) {
 		size_t n = len < COPY_CHUNK ? len : COPY_CHUNK;
 
-		err = ms_map_read(chunk, p, n);
+		err = infile_map_read(chunk, p, n);
 		if (!err)
 			err = write_all(fd, chunk, n);
 		if (err)

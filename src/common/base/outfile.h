@@ -4,7 +4,7 @@
  * target's directory, then fsynced and renamed over the target, so a
  * reader (or a crash) sees either the old file or the complete new one,
  * never a partial one.  Errors are -errno, and those of base/infile.h
- * (ms_io_strerror words them).
+ * (infile_strerror words them).
  *
  * The tests stop a tool at points of this module, or take O_TMPFILE away,
  * from a preloaded library (tests/preload/test-hooks.c) that knows each
@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Write all of buf to fd, through ms_map_read when it is mapped. */
+/* Write all of buf to fd, through infile_map_read when it is mapped. */
 int ms_write_fd(int fd, const void *buf, size_t len);
 
 struct ms_out {

@@ -110,7 +110,7 @@ int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
 			goto out;
 		}
 		/* Inputs read rather than mapped while workers run. */
-		ms_file_set_threaded(1);
+		infile_set_threaded(1);
 		pthread_mutex_lock(&p.lock);
 		for (; started < nworkers; started++) {
 			int e = pthread_create(&tids[started], NULL, worker,
@@ -161,7 +161,7 @@ int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
 	for (int t = 0; t < started; t++)
 		pthread_join(tids[t], NULL);
 out:
-	ms_file_set_threaded(0);
+	infile_set_threaded(0);
 	free(tids);
 	free(p.finished);
 	pthread_cond_destroy(&p.cond);

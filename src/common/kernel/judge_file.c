@@ -13,9 +13,9 @@
  * failed, while it was read (base/infile.h, MS_ECHANGED). */
 static int unchanged(struct kv_judgement *j)
 {
-	if (ms_file_check(&j->file.file))
+	if (infile_check(&j->file.file))
 		return MS_ECHANGED;
-	if (ms_file_check(&j->sig)) {
+	if (infile_check(&j->sig)) {
 		j->sig_unreadable = 1;
 		return MS_ECHANGED;
 	}
@@ -88,12 +88,12 @@ int kv_judge_file(const struct kv_ctx *kv, const char *file,
 		/* Detached data is checked as stored. */
 		j->usage = usage >= 0 ? (enum kv_usage)usage
 				      : KV_USAGE_UNSPECIFIED;
-		err = ms_file_open(file, &m->file);
+		err = infile_open(file, &m->file);
 		if (err)
 			return err;
 		m->data = m->file.data;
 		m->len = m->file.len;
-		err = ms_file_open(sigpath, &j->sig);
+		err = infile_open(sigpath, &j->sig);
 		if (err) {
 			j->sig_unreadable = 1;
 			return err;
@@ -142,6 +142,6 @@ int kv_judge_file(const struct kv_ctx *kv, const char *file,
 void kv_judgement_free(struct kv_judgement *j)
 {
 	kv_result_free(&j->r);
-	ms_file_close(&j->sig);
+	infile_close(&j->sig);
 	ms_modfile_close(&j->file);
 }

@@ -30,7 +30,7 @@ static int read_config(const char *path, uint8_t **out, size_t *out_len,
 	int ret;
 
 	*out = NULL;
-	ret = ms_read_stream(path, KC_FILE_MAX, &buf, &len);
+	ret = infile_read_stream(path, KC_FILE_MAX, &buf, &len);
 	if (ret)
 		return ret;
 	c = ms_comp_detect(buf, len);
@@ -445,7 +445,7 @@ int kc_load_failure(int err, int line, const struct kconfig *kc, char *why,
 		return MS_EXIT_IO;
 	default:
 		snprintf(why, n, "cannot read the kernel config: %s (check "
-			 "--kernel-config)", ms_io_strerror(err));
+			 "--kernel-config)", infile_strerror(err));
 		return MS_EXIT_IO;
 	}
 }

@@ -54,7 +54,7 @@ static int fail(const struct job *j, int err, int code, const char *fmt, ...)
 static int input_changed(const struct job *j)
 {
 	return fail(j, MS_ECHANGED, MS_EXIT_IO, "%s",
-		    ms_io_strerror(MS_ECHANGED));
+		    infile_strerror(MS_ECHANGED));
 }
 
 /* A part written whole to a temporary file beside path: 0, or -errno
@@ -68,14 +68,14 @@ static int prepare_part(const struct job *j, const struct ms_modfile *f,
 	if (!err)
 		err = ms_out_write(o, p, len);
 	/* never a part made of bytes the module no longer has */
-	if (err == MS_ECHANGED || ms_file_check(&f->file)) {
+	if (err == MS_ECHANGED || infile_check(&f->file)) {
 		ms_out_abort(o);
 		input_changed(j);
 		return MS_ECHANGED;
 	}
 	if (err) {
 		ms_out_abort(o);
-		ms_error(path, "cannot write: %s", ms_io_strerror(err));
+		ms_error(path, "cannot write: %s", infile_strerror(err));
 	}
 	return err;
 }
@@ -105,13 +105,13 @@ static int write_parts(const struct job *j, const struct ms_modfile *f,
 		err = ms_out_commit(&body);
 		if (err)
 			ms_error(o->body_out, "cannot write: %s",
-				 ms_io_strerror(err));
+				 infile_strerror(err));
 	}
 	if (!err && o->sig_out) {
 		err = ms_out_commit(&sig);
 		if (err)
 			ms_error(o->sig_out, "cannot write: %s",
-				 ms_io_strerror(err));
+				 infile_strerror(err));
 	}
 	ms_out_abort(&body);
 	ms_out_abort(&sig);
@@ -267,7 +267,7 @@ static int run(const struct job *j, const struct ms_modfile *f)
 	int err, rc;
 
 	err = ms_trailer_split(f->data, f->len, &t, &why);
-	if (ms_file_check(&f->file))
+	if (infile_check(&f->file))
 		return input_changed(j);
 	if (err == -ENODATA && o->part == MS_PART_NONE && !f->signed_after &&
 	    describe_p7s(j, f) == 0)
@@ -288,7 +288,7 @@ static int run(const struct job *j, const struct ms_modfile *f)
 		return id_type_exit(j, &t);
 
 	err = ms_sigdesc_fill(&d, f->data, f->len, o->cert, o->cert_path);
-	if (ms_file_check(&f->file)) {
+	if (infile_check(&f->file)) {
 		ms_sigdesc_free(&d);
 		return input_changed(j);
 	}
@@ -323,7 +323,7 @@ static int run_detached(const struct job *j, const struct ms_modfile *f)
 	if (err) {
 		rc = fail(j, err, MS_EXIT_IO, "cannot read the detached "
 			  "signature %s: %s (give it with --sig)", path,
-			  content ? content : ms_io_strerror(err));
+			  content ? content : infile_strerror(err));
 		free(p7s);
 		return rc;
 	}
@@ -335,7 +335,7 @@ static int run_detached(const struct job *j, const struct ms_modfile *f)
 			  "CMS/PKCS#7 SignedData message", path);
 	else
 		rc = show(j, f, &d, NULL, 0);
-	if (ms_file_check(&f->file) || ms_file_check(&s.file))
+	if (infile_check(&f->file) || infile_check(&s.file))
 		rc = input_changed(j);
 	ms_sigdesc_free(&d);
 	ms_modfile_close(&s);
@@ -359,7 +359,7 @@ int ms_describe_file(const struct ms_describe_opts *o,
 		if (content)
 			return fail(&j, err, exitcode_for_errno(err),
 				    "cannot decompress: %s", content);
-		return fail(&j, err, MS_EXIT_IO, "%s", ms_io_strerror(err));
+		return fail(&j, err, MS_EXIT_IO, "%s", infile_strerror(err));
 	}
 	if (o->sig || o->detached) {
 		rc = run_detached(&j, &f);
@@ -369,7 +369,7 @@ int ms_describe_file(const struct ms_describe_opts *o,
 			rc = run(&j, &f);
 	}
 	/* what was said about a module that changed meanwhile is void */
-	if (ms_file_check(&f.file) && rc != MS_EXIT_IO)
+	if (infile_check(&f.file) && rc != MS_EXIT_IO)
 		rc = input_changed(&j);
 	ms_modfile_close(&f);
 	return rc;

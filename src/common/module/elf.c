@@ -24,7 +24,7 @@ int elf_read_header(const uint8_t *p, size_t len, struct elf_file *e,
 	memset(e, 0, sizeof(*e));
 	e->p = p;
 	e->len = len;
-	if (len < EI_NIDENT || ms_map_read(b, p, EI_NIDENT) ||
+	if (len < EI_NIDENT || infile_map_read(b, p, EI_NIDENT) ||
 	    memcmp(b, ELFMAG, SELFMAG) != 0) {
 		*why = "not an ELF file (no ELF magic): no kernel module";
 		return -EINVAL;
@@ -37,7 +37,7 @@ int elf_read_header(const uint8_t *p, size_t len, struct elf_file *e,
 		*why = "invalid ELF class or byte order in the ELF header";
 		return -EBADMSG;
 	}
-	if (len < need || ms_map_read(b, p, need)) {
+	if (len < need || infile_map_read(b, p, need)) {
 		*why = "ELF header cut short (truncated file?)";
 		return -EBADMSG;
 	}
@@ -67,7 +67,7 @@ int elf_read_section(const struct elf_file *e, unsigned int i,
 	uint8_t b[sizeof(Elf64_Shdr)];
 	const uint8_t *p = e->p + e->shoff + (uint64_t)i * e->shentsize;
 
-	if (ms_map_read(b, p, e->is64 ? sizeof(Elf64_Shdr) :
+	if (infile_map_read(b, p, e->is64 ? sizeof(Elf64_Shdr) :
 			sizeof(Elf32_Shdr)))
 		return -EIO;
 	if (e->is64) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The one ELF reader: the file header and section headers of either
- * class and byte order, read through ms_map_read so that an input's
+ * class and byte order, read through infile_map_read so that an input's
  * mapping may be read.  It checks only what it must to read a header
  * (the magic, the class and byte order, the header's own size); what a
  * file must further be is its callers' business: a module's

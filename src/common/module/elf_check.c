@@ -61,7 +61,7 @@ int ms_elf_module_check(const uint8_t *body, size_t len, const char **why)
 			    "SHT_STRTAB");
 	if (!str.size)
 		return fail(why, "empty ELF section name table");
-	if (ms_map_read(&last, body + str.offset + str.size - 1, 1) || last)
+	if (infile_map_read(&last, body + str.offset + str.size - 1, 1) || last)
 		return fail(why, "the ELF section name table does not end "
 			    "with NUL");
 	for (unsigned int i = 0; i < h.shnum; i++) {

@@ -15,9 +15,9 @@ static int modfile_open(const char *path, struct ms_modfile *m,
 
 	memset(m, 0, sizeof(*m));
 	*why = NULL;
-	err = lock == 2 ? ms_file_open_trylock(path, &m->file)
-	    : lock ? ms_file_open_locked(path, &m->file)
-		   : ms_file_open(path, &m->file);
+	err = lock == 2 ? infile_open_trylock(path, &m->file)
+	    : lock ? infile_open_locked(path, &m->file)
+		   : infile_open(path, &m->file);
 	if (err)
 		return err;
 	stored = m->file.data;
@@ -54,7 +54,7 @@ static int modfile_open(const char *path, struct ms_modfile *m,
 fail:
 	/* Garbage read from a file that changed meanwhile is not its
 	 * content's fault. */
-	if (ms_file_check(&m->file)) {
+	if (infile_check(&m->file)) {
 		*why = NULL;
 		err = MS_ECHANGED;
 	}
@@ -64,7 +64,7 @@ fail:
 
 void ms_modfile_close(struct ms_modfile *m)
 {
-	ms_file_close(&m->file);
+	infile_close(&m->file);
 	free(m->buf);
 	m->buf = NULL;
 	m->data = NULL;

@@ -37,7 +37,7 @@ struct ms_modfile {
 
 /*
  * Open path and, when it is compressed, decompress its first stream.
- * Errors: those of ms_file_open() with *why = NULL; or, with *why saying
+ * Errors: those of infile_open() with *why = NULL; or, with *why saying
  * what is wrong with the content, -EBADMSG (corrupt or truncated stream,
  * bytes after the stream that are not a signature trailer, or a stream
  * that expands past MS_DECOMPRESS_MAX, *why naming the limit), -ENOMEM.  A signature appended after
@@ -46,10 +46,10 @@ struct ms_modfile {
  */
 int ms_modfile_open(const char *path, struct ms_modfile *m,
 		    const char **why);
-/* The same under the file's exclusive lock (ms_file_open_locked). */
+/* The same under the file's exclusive lock (infile_open_locked). */
 int ms_modfile_open_locked(const char *path, struct ms_modfile *m,
 			   const char **why);
-/* Or -EWOULDBLOCK at once when the lock is held (ms_file_open_trylock). */
+/* Or -EWOULDBLOCK at once when the lock is held (infile_open_trylock). */
 int ms_modfile_open_trylock(const char *path, struct ms_modfile *m,
 			    const char **why);
 void ms_modfile_close(struct ms_modfile *m);

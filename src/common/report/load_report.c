@@ -22,7 +22,7 @@ static void say_skipped(const struct keyring_skipped *s)
 			exitcode_errno_name(s->err), s->why ? s->why : "unparsable");
 	else
 		ms_info("%s: skipped: %s", p,
-			s->why ? s->why : ms_io_strerror(s->err));
+			s->why ? s->why : infile_strerror(s->err));
 	free(shown);
 }
 
@@ -268,7 +268,7 @@ static void say_source_failure(const struct tl_failure *f, int err)
 				 "Image or an ELF vmlinux to --vmlinux)", why);
 		else
 			ms_error(path, "cannot read the kernel image: %s%s%s",
-				 ms_io_strerror(err), why ? ": " : "",
+				 infile_strerror(err), why ? ": " : "",
 				 why ? why : "");
 		break;
 	case TL_ESL:
@@ -282,7 +282,7 @@ static void say_source_failure(const struct tl_failure *f, int err)
 				 f->note.bad_off);
 		else
 			ms_error(path, "cannot read the signature list: %s",
-				 ms_io_strerror(err));
+				 infile_strerror(err));
 		break;
 	case TL_DIR:
 	case TL_CERT:
@@ -297,7 +297,7 @@ static void say_source_failure(const struct tl_failure *f, int err)
 			ms_error(path, "cannot read %s: %s (check %s)",
 				 f->src->kind == TL_DIR ?
 				 "the certificate directory" :
-				 "the certificate", ms_io_strerror(err),
+				 "the certificate", infile_strerror(err),
 				 f->src->kind == TL_DIR ? "-k" :
 				 f->src->kind == TL_CERT ? "-c" :
 				 f->src->kind == TL_SECONDARY ? "--secondary" :
@@ -349,7 +349,7 @@ static void say_machine_failure(const struct tk_failure *f)
 		ms_error(NULL, "not a kernel release '%s' (give --machine="
 			 "RELEASE as uname -r prints it)", f->release);
 	else
-		ms_error(NULL, "--machine: %s", ms_io_strerror(f->err));
+		ms_error(NULL, "--machine: %s", infile_strerror(f->err));
 }
 
 void rl_say_failure(const struct tk_failure *f)
@@ -375,7 +375,7 @@ void rl_say_failure(const struct tk_failure *f)
 				 "length, at most 128 digits)", f->line);
 		else
 			ms_error(f->path, "cannot read the blacklist: %s "
-				 "(check --blacklist)", ms_io_strerror(f->err));
+				 "(check --blacklist)", infile_strerror(f->err));
 		break;
 	case TK_IMAGE_TOO_OLD:
 		/* the words every tool gives a release older than the

@@ -46,18 +46,18 @@ static int check_file(const struct judge *jd, const char *file,
 		if (j.sig_unreadable)
 			snprintf(why, sizeof(why), "cannot read the detached "
 				 "signature %s: %s (give it with --sig)",
-				 sigpath, ms_io_strerror(err));
+				 sigpath, infile_strerror(err));
 		else if (j.why)
 			snprintf(why, sizeof(why), "cannot decompress: %s",
 				 j.why);
 		else if (err == -ENOENT || err == -ENOTDIR)
 			snprintf(why, sizeof(why), "cannot read: %s (check "
-				 "the path)", ms_io_strerror(err));
+				 "the path)", infile_strerror(err));
 		else
 			/* a file that shrank or failed while read has a
 			 * right path: the reason says what happened */
 			snprintf(why, sizeof(why), "cannot read: %s",
-				 ms_io_strerror(err));
+				 infile_strerror(err));
 		ms_error(file, "%s", why);
 		if (o->json)
 			rp_print_error_json(out, file, err, why);

@@ -489,7 +489,7 @@ static int load_identity(struct server *sv)
 			return err;
 	}
 	if (!ms_agent_is_uri(c->cert)) {
-		err = ms_read_all(c->cert, MS_AGENT_CERT_MAX, &sv->cert,
+		err = infile_read_all(c->cert, MS_AGENT_CERT_MAX, &sv->cert,
 				  &sv->cert_len);
 		if (err)
 			return err;
@@ -571,7 +571,7 @@ int ms_agent_serve(const struct ms_agent_conf *conf, char *const *cmd,
 			goto unblock;
 		}
 	}
-	ms_file_set_threaded(jobs > 1);
+	infile_set_threaded(jobs > 1);
 	for (nt = 0; nt < jobs; nt++)
 		if (pthread_create(&tid[nt], NULL, worker, &sv))
 			break;

@@ -326,7 +326,7 @@ int ms_load_private_key(const char *spec, const struct ms_key_opts *o,
 	}
 	if (ms_is_pkcs11_uri(spec))
 		return ms_pkcs11_load_key(spec, o, pin, tok, key, why);
-	err = ms_read_all(spec, KEY_FILE_MAX, &buf, &len);
+	err = infile_read_all(spec, KEY_FILE_MAX, &buf, &len);
 	if (err) {
 		*why = MS_KEY_UNREADABLE;
 		return err;
@@ -374,7 +374,7 @@ int ms_load_cert_spec(const char *spec, const struct ms_key_opts *o,
 	if (err != -EINVAL)
 		return err;
 	/* Not X.509: perhaps the certificate inside a PKCS#12. */
-	err = ms_read_all(spec, KEY_FILE_MAX, &buf, &len);
+	err = infile_read_all(spec, KEY_FILE_MAX, &buf, &len);
 	if (err) {
 		*why = MS_KEY_UNREADABLE;
 		return err;
@@ -467,7 +467,7 @@ int ms_mldsa_named(const char *key, const char *cert)
 
 	ERR_set_mark();
 	if (!ms_is_pkcs11_uri(key) &&
-	    ms_read_all(key, KEY_FILE_MAX, &buf, &len) == 0) {
+	    infile_read_all(key, KEY_FILE_MAX, &buf, &len) == 0) {
 		set = mldsa_set_of_key(buf, len);
 		OPENSSL_cleanse(buf, len);
 		free(buf);

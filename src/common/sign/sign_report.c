@@ -30,19 +30,19 @@ int ms_sign_report(const struct ms_fail *f, int err)
 		if (f->key == MS_KEY_PIN_UNREADABLE) {
 			ms_error(ms_pin_source_name(), "%s",
 				 err == -EMSGSIZE ? "longer than 1023 bytes"
-						  : ms_io_strerror(err));
+						  : infile_strerror(err));
 			return MS_EXIT_KEY;
 		}
 		if (f->reason)
 			ms_error(f->path, "%s", f->reason);
 		else if (f->key == MS_KEY_UNREADABLE)
-			ms_error(f->path, "%s", ms_io_strerror(err));
+			ms_error(f->path, "%s", infile_strerror(err));
 		else
 			ms_error(f->path, "%s", ms_key_problem_str(f->key));
 		return MS_EXIT_KEY;
 	case MS_STAGE_RAWSIG:
 		if (!f->reason) {
-			ms_error(f->path, "%s", ms_io_strerror(err));
+			ms_error(f->path, "%s", infile_strerror(err));
 			return MS_EXIT_IO;
 		}
 		ms_error(f->path, "%s", f->reason);
@@ -106,6 +106,6 @@ int ms_sign_report(const struct ms_fail *f, int err)
 	case MS_STAGE_NONE:
 		break;
 	}
-	ms_error(f->path, "%s", ms_io_strerror(err));
+	ms_error(f->path, "%s", infile_strerror(err));
 	return MS_EXIT_IO;
 }

@@ -183,7 +183,7 @@ int ms_signer_load_raw(struct ms_signer *s, const char *raw,
 	memset(s, 0, sizeof(*s));
 	memset(fail, 0, sizeof(*fail));
 	s->raw_path = raw;
-	err = ms_read_all(raw, RAW_SIG_MAX, &s->raw_sig, &s->raw_sig_len);
+	err = infile_read_all(raw, RAW_SIG_MAX, &s->raw_sig, &s->raw_sig_len);
 	if (err)
 		return fail_at(fail, MS_STAGE_RAWSIG, raw, NULL, err);
 	err = ms_load_cert(cert, &s->certs[0], &fail->key);
@@ -201,7 +201,7 @@ int ms_signer_load_attach(struct ms_signer *s, const char *hash,
 	if (err)
 		return err;
 	s->raw_path = raw;
-	err = ms_read_all(raw, RAW_SIG_MAX, &s->raw_sig, &s->raw_sig_len);
+	err = infile_read_all(raw, RAW_SIG_MAX, &s->raw_sig, &s->raw_sig_len);
 	if (err)
 		return fail_at(fail, MS_STAGE_RAWSIG, raw, NULL, err);
 	s->raw_is_value = !ms_is_cms(s->raw_sig, s->raw_sig_len);
@@ -366,7 +366,7 @@ static int apply_signed_policy(const struct ms_signer *s, const uint8_t *buf,
 	return fail_at(fail, MS_STAGE_SIGNED, r->module, NULL, -EEXIST);
 }
 
-/* Bytes compared a chunk at a time, read through ms_map_read so that a
+/* Bytes compared a chunk at a time, read through infile_map_read so that a
  * mapped file never faults (base/infile.h). */
 #define CMP_CHUNK ((size_t)64 << 10)
 
@@ -380,7 +380,7 @@ static int same_bytes(const uint8_t *a, const uint8_t *b, size_t len)
 	for (size_t off = 0; same && off < len; off += CMP_CHUNK) {
 		size_t n = len - off < CMP_CHUNK ? len - off : CMP_CHUNK;
 
-		if (ms_map_read(x, a + off, n) || ms_map_read(y, b + off, n))
+		if (infile_map_read(x, a + off, n) || infile_map_read(y, b + off, n))
 			same = 0;
 		else
 			same = memcmp(x, y, n) == 0;
@@ -394,7 +394,7 @@ static int is_elf(const uint8_t *buf, size_t len)
 {
 	uint8_t id[4];
 
-	return len >= sizeof(id) && !ms_map_read(id, buf, sizeof(id)) &&
+	return len >= sizeof(id) && !infile_map_read(id, buf, sizeof(id)) &&
 	       memcmp(id, "\177ELF", sizeof(id)) == 0;
 }
 
@@ -734,7 +734,7 @@ static struct ms_made_sig *describe_sig(const struct ms_signer *s,
 	uint8_t *buf = malloc(len);
 	struct ms_made_sig *m = calloc(1, sizeof(*m));
 
-	if (!buf || !m || ms_map_read(buf, body, body_len))
+	if (!buf || !m || infile_map_read(buf, body, body_len))
 		goto fail;
 	memcpy(buf + body_len, sig, sig_len);
 	ms_trailer_encode((uint32_t)sig_len, buf + body_len + sig_len);
@@ -999,13 +999,13 @@ static int end_prepare(const struct ms_sign_req *r, struct ms_signed *job,
 		pthread_join(p->copy.tid, NULL);
 	/* Whatever went wrong, a module that changed while it was read is
 	 * the reason (and nothing computed from it may be written). */
-	if (err == MS_ECHANGED || ms_file_check(&p->in.file))
+	if (err == MS_ECHANGED || infile_check(&p->in.file))
 		err = fail_at(fail, MS_STAGE_INPUT, r->module, NULL,
 			      MS_ECHANGED);
 	free(p->der);
 	free(p->in.buf);
 	p->in.buf = NULL;
-	ms_file_unmap(&p->in.file);
+	infile_unmap(&p->in.file);
 	job->in = p->in;
 	if (err || skipped)
 		ms_sign_release(job);
@@ -1157,7 +1157,7 @@ int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
 		goto done;
 	err = ms_digest_info(s->md, in.data, body_len, digest, digest_len,
 			     &tbs, &tbs_len);
-	if (ms_file_check(&in.file)) {
+	if (infile_check(&in.file)) {
 		err = fail_at(fail, MS_STAGE_INPUT, r->module, NULL,
 			      MS_ECHANGED);
 		goto done;

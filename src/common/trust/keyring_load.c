@@ -121,7 +121,7 @@ static int is_pkcs12(const char *path)
 	size_t len;
 	int yes;
 
-	if (ms_read_all(path, 64u << 20, &buf, &len))
+	if (infile_read_all(path, 64u << 20, &buf, &len))
 		return 0;
 	p = buf;
 	p12 = d2i_PKCS12(NULL, &p, (long)len);
@@ -221,7 +221,7 @@ int tl_load_blacklist(const char *path, struct blacklist *bl, int *line)
 	int err;
 
 	*line = 0;
-	err = ms_read_all(path, BLACKLIST_FILE_MAX, &buf, &len);
+	err = infile_read_all(path, BLACKLIST_FILE_MAX, &buf, &len);
 	if (err)
 		return err;
 	err = bl_load(bl, (const char *)buf, len, line);

@@ -64,7 +64,7 @@ static int efivar_byte(const struct mc_machine *m, const char *name,
 
 	if (!path)
 		return -ENOMEM;
-	ret = ms_read_all(path, 4096, &buf, &len);
+	ret = infile_read_all(path, 4096, &buf, &len);
 	free(path);
 	if (ret)
 		return ret;
@@ -115,7 +115,7 @@ int mc_first_line(const char *path, char *out, size_t size)
 {
 	uint8_t *buf;
 	size_t len;
-	int ret = ms_read_all(path, 4096, &buf, &len);
+	int ret = infile_read_all(path, 4096, &buf, &len);
 
 	if (ret)
 		return ret;

@@ -195,7 +195,7 @@ static void bls_entries(const struct mc_machine *m,
 		    strcmp(e->d_name + n - 5, ".conf") != 0)
 			continue;
 		p = mc_under(m, "/boot/loader/entries/%s", e->d_name);
-		if (!p || ms_read_all(p, 64u << 10, &buf, &len)) {
+		if (!p || infile_read_all(p, 64u << 10, &buf, &len)) {
 			free(p);
 			continue;
 		}

@@ -317,7 +317,7 @@ int mp_running(const struct mc_machine *m, struct keyring *trusted,
 
 	if (!m->running)
 		return 0;
-	err = ms_read_stream(m->proc_keys, 16u << 20, &buf, &len);
+	err = infile_read_stream(m->proc_keys, 16u << 20, &buf, &len);
 	if (err)
 		return err == -ENOMEM ? err :
 		       note(n, "no %s: the running kernel's keys not read",

@@ -24,11 +24,11 @@ int ts_add_vmlinux(const struct ts_stores *st, const char *path,
 	int ret, count;
 
 	memset(note, 0, sizeof(*note));
-	ret = ms_file_open(path, &f);
+	ret = infile_open(path, &f);
 	if (ret)
 		return ret;
 	if (f.len > TS_MAX_IMAGE) {
-		ms_file_close(&f);
+		infile_close(&f);
 		return -EFBIG;
 	}
 	ret = vm_find_certs(f.data, f.len, st->kr, &img, &note->why);
@@ -77,10 +77,10 @@ int ts_add_vmlinux(const struct ts_stores *st, const char *path,
 			break;
 	}
 out:
-	if (ms_file_check(&f))
+	if (infile_check(&f))
 		ret = MS_ECHANGED;
 	vm_free(&img);
-	ms_file_close(&f);
+	infile_close(&f);
 	return ret;
 }
 
@@ -92,14 +92,14 @@ static int image_string(const char *path,
 	struct ms_file f = { .fd = -1 };
 	int ret;
 
-	ret = ms_file_open(path, &f);
+	ret = infile_open(path, &f);
 	if (ret)
 		return ret;
 	/* an empty file is no image: loading it says so (-EINVAL), not
 	 * a "no version" warning first */
 	ret = f.len > TS_MAX_IMAGE ? -EFBIG : !f.len ? -EINVAL :
 	      find(f.data, f.len, out, size);
-	ms_file_close(&f);
+	infile_close(&f);
 	return ret;
 }
 
@@ -209,7 +209,7 @@ int ts_add_esl(const struct ts_stores *st, const char *path, bool efivar,
 	if (efivar)
 		ret = esl_read_efivar(path, &buf, &len);
 	else
-		ret = ms_read_all(path, 16u << 20, &buf, &len);
+		ret = infile_read_all(path, 16u << 20, &buf, &len);
 	if (ret) {
 		note->why = ret == -EBADMSG ? "shorter than the 4-byte "
 			    "efivarfs attributes" : NULL;
