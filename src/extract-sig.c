@@ -75,7 +75,7 @@ static void usage(FILE *f)
 		"   or: %1$s --body-stdout|--sig-stdout|--descriptor|"
 		"--modinfo[=FIELD] FILE\n"
 		"   or: %1$s [--body-out BODY] [--sig-out SIG] -q FILE\n",
-		ms_prog());
+		log_prog());
 }
 
 /* --help: one line an option; man/extract-sig.h2m says the rest. */
@@ -112,7 +112,7 @@ static void help(void)
 static int set_view(struct args *a, enum view v)
 {
 	if (a->view_set && a->view != v) {
-		ms_error(NULL, "choose one of --json, --modinfo, "
+		log_error(NULL, "choose one of --json, --modinfo, "
 			 "--body-stdout, --sig-stdout, --descriptor, -q");
 		return -1;
 	}
@@ -164,21 +164,21 @@ static int validate(const struct args *a)
 		     a->body_out || a->sig_out;
 
 	if (!a->walk && !a->from && !a->nfiles)
-		ms_error(NULL, "no FILE to describe");
+		log_error(NULL, "no FILE to describe");
 	else if (a->walk && a->nfiles)
-		ms_error(NULL, "give either -r DIR or FILEs, not both");
+		log_error(NULL, "give either -r DIR or FILEs, not both");
 	else if (a->nul && !a->from)
-		ms_error(NULL, "-0 goes with --files-from");
+		log_error(NULL, "-0 goes with --files-from");
 	else if (a->sig && a->detached)
-		ms_error(NULL, "--sig and --detached exclude each other");
+		log_error(NULL, "--sig and --detached exclude each other");
 	else if (a->sig && many)
-		ms_error(NULL, "--sig needs exactly one FILE");
+		log_error(NULL, "--sig needs exactly one FILE");
 	else if (splits && many)
-		ms_error(NULL, "--body-stdout, --sig-stdout, --descriptor, "
+		log_error(NULL, "--body-stdout, --sig-stdout, --descriptor, "
 			 "--modinfo, --body-out and --sig-out take exactly one "
 			 "FILE");
 	else if (splits && (a->sig || a->detached))
-		ms_error(NULL, "--body-stdout, --sig-stdout, --descriptor, "
+		log_error(NULL, "--body-stdout, --sig-stdout, --descriptor, "
 			 "--modinfo, --body-out and --sig-out split an "
 			 "appended signature: not with --sig or --detached");
 	else
@@ -218,7 +218,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	a->nfiles = argc - optind;
 	if (validate(a))
 		return MS_CLI_USAGE;
-	ms_set_verbose(c.verbose);
+	log_set_verbose(c.verbose);
 	return MS_CLI_GO;
 }
 
@@ -272,12 +272,12 @@ int main(int argc, char **argv)
 	struct rp_describe r;
 	int err, rc;
 
-	ms_log_init(argv[0]);
+	log_init(argv[0]);
 	rc = parse_args(argc, argv, &a);
 	if (rc == MS_CLI_STOP)
 		return MS_EXIT_OK;
 	if (rc) {
-		ms_usage_hint();
+		log_usage_hint();
 		if (a.view == VIEW_JSON)
 			exitcode_json(stdout, MS_EXIT_USAGE, 0);
 		return MS_EXIT_USAGE;
@@ -297,7 +297,7 @@ int main(int argc, char **argv)
 		rc = ms_describe_file(&o, &sink, a.files[0], stdout);
 	ms_describe_end(&o);
 	if (fflush(stdout) != 0) {
-		ms_error("stdout", "%s", strerror(errno));
+		log_error("stdout", "%s", strerror(errno));
 		rc = MS_EXIT_IO;
 	}
 	return rc;

@@ -100,13 +100,13 @@ int ms_result_begin(struct ms_capture *c, struct ms_result *r)
 		c->out = NULL;
 		return -ENOMEM;
 	}
-	ms_log_capture(c->err);
+	log_capture(c->err);
 	return 0;
 }
 
 void ms_result_end(struct ms_capture *c)
 {
-	ms_log_capture(NULL);
+	log_capture(NULL);
 	fclose(c->out);
 	fclose(c->err);
 	c->out = c->err = NULL;
@@ -189,7 +189,7 @@ int ms_batch_each(const struct ms_list *list, int jobs, const char *what,
 	err = ms_pool_run(list->n, jobs, &ops, &run);
 	ms_progress_end(&run.pg);
 	if (err) {
-		ms_error(NULL, "cannot start workers: %s", strerror(-err));
+		log_error(NULL, "cannot start workers: %s", strerror(-err));
 		run.code = exitcode_worst(run.code, MS_EXIT_IO);
 	}
 	fflush(stdout);

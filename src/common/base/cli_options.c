@@ -104,14 +104,14 @@ static int take_shared(const struct ms_cli_tool *t, struct ms_cli *c,
 	switch (code) {
 	case 'j':
 		if (ms_jobs_parse(optarg, &c->jobs)) {
-			ms_error(NULL, "-j needs a number of workers from 1 to "
+			log_error(NULL, "-j needs a number of workers from 1 to "
 				 "%d", MS_JOBS_MAX);
 			return MS_CLI_USAGE;
 		}
 		return MS_CLI_GO;
 	case 'r':
 		if (c->walk) {
-			ms_error(NULL, "-r given twice (walk one tree per run)");
+			log_error(NULL, "-r given twice (walk one tree per run)");
 			return MS_CLI_USAGE;
 		}
 		c->walk = optarg;
@@ -153,7 +153,7 @@ int cli_options_parse(int argc, char **argv, const struct ms_cli_tool *t,
 	int code, ret = MS_CLI_GO;
 
 	if (merge(t, so, lo)) {
-		ms_error(NULL, "%s: more options than base/cli_options.c has "
+		log_error(NULL, "%s: more options than base/cli_options.c has "
 			 "room for", t->name);
 		return MS_CLI_USAGE;
 	}

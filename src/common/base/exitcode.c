@@ -141,7 +141,7 @@ static int errno_of(int code)
 void exitcode_json(FILE *out, int code, int err)
 {
 	json_object *j = json_object_new_object(), *e;
-	const char *subject, *message = ms_first_error(&subject);
+	const char *subject, *message = log_first_error(&subject);
 
 	e = json_object_new_object();
 	if (subject)

@@ -161,17 +161,17 @@ static int collect_list(const struct ms_tree_inputs *in, struct ms_list *out)
 	if (err == -ENOMEM)
 		return err;
 	if (err == -EILSEQ) {
-		ms_error(in->from, "the file list holds NUL bytes: its names "
+		log_error(in->from, "the file list holds NUL bytes: its names "
 			 "are NUL-separated (add -0)");
 		return MS_EXIT_USAGE;
 	}
 	if (err) {
-		ms_error(in->from, "cannot read the file list: %s (check "
+		log_error(in->from, "cannot read the file list: %s (check "
 			 "--files-from)", strerror(-err));
 		return MS_EXIT_IO;
 	}
 	if (out->n == before) {
-		ms_error(in->from, "the file list names no file (check "
+		log_error(in->from, "the file list names no file (check "
 			 "--files-from)");
 		return MS_EXIT_USAGE;
 	}
@@ -192,13 +192,13 @@ static int collect_tree(const struct ms_tree_inputs *in, struct ms_list *out,
 		return err;
 	}
 	if (err) {
-		ms_error(in->walk, "cannot walk the directory: %s (check -r)",
+		log_error(in->walk, "cannot walk the directory: %s (check -r)",
 			 strerror(-err));
 		ms_tree_skipped_free(&skipped);
 		return MS_EXIT_IO;
 	}
 	if (skipped.n) {
-		ms_warn(skipped.first, "cannot list this directory: %s; %zu "
+		log_warn(skipped.first, "cannot list this directory: %s; %zu "
 			"director%s below %s skipped",
 			strerror(-skipped.first_err), skipped.n,
 			skipped.n == 1 ? "y" : "ies", in->walk);
@@ -209,11 +209,11 @@ static int collect_tree(const struct ms_tree_inputs *in, struct ms_list *out,
 	if (skipped.links)
 		/* said, not failed: modprobe does not descend into them
 		 * either (it loads what modules.dep names) */
-		ms_warn(skipped.first_link, "a link to a directory, not "
+		log_warn(skipped.first_link, "a link to a directory, not "
 			"followed; %zu such link%s below %s skipped",
 			skipped.links, skipped.links == 1 ? "" : "s", in->walk);
 	if (out->n == before && !code) {
-		ms_error(in->walk, "no kernel module (*.ko, *.ko.gz, *.ko.xz, "
+		log_error(in->walk, "no kernel module (*.ko, *.ko.gz, *.ko.xz, "
 			 "*.ko.zst) below this directory (check -r)");
 		code = MS_EXIT_USAGE;
 	}
@@ -240,6 +240,6 @@ int ms_tree_inputs_collect(const struct ms_tree_inputs *in, struct ms_list *out)
 	return code;
 nomem:
 	ms_list_free(out);
-	ms_error(NULL, "out of memory");
+	log_error(NULL, "out of memory");
 	return MS_EXIT_IO;
 }

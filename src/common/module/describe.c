@@ -44,7 +44,7 @@ static int fail(const struct job *j, int err, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	ms_error(j->file, "%s", why);
+	log_error(j->file, "%s", why);
 	if (j->sink->failed)
 		j->sink->failed(j->sink->ctx, j->out, j->file, err, why);
 	return code;
@@ -75,7 +75,7 @@ static int prepare_part(const struct job *j, const struct ms_modfile *f,
 	}
 	if (err) {
 		ms_out_abort(o);
-		ms_error(path, "cannot write: %s", infile_strerror(err));
+		log_error(path, "cannot write: %s", infile_strerror(err));
 	}
 	return err;
 }
@@ -104,13 +104,13 @@ static int write_parts(const struct job *j, const struct ms_modfile *f,
 	if (o->body_out) {
 		err = ms_out_commit(&body);
 		if (err)
-			ms_error(o->body_out, "cannot write: %s",
+			log_error(o->body_out, "cannot write: %s",
 				 infile_strerror(err));
 	}
 	if (!err && o->sig_out) {
 		err = ms_out_commit(&sig);
 		if (err)
-			ms_error(o->sig_out, "cannot write: %s",
+			log_error(o->sig_out, "cannot write: %s",
 				 infile_strerror(err));
 	}
 	ms_out_abort(&body);
@@ -125,7 +125,7 @@ static int write_stdout(const struct job *j, const uint8_t *p, size_t len)
 	if (err == MS_ECHANGED)
 		return input_changed(j);
 	if (err)
-		ms_error("stdout", "%s", strerror(-err));
+		log_error("stdout", "%s", strerror(-err));
 	return err ? MS_EXIT_IO : MS_EXIT_OK;
 }
 
@@ -138,11 +138,11 @@ static int id_type_exit(const struct job *j, const struct ms_trailer *t)
 	if (t->desc.id_type == MS_ID_PKCS7)
 		return MS_EXIT_OK;
 	if (name)
-		ms_error(j->file, "signature id type %u (%s) is not PKCS#7: "
+		log_error(j->file, "signature id type %u (%s) is not PKCS#7: "
 			 "the legacy pre-4.3 format, which kernels refuse "
 			 "(ENOPKG)", t->desc.id_type, name);
 	else
-		ms_error(j->file, "unknown signature id type %u: not a "
+		log_error(j->file, "unknown signature id type %u: not a "
 			 "PKCS#7 module signature (the kernel says ENOPKG)",
 			 t->desc.id_type);
 	return MS_EXIT_NOPKG;
@@ -162,7 +162,7 @@ static int signed_after(const struct job *j, const struct ms_modfile *f)
 		return MS_EXIT_OK;
 	if (ms_modfile_signed_after(f, &what))
 		return fail(j, -ENODATA, MS_EXIT_UNSIGNED, "%s", what);
-	ms_warn(j->file, "%s; describing the signature inside", what);
+	log_warn(j->file, "%s; describing the signature inside", what);
 	return MS_EXIT_OK;
 }
 
@@ -181,11 +181,11 @@ static int show(const struct job *j, const struct ms_modfile *f,
 	/* -c names a certificate that signed nothing here: its key type
 	 * says nothing about this signature */
 	if (d->cert_path && !d->cert_signs)
-		ms_warn(j->o->cert_path, "not the signer of %s (neither "
+		log_warn(j->o->cert_path, "not the signer of %s (neither "
 			"issuer and serial nor subjectKeyIdentifier match a "
 			"signer)", j->file);
 	if (d->signed_twice)
-		ms_warn(j->file, "signed twice: the body still ends with an "
+		log_warn(j->file, "signed twice: the body still ends with an "
 			"older signature");
 	j->sink->show(j->sink->ctx, j->out, j->file, d, mod, len);
 	return MS_EXIT_OK;
@@ -204,12 +204,12 @@ static int modinfo_part(const struct job *j, const struct ms_modfile *f)
 	int err = ms_modinfo_print(j->out, f->data, f->len, j->o->field);
 
 	if (err == -EINVAL) {
-		ms_error(NULL, "unknown modinfo field '%s' (sig_id, signer, "
+		log_error(NULL, "unknown modinfo field '%s' (sig_id, signer, "
 			 "sig_key, sig_hashalgo, signature)", j->o->field);
 		return MS_EXIT_USAGE;
 	}
 	if (err)
-		ms_info("%s: modinfo shows no signature fields for this file",
+		log_info("%s: modinfo shows no signature fields for this file",
 			j->file);
 	return MS_EXIT_OK;
 }
@@ -440,7 +440,7 @@ static int check_outputs(const struct ms_describe_opts *o,
 	ms_inputs_add(&in, o->cert_path, "the certificate");
 	if (!ms_outputs_check(&in, outs, 2, &bad, why, sizeof(why)))
 		return 0;
-	ms_error(bad, "%s", why);
+	log_error(bad, "%s", why);
 	return -EEXIST;
 }
 
@@ -456,7 +456,7 @@ int ms_describe_begin(struct ms_describe_opts *o, const char *file)
 		return 0;
 	err = cert_file_read(o->cert_path, &o->cert);
 	if (err) {
-		ms_error(o->cert_path, "%s", cert_file_strerror(err));
+		log_error(o->cert_path, "%s", cert_file_strerror(err));
 		return -ENOKEY;
 	}
 	return 0;

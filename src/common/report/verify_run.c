@@ -31,7 +31,7 @@ static int check_file(const struct judge *jd, const char *file,
 
 	if (o->detached) {
 		if (asprintf(&p7s, "%s.p7s", file) < 0) {
-			ms_error(file, "out of memory");
+			log_error(file, "out of memory");
 			sum->errors++;
 			return MS_EXIT_IO;
 		}
@@ -58,7 +58,7 @@ static int check_file(const struct judge *jd, const char *file,
 			 * right path: the reason says what happened */
 			snprintf(why, sizeof(why), "cannot read: %s",
 				 infile_strerror(err));
-		ms_error(file, "%s", why);
+		log_error(file, "%s", why);
 		if (o->json)
 			rp_print_error_json(out, file, err, why);
 		code = j.why ? exitcode_for_errno(err) : MS_EXIT_IO;
@@ -110,7 +110,7 @@ static int check_all(const struct judge *jd, const struct ms_list *files,
 
 	e.sums = calloc(files->n ? files->n : 1, sizeof(*e.sums));
 	if (!e.sums) {
-		ms_error(NULL, "out of memory");
+		log_error(NULL, "out of memory");
 		return MS_EXIT_IO;
 	}
 	code = ms_batch_each(files, jobs, "verified", each_check, each_add,
@@ -149,7 +149,7 @@ int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
 				     &jd.rc.locked_by);
 
 	if (k->trusted.n == 0 && k->platform.n == 0)
-		ms_warn(NULL, "no usable trusted certificate: every signature "
+		log_warn(NULL, "no usable trusted certificate: every signature "
 			"will be -ENOKEY (see -v)");
 	code = ms_tree_inputs_collect(in, &files);
 	if (!files.n) {

@@ -48,7 +48,7 @@ enum { DONE_SIGNED, DONE_SKIPPED, DONE_FAILED };
 static char *captured_reason(FILE *errs, const struct ms_result *r,
 			     const char *name)
 {
-	size_t skip = strlen(ms_prog()) + 2, nl = strlen(name);
+	size_t skip = strlen(log_prog()) + 2, nl = strlen(name);
 	char *reason = NULL, *p;
 
 	fflush(errs);
@@ -357,7 +357,7 @@ int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 	err = ms_pool_run(list->n, jobs, &ops, &run);
 	ms_progress_end(&run.pg);
 	if (err) {
-		ms_error(NULL, "cannot start workers: %s", strerror(-err));
+		log_error(NULL, "cannot start workers: %s", strerror(-err));
 		run.code = exitcode_worst(run.code, MS_EXIT_IO);
 	}
 	*tally = (struct ms_sign_tally){

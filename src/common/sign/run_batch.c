@@ -92,7 +92,7 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 	code = check_outputs(c, &list, report);
 	if (code)
 		goto out;
-	ms_set_verbose(c->verbose);
+	log_set_verbose(c->verbose);
 	ms_openssl_init(c->verbose);
 	ms_cleanup_on_signals();
 	/* --kernel-config as for one file: its line, its warnings, and

@@ -131,7 +131,7 @@ int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done)
 		done->by_agent = 1;
 		return code;
 	}
-	ms_set_verbose(c->verbose);
+	log_set_verbose(c->verbose);
 	ms_openssl_init(c->verbose);
 	ms_cleanup_on_signals();
 
