@@ -127,7 +127,7 @@ static int take_shared(const struct ms_cli_tool *t, struct ms_cli *c,
 		t->help(t->ctx);
 		return MS_CLI_STOP;
 	case 'V':
-		ms_print_version(t->name, t->mldsa());
+		openssl_init_print_version(t->name, t->mldsa());
 		return MS_CLI_STOP;
 	default:
 		return MS_CLI_USAGE;

@@ -632,7 +632,7 @@ static pthread_once_t fetch_once = PTHREAD_ONCE_INIT;
 static void release_fetched(void)
 {
 	/* an OPENSSL_atexit() handler: OPENSSL_cleanup() runs it first,
-	 * at exit or when a main calls it (ms_openssl_done) */
+	 * at exit or when a main calls it (openssl_init_done) */
 	for (size_t i = 0; i < N(hashes); i++) {
 		EVP_MD_free(fetched[i].md);
 		fetched[i].md = NULL;

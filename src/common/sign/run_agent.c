@@ -62,7 +62,7 @@ int ms_run_agent(const struct ms_sign_cmd *c, int detached)
 	 * survive fork(). */
 	if (detached && ms_agent_detach(&ready, &code))
 		return code;
-	ms_openssl_init(c->verbose);
+	openssl_init(c->verbose);
 	memset(&signer, 0, sizeof(signer));
 	err = ms_signer_init(&signer, c->words[0], c->keyid, &fail);
 	if (!err)

@@ -93,7 +93,7 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 	if (code)
 		goto out;
 	log_set_verbose(c->verbose);
-	ms_openssl_init(c->verbose);
+	openssl_init(c->verbose);
 	ms_cleanup_on_signals();
 	/* --kernel-config as for one file: its line, its warnings, and
 	 * "-" as the hash (it was ignored here). */

@@ -132,7 +132,7 @@ int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done)
 		return code;
 	}
 	log_set_verbose(c->verbose);
-	ms_openssl_init(c->verbose);
+	openssl_init(c->verbose);
 	ms_cleanup_on_signals();
 
 	/* Positional layout of the kernel tool: in -s mode the key slot

@@ -202,7 +202,7 @@ int ms_cmd_pin_source(int from_file, const char *arg)
 void ms_cmd_done(void)
 {
 	ms_pin_clear();
-	ms_openssl_done();
+	openssl_init_done();
 }
 
 void ms_cmd_say_done(const struct ms_sign_cmd *c, struct ms_one_done *d)
