@@ -23,7 +23,7 @@ static void read_umask(void)
 	umask(umask_value);
 }
 
-mode_t ms_default_mode(void)
+mode_t outfile_default_mode(void)
 {
 	/* umask() can only be read by setting it: once, so that batch
 	 * workers never see (or leave) the umask at 0 in between. */
@@ -33,13 +33,13 @@ mode_t ms_default_mode(void)
 	return 0666 & ~umask_value;
 }
 
-mode_t ms_output_mode(const char *path)
+mode_t outfile_mode(const char *path)
 {
 	struct stat st;
 
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		return st.st_mode & 07777;
-	return ms_default_mode();
+	return outfile_default_mode();
 }
 
 /*
@@ -79,10 +79,10 @@ static void tmpfile_init(void)
 /*
  * The tests' hooks (tests/preload/test-hooks.c) take an output as begun at
  * the first call on its descriptor, and as complete at the linkat or close
- * of ms_out_commit_flags: so a named file is registered for the signal
+ * of outfile_commit_flags: so a named file is registered for the signal
  * cleanup (outfile_pending_add) before its descriptor is first used.
  */
-int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
+int outfile_begin(const char *target, mode_t mode, struct ms_out *o)
 {
 	char *dircopy = NULL, *base = NULL, *dir;
 	struct stat st;
@@ -176,7 +176,7 @@ static int write_all(int fd, const uint8_t *p, size_t len)
  * pread (infile_map_read), never through the mapping. */
 #define COPY_CHUNK ((size_t)64 << 10)
 
-int ms_write_fd(int fd, const void *buf, size_t len)
+int outfile_write_fd(int fd, const void *buf, size_t len)
 {
 	uint8_t chunk[COPY_CHUNK];
 	const uint8_t *p = buf;
@@ -198,12 +198,12 @@ int ms_write_fd(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int ms_out_write(struct ms_out *o, const void *buf, size_t len)
+int outfile_write(struct ms_out *o, const void *buf, size_t len)
 {
-	return ms_write_fd(o->fd, buf, len);
+	return outfile_write_fd(o->fd, buf, len);
 }
 
-int ms_out_writev(struct ms_out *o, const struct iovec *iov, int iovcnt)
+int outfile_writev(struct ms_out *o, const struct iovec *iov, int iovcnt)
 {
 	struct iovec v[MS_OUT_IOV_MAX];
 	int n = 0;
@@ -276,7 +276,7 @@ static int copy_range(struct ms_out *o, int fd, off_t off, size_t len)
 	return 0;
 }
 
-int ms_out_copy(struct ms_out *o, int fd, size_t len)
+int outfile_copy(struct ms_out *o, int fd, size_t len)
 {
 	off_t pos = 0, end = (off_t)len, data, hole;
 	int err, tail_hole = 0;
@@ -319,7 +319,7 @@ int ms_out_copy(struct ms_out *o, int fd, size_t len)
 	return 0;
 }
 
-int ms_fsync_dir_of(const char *path)
+int outfile_fsync_dir_of(const char *path)
 {
 	char *copy = strdup(path);
 	int fd, err = 0;
@@ -383,7 +383,7 @@ static int keep_owner(const struct ms_out *o)
 	return 0;
 }
 
-int ms_out_commit_flags(struct ms_out *o, unsigned int flags)
+int outfile_commit_flags(struct ms_out *o, unsigned int flags)
 {
 	int err = 0;
 
@@ -412,18 +412,18 @@ int ms_out_commit_flags(struct ms_out *o, unsigned int flags)
 	free(o->tmp);
 	o->tmp = NULL;
 	if (flags & MS_SYNC_DIR)
-		err = ms_fsync_dir_of(o->target);
+		err = outfile_fsync_dir_of(o->target);
 	free(o->target);
 	o->target = NULL;
 	return err;
 }
 
-int ms_out_commit(struct ms_out *o)
+int outfile_commit(struct ms_out *o)
 {
-	return ms_out_commit_flags(o, MS_SYNC_FILE | MS_SYNC_DIR);
+	return outfile_commit_flags(o, MS_SYNC_FILE | MS_SYNC_DIR);
 }
 
-void ms_out_abort(struct ms_out *o)
+void outfile_abort(struct ms_out *o)
 {
 	if (o->fd >= 0)
 		close(o->fd);

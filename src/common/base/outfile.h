@@ -17,7 +17,7 @@
 #include <sys/types.h>
 
 /* Write all of buf to fd, through infile_map_read when it is mapped. */
-int ms_write_fd(int fd, const void *buf, size_t len);
+int outfile_write_fd(int fd, const void *buf, size_t len);
 
 struct ms_out {
 	int fd;
@@ -45,18 +45,18 @@ struct ms_out {
  * and such files that a killed run left in the directory (their pid is
  * gone) are removed.
  */
-int ms_out_begin(const char *target, mode_t mode, struct ms_out *o);
-int ms_out_write(struct ms_out *o, const void *buf, size_t len);
+int outfile_begin(const char *target, mode_t mode, struct ms_out *o);
+int outfile_write(struct ms_out *o, const void *buf, size_t len);
 /* The same for up to MS_OUT_IOV_MAX pieces, in one system call when it
  * can (-EINVAL for more). */
 #define MS_OUT_IOV_MAX 8
 struct iovec;
-int ms_out_writev(struct ms_out *o, const struct iovec *iov, int iovcnt);
+int outfile_writev(struct ms_out *o, const struct iovec *iov, int iovcnt);
 /* Append len bytes of fd from offset 0, reflinking where the fs can and
  * keeping holes; MS_ECHANGED if fd ends first. */
-int ms_out_copy(struct ms_out *o, int fd, size_t len);
+int outfile_copy(struct ms_out *o, int fd, size_t len);
 /* fsync, rename over the target, fsync the directory. */
-int ms_out_commit(struct ms_out *o);
+int outfile_commit(struct ms_out *o);
 /*
  * The same with a choice of flushes, for batch mode, which makes the data
  * durable for many files at once (syncfs) before their renames and
@@ -66,20 +66,20 @@ int ms_out_commit(struct ms_out *o);
  */
 #define MS_SYNC_FILE 1u	/* fsync the file before the rename */
 #define MS_SYNC_DIR 2u	/* fsync the directory after it */
-int ms_out_commit_flags(struct ms_out *o, unsigned int flags);
+int outfile_commit_flags(struct ms_out *o, unsigned int flags);
 /* fsync the directory holding path (makes a rename in it durable). */
-int ms_fsync_dir_of(const char *path);
+int outfile_fsync_dir_of(const char *path);
 /* Remove the temporary file; safe to call after commit or twice. */
-void ms_out_abort(struct ms_out *o);
+void outfile_abort(struct ms_out *o);
 
 /* Mode for a newly created output file: 0666 less the umask. */
-mode_t ms_default_mode(void);
+mode_t outfile_default_mode(void);
 /* The mode an output replacing path should get: the existing file's
  * (the kernel tool rewrites an existing file and so keeps it), else the
  * default. */
-mode_t ms_output_mode(const char *path);
+mode_t outfile_mode(const char *path);
 
 /* SIGINT, SIGTERM, SIGHUP: remove pending temporary files, then die. */
-void ms_cleanup_on_signals(void);
+void outfile_cleanup_on_signals(void);
 
 #endif

@@ -61,7 +61,7 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-void ms_cleanup_on_signals(void)
+void outfile_cleanup_on_signals(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	struct sigaction sa;

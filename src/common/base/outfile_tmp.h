@@ -16,7 +16,7 @@
 #define TMP_RAND 6
 
 /* Register / unregister a named temporary file for the signal cleanup
- * (ms_cleanup_on_signals). */
+ * (outfile_cleanup_on_signals). */
 void outfile_pending_add(char *path);
 void outfile_pending_del(char *path);
 

@@ -27,7 +27,7 @@ int ms_inputs_check_output(const struct ms_input_set *s, const char *output,
 {
 	struct stat st;
 
-	/* stat follows links, as the write does (outfile.h: ms_out_begin
+	/* stat follows links, as the write does (outfile.h: outfile_begin
 	 * replaces the file a symlink points to). */
 	if (!output || stat(output, &st) != 0)
 		return 0;

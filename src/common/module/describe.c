@@ -63,18 +63,18 @@ static int prepare_part(const struct job *j, const struct ms_modfile *f,
 			const char *path, const uint8_t *p, size_t len,
 			struct ms_out *o)
 {
-	int err = ms_out_begin(path, ms_default_mode(), o);
+	int err = outfile_begin(path, outfile_default_mode(), o);
 
 	if (!err)
-		err = ms_out_write(o, p, len);
+		err = outfile_write(o, p, len);
 	/* never a part made of bytes the module no longer has */
 	if (err == MS_ECHANGED || infile_check(&f->file)) {
-		ms_out_abort(o);
+		outfile_abort(o);
 		input_changed(j);
 		return MS_ECHANGED;
 	}
 	if (err) {
-		ms_out_abort(o);
+		outfile_abort(o);
 		log_error(path, "cannot write: %s", infile_strerror(err));
 	}
 	return err;
@@ -98,29 +98,29 @@ static int write_parts(const struct job *j, const struct ms_modfile *f,
 		err = prepare_part(j, f, o->sig_out, f->data + t->sig_off,
 				   t->sig_len, &sig);
 	if (err) {
-		ms_out_abort(&body);
+		outfile_abort(&body);
 		return err;
 	}
 	if (o->body_out) {
-		err = ms_out_commit(&body);
+		err = outfile_commit(&body);
 		if (err)
 			log_error(o->body_out, "cannot write: %s",
 				 infile_strerror(err));
 	}
 	if (!err && o->sig_out) {
-		err = ms_out_commit(&sig);
+		err = outfile_commit(&sig);
 		if (err)
 			log_error(o->sig_out, "cannot write: %s",
 				 infile_strerror(err));
 	}
-	ms_out_abort(&body);
-	ms_out_abort(&sig);
+	outfile_abort(&body);
+	outfile_abort(&sig);
 	return err;
 }
 
 static int write_stdout(const struct job *j, const uint8_t *p, size_t len)
 {
-	int err = ms_write_fd(STDOUT_FILENO, p, len);
+	int err = outfile_write_fd(STDOUT_FILENO, p, len);
 
 	if (err == MS_ECHANGED)
 		return input_changed(j);
@@ -450,7 +450,7 @@ int ms_describe_begin(struct ms_describe_opts *o, const char *file)
 
 	if (err)
 		return err;
-	ms_cleanup_on_signals();
+	outfile_cleanup_on_signals();
 	o->cert = NULL;
 	if (!o->cert_path)
 		return 0;

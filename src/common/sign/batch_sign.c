@@ -204,7 +204,7 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 			;
 		if (e < k)
 			continue;
-		err = ms_fsync_dir_of(cs[k].dir);
+		err = outfile_fsync_dir_of(cs[k].dir);
 		for (e = k; err && e < g->n; e++) {
 			if (!cs[e].dir || !same_dir(cs[e].dir, cs[k].dir))
 				continue;

@@ -94,7 +94,7 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 		goto out;
 	log_set_verbose(c->verbose);
 	openssl_init(c->verbose);
-	ms_cleanup_on_signals();
+	outfile_cleanup_on_signals();
 	/* --kernel-config as for one file: its line, its warnings, and
 	 * "-" as the hash (it was ignored here). */
 	if (c->kcpath) {

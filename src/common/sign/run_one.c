@@ -133,7 +133,7 @@ int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done)
 	}
 	log_set_verbose(c->verbose);
 	openssl_init(c->verbose);
-	ms_cleanup_on_signals();
+	outfile_cleanup_on_signals();
 
 	/* Positional layout of the kernel tool: in -s mode the key slot
 	 * holds the raw CMS and the hash moves to the second place. */

@@ -483,7 +483,7 @@ static int check_body(const struct ms_sign_req *r, const uint8_t *body,
 
 /*
  * A failed write, named by what it needed.  The file is never written in
- * place: a new one is created beside it (base/outfile.h: ms_out_begin), so a
+ * place: a new one is created beside it (base/outfile.h: outfile_begin), so a
  * read-only directory refuses even a writable module, and "Permission
  * denied" on the module's name would point at the wrong thing.
  */
@@ -518,10 +518,10 @@ static int write_p7s(const char *module, const uint8_t *der, size_t len,
 		*path = NULL;
 		return fail_at(fail, MS_STAGE_OUTPUT, module, NULL, -ENOMEM);
 	}
-	err = ms_out_begin(*path, ms_output_mode(*path), o);
+	err = outfile_begin(*path, outfile_mode(*path), o);
 	if (err)
 		return out_fail(fail, *path, err);
-	err = ms_out_write(o, der, len);
+	err = outfile_write(o, der, len);
 	if (err)
 		return fail_at(fail, MS_STAGE_OUTPUT, *path, NULL, err);
 	return 0;
@@ -539,10 +539,10 @@ static int write_trailer(struct ms_out *out, const uint8_t *sig,
 	uint8_t trailer[MS_TRAILER_OVERHEAD];
 	int err;
 
-	err = ms_out_write(out, sig, sig_len);
+	err = outfile_write(out, sig, sig_len);
 	if (!err) {
 		ms_trailer_encode((uint32_t)sig_len, trailer);
-		err = ms_out_write(out, trailer, sizeof(trailer));
+		err = outfile_write(out, trailer, sizeof(trailer));
 	}
 	return err;
 }
@@ -561,14 +561,14 @@ static int write_plain(struct ms_out *out, const struct ms_file *in,
 	int err;
 
 	if (!in->buf) {
-		err = ms_out_copy(out, in->fd, body_len);
+		err = outfile_copy(out, in->fd, body_len);
 		return err ? err : write_trailer(out, sig, sig_len);
 	}
 	ms_trailer_encode((uint32_t)sig_len, trailer);
 	iov[0] = (struct iovec){ (void *)in->data, body_len };
 	iov[1] = (struct iovec){ (void *)sig, sig_len };
 	iov[2] = (struct iovec){ trailer, sizeof(trailer) };
-	return ms_out_writev(out, iov, 3);
+	return outfile_writev(out, iov, 3);
 }
 
 /*
@@ -592,7 +592,7 @@ static int write_compressed(struct ms_out *out, enum ms_comp comp,
 	err = ms_compress(comp, iov, 3, &packed, &packed_len);
 	if (err)
 		return err;
-	err = ms_out_write(out, packed, packed_len);
+	err = outfile_write(out, packed, packed_len);
 	free(packed);
 	return err;
 }
@@ -621,9 +621,9 @@ static void *copy_body(void *arg)
 {
 	struct body_copy *c = arg;
 
-	c->err = ms_out_begin(c->target, c->mode, c->out);
+	c->err = outfile_begin(c->target, c->mode, c->out);
 	if (!c->err)
-		c->err = ms_out_copy(c->out, c->in->fd, c->len);
+		c->err = outfile_copy(c->out, c->in->fd, c->len);
 	return NULL;
 }
 
@@ -972,7 +972,7 @@ static int write_outputs(const struct ms_signer *s,
 		/* the body went in while it was hashed */
 		err = write_trailer(out, p->sig, p->sig_len);
 	} else {
-		err = ms_out_begin(p->target, p->mode, out);
+		err = outfile_begin(p->target, p->mode, out);
 		if (!err && r->trailer_only)
 			err = write_trailer(out, p->sig, p->sig_len);
 		else if (!err && p->in.comp == MS_COMP_NONE)
@@ -1034,7 +1034,7 @@ int ms_sign_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 		goto done;
 	/* In place keeps the module's mode, an existing dest its own, and
 	 * a new dest gets umask's. */
-	p.mode = r->dest ? ms_output_mode(r->dest)
+	p.mode = r->dest ? outfile_mode(r->dest)
 			 : (p.in.file.st.st_mode & 07777);
 	start_body_copy(s, r, &job->out, &p);
 	err = s->raw_sig ? attach_sig(s, r, &p, fail)
@@ -1061,7 +1061,7 @@ int ms_sign_commit(struct ms_signed *job, unsigned int sync,
 	memset(fail, 0, sizeof(*fail));
 	/* Both files are complete: only now replace anything. */
 	if (job->p7s.tmp) {
-		err = ms_out_commit_flags(&job->p7s, sync);
+		err = outfile_commit_flags(&job->p7s, sync);
 		if (err)
 			return fail_at(fail, MS_STAGE_OUTPUT, job->p7s_path,
 				       NULL, err);
@@ -1071,7 +1071,7 @@ int ms_sign_commit(struct ms_signed *job, unsigned int sync,
 		char path[sizeof(fail->path)];
 
 		snprintf(path, sizeof(path), "%s", target);
-		err = ms_out_commit_flags(&job->out, sync);
+		err = outfile_commit_flags(&job->out, sync);
 		if (err)
 			return fail_at(fail, MS_STAGE_OUTPUT, path, NULL, err);
 	}
@@ -1084,8 +1084,8 @@ void ms_sign_release(struct ms_signed *job)
 		ms_sigdesc_free(&job->made->d);
 	free(job->made);
 	job->made = NULL;
-	ms_out_abort(&job->p7s);
-	ms_out_abort(&job->out);
+	outfile_abort(&job->p7s);
+	outfile_abort(&job->out);
 	free(job->p7s_path);
 	job->p7s_path = NULL;
 	ms_modfile_close(&job->in);
@@ -1119,9 +1119,9 @@ static int write_aside(const char *module, const char *ext,
 		*path = NULL;
 		return fail_at(fail, MS_STAGE_OUTPUT, module, NULL, -ENOMEM);
 	}
-	err = ms_out_begin(*path, ms_output_mode(*path), o);
+	err = outfile_begin(*path, outfile_mode(*path), o);
 	if (!err)
-		err = ms_out_write(o, buf, len);
+		err = outfile_write(o, buf, len);
 	if (err)
 		return fail_at(fail, MS_STAGE_OUTPUT, *path, NULL, err);
 	return 0;
@@ -1172,18 +1172,18 @@ int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
 		err = write_aside(r->module, "tbs", tbs, tbs_len, &tout, &tpath,
 				  fail);
 	if (!err) {
-		err = ms_out_commit(&dout);
+		err = outfile_commit(&dout);
 		if (err)
 			fail_at(fail, MS_STAGE_OUTPUT, dpath, NULL, err);
 	}
 	if (!err) {
-		err = ms_out_commit(&tout);
+		err = outfile_commit(&tout);
 		if (err)
 			fail_at(fail, MS_STAGE_OUTPUT, tpath, NULL, err);
 	}
 done:
-	ms_out_abort(&dout);
-	ms_out_abort(&tout);
+	outfile_abort(&dout);
+	outfile_abort(&tout);
 	free(dpath);
 	free(tpath);
 	free(tbs);
