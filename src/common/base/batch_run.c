@@ -115,7 +115,7 @@ void ms_result_end(struct ms_capture *c)
 void ms_result_emit(struct ms_result *r, struct ms_progress *pg)
 {
 	if (r->err_len || r->out_len)
-		ms_progress_clear(pg);
+		progress_clear(pg);
 	if (r->err_len) {
 		fwrite(r->err, 1, r->err_len, stderr);
 		fflush(stderr);
@@ -127,7 +127,7 @@ void ms_result_emit(struct ms_result *r, struct ms_progress *pg)
 		if (pg->on)
 			fflush(stdout);
 	}
-	ms_progress_step(pg);
+	progress_step(pg);
 }
 
 void ms_result_free(struct ms_result *r)
@@ -185,9 +185,9 @@ int ms_batch_each(const struct ms_list *list, int jobs, const char *what,
 	run.res = calloc(list->n ? list->n : 1, sizeof(*run.res));
 	if (!run.res)
 		return MS_EXIT_IO;
-	ms_progress_init(&run.pg, list->n, what);
+	progress_init(&run.pg, list->n, what);
 	err = ms_pool_run(list->n, jobs, &ops, &run);
-	ms_progress_end(&run.pg);
+	progress_end(&run.pg);
 	if (err) {
 		log_error(NULL, "cannot start workers: %s", strerror(-err));
 		run.code = exitcode_worst(run.code, MS_EXIT_IO);

@@ -353,9 +353,9 @@ int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 		return MS_EXIT_IO;
 	}
 	pthread_mutex_init(&run.glock, NULL);
-	ms_progress_init(&run.pg, list->n, "signed");
+	progress_init(&run.pg, list->n, "signed");
 	err = ms_pool_run(list->n, jobs, &ops, &run);
-	ms_progress_end(&run.pg);
+	progress_end(&run.pg);
 	if (err) {
 		log_error(NULL, "cannot start workers: %s", strerror(-err));
 		run.code = exitcode_worst(run.code, MS_EXIT_IO);
