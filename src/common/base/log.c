@@ -83,7 +83,7 @@ const char *log_first_error(const char **subject)
 static void vreport(const char *tag, const char *subject, const char *fmt,
 		    va_list ap)
 {
-	char *quoted = subject ? ms_quote_name(subject) : NULL;
+	char *quoted = subject ? quote_name(subject) : NULL;
 
 	fprintf(errf(), "%s: %s", prog, tag);
 	if (subject)

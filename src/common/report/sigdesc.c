@@ -68,7 +68,7 @@ static void print_appended_head(FILE *out, const struct ms_sigdesc *d,
 {
 	const struct ms_desc *ds = &d->t.desc;
 	const char *idn = ms_id_type_name(ds->id_type);
-	char *quoted = ms_quote_name(file);
+	char *quoted = quote_name(file);
 
 	fprintf(out, "file:             %s (%zu bytes)\n",
 		quoted ? quoted : file, d->file_len);
@@ -97,7 +97,7 @@ static void print_appended_head(FILE *out, const struct ms_sigdesc *d,
 static void print_detached_head(FILE *out, const struct ms_sigdesc *d,
 				const char *file)
 {
-	char *quoted = ms_quote_name(file);
+	char *quoted = quote_name(file);
 	const char *shown = quoted ? quoted : file;
 
 	if (strcmp(file, d->sig_file) != 0) {
@@ -115,7 +115,7 @@ static void print_detached_head(FILE *out, const struct ms_sigdesc *d,
 			"file with --sig %s FILE)\n", shown);
 	}
 	free(quoted);
-	quoted = ms_quote_name(d->sig_file);
+	quoted = quote_name(d->sig_file);
 	fprintf(out, "signature:        detached, %s (%zu bytes, no "
 		"descriptor or magic)\n", quoted ? quoted : d->sig_file,
 		d->t.sig_len);

@@ -62,7 +62,7 @@ void rp_print_sign_outcome(FILE *out, const struct ms_sign_outcome *o,
 		return;
 	}
 	/* the name quoted as ls quotes it */
-	quoted = ms_quote_name(o->file);
+	quoted = quote_name(o->file);
 	print_text(out, o, quoted ? quoted : o->file);
 	free(quoted);
 }

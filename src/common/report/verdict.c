@@ -500,7 +500,7 @@ static void print_text(FILE *out, const struct rp_context *c,
 void rp_print_text(FILE *out, const struct rp_context *c, const char *file,
 		   enum kv_usage usage, const struct kv_result *given)
 {
-	char *quoted = ms_quote_name(file);
+	char *quoted = quote_name(file);
 
 	print_text(out, c, quoted ? quoted : file, usage, given);
 	free(quoted);
