@@ -6,7 +6,7 @@
 
 #include "base/samefile.h"
 
-int ms_inputs_add(struct ms_input_set *s, const char *path, const char *role)
+int samefile_inputs_add(struct ms_input_set *s, const char *path, const char *role)
 {
 	struct stat st;
 
@@ -22,7 +22,7 @@ int ms_inputs_add(struct ms_input_set *s, const char *path, const char *role)
 	return 0;
 }
 
-int ms_inputs_check_output(const struct ms_input_set *s, const char *output,
+int samefile_inputs_check_output(const struct ms_input_set *s, const char *output,
 			   const char **path, const char **role)
 {
 	struct stat st;
@@ -40,7 +40,7 @@ int ms_inputs_check_output(const struct ms_input_set *s, const char *output,
 	return 0;
 }
 
-void ms_clobber_text(char *buf, size_t size, const char *output,
+void samefile_clobber_text(char *buf, size_t size, const char *output,
 		     const char *path, const char *role)
 {
 	if (strcmp(output, path) == 0)
@@ -53,7 +53,7 @@ void ms_clobber_text(char *buf, size_t size, const char *output,
 			 "another output)", role, path);
 }
 
-int ms_outputs_check(const struct ms_input_set *s, const char *const *outs,
+int samefile_outputs_check(const struct ms_input_set *s, const char *const *outs,
 		     int n, const char **bad, char *buf, size_t size)
 {
 	const char *path, *role;
@@ -63,22 +63,22 @@ int ms_outputs_check(const struct ms_input_set *s, const char *const *outs,
 			continue;
 		for (int k = 0; k < i; k++)
 			if (outs[k] && (!strcmp(outs[k], outs[i]) ||
-					ms_same_file(outs[k], outs[i]))) {
+					samefile_same(outs[k], outs[i]))) {
 				*bad = outs[i];
 				snprintf(buf, size, "named for two outputs: "
 					 "nothing written (name two files)");
 				return -EEXIST;
 			}
-		if (ms_inputs_check_output(s, outs[i], &path, &role)) {
+		if (samefile_inputs_check_output(s, outs[i], &path, &role)) {
 			*bad = outs[i];
-			ms_clobber_text(buf, size, outs[i], path, role);
+			samefile_clobber_text(buf, size, outs[i], path, role);
 			return -EEXIST;
 		}
 	}
 	return 0;
 }
 
-int ms_same_file(const char *a, const char *b)
+int samefile_same(const char *a, const char *b)
 {
 	struct stat sa, sb;
 

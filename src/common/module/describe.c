@@ -436,9 +436,9 @@ static int check_outputs(const struct ms_describe_opts *o,
 	const char *bad;
 	char why[512];
 
-	ms_inputs_add(&in, file, "the module");
-	ms_inputs_add(&in, o->cert_path, "the certificate");
-	if (!ms_outputs_check(&in, outs, 2, &bad, why, sizeof(why)))
+	samefile_inputs_add(&in, file, "the module");
+	samefile_inputs_add(&in, o->cert_path, "the certificate");
+	if (!samefile_outputs_check(&in, outs, 2, &bad, why, sizeof(why)))
 		return 0;
 	log_error(bad, "%s", why);
 	return -EEXIST;

@@ -63,7 +63,7 @@ static int set_targets(struct ms_sign_cmd *c, int npos, const char *cert,
 	req->overlap = 1;
 	/* <dest> that is <module> by any name: in place */
 	if (c->nwords == npos + 1 && (req->trailer_only ||
-	    !ms_same_file(c->words[npos - 1], c->words[npos])) &&
+	    !samefile_same(c->words[npos - 1], c->words[npos])) &&
 	    strcmp(c->words[npos - 1], c->words[npos]) != 0)
 		req->dest = c->words[npos];
 	if (ms_cmd_kmodsign_check(req))

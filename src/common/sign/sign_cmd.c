@@ -57,17 +57,17 @@ int ms_cmd_load(const struct ms_sign_cmd *c, int npos, struct ms_signer *s,
 void ms_cmd_inputs(const struct ms_sign_cmd *c, const char *key,
 		   const char *cert, struct ms_input_set *in)
 {
-	ms_inputs_add(in, key, c->verb == MS_VERB_RAW ? "the raw CMS"
+	samefile_inputs_add(in, key, c->verb == MS_VERB_RAW ? "the raw CMS"
 						      : "the key");
-	ms_inputs_add(in, cert, "the certificate");
-	ms_inputs_add(in, c->rawsig, "the signature to attach");
+	samefile_inputs_add(in, cert, "the certificate");
+	samefile_inputs_add(in, c->rawsig, "the signature to attach");
 	for (int i = 0; i < c->nextra; i++) {
-		ms_inputs_add(in, c->extra_keys[i], "a --signer key");
-		ms_inputs_add(in, c->extra_certs[i], "a --signer certificate");
+		samefile_inputs_add(in, c->extra_keys[i], "a --signer key");
+		samefile_inputs_add(in, c->extra_certs[i], "a --signer certificate");
 	}
-	ms_inputs_add(in, c->pin_file, "the PIN file");
-	ms_inputs_add(in, c->kcpath, "the kernel config");
-	ms_inputs_add(in, c->batch.from, "the --files-from list");
+	samefile_inputs_add(in, c->pin_file, "the PIN file");
+	samefile_inputs_add(in, c->kcpath, "the kernel config");
+	samefile_inputs_add(in, c->batch.from, "the --files-from list");
 }
 
 /*
