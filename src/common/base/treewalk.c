@@ -221,7 +221,7 @@ static int collect_tree(const struct ms_tree_inputs *in, struct ms_list *out,
 	return code;
 }
 
-int ms_tree_inputs_collect(const struct ms_tree_inputs *in, struct ms_list *out)
+int treewalk_collect(const struct ms_tree_inputs *in, struct ms_list *out)
 {
 	int code = 0, partial = 0;
 

@@ -37,6 +37,6 @@ struct ms_tree_inputs {
  * mistyped path must not pass as "0 files checked"), or subdirectories
  * that could not be listed (out keeps what was found).
  */
-int ms_tree_inputs_collect(const struct ms_tree_inputs *in, struct ms_list *out);
+int treewalk_collect(const struct ms_tree_inputs *in, struct ms_list *out);
 
 #endif

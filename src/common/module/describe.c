@@ -418,7 +418,7 @@ int ms_describe_all(const struct ms_describe_opts *o,
 	int code;
 
 	memset(t, 0, sizeof(*t));
-	code = ms_tree_inputs_collect(&in, &files);
+	code = treewalk_collect(&in, &files);
 	if (files.n)
 		code = exitcode_worst(code, ms_batch_each(&files, jobs ? jobs :
 			ms_pool_default_workers(), "described",

@@ -151,7 +151,7 @@ int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
 	if (k->trusted.n == 0 && k->platform.n == 0)
 		log_warn(NULL, "no usable trusted certificate: every signature "
 			"will be -ENOKEY (see -v)");
-	code = ms_tree_inputs_collect(in, &files);
+	code = treewalk_collect(in, &files);
 	if (!files.n) {
 		if (r->json && code)
 			exitcode_json(stdout, code, 0);

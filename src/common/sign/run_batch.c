@@ -29,7 +29,7 @@ static int batch_list(const struct ms_sign_cmd *c, int first,
 		.walk = c->batch.walk,
 	};
 
-	return ms_tree_inputs_collect(&in, list);
+	return treewalk_collect(&in, list);
 }
 
 /* Every output of the list checked against the run's inputs before
