@@ -186,7 +186,7 @@ int ms_batch_each(const struct ms_list *list, int jobs, const char *what,
 	if (!run.res)
 		return MS_EXIT_IO;
 	progress_init(&run.pg, list->n, what);
-	err = ms_pool_run(list->n, jobs, &ops, &run);
+	err = workpool_run(list->n, jobs, &ops, &run);
 	progress_end(&run.pg);
 	if (err) {
 		log_error(NULL, "cannot start workers: %s", strerror(-err));

@@ -32,7 +32,7 @@ void ms_list_free(struct ms_list *l);
 
 /*
  * -j N: 1..MS_JOBS_MAX workers, or -EINVAL.  0 is not allowed: the
- * default (online CPUs) comes from ms_pool_default_workers().
+ * default (online CPUs) comes from workpool_default_workers().
  */
 #define MS_JOBS_MAX 256
 int ms_jobs_parse(const char *arg, int *jobs);

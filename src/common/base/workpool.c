@@ -30,7 +30,7 @@ struct ms_pool {
 #define WAKE_WINDOW 32
 #define WAKE_AFTER_NS (50 * 1000 * 1000L)
 
-void ms_pool_finish_many(struct ms_pool *p, const size_t *idx, size_t n)
+void workpool_finish_many(struct ms_pool *p, const size_t *idx, size_t n)
 {
 	pthread_mutex_lock(&p->lock);
 	for (size_t k = 0; k < n; k++)
@@ -45,9 +45,9 @@ void ms_pool_finish_many(struct ms_pool *p, const size_t *idx, size_t n)
 	pthread_mutex_unlock(&p->lock);
 }
 
-void ms_pool_finish(struct ms_pool *p, size_t i)
+void workpool_finish(struct ms_pool *p, size_t i)
 {
-	ms_pool_finish_many(p, &i, 1);
+	workpool_finish_many(p, &i, 1);
 }
 
 static void *worker(void *arg)
@@ -57,7 +57,7 @@ static void *worker(void *arg)
 
 	while ((i = atomic_fetch_add(&p->next, 1)) < p->n)
 		if (p->ops->job(p, p->ctx, i) == 0)
-			ms_pool_finish(p, i);
+			workpool_finish(p, i);
 	if (p->ops->drain)
 		p->ops->drain(p, p->ctx);
 	pthread_mutex_lock(&p->lock);
@@ -67,7 +67,7 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
+int workpool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
 		void *ctx)
 {
 	struct ms_pool p = { .n = n, .ops = ops, .ctx = ctx };
@@ -169,7 +169,7 @@ out:
 	return err;
 }
 
-int ms_pool_default_workers(void)
+int workpool_default_workers(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 

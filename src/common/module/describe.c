@@ -421,7 +421,7 @@ int ms_describe_all(const struct ms_describe_opts *o,
 	code = treewalk_collect(&in, &files);
 	if (files.n)
 		code = exitcode_worst(code, ms_batch_each(&files, jobs ? jobs :
-			ms_pool_default_workers(), "described",
+			workpool_default_workers(), "described",
 			each_describe, each_done, &e));
 	t->files = files.n;
 	ms_list_free(&files);

@@ -159,7 +159,7 @@ int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
 		return code;
 	}
 	code = exitcode_worst(code, check_all(&jd, &files, r->jobs ? r->jobs :
-		files.n > 1 ? ms_pool_default_workers() : 1, &sum));
+		files.n > 1 ? workpool_default_workers() : 1, &sum));
 	if (r->summary && r->json)
 		rp_print_summary_json(stdout, files.n, &sum, code);
 	else if (r->summary && !r->quiet)

@@ -174,7 +174,7 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 			finish(run, g->v[k].i, err, 0, &fail,
 			       g->v[k].job.made);
 			ms_sign_release(&g->v[k].job);
-			ms_pool_finish(pool, g->v[k].i);
+			workpool_finish(pool, g->v[k].i);
 		}
 		goto out;
 	}
@@ -223,7 +223,7 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 		 * (a group never holds more than MS_GROUP_MAX). */
 		idx[e = k % MS_GROUP_MAX] = g->v[k].i;
 		if (e == MS_GROUP_MAX - 1 || k == g->n - 1)
-			ms_pool_finish_many(pool, idx, e + 1);
+			workpool_finish_many(pool, idx, e + 1);
 	}
 	free(cs);
 out:
@@ -354,7 +354,7 @@ int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 	}
 	pthread_mutex_init(&run.glock, NULL);
 	progress_init(&run.pg, list->n, "signed");
-	err = ms_pool_run(list->n, jobs, &ops, &run);
+	err = workpool_run(list->n, jobs, &ops, &run);
 	progress_end(&run.pg);
 	if (err) {
 		log_error(NULL, "cannot start workers: %s", strerror(-err));

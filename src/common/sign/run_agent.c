@@ -77,7 +77,7 @@ int ms_run_agent(const struct ms_sign_cmd *c, int detached)
 	conf.key = c->words[1];
 	conf.cert = c->words[2];
 	conf.preamble = pre;
-	conf.jobs = c->batch.jobs ? c->batch.jobs : ms_pool_default_workers();
+	conf.jobs = c->batch.jobs ? c->batch.jobs : workpool_default_workers();
 	code = ms_agent_serve(&conf, c->ncmd ? c->words + 3 : NULL, ready);
 	if (code < 0) {
 		log_error(NULL, "cannot start the signing agent: %s",

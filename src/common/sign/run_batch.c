@@ -109,7 +109,7 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 		goto out;
 	code = exitcode_worst(listed, ms_batch_sign(&signer, &c->req, &list,
 			     c->batch.jobs ? c->batch.jobs :
-			     ms_pool_default_workers(), view, report, tally));
+			     workpool_default_workers(), view, report, tally));
 out:
 	ms_signer_free(&signer);
 	ms_pin_clear();
