@@ -13,7 +13,7 @@
 #include "base/log.h"
 #include "base/workpool.h"
 
-int ms_list_add(struct ms_list *l, const char *name)
+int batch_run_list_add(struct ms_list *l, const char *name)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 64;
@@ -31,7 +31,7 @@ int ms_list_add(struct ms_list *l, const char *name)
 	return 0;
 }
 
-int ms_list_read(struct ms_list *l, const char *path, int nul)
+int batch_run_list_read(struct ms_list *l, const char *path, int nul)
 {
 	int std = strcmp(path, "-") == 0;
 	FILE *f = std ? stdin : fopen(path, "re");
@@ -53,7 +53,7 @@ int ms_list_read(struct ms_list *l, const char *path, int nul)
 		}
 		if (n == 0)
 			continue;
-		err = ms_list_add(l, line);
+		err = batch_run_list_add(l, line);
 		if (err)
 			break;
 	}
@@ -65,7 +65,7 @@ int ms_list_read(struct ms_list *l, const char *path, int nul)
 	return err;
 }
 
-void ms_list_free(struct ms_list *l)
+void batch_run_list_free(struct ms_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i]);
@@ -73,7 +73,7 @@ void ms_list_free(struct ms_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-int ms_jobs_parse(const char *arg, int *jobs)
+int batch_run_jobs_parse(const char *arg, int *jobs)
 {
 	char *end;
 	long n;
@@ -86,7 +86,7 @@ int ms_jobs_parse(const char *arg, int *jobs)
 	return 0;
 }
 
-int ms_result_begin(struct ms_capture *c, struct ms_result *r)
+int batch_run_result_begin(struct ms_capture *c, struct ms_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	c->r = r;
@@ -104,7 +104,7 @@ int ms_result_begin(struct ms_capture *c, struct ms_result *r)
 	return 0;
 }
 
-void ms_result_end(struct ms_capture *c)
+void batch_run_result_end(struct ms_capture *c)
 {
 	log_capture(NULL);
 	fclose(c->out);
@@ -112,7 +112,7 @@ void ms_result_end(struct ms_capture *c)
 	c->out = c->err = NULL;
 }
 
-void ms_result_emit(struct ms_result *r, struct ms_progress *pg)
+void batch_run_result_emit(struct ms_result *r, struct ms_progress *pg)
 {
 	if (r->err_len || r->out_len)
 		progress_clear(pg);
@@ -130,7 +130,7 @@ void ms_result_emit(struct ms_result *r, struct ms_progress *pg)
 	progress_step(pg);
 }
 
-void ms_result_free(struct ms_result *r)
+void batch_run_result_free(struct ms_result *r)
 {
 	free(r->out);
 	free(r->err);
@@ -153,12 +153,12 @@ static int each_job(struct ms_pool *pool, void *ctx, size_t i)
 	struct ms_capture c;
 
 	(void)pool;
-	if (ms_result_begin(&c, r)) {
+	if (batch_run_result_begin(&c, r)) {
 		r->code = MS_EXIT_IO;
 		return 0;
 	}
 	r->code = run->fn(run->ctx, i, c.out);
-	ms_result_end(&c);
+	batch_run_result_end(&c);
 	return 0;
 }
 
@@ -167,14 +167,14 @@ static void each_done(void *ctx, size_t i)
 	struct each_run *run = ctx;
 	struct ms_result *r = &run->res[i];
 
-	ms_result_emit(r, &run->pg);
+	batch_run_result_emit(r, &run->pg);
 	run->code = exitcode_worst(run->code, r->code);
 	if (run->done)
 		run->done(run->ctx, i, r->code);
-	ms_result_free(r);
+	batch_run_result_free(r);
 }
 
-int ms_batch_each(const struct ms_list *list, int jobs, const char *what,
+int batch_run_each(const struct ms_list *list, int jobs, const char *what,
 		  int (*fn)(void *ctx, size_t i, FILE *out),
 		  void (*done)(void *ctx, size_t i, int code), void *ctx)
 {

@@ -19,7 +19,7 @@ struct ms_list {
 };
 
 /* Append name (copied).  -ENOMEM. */
-int ms_list_add(struct ms_list *l, const char *name);
+int batch_run_list_add(struct ms_list *l, const char *name);
 /*
  * Append the names in path ("-": standard input), one a line, or
  * NUL-separated when nul.  Empty names are skipped; a line's "\r\n" is
@@ -27,15 +27,15 @@ int ms_list_add(struct ms_list *l, const char *name);
  * newline).  -errno when unreadable; -EILSEQ when a line holds a NUL
  * byte without nul (a NUL-separated list: never cut at the first NUL).
  */
-int ms_list_read(struct ms_list *l, const char *path, int nul);
-void ms_list_free(struct ms_list *l);
+int batch_run_list_read(struct ms_list *l, const char *path, int nul);
+void batch_run_list_free(struct ms_list *l);
 
 /*
  * -j N: 1..MS_JOBS_MAX workers, or -EINVAL.  0 is not allowed: the
  * default (online CPUs) comes from workpool_default_workers().
  */
 #define MS_JOBS_MAX 256
-int ms_jobs_parse(const char *arg, int *jobs);
+int batch_run_jobs_parse(const char *arg, int *jobs);
 
 /* What one file printed, held until its turn comes. */
 struct ms_result {
@@ -47,18 +47,18 @@ struct ms_result {
 
 /*
  * Collect this thread's output for r: *out gets a stream for stdout text;
- * diagnostics (log.h) are captured too.  -ENOMEM.  ms_result_end closes
+ * diagnostics (log.h) are captured too.  -ENOMEM.  batch_run_result_end closes
  * the streams and keeps the text in r.
  */
 struct ms_capture {
 	FILE *out, *err;
 	struct ms_result *r;
 };
-int ms_result_begin(struct ms_capture *c, struct ms_result *r);
-void ms_result_end(struct ms_capture *c);
+int batch_run_result_begin(struct ms_capture *c, struct ms_result *r);
+void batch_run_result_end(struct ms_capture *c);
 /* Print r (stderr part first, then stdout), around the progress bar. */
-void ms_result_emit(struct ms_result *r, struct ms_progress *pg);
-void ms_result_free(struct ms_result *r);
+void batch_run_result_emit(struct ms_result *r, struct ms_progress *pg);
+void batch_run_result_free(struct ms_result *r);
 
 /*
  * Run fn(ctx, i, out) for every name of list on jobs workers.  What fn
@@ -68,7 +68,7 @@ void ms_result_free(struct ms_result *r);
  * the most severe of those codes.  A progress bar labelled what is drawn
  * on stderr when it is a terminal.
  */
-int ms_batch_each(const struct ms_list *list, int jobs, const char *what,
+int batch_run_each(const struct ms_list *list, int jobs, const char *what,
 		  int (*fn)(void *ctx, size_t i, FILE *out),
 		  void (*done)(void *ctx, size_t i, int code), void *ctx);
 

@@ -99,7 +99,7 @@ static int walk(const char *dir, struct ms_list *out,
 			break;
 		}
 		err = type == DT_DIR ? walk(path, out, skipped)
-				     : ms_list_add(out, path);
+				     : batch_run_list_add(out, path);
 	}
 	if (!err && errno)
 		note_skipped(skipped, dir, -errno);
@@ -138,7 +138,7 @@ static int tree_collect(const char *dir, struct ms_list *out,
 	if (S_ISDIR(st.st_mode))
 		err = walk(top, out, skipped);
 	else if (S_ISREG(st.st_mode) && is_module_name(top))
-		err = ms_list_add(out, top);
+		err = batch_run_list_add(out, top);
 	free(top);
 	/* an empty tree may have no array at all: qsort takes no NULL */
 	if (!err && out->n > from)
@@ -156,7 +156,7 @@ static void ms_tree_skipped_free(struct ms_tree_skipped *skipped)
 static int collect_list(const struct ms_tree_inputs *in, struct ms_list *out)
 {
 	size_t before = out->n;
-	int err = ms_list_read(out, in->from, in->nul);
+	int err = batch_run_list_read(out, in->from, in->nul);
 
 	if (err == -ENOMEM)
 		return err;
@@ -226,7 +226,7 @@ int treewalk_collect(const struct ms_tree_inputs *in, struct ms_list *out)
 	int code = 0, partial = 0;
 
 	for (int i = 0; i < in->n; i++)
-		if (ms_list_add(out, in->names[i]))
+		if (batch_run_list_add(out, in->names[i]))
 			goto nomem;
 	if (in->from)
 		code = collect_list(in, out);
@@ -236,10 +236,10 @@ int treewalk_collect(const struct ms_tree_inputs *in, struct ms_list *out)
 		goto nomem;
 	/* Unreadable or empty: nothing is worked on. */
 	if (code && !partial)
-		ms_list_free(out);
+		batch_run_list_free(out);
 	return code;
 nomem:
-	ms_list_free(out);
+	batch_run_list_free(out);
 	log_error(NULL, "out of memory");
 	return MS_EXIT_IO;
 }

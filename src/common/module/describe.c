@@ -420,11 +420,11 @@ int ms_describe_all(const struct ms_describe_opts *o,
 	memset(t, 0, sizeof(*t));
 	code = treewalk_collect(&in, &files);
 	if (files.n)
-		code = exitcode_worst(code, ms_batch_each(&files, jobs ? jobs :
+		code = exitcode_worst(code, batch_run_each(&files, jobs ? jobs :
 			workpool_default_workers(), "described",
 			each_describe, each_done, &e));
 	t->files = files.n;
-	ms_list_free(&files);
+	batch_run_list_free(&files);
 	return code;
 }
 

@@ -113,7 +113,7 @@ static int check_all(const struct judge *jd, const struct ms_list *files,
 		log_error(NULL, "out of memory");
 		return MS_EXIT_IO;
 	}
-	code = ms_batch_each(files, jobs, "verified", each_check, each_add,
+	code = batch_run_each(files, jobs, "verified", each_check, each_add,
 			     &e);
 	*sum = e.total;
 	free(e.sums);
@@ -155,7 +155,7 @@ int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
 	if (!files.n) {
 		if (r->json && code)
 			exitcode_json(stdout, code, 0);
-		ms_list_free(&files);
+		batch_run_list_free(&files);
 		return code;
 	}
 	code = exitcode_worst(code, check_all(&jd, &files, r->jobs ? r->jobs :
@@ -164,6 +164,6 @@ int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
 		rp_print_summary_json(stdout, files.n, &sum, code);
 	else if (r->summary && !r->quiet)
 		rp_print_summary(stdout, files.n, &sum);
-	ms_list_free(&files);
+	batch_run_list_free(&files);
 	return code;
 }

@@ -87,7 +87,7 @@ static void finish(struct sign_run *run, size_t i, int err, int skipped,
 		r->tag = skipped ? DONE_SKIPPED : DONE_SIGNED;
 		return;
 	}
-	if (ms_result_begin(&c, r)) {
+	if (batch_run_result_begin(&c, r)) {
 		r->code = MS_EXIT_IO;
 		r->tag = DONE_FAILED;
 		return;
@@ -102,7 +102,7 @@ static void finish(struct sign_run *run, size_t i, int err, int skipped,
 	}
 	run->view->file(c.out, &o);
 	free(reason);
-	ms_result_end(&c);
+	batch_run_result_end(&c);
 }
 
 static int same_dir(const char *a, const char *b)
@@ -323,8 +323,8 @@ static void sign_done(void *ctx, size_t i)
 	else
 		run->failed++;
 	run->code = exitcode_worst(run->code, r->code);
-	ms_result_emit(r, &run->pg);
-	ms_result_free(r);
+	batch_run_result_emit(r, &run->pg);
+	batch_run_result_free(r);
 }
 
 int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,

@@ -113,7 +113,7 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 out:
 	ms_signer_free(&signer);
 	ms_pin_clear();
-	ms_list_free(&list);
+	batch_run_list_free(&list);
 	kc_free(&kc);
 	return code;
 }
