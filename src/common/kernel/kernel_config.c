@@ -33,13 +33,13 @@ static int read_config(const char *path, uint8_t **out, size_t *out_len,
 	ret = infile_read_stream(path, KC_FILE_MAX, &buf, &len);
 	if (ret)
 		return ret;
-	c = ms_comp_detect(buf, len);
+	c = compress_detect(buf, len);
 	if (c == MS_COMP_NONE) {
 		*out = buf;
 		*out_len = len;
 		return 0;
 	}
-	ret = ms_decompress(c, buf, len, KC_FILE_MAX, out, out_len, &used,
+	ret = compress_decode(c, buf, len, KC_FILE_MAX, out, out_len, &used,
 			    why);
 	free(buf);
 	return ret;

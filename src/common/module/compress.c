@@ -28,7 +28,7 @@ static const struct compress_codec *codec_of(enum ms_comp c)
 	return codecs[c];
 }
 
-enum ms_comp ms_comp_detect(const uint8_t *buf, size_t len)
+enum ms_comp compress_detect(const uint8_t *buf, size_t len)
 {
 	for (size_t i = 0; i < sizeof(codecs) / sizeof(codecs[0]); i++)
 		if (codecs[i] && codecs[i]->module &&
@@ -37,9 +37,9 @@ enum ms_comp ms_comp_detect(const uint8_t *buf, size_t len)
 	return MS_COMP_NONE;
 }
 
-enum ms_comp ms_comp_detect_kernel(const uint8_t *buf, size_t len)
+enum ms_comp compress_detect_kernel(const uint8_t *buf, size_t len)
 {
-	enum ms_comp c = ms_comp_detect(buf, len);
+	enum ms_comp c = compress_detect(buf, len);
 
 	if (c != MS_COMP_NONE)
 		return c;
@@ -50,7 +50,7 @@ enum ms_comp ms_comp_detect_kernel(const uint8_t *buf, size_t len)
 	return MS_COMP_NONE;
 }
 
-const char *ms_comp_name(enum ms_comp c)
+const char *compress_name(enum ms_comp c)
 {
 	const struct compress_codec *k = codec_of(c);
 
@@ -162,7 +162,7 @@ static const char *over_limit(size_t max)
 	return words;
 }
 
-int ms_decompress(enum ms_comp c, const uint8_t *in, size_t in_len,
+int compress_decode(enum ms_comp c, const uint8_t *in, size_t in_len,
 		  size_t max, uint8_t **out, size_t *out_len, size_t *used,
 		  const char **why)
 {
@@ -222,7 +222,7 @@ size_t compress_iov_total(const struct iovec *iov, int iovcnt)
 	return total;
 }
 
-int ms_compress(enum ms_comp c, const struct iovec *iov, int iovcnt,
+int compress_encode(enum ms_comp c, const struct iovec *iov, int iovcnt,
 		uint8_t **out, size_t *out_len)
 {
 	const struct compress_codec *k = codec_of(c);

@@ -21,7 +21,7 @@ enum ms_comp {
 	MS_COMP_XZ,
 	MS_COMP_ZSTD,
 	/* Kernel images only (bzImage payloads): the kernel's module loader
-	 * knows none of these, so ms_comp_detect() never answers them. */
+	 * knows none of these, so compress_detect() never answers them. */
 	MS_COMP_LZ4,		/* lz4 -l: the legacy frame of lib/decompress_unlz4 */
 	MS_COMP_LZMA,		/* lzma -9: the .lzma "alone" format */
 	MS_COMP_BZIP2,
@@ -35,16 +35,16 @@ enum ms_comp {
 #define MS_DECOMPRESS_MAX ((size_t)1 << 30)
 
 /* The format whose magic starts buf; MS_COMP_NONE for anything else. */
-enum ms_comp ms_comp_detect(const uint8_t *buf, size_t len);
+enum ms_comp compress_detect(const uint8_t *buf, size_t len);
 
 /*
  * The format of a kernel image payload (arch/x86/boot/compressed: gzip,
  * xz, zstd, lz4, lzma, bzip2) at the start of buf; MS_COMP_NONE else.
  */
-enum ms_comp ms_comp_detect_kernel(const uint8_t *buf, size_t len);
+enum ms_comp compress_detect_kernel(const uint8_t *buf, size_t len);
 
 /* "gzip", "xz", "zstd", "lz4", "lzma", "bzip2"; "none" for MS_COMP_NONE. */
-const char *ms_comp_name(enum ms_comp c);
+const char *compress_name(enum ms_comp c);
 
 /*
  * Decompress the first stream (gzip member, xz stream, zstd frame, lz4
@@ -59,7 +59,7 @@ const char *ms_comp_name(enum ms_comp c);
  * max(16 MiB, 8 times in_len) bytes of output memory, never max; an
  * output beyond that which still fits is decoded twice.
  */
-int ms_decompress(enum ms_comp c, const uint8_t *in, size_t in_len,
+int compress_decode(enum ms_comp c, const uint8_t *in, size_t in_len,
 		  size_t max, uint8_t **out, size_t *out_len, size_t *used,
 		  const char **why);
 
@@ -74,7 +74,7 @@ int ms_decompress(enum ms_comp c, const uint8_t *in, size_t in_len,
  * the kernel-image-only formats), -ELIBACC (the library cannot be
  * loaded).
  */
-int ms_compress(enum ms_comp c, const struct iovec *iov, int iovcnt,
+int compress_encode(enum ms_comp c, const struct iovec *iov, int iovcnt,
 		uint8_t **out, size_t *out_len);
 
 

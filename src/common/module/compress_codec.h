@@ -25,7 +25,7 @@
  * limit, before it is refused; each decoder keeps its own history window,
  * so dropping what it already returned changes nothing it decodes.  A
  * stream that spilled and still fits is decoded again into a buffer of
- * the size then known (ms_decompress).
+ * the size then known (compress_decode).
  */
 struct compress_buf {
 	uint8_t *p;
@@ -61,7 +61,7 @@ size_t compress_iov_total(const struct iovec *iov, int iovcnt);
 struct compress_codec {
 	enum ms_comp id;
 	const char *name;
-	bool module;		/* a module format (ms_comp_detect) */
+	bool module;		/* a module format (compress_detect) */
 	/* the format's magic starts buf */
 	bool (*sniff)(const uint8_t *buf, size_t len);
 	/* open the library (once per process); -ELIBACC when missing */

@@ -175,7 +175,7 @@ static int show(const struct job *j, const struct ms_modfile *f,
 		struct ms_sigdesc *d, const uint8_t *mod, size_t len)
 {
 	if (f && f->comp != MS_COMP_NONE) {
-		d->compression = ms_comp_name(f->comp);
+		d->compression = compress_name(f->comp);
 		d->compressed_len = f->file.len;
 	}
 	/* -c names a certificate that signed nothing here: its key type

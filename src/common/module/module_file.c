@@ -21,14 +21,14 @@ static int modfile_open(const char *path, struct ms_modfile *m,
 	if (err)
 		return err;
 	stored = m->file.data;
-	m->comp = ms_comp_detect(stored, m->file.len);
+	m->comp = compress_detect(stored, m->file.len);
 	if (m->comp == MS_COMP_NONE) {
 		m->data = stored;
 		m->len = m->file.len;
 		return 0;
 	}
 
-	err = ms_decompress(m->comp, stored, m->file.len, MS_DECOMPRESS_MAX,
+	err = compress_decode(m->comp, stored, m->file.len, MS_DECOMPRESS_MAX,
 			    &m->buf, &m->len, &used, why);
 	/* No module is that large: one that expands past the limit is a
 	 * malformed file (a decompression bomb), not a failing disk. */

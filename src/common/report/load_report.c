@@ -70,7 +70,7 @@ static void say_image(const char *path, const struct ts_note *n)
 	}
 	log_info("%s: %s payload; certificate list by %s at 0x%zx, %zu "
 		"bytes, %d certificates; %d revocation certificates, %u "
-		"blacklist hashes", path, ms_comp_name(n->comp),
+		"blacklist hashes", path, compress_name(n->comp),
 		vm_how_name(n->how), n->list_off, n->list_len, n->listed,
 		n->revocation, n->hashes);
 	if (n->framing_error)

@@ -589,7 +589,7 @@ static int write_compressed(struct ms_out *out, enum ms_comp comp,
 	iov[0] = (struct iovec){ (void *)body, body_len };
 	iov[1] = (struct iovec){ (void *)sig, sig_len };
 	iov[2] = (struct iovec){ trailer, sizeof(trailer) };
-	err = ms_compress(comp, iov, 3, &packed, &packed_len);
+	err = compress_encode(comp, iov, 3, &packed, &packed_len);
 	if (err)
 		return err;
 	err = outfile_write(out, packed, packed_len);

@@ -366,7 +366,7 @@ static int unpack(const uint8_t *in, size_t len, enum ms_comp c,
 	uint8_t *out;
 	int ret;
 
-	ret = ms_decompress(c, in, len, VM_DECOMPRESS_MAX, &out, &out_len,
+	ret = compress_decode(c, in, len, VM_DECOMPRESS_MAX, &out, &out_len,
 			    &used, why);
 	if (ret)
 		return ret;
@@ -459,7 +459,7 @@ int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
 
 	/* the boot header says where the payload is */
 	if (bzimage_payload(buf, len, &off, &plen) == 0) {
-		c = ms_comp_detect_kernel(buf + off, plen);
+		c = compress_detect_kernel(buf + off, plen);
 		if (c != MS_COMP_NONE &&
 		    unpack(buf + off, plen, c, img, why) == 0) {
 			img->payload_off = off;
@@ -469,7 +469,7 @@ int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
 	/* a compressed whole file (Image.gz), or a payload found by its
 	 * magic (older boot protocols, damaged headers) */
 	for (i = 0; i + 8 <= len && tries < VM_MAX_TRIES; i++) {
-		c = ms_comp_detect_kernel(buf + i, len - i);
+		c = compress_detect_kernel(buf + i, len - i);
 		if (c == MS_COMP_NONE)
 			continue;
 		if (c == MS_COMP_LZMA && !lzma_header_sane(buf + i, len - i))
