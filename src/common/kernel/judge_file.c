@@ -41,7 +41,7 @@ static void elf_after_sig(struct kv_judgement *j)
 		return;
 	if (!ms_trailer_check(m->data, m->len, &t, &why))
 		body = t.body_len;
-	if (!ms_elf_module_check(m->data, body, &why))
+	if (!elf_check_module(m->data, body, &why))
 		return;
 	j->r.elf_refused = 1;
 	j->r.sig_err = e;
@@ -66,7 +66,7 @@ static void elf_only(struct kv_judgement *j)
 
 	j->r.err = 0;
 	j->r.reason = no_sig_check;
-	if (!ms_elf_module_check(j->file.data, j->file.len, &why))
+	if (!elf_check_module(j->file.data, j->file.len, &why))
 		return;
 	j->r.elf_refused = 1;
 	j->r.err = -ENOEXEC;

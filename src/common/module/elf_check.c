@@ -21,7 +21,7 @@ static int inside(const struct elf_section *s, size_t len)
 	return end >= s->offset && end <= len;
 }
 
-int ms_elf_module_check(const uint8_t *body, size_t len, const char **why)
+int elf_check_module(const uint8_t *body, size_t len, const char **why)
 {
 	struct elf_file h;
 	struct elf_section s, str;

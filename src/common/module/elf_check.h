@@ -29,6 +29,6 @@
  * Both ELF classes and byte orders are read.  body may be an input's
  * mapping (read through infile_map_read).
  */
-int ms_elf_module_check(const uint8_t *body, size_t len, const char **why);
+int elf_check_module(const uint8_t *body, size_t len, const char **why);
 
 #endif

@@ -472,7 +472,7 @@ static int check_body(const struct ms_sign_req *r, const uint8_t *body,
 			       "pointer?); to sign it as data, give --usage "
 			       "firmware", -ENOEXEC);
 	/* the ELF checks load_module() makes after the signature's */
-	if (!ms_elf_module_check(body, body_len, &why))
+	if (!elf_check_module(body, body_len, &why))
 		return 0;
 	snprintf(fail->text, sizeof(fail->text), "no kernel module: %s "
 		 "(the kernel refuses it, ENOEXEC); to sign it as data, give "
