@@ -28,6 +28,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		json_object_put(o);
 	}
 	ms_sigdesc_free(&d);
-	ms_modinfo_print(sink, data, size, NULL);
+	modinfo_print(sink, data, size, NULL);
 	return 0;
 }

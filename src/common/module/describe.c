@@ -201,7 +201,7 @@ static int show(const struct job *j, const struct ms_modfile *f,
  */
 static int modinfo_part(const struct job *j, const struct ms_modfile *f)
 {
-	int err = ms_modinfo_print(j->out, f->data, f->len, j->o->field);
+	int err = modinfo_print(j->out, f->data, f->len, j->o->field);
 
 	if (err == -EINVAL) {
 		log_error(NULL, "unknown modinfo field '%s' (sig_id, signer, "

@@ -225,7 +225,7 @@ static void print_field(FILE *f, const struct kmod_sig *k, int which)
 	}
 }
 
-int ms_modinfo_print(FILE *f, const uint8_t *buf, size_t len,
+int modinfo_print(FILE *f, const uint8_t *buf, size_t len,
 		     const char *field)
 {
 	static const char *const names[] = {
