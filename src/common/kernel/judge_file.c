@@ -103,7 +103,7 @@ int kv_judge_file(const struct kv_ctx *kv, const char *file,
 		return unchanged(j);
 	}
 	j->usage = usage >= 0 ? (enum kv_usage)usage : KV_USAGE_MODULE;
-	err = ms_modfile_open(file, m, &why);
+	err = module_file_open(file, m, &why);
 	if (err) {
 		j->why = why;
 		/* module_decompress() (kernel/module/decompress.c) answers
@@ -122,7 +122,7 @@ int kv_judge_file(const struct kv_ctx *kv, const char *file,
 		elf_only(j);
 		return unchanged(j);
 	}
-	if (m->signed_after && ms_modfile_signed_after(m, &why) == -ENODATA) {
+	if (m->signed_after && module_file_signed_after(m, &why) == -ENODATA) {
 		/* The trailer sits after the compressed stream, where the
 		 * kernel's decompressor never looks: an unsigned module. */
 		j->r.err = -ENODATA;
@@ -143,5 +143,5 @@ void kv_judgement_free(struct kv_judgement *j)
 {
 	kv_result_free(&j->r);
 	infile_close(&j->sig);
-	ms_modfile_close(&j->file);
+	module_file_close(&j->file);
 }

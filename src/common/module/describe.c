@@ -160,7 +160,7 @@ static int signed_after(const struct job *j, const struct ms_modfile *f)
 
 	if (!f->signed_after)
 		return MS_EXIT_OK;
-	if (ms_modfile_signed_after(f, &what))
+	if (module_file_signed_after(f, &what))
 		return fail(j, -ENODATA, MS_EXIT_UNSIGNED, "%s", what);
 	log_warn(j->file, "%s; describing the signature inside", what);
 	return MS_EXIT_OK;
@@ -319,7 +319,7 @@ static int run_detached(const struct job *j, const struct ms_modfile *f)
 			return fail(j, -ENOMEM, MS_EXIT_IO, "out of memory");
 		path = p7s;
 	}
-	err = ms_modfile_open(path, &s, &content);
+	err = module_file_open(path, &s, &content);
 	if (err) {
 		rc = fail(j, err, MS_EXIT_IO, "cannot read the detached "
 			  "signature %s: %s (give it with --sig)", path,
@@ -338,7 +338,7 @@ static int run_detached(const struct job *j, const struct ms_modfile *f)
 	if (infile_check(&f->file) || infile_check(&s.file))
 		rc = input_changed(j);
 	ms_sigdesc_free(&d);
-	ms_modfile_close(&s);
+	module_file_close(&s);
 	free(p7s);
 	return rc;
 }
@@ -354,7 +354,7 @@ int ms_describe_file(const struct ms_describe_opts *o,
 
 	/* A compressed module is described as the kernel sees it:
 	 * decompressed. */
-	err = ms_modfile_open(file, &f, &content);
+	err = module_file_open(file, &f, &content);
 	if (err) {
 		if (content)
 			return fail(&j, err, exitcode_for_errno(err),
@@ -371,7 +371,7 @@ int ms_describe_file(const struct ms_describe_opts *o,
 	/* what was said about a module that changed meanwhile is void */
 	if (infile_check(&f.file) && rc != MS_EXIT_IO)
 		rc = input_changed(&j);
-	ms_modfile_close(&f);
+	module_file_close(&f);
 	return rc;
 }
 

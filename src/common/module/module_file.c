@@ -58,11 +58,11 @@ fail:
 		*why = NULL;
 		err = MS_ECHANGED;
 	}
-	ms_modfile_close(m);
+	module_file_close(m);
 	return err;
 }
 
-void ms_modfile_close(struct ms_modfile *m)
+void module_file_close(struct ms_modfile *m)
 {
 	infile_close(&m->file);
 	free(m->buf);
@@ -71,7 +71,7 @@ void ms_modfile_close(struct ms_modfile *m)
 	m->len = 0;
 }
 
-int ms_modfile_signed_after(const struct ms_modfile *m, const char **what)
+int module_file_signed_after(const struct ms_modfile *m, const char **what)
 {
 	if (ms_has_magic(m->data, m->len)) {
 		*what = "a second signature is appended after compression, "
@@ -82,18 +82,18 @@ int ms_modfile_signed_after(const struct ms_modfile *m, const char **what)
 	return -ENODATA;
 }
 
-int ms_modfile_open(const char *path, struct ms_modfile *m, const char **why)
+int module_file_open(const char *path, struct ms_modfile *m, const char **why)
 {
 	return modfile_open(path, m, why, 0);
 }
 
-int ms_modfile_open_locked(const char *path, struct ms_modfile *m,
+int module_file_open_locked(const char *path, struct ms_modfile *m,
 			   const char **why)
 {
 	return modfile_open(path, m, why, 1);
 }
 
-int ms_modfile_open_trylock(const char *path, struct ms_modfile *m,
+int module_file_open_trylock(const char *path, struct ms_modfile *m,
 			    const char **why)
 {
 	return modfile_open(path, m, why, 2);

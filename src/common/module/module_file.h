@@ -44,15 +44,15 @@ struct ms_modfile {
  * compression is not an error here: signed_after is set and data holds
  * the decompressed stream without it, which is what the kernel loads.
  */
-int ms_modfile_open(const char *path, struct ms_modfile *m,
+int module_file_open(const char *path, struct ms_modfile *m,
 		    const char **why);
 /* The same under the file's exclusive lock (infile_open_locked). */
-int ms_modfile_open_locked(const char *path, struct ms_modfile *m,
+int module_file_open_locked(const char *path, struct ms_modfile *m,
 			   const char **why);
 /* Or -EWOULDBLOCK at once when the lock is held (infile_open_trylock). */
-int ms_modfile_open_trylock(const char *path, struct ms_modfile *m,
+int module_file_open_trylock(const char *path, struct ms_modfile *m,
 			    const char **why);
-void ms_modfile_close(struct ms_modfile *m);
+void module_file_close(struct ms_modfile *m);
 
 #define MS_SIGNED_AFTER_MSG \
 	"signature appended to a compressed module: the kernel sees an " \
@@ -64,6 +64,6 @@ void ms_modfile_close(struct ms_modfile *m);
  * no signature of its own; 0 with a warning text when it does (the
  * outer trailer is then merely ignored by the kernel).
  */
-int ms_modfile_signed_after(const struct ms_modfile *m, const char **what);
+int module_file_signed_after(const struct ms_modfile *m, const char **what);
 
 #endif

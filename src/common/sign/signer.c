@@ -417,14 +417,14 @@ static int check_dest(const struct ms_sign_req *r, const uint8_t *body,
 
 	if (!r->dest || r->p7s_only || r->trailer_only)
 		return 0;
-	if (ms_modfile_open(r->dest, &d, &why))
+	if (module_file_open(r->dest, &d, &why))
 		return 0;
 	if (is_elf(d.data, d.len) || ms_has_magic(d.data, d.len)) {
 		if (strip_trailers(d.data, d.len, &dlen))
 			dlen = d.len;
 		other = dlen != body_len || !same_bytes(d.data, body, dlen);
 	}
-	ms_modfile_close(&d);
+	module_file_close(&d);
 	if (!other)
 		return 0;
 	return fail_at(fail, MS_STAGE_DEST, r->dest, NULL, -EEXIST);
@@ -780,8 +780,8 @@ static int open_module(const struct ms_sign_req *r, struct prep *p,
 	const char *why;
 	int err;
 
-	err = r->nowait ? ms_modfile_open_trylock(r->module, &p->in, &why)
-			: ms_modfile_open_locked(r->module, &p->in, &why);
+	err = r->nowait ? module_file_open_trylock(r->module, &p->in, &why)
+			: module_file_open_locked(r->module, &p->in, &why);
 	if (err)
 		return fail_at(fail, why ? MS_STAGE_DECOMPRESS : MS_STAGE_INPUT,
 			       r->module, why, err);
@@ -804,7 +804,7 @@ static int check_policy(const struct ms_signer *s,
 	 * harmless: only --replace may drop it, and even --skip-signed must
 	 * not leave it as it is. */
 	if (in->signed_after && r->signed_policy != MS_SIGNED_REPLACE) {
-		ms_modfile_signed_after(in, &why);
+		module_file_signed_after(in, &why);
 		return fail_at(fail, MS_STAGE_SIGNED_AFTER, r->module, why,
 			       -EBADMSG);
 	}
@@ -1088,7 +1088,7 @@ void ms_sign_release(struct ms_signed *job)
 	outfile_abort(&job->out);
 	free(job->p7s_path);
 	job->p7s_path = NULL;
-	ms_modfile_close(&job->in);
+	module_file_close(&job->in);
 }
 
 int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
@@ -1148,7 +1148,7 @@ int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
 	 * inside the compression (digesting the compressed bytes gave a
 	 * signature no kernel and no --attach could ever accept).
 	 */
-	err = ms_modfile_open(r->module, &in, &why);
+	err = module_file_open(r->module, &in, &why);
 	if (err)
 		return fail_at(fail, why ? MS_STAGE_DECOMPRESS : MS_STAGE_INPUT,
 			       r->module, why, err);
@@ -1187,6 +1187,6 @@ done:
 	free(dpath);
 	free(tpath);
 	free(tbs);
-	ms_modfile_close(&in);
+	module_file_close(&in);
 	return err;
 }
