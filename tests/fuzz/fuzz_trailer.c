@@ -14,8 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ms_trailer k, s;
 	const char *why;
-	int kerr = ms_trailer_check(data, size, &k, &why);
-	int serr = ms_trailer_split(data, size, &s, &why);
+	int kerr = trailer_check(data, size, &k, &why);
+	int serr = trailer_split(data, size, &s, &why);
 
 	/* sig_len 0 passes the kernel's trailer checks (the PKCS#7 parser
 	 * rejects it later, §8 case 12) but not kmod's: leave it out. */

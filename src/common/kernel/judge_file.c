@@ -39,7 +39,7 @@ static void elf_after_sig(struct kv_judgement *j)
 
 	if (e && e != -ENODATA && e != -ENOKEY && e != -ENOPKG)
 		return;
-	if (!ms_trailer_check(m->data, m->len, &t, &why))
+	if (!trailer_check(m->data, m->len, &t, &why))
 		body = t.body_len;
 	if (!elf_check_module(m->data, body, &why))
 		return;
@@ -132,8 +132,8 @@ int kv_judge_file(const struct kv_ctx *kv, const char *file,
 	}
 	/* signed twice: the kernel strips and checks the last signature
 	 * only, as extract-sig says too */
-	if (!ms_trailer_check(m->data, m->len, &t, &why))
-		j->r.signed_twice = ms_has_magic(m->data, t.body_len);
+	if (!trailer_check(m->data, m->len, &t, &why))
+		j->r.signed_twice = trailer_has_magic(m->data, t.body_len);
 	if (j->usage == KV_USAGE_MODULE)
 		elf_after_sig(j);
 	return unchanged(j);

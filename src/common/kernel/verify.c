@@ -485,7 +485,7 @@ int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	ret = ms_trailer_check(buf, len, &t, &why);
+	ret = trailer_check(buf, len, &t, &why);
 	if (ret)
 		return fail(res, ret, why);
 	ret = kv_verify_pkcs7(kv, buf, t.body_len, buf + t.sig_off,

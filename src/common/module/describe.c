@@ -266,7 +266,7 @@ static int run(const struct job *j, const struct ms_modfile *f)
 	const char *why;
 	int err, rc;
 
-	err = ms_trailer_split(f->data, f->len, &t, &why);
+	err = trailer_split(f->data, f->len, &t, &why);
 	if (infile_check(&f->file))
 		return input_changed(j);
 	if (err == -ENODATA && o->part == MS_PART_NONE && !f->signed_after &&
@@ -328,7 +328,7 @@ static int run_detached(const struct job *j, const struct ms_modfile *f)
 		return rc;
 	}
 	err = ms_sigdesc_fill_detached(&d, s.data, s.len, f->len,
-				       ms_has_magic(f->data, f->len), path,
+				       trailer_has_magic(f->data, f->len), path,
 				       o->cert, o->cert_path);
 	if (err)
 		rc = fail(j, -EBADMSG, MS_EXIT_MALFORMED, "%s is not a "

@@ -43,7 +43,7 @@ static int modfile_open(const char *path, struct ms_modfile *m,
 	 * kmod; xz -d and zstd -d call such a file corrupt.  A trailer there
 	 * is the signed-after-compression mistake; anything else is damage. */
 	if (used < m->file.len) {
-		if (!ms_has_magic(stored, m->file.len)) {
+		if (!trailer_has_magic(stored, m->file.len)) {
 			*why = "data after the end of the compressed stream";
 			err = -EBADMSG;
 			goto fail;
@@ -73,7 +73,7 @@ void module_file_close(struct ms_modfile *m)
 
 int module_file_signed_after(const struct ms_modfile *m, const char **what)
 {
-	if (ms_has_magic(m->data, m->len)) {
+	if (trailer_has_magic(m->data, m->len)) {
 		*what = "a second signature is appended after compression, "
 			"where the kernel never looks";
 		return 0;

@@ -211,13 +211,13 @@ int ms_sigdesc_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
 
 	memset(d, 0, sizeof(*d));
 	d->file_len = len;
-	err = ms_trailer_split(buf, len, &d->t, &why);
+	err = trailer_split(buf, len, &d->t, &why);
 	if (err || d->t.desc.id_type != MS_ID_PKCS7)
 		return err;
 	/* What the kernel's module_sig_check() leaves after stripping one
 	 * trailer is the body it hashes: a second magic there is an older
 	 * signature that is now part of what is signed. */
-	d->signed_twice = ms_has_magic(buf, d->t.body_len);
+	d->signed_twice = trailer_has_magic(buf, d->t.body_len);
 	return fill_cms(d, buf + d->t.sig_off, d->t.sig_len, cert, cert_path);
 }
 

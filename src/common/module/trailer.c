@@ -23,7 +23,7 @@
  * extract-module-sig.pl still understand it.
  */
 
-int ms_has_magic(const uint8_t *buf, size_t len)
+int trailer_has_magic(const uint8_t *buf, size_t len)
 {
 	return len > MS_MAGIC_LEN &&
 	       memcmp(buf + len - MS_MAGIC_LEN, MS_MAGIC, MS_MAGIC_LEN) == 0;
@@ -41,7 +41,7 @@ static void decode_desc(const uint8_t *p, struct ms_desc *d)
 		     (uint32_t)p[10] << 8 | p[11];
 }
 
-int ms_trailer_check(const uint8_t *buf, size_t len, struct ms_trailer *t,
+int trailer_check(const uint8_t *buf, size_t len, struct ms_trailer *t,
 		     const char **reason)
 {
 	struct ms_desc *d = &t->desc;
@@ -49,7 +49,7 @@ int ms_trailer_check(const uint8_t *buf, size_t len, struct ms_trailer *t,
 	memset(t, 0, sizeof(*t));
 	/* module_sig_check(): the magic must be the very last bytes, and the
 	 * file strictly longer than it; otherwise "unsigned module". */
-	if (!ms_has_magic(buf, len)) {
+	if (!trailer_has_magic(buf, len)) {
 		*reason = "unsigned module (no signature magic at the end)";
 		return -ENODATA;
 	}
@@ -84,14 +84,14 @@ int ms_trailer_check(const uint8_t *buf, size_t len, struct ms_trailer *t,
 	return 0;
 }
 
-int ms_trailer_split(const uint8_t *buf, size_t len, struct ms_trailer *t,
+int trailer_split(const uint8_t *buf, size_t len, struct ms_trailer *t,
 		     const char **reason)
 {
 	struct ms_desc *d = &t->desc;
 	size_t p, need;
 
 	memset(t, 0, sizeof(*t));
-	if (!ms_has_magic(buf, len)) {
+	if (!trailer_has_magic(buf, len)) {
 		*reason = "not signed (no signature magic at the end)";
 		return -ENODATA;
 	}
@@ -120,7 +120,7 @@ int ms_trailer_split(const uint8_t *buf, size_t len, struct ms_trailer *t,
 	return 0;
 }
 
-void ms_trailer_encode(uint32_t sig_len, uint8_t out[MS_TRAILER_OVERHEAD])
+void trailer_encode(uint32_t sig_len, uint8_t out[MS_TRAILER_OVERHEAD])
 {
 	memset(out, 0, MS_DESC_LEN);
 	out[2] = MS_ID_PKCS7;

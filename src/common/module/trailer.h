@@ -43,7 +43,7 @@ struct ms_trailer {
 };
 
 /* True when buf ends with the magic (and is longer than it). */
-int ms_has_magic(const uint8_t *buf, size_t len);
+int trailer_has_magic(const uint8_t *buf, size_t len);
 /* What every tool says of a body that ends with the magic: signed twice */
 #define MS_SIGNED_TWICE_WHY "the body still ends with an older signature, " \
 	"which the kernel reads as part of the module (sign the unsigned " \
@@ -55,7 +55,7 @@ int ms_has_magic(const uint8_t *buf, size_t len);
  * 0 and *t filled, or -ENODATA, -EBADMSG, -ENOPKG exactly as the kernel
  * returns them.  *reason gets the kernel's message (static string).
  */
-int ms_trailer_check(const uint8_t *buf, size_t len, struct ms_trailer *t,
+int trailer_check(const uint8_t *buf, size_t len, struct ms_trailer *t,
 		     const char **reason);
 
 /*
@@ -65,10 +65,10 @@ int ms_trailer_check(const uint8_t *buf, size_t len, struct ms_trailer *t,
  * the legacy signer-name and key-id regions.  -ENODATA when there is no
  * magic, -EBADMSG when the descriptor does not fit the file.
  */
-int ms_trailer_split(const uint8_t *buf, size_t len, struct ms_trailer *t,
+int trailer_split(const uint8_t *buf, size_t len, struct ms_trailer *t,
 		     const char **reason);
 
 /* Encode the 12-byte descriptor and magic for a PKCS#7 blob of sig_len. */
-void ms_trailer_encode(uint32_t sig_len, uint8_t out[MS_TRAILER_OVERHEAD]);
+void trailer_encode(uint32_t sig_len, uint8_t out[MS_TRAILER_OVERHEAD]);
 
 #endif

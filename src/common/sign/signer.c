@@ -232,8 +232,8 @@ static int strip_trailers(const uint8_t *buf, size_t len, size_t *body_len)
 	struct ms_trailer t;
 	const char *why;
 
-	while (ms_has_magic(buf, len)) {
-		int err = ms_trailer_split(buf, len, &t, &why);
+	while (trailer_has_magic(buf, len)) {
+		int err = trailer_split(buf, len, &t, &why);
 
 		if (err)
 			return err;
@@ -333,14 +333,14 @@ static int apply_signed_policy(const struct ms_signer *s, const uint8_t *buf,
 	const char *why;
 	int err;
 
-	if (!ms_has_magic(buf, len))
+	if (!trailer_has_magic(buf, len))
 		return 0;
 	switch (r->signed_policy) {
 	case MS_SIGNED_SKIP:
 		/* A trailer the kernel refuses before it reads the CMS
 		 * (kernel/module_signature.c, mod_check_sig()) is no
 		 * signature to keep: the module would not load. */
-		err = ms_trailer_check(buf, len, &t, &why);
+		err = trailer_check(buf, len, &t, &why);
 		if (err) {
 			snprintf(fail->text, sizeof(fail->text), "signature "
 				 "trailer the kernel refuses (%s): use "
@@ -419,7 +419,7 @@ static int check_dest(const struct ms_sign_req *r, const uint8_t *body,
 		return 0;
 	if (module_file_open(r->dest, &d, &why))
 		return 0;
-	if (is_elf(d.data, d.len) || ms_has_magic(d.data, d.len)) {
+	if (is_elf(d.data, d.len) || trailer_has_magic(d.data, d.len)) {
 		if (strip_trailers(d.data, d.len, &dlen))
 			dlen = d.len;
 		other = dlen != body_len || !same_bytes(d.data, body, dlen);
@@ -541,7 +541,7 @@ static int write_trailer(struct ms_out *out, const uint8_t *sig,
 
 	err = outfile_write(out, sig, sig_len);
 	if (!err) {
-		ms_trailer_encode((uint32_t)sig_len, trailer);
+		trailer_encode((uint32_t)sig_len, trailer);
 		err = outfile_write(out, trailer, sizeof(trailer));
 	}
 	return err;
@@ -564,7 +564,7 @@ static int write_plain(struct ms_out *out, const struct ms_file *in,
 		err = outfile_copy(out, in->fd, body_len);
 		return err ? err : write_trailer(out, sig, sig_len);
 	}
-	ms_trailer_encode((uint32_t)sig_len, trailer);
+	trailer_encode((uint32_t)sig_len, trailer);
 	iov[0] = (struct iovec){ (void *)in->data, body_len };
 	iov[1] = (struct iovec){ (void *)sig, sig_len };
 	iov[2] = (struct iovec){ trailer, sizeof(trailer) };
@@ -585,7 +585,7 @@ static int write_compressed(struct ms_out *out, enum ms_comp comp,
 	size_t packed_len;
 	int err;
 
-	ms_trailer_encode((uint32_t)sig_len, trailer);
+	trailer_encode((uint32_t)sig_len, trailer);
 	iov[0] = (struct iovec){ (void *)body, body_len };
 	iov[1] = (struct iovec){ (void *)sig, sig_len };
 	iov[2] = (struct iovec){ trailer, sizeof(trailer) };
@@ -737,7 +737,7 @@ static struct ms_made_sig *describe_sig(const struct ms_signer *s,
 	if (!buf || !m || infile_map_read(buf, body, body_len))
 		goto fail;
 	memcpy(buf + body_len, sig, sig_len);
-	ms_trailer_encode((uint32_t)sig_len, buf + body_len + sig_len);
+	trailer_encode((uint32_t)sig_len, buf + body_len + sig_len);
 	if (ms_sigdesc_fill(&m->d, buf, len, s->certs[0], cert_from))
 		goto fail;
 	if (r->cert_path)
