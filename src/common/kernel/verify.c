@@ -521,7 +521,7 @@ int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 		size_t dlen;
 
 		ret = pk_digest(kr_hash_by_name("sha256"), buf, len, d, &dlen);
-		if (!ret && bl_has_bin(kv->bl, d, dlen))
+		if (!ret && blacklist_has_bin(kv->bl, d, dlen))
 			ret = fail(res, -EKEYREJECTED, "the module's whole-file "
 				   "SHA-256 is blacklisted (Debian's "
 				   "mod_is_hash_blacklisted)");

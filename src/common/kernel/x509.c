@@ -243,7 +243,7 @@ static int sig_params(struct x509k_cert *c, const struct kr_rules *kr,
 				&dlen);
 		if (ret)
 			return ret;
-		if (bl_has_tbs(bl, d, dlen))
+		if (blacklist_has_tbs(bl, d, dlen))
 			c->blacklisted = true;
 	}
 	if (c->sig.takes_data) {
@@ -262,7 +262,7 @@ static int sig_params(struct x509k_cert *c, const struct kr_rules *kr,
 	if (ret)
 		return ret;
 	if (!kr->tbs_blacklist_sha256 &&
-	    bl_has_tbs(bl, c->sig.digest, c->sig.dlen))
+	    blacklist_has_tbs(bl, c->sig.digest, c->sig.dlen))
 		c->blacklisted = true;
 	return 0;
 }

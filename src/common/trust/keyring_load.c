@@ -224,7 +224,7 @@ int tl_load_blacklist(const char *path, struct blacklist *bl, int *line)
 	err = infile_read_all(path, BLACKLIST_FILE_MAX, &buf, &len);
 	if (err)
 		return err;
-	err = bl_load(bl, (const char *)buf, len, line);
+	err = blacklist_load(bl, (const char *)buf, len, line);
 	free(buf);
 	return err ? -EINVAL : 0;
 }

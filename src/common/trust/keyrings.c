@@ -371,7 +371,7 @@ void tk_free(struct tk_keyrings *k)
 	keyring_free(&k->trusted);
 	keyring_free(&k->revoked);
 	keyring_free(&k->platform);
-	bl_free(&k->bl);
+	blacklist_free(&k->bl);
 	kc_free(&k->kc);
 	free(k->beside);
 	free(k->bl_path);

@@ -47,7 +47,7 @@ int ts_add_vmlinux(const struct ts_stores *st, const char *path,
 		snprintf(line, sizeof(line), "\"%.*s\"",
 			 (int)img.hashes[i].len,
 			 (const char *)img.data + img.hashes[i].off);
-		ret = bl_load(st->bl, line, strlen(line), &bad);
+		ret = blacklist_load(st->bl, line, strlen(line), &bad);
 		if (ret == -ENOMEM)
 			goto out;
 		note->hashes += ret == 0;
@@ -181,7 +181,7 @@ static int esl_entry(void *p, const struct esl_entry *e)
 			return 0;
 		}
 		c->note->tbs_hashes++;
-		return bl_add(c->st->bl, true, e->data, 32);
+		return blacklist_add(c->st->bl, true, e->data, 32);
 	case ESL_SHA256:
 		if ((c->role != TS_ESL_DBX && c->role != TS_ESL_DBX_HASHES) ||
 		    e->len != 32) {
@@ -189,7 +189,7 @@ static int esl_entry(void *p, const struct esl_entry *e)
 			return 0;
 		}
 		c->note->bin_hashes++;
-		return bl_add(c->st->bl, false, e->data, 32);
+		return blacklist_add(c->st->bl, false, e->data, 32);
 	case ESL_OTHER:
 		break;
 	}
