@@ -7,7 +7,7 @@
 #include "kernel/verify.h"
 #include "kernel/x509.h"
 
-int kv_cert_check(const char *cert_path, const struct kr_rules *kr,
+int cert_check_chain(const char *cert_path, const struct kr_rules *kr,
 		  const uint8_t *buf, size_t len, struct ms_sigdesc *d,
 		  char *desc, size_t size)
 {

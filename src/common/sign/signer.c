@@ -741,7 +741,7 @@ static struct ms_made_sig *describe_sig(const struct ms_signer *s,
 	if (ms_sigdesc_fill(&m->d, buf, len, s->certs[0], cert_from))
 		goto fail;
 	if (r->cert_path)
-		kv_cert_check(r->cert_path, r->kernel ? r->kernel :
+		cert_check_chain(r->cert_path, r->kernel ? r->kernel :
 			      kr_get(KR_DEFAULT), buf, len, &m->d,
 			      m->key_description, sizeof(m->key_description));
 	free(buf);
