@@ -73,7 +73,7 @@ static void elf_only(struct kv_judgement *j)
 	j->r.reason = why;
 }
 
-int kv_judge_file(const struct kv_ctx *kv, const char *file,
+int judge_file_run(const struct kv_ctx *kv, const char *file,
 		  const char *sigpath, int usage, struct kv_judgement *j)
 {
 	struct ms_modfile *m = &j->file;
@@ -139,7 +139,7 @@ int kv_judge_file(const struct kv_ctx *kv, const char *file,
 	return unchanged(j);
 }
 
-void kv_judgement_free(struct kv_judgement *j)
+void judge_file_free(struct kv_judgement *j)
 {
 	kv_result_free(&j->r);
 	infile_close(&j->sig);

@@ -37,10 +37,10 @@ struct kv_judgement {
  * judged -EINVAL, as module_decompress() answers (j->why says why).
  * With kv->sig_unchecked a module's signature is not looked at: 0 with
  * the reason that none is checked, or the ELF checks' -ENOEXEC.
- * kv_judgement_free in every case.
+ * judge_file_free in every case.
  */
-int kv_judge_file(const struct kv_ctx *kv, const char *file,
+int judge_file_run(const struct kv_ctx *kv, const char *file,
 		  const char *sigpath, int usage, struct kv_judgement *j);
-void kv_judgement_free(struct kv_judgement *j);
+void judge_file_free(struct kv_judgement *j);
 
 #endif

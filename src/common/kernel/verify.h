@@ -49,7 +49,7 @@ struct kv_ctx {
 	bool platform_pass;
 	/* a kernel without CONFIG_MODULE_SIG: module_sig_check() is not
 	 * built (kernel/module/internal.h), so load_module() checks no
-	 * signature and taints nothing; kv_judge_file() then judges a
+	 * signature and taints nothing; judge_file_run() then judges a
 	 * module by its ELF alone */
 	bool sig_unchecked;
 };

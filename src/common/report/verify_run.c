@@ -37,7 +37,7 @@ static int check_file(const struct judge *jd, const char *file,
 		}
 		sigpath = p7s;
 	}
-	err = kv_judge_file(&jd->kv, file, sigpath, o->usage, &j);
+	err = judge_file_run(&jd->kv, file, sigpath, o->usage, &j);
 	if (!err && j.r.err == -ENOMEM)
 		err = -ENOMEM;
 	if (err) {
@@ -73,7 +73,7 @@ static int check_file(const struct judge *jd, const char *file,
 		else if (!o->quiet)
 			rp_print_text(out, &jd->rc, file, j.usage, &j.r);
 	}
-	kv_judgement_free(&j);
+	judge_file_free(&j);
 	free(p7s);
 	return code;
 }
