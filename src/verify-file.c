@@ -227,7 +227,7 @@ static int take_option(void *ctx, int c)
 		}
 		break;
 	case OPT_LOCKDOWN:
-		o->lockdown = kc_lockdown_by_name(optarg);
+		o->lockdown = kernel_config_lockdown_by_name(optarg);
 		if (o->lockdown < 0) {
 			log_error(NULL, "unknown lockdown '%s' (use none, "
 				 "integrity or confidentiality)", optarg);

@@ -306,7 +306,7 @@ static void say_source_failure(const struct tl_failure *f, int err)
 	}
 }
 
-/* A --kernel-config that kc_load() could not read, or whose kernel is
+/* A --kernel-config that kernel_config_load() could not read, or whose kernel is
  * not the one judged, or that names a file not there. */
 static void say_config_failure(const struct tk_failure *f)
 {
@@ -328,7 +328,7 @@ static void say_config_failure(const struct tk_failure *f)
 	else {
 		char why[256];
 
-		kc_load_failure(f->err, f->line, kc, why, sizeof(why));
+		kernel_config_load_failure(f->err, f->line, kc, why, sizeof(why));
 		log_error(f->path, "%s", why);
 	}
 }
@@ -407,7 +407,7 @@ void rl_say_machine(const char *root, const struct mc_machine *m,
 	log_info("%s: kernel %s, Secure Boot %s, lockdown %s, sig_enforce %s",
 		root ? root : "/", m->release, mc_secure_boot_name(m->sb),
 		m->lockdown < 0 ? "unknown" :
-		kc_lockdown_name((enum kc_lockdown)m->lockdown),
+		kernel_config_lockdown_name((enum kc_lockdown)m->lockdown),
 		m->sig_enforce < 0 ? "unknown" : m->sig_enforce ? "Y" : "N");
 }
 

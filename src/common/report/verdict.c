@@ -155,7 +155,7 @@ static json_object *machine_json(const struct rp_context *c)
 	json_object_object_add(o, "secure_boot",
 			       json_object_new_string(mc_secure_boot_name(m->sb)));
 	json_object_object_add(o, "lockdown_file", m->lockdown < 0 ? NULL :
-			       json_object_new_string(kc_lockdown_name(
+			       json_object_new_string(kernel_config_lockdown_name(
 				       (enum kc_lockdown)m->lockdown)));
 	json_object_object_add(o, "sig_enforce", m->sig_enforce < 0 ? NULL :
 			       json_object_new_boolean(m->sig_enforce));

@@ -114,6 +114,6 @@ out:
 	ms_signer_free(&signer);
 	ms_pin_clear();
 	batch_run_list_free(&list);
-	kc_free(&kc);
+	kernel_config_free(&kc);
 	return code;
 }

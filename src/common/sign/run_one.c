@@ -148,7 +148,7 @@ int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done)
 	cert = c->verb == MS_VERB_ATTACH ? c->words[1] : c->words[2];
 	code = set_targets(c, npos, cert, report);
 	if (code) {
-		kc_free(&kc);
+		kernel_config_free(&kc);
 		return code;
 	}
 
@@ -161,6 +161,6 @@ int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done)
 			: ms_sign_file(&signer, &c->req, &done->skipped, &fail);
 	ms_signer_free(&signer);
 	ms_pin_clear();
-	kc_free(&kc);
+	kernel_config_free(&kc);
 	return err ? report(&fail, err) : MS_EXIT_OK;
 }

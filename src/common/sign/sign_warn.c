@@ -97,14 +97,14 @@ void ms_sign_warn_kconfig(const struct kconfig *kc, const char *path,
 	char w[KC_MAX_WARN][200];
 	int n, i, k;
 
-	n = kc_digest_warnings(kc, hash, w);
+	n = kernel_config_digest_warnings(kc, hash, w);
 	for (i = 0; i < n; i++)
 		log_warn(path, "%s: %s", hash, w[i]);
 	for (k = 0; k < s->n || (k == 0 && s->certs[0]); k++) {
 		EVP_PKEY *key = k < s->n ? s->keys[k]
 					 : X509_get0_pubkey(s->certs[0]);
 
-		n = key ? kc_key_warnings(kc, key, w) : 0;
+		n = key ? kernel_config_key_warnings(kc, key, w) : 0;
 		for (i = 0; i < n; i++)
 			log_warn(path, "signing key: %s", w[i]);
 	}

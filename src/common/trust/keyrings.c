@@ -200,7 +200,7 @@ static int config(struct tk_setup *s, struct tk_keyrings *k,
 {
 	struct kconfig *kc = &k->kc;
 	const char *path = s->kcpath;
-	int err = kc_load(path, s->ktree, kc, &f->line);
+	int err = kernel_config_load(path, s->ktree, kc, &f->line);
 
 	f->kc = kc;
 	f->kline = s->kline;
@@ -208,7 +208,7 @@ static int config(struct tk_setup *s, struct tk_keyrings *k,
 		return failed(f, TK_KCONFIG, err, path);
 	/* --kernel settles what the file does not say */
 	if (s->kline)
-		kc_settle_line(kc, s->kr);
+		kernel_config_settle_line(kc, s->kr);
 	if (kc->too_old || (s->kline && s->kr->version != kc->rules.version))
 		return failed(f, TK_KCONFIG_RULES, -EINVAL, path);
 	s->kr = &kc->rules;
@@ -372,7 +372,7 @@ void tk_free(struct tk_keyrings *k)
 	keyring_free(&k->revoked);
 	keyring_free(&k->platform);
 	blacklist_free(&k->bl);
-	kc_free(&k->kc);
+	kernel_config_free(&k->kc);
 	free(k->beside);
 	free(k->bl_path);
 	free(k->rev_path);

@@ -68,7 +68,7 @@ enum tk_step {
 	TK_NOMEM,		/* out of memory */
 	TK_MACHINE,		/* mc_probe(): err, root, release, several,
 				 * no_root */
-	TK_KCONFIG,		/* kc_load(): err, path, line, kc */
+	TK_KCONFIG,		/* kernel_config_load(): err, path, line, kc */
 	TK_KCONFIG_RULES,	/* the .config is too old, or not the
 				 * --kernel asked for: path, kc, kline */
 	TK_KCONFIG_FILE,	/* a file the .config names is not there:

@@ -141,7 +141,7 @@ static int lockdown_level(const char *path)
 	if (!close)
 		return -1;
 	*close = 0;
-	return kc_lockdown_by_name(open + 1);
+	return kernel_config_lockdown_by_name(open + 1);
 }
 
 /* module.sig_enforce: a bool parameter, "Y" or "N" */
