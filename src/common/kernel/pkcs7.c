@@ -634,7 +634,7 @@ static int parse(struct ctx *c, const uint8_t *der, size_t len)
 	return 0;
 }
 
-int p7_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
+int pkcs7_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
 	     const struct blacklist *bl, struct p7_msg **out,
 	     const char **why)
 {
@@ -651,14 +651,14 @@ int p7_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
 	if (ret) {
 		if (!*why)
 			*why = "malformed PKCS#7 message";
-		p7_free(c.m);
+		pkcs7_free(c.m);
 		return ret;
 	}
 	*out = c.m;
 	return 0;
 }
 
-void p7_free(struct p7_msg *m)
+void pkcs7_free(struct p7_msg *m)
 {
 	size_t i;
 

@@ -445,7 +445,7 @@ int kv_verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
 	int ret;
 
 	res->sig_len = sig_len;
-	ret = p7_parse(sig, sig_len, kv->kr, kv->bl, &m, &why);
+	ret = pkcs7_parse(sig, sig_len, kv->kr, kv->bl, &m, &why);
 	if (ret)
 		return fail(res, ret, why);
 	res->msg = m;
@@ -533,7 +533,7 @@ int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 
 void kv_result_free(struct kv_result *res)
 {
-	p7_free(res->msg);
+	pkcs7_free(res->msg);
 	res->msg = NULL;
 }
 
