@@ -98,7 +98,7 @@ int judge_file_run(const struct kv_ctx *kv, const char *file,
 			j->sig_unreadable = 1;
 			return err;
 		}
-		kv_verify_pkcs7(kv, m->data, m->len, j->sig.data, j->sig.len,
+		verify_pkcs7(kv, m->data, m->len, j->sig.data, j->sig.len,
 				j->usage, &j->r);
 		return unchanged(j);
 	}
@@ -128,7 +128,7 @@ int judge_file_run(const struct kv_ctx *kv, const char *file,
 		j->r.err = -ENODATA;
 		j->r.reason = MS_SIGNED_AFTER_MSG;
 	} else {
-		kv_verify_module(kv, m->data, m->len, j->usage, &j->r);
+		verify_module(kv, m->data, m->len, j->usage, &j->r);
 	}
 	/* signed twice: the kernel strips and checks the last signature
 	 * only, as extract-sig says too */
@@ -141,7 +141,7 @@ int judge_file_run(const struct kv_ctx *kv, const char *file,
 
 void judge_file_free(struct kv_judgement *j)
 {
-	kv_result_free(&j->r);
+	verify_result_free(&j->r);
 	infile_close(&j->sig);
 	module_file_close(&j->file);
 }

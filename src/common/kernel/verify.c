@@ -435,7 +435,7 @@ static int validate_trust(const struct kr_rules *kr,
 	return cached;
 }
 
-int kv_verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
+int verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
 		    size_t len, const uint8_t *sig, size_t sig_len,
 		    enum kv_usage usage, struct kv_result *res)
 {
@@ -477,7 +477,7 @@ int kv_verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
 	return 0;
 }
 
-int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
+int verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 		     size_t len, enum kv_usage usage, struct kv_result *res)
 {
 	struct ms_trailer t;
@@ -488,7 +488,7 @@ int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 	ret = trailer_check(buf, len, &t, &why);
 	if (ret)
 		return fail(res, ret, why);
-	ret = kv_verify_pkcs7(kv, buf, t.body_len, buf + t.sig_off,
+	ret = verify_pkcs7(kv, buf, t.body_len, buf + t.sig_off,
 			      t.sig_len, usage, res);
 	/*
 	 * Debian, Fedora and Ubuntu carry "KEYS: Make use of platform keyring
@@ -503,9 +503,9 @@ int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 		pk.trusted = kv->platform;
 		pk.platform = NULL;
 		pk.platform_pass = true;
-		kv_result_free(res);
+		verify_result_free(res);
 		memset(res, 0, sizeof(*res));
-		ret = kv_verify_pkcs7(&pk, buf, t.body_len, buf + t.sig_off,
+		ret = verify_pkcs7(&pk, buf, t.body_len, buf + t.sig_off,
 				      t.sig_len, usage, res);
 	}
 	/*
@@ -531,13 +531,13 @@ int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 	return ret;
 }
 
-void kv_result_free(struct kv_result *res)
+void verify_result_free(struct kv_result *res)
 {
 	pkcs7_free(res->msg);
 	res->msg = NULL;
 }
 
-const char *kv_usage_name(enum kv_usage u)
+const char *verify_usage_name(enum kv_usage u)
 {
 	switch (u) {
 	case KV_USAGE_MODULE: return "module";
@@ -549,7 +549,7 @@ const char *kv_usage_name(enum kv_usage u)
 	return "?";
 }
 
-int kv_usage_by_name(const char *name)
+int verify_usage_by_name(const char *name)
 {
 	static const enum kv_usage all[] = { KV_USAGE_MODULE, KV_USAGE_FIRMWARE,
 					     KV_USAGE_KEXEC,
@@ -557,7 +557,7 @@ int kv_usage_by_name(const char *name)
 					     KV_USAGE_BPF };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		if (strcmp(name, kv_usage_name(all[i])) == 0)
+		if (strcmp(name, verify_usage_name(all[i])) == 0)
 			return all[i];
 	return -1;
 }
@@ -569,7 +569,7 @@ static bool is_builtin(const struct x509k_cert *k)
 	return !k->keyring || strcmp(k->keyring, ".builtin_trusted_keys") == 0;
 }
 
-int kv_restrict_by_signature(const struct kr_rules *kr,
+int verify_restrict_by_signature(const struct kr_rules *kr,
 			     const struct keyring *ring,
 			     const struct x509k_cert *c, bool builtin_only,
 			     const char **why)

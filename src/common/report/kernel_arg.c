@@ -45,7 +45,7 @@ int rp_kernel_release(const char *what, const char *name,
 
 int rp_usage_arg(const char *name, int *usage)
 {
-	*usage = kv_usage_by_name(name);
+	*usage = verify_usage_by_name(name);
 	if (*usage >= 0)
 		return 0;
 	log_error(NULL, "unknown usage '%s' (use module, firmware, "

@@ -386,7 +386,7 @@ void rp_print_json(FILE *out, const struct rp_context *c, const char *file,
 	if (c->rules->asked[0])
 		json_object_object_add(j, "kernel_asked",
 				       json_object_new_string(c->rules->asked));
-	json_object_object_add(j, "usage", json_object_new_string(kv_usage_name(usage)));
+	json_object_object_add(j, "usage", json_object_new_string(verify_usage_name(usage)));
 	json_object_object_add(j, "enforce", json_object_new_boolean(c->enforce));
 	json_object_object_add(j, "lockdown",
 			       jstr_or_null(rp_lockdown_name(c->lockdown)));

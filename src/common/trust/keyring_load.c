@@ -232,7 +232,7 @@ int tl_load_blacklist(const char *path, struct blacklist *bl, int *line)
 /*
  * --secondary FILE: each certificate of FILE into st->trusted, filed
  * in .secondary_trusted_keys, only when a key already trusted signed it
- * (kv_restrict_by_signature(); builtin_only: one of the image's, the
+ * (verify_restrict_by_signature(); builtin_only: one of the image's, the
  * keys labelled .builtin_trusted_keys, or with no label any -k, -c or
  * --vmlinux key).  A certificate accepted vouches for the next ones.
  * Each refusal is reported; -errno only when FILE cannot be read
@@ -265,7 +265,7 @@ static int tl_add_secondary(const struct ts_stores *st, const char *path,
 
 		r.index = (int)i + 1;
 		r.why = NULL;
-		r.err = kv_restrict_by_signature(st->kr, st->trusted, c,
+		r.err = verify_restrict_by_signature(st->kr, st->trusted, c,
 						 builtin_only, &r.why);
 		if (r.err == -ENOMEM) {
 			err = r.err;
