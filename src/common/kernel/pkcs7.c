@@ -376,18 +376,18 @@ static int act_signed_info(void *ctx, size_t hdr, uint8_t tag,
 		si->issuer_len = c->raw_issuer_len;
 		si->serial = c->raw_serial;
 		si->serial_len = c->raw_serial_len;
-		ret = kid_make(&si->auth_id, si->serial, si->serial_len,
+		ret = x509k_kid_make(&si->auth_id, si->serial, si->serial_len,
 			       si->issuer, si->issuer_len);
 	} else {
 		si->skid = c->raw_skid;
 		si->skid_len = c->raw_skid_len;
-		ret = kid_make(&si->auth_id, si->skid, si->skid_len, NULL, 0);
+		ret = x509k_kid_make(&si->auth_id, si->skid, si->skid_len, NULL, 0);
 	}
 	if (ret)
 		return ret;
 	ns = realloc(m->sinfos, (m->n_sinfos + 1) * sizeof(*ns));
 	if (!ns) {
-		kid_free(&si->auth_id);
+		x509k_kid_free(&si->auth_id);
 		return -ENOMEM;
 	}
 	m->sinfos = ns;
@@ -647,7 +647,7 @@ int pkcs7_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
 	if (!c.m)
 		return -ENOMEM;
 	ret = parse(&c, der, len);
-	kid_free(&c.cur.auth_id);
+	x509k_kid_free(&c.cur.auth_id);
 	if (ret) {
 		if (!*why)
 			*why = "malformed PKCS#7 message";
@@ -667,7 +667,7 @@ void pkcs7_free(struct p7_msg *m)
 	for (i = 0; i < m->n_certs; i++)
 		x509k_free(m->certs[i]);
 	for (i = 0; i < m->n_sinfos; i++) {
-		kid_free(&m->sinfos[i].auth_id);
+		x509k_kid_free(&m->sinfos[i].auth_id);
 		free(m->sinfos[i].signed_attrs);
 	}
 	free(m->certs);

@@ -45,9 +45,9 @@ static struct x509k_cert *find_key(const struct keyring *ring,
 	for (i = 0; i < ring->n; i++) {
 		struct x509k_cert *k = ring->certs[i];
 
-		if (!kid_same(lookup, &k->id) && !kid_same(lookup, &k->skid))
+		if (!x509k_kid_same(lookup, &k->id) && !x509k_kid_same(lookup, &k->skid))
 			continue;
-		if (id0->data && id1->data && !kid_same(id1, &k->skid)) {
+		if (id0->data && id1->data && !x509k_kid_same(id1, &k->skid)) {
 			*err = -EKEYREJECTED;
 			return NULL;
 		}
@@ -151,16 +151,16 @@ static int verify_chain(const struct kr_rules *kr, struct p7_msg *m,
 		p = NULL;
 		if (x->akid_id.data) {
 			for (i = 0; i < m->n_certs && !p; i++)
-				if (kid_same(&m->certs[i]->id, &x->akid_id))
+				if (x509k_kid_same(&m->certs[i]->id, &x->akid_id))
 					p = m->certs[i];
 			if (p && x->akid_keyid.data &&
-			    !kid_same(&x->akid_keyid, &p->skid)) {
+			    !x509k_kid_same(&x->akid_keyid, &p->skid)) {
 				*why = "X.509 chain contains auth-skid nonmatch";
 				return -EKEYREJECTED;
 			}
 		} else if (x->akid_keyid.data) {
 			for (i = 0; i < m->n_certs && !p; i++)
-				if (kid_same(&m->certs[i]->skid,
+				if (x509k_kid_same(&m->certs[i]->skid,
 					     &x->akid_keyid))
 					p = m->certs[i];
 		}
@@ -198,7 +198,7 @@ static int verify_one(const struct kr_rules *kr, struct p7_msg *m,
 	 * another is passed over: "X.509 algo and PKCS#7 sig algo don't
 	 * match") */
 	for (i = 0; i < m->n_certs; i++) {
-		if (kid_same(&m->certs[i]->id, &si->auth_id) &&
+		if (x509k_kid_same(&m->certs[i]->id, &si->auth_id) &&
 		    (!kr->old_pkey_algo_checks || !si->sig.pkey_algo ||
 		     !m->certs[i]->pub.algo ||
 		     pk_algo_matches(m->certs[i]->pub.algo,

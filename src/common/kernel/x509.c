@@ -19,13 +19,13 @@
 #define OID_BASICCONS "2.5.29.19"
 #define OID_AKID "2.5.29.35"
 
-bool kid_same(const struct kid *a, const struct kid *b)
+bool x509k_kid_same(const struct kid *a, const struct kid *b)
 {
 	return a->data && b->data && a->len == b->len &&
 	       memcmp(a->data, b->data, a->len) == 0;
 }
 
-int kid_make(struct kid *k, const uint8_t *a, size_t alen,
+int x509k_kid_make(struct kid *k, const uint8_t *a, size_t alen,
 	     const uint8_t *b, size_t blen)
 {
 	k->data = malloc(alen + blen + 1);
@@ -39,7 +39,7 @@ int kid_make(struct kid *k, const uint8_t *a, size_t alen,
 	return 0;
 }
 
-void kid_free(struct kid *k)
+void x509k_kid_free(struct kid *k)
 {
 	free(k->data);
 	k->data = NULL;
@@ -176,7 +176,7 @@ static int note_extension(struct x509k_cert *c, const struct kr_rules *kr,
 			*why = "malformed subjectKeyIdentifier";
 			return -EBADMSG;
 		}
-		return kid_make(&c->skid, v + 2, vlen - 2, NULL, 0);
+		return x509k_kid_make(&c->skid, v + 2, vlen - 2, NULL, 0);
 	}
 	if (strcmp(oid, OID_KEYUSAGE) == 0 && kr->x509_constraints) {
 		/* crypto/asymmetric_keys/x509_cert_parser.c, as Debian's 6.12
@@ -278,8 +278,8 @@ static int check_self_signed(struct x509k_cert *c, const struct kr_rules *kr,
 	    memcmp(c->subject, c->issuer, c->issuer_len) != 0)
 		return 0;
 	if (c->akid_id.data || c->akid_keyid.data) {
-		bool a = kid_same(&c->skid, &c->akid_keyid);
-		bool b = kid_same(&c->id, &c->akid_id);
+		bool a = x509k_kid_same(&c->skid, &c->akid_keyid);
+		bool b = x509k_kid_same(&c->id, &c->akid_id);
 
 		if (!a && !b)
 			return 0;
@@ -555,7 +555,7 @@ static int x_akid_kid(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 	(void)hdr, (void)tag;
 	if (x->c->akid_keyid.data)
 		return 0;
-	return kid_make(&x->c->akid_keyid, v, len, NULL, 0);
+	return x509k_kid_make(&x->c->akid_keyid, v, len, NULL, 0);
 }
 
 static int x_akid_name(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
@@ -577,7 +577,7 @@ static int x_akid_serial(void *ctx, size_t hdr, uint8_t tag,
 	(void)hdr, (void)tag;
 	if (!x->akid_issuer || x->c->akid_id.data)
 		return 0;
-	return kid_make(&x->c->akid_id, v, len, x->akid_issuer,
+	return x509k_kid_make(&x->c->akid_id, v, len, x->akid_issuer,
 			x->akid_issuer_len);
 }
 
@@ -807,7 +807,7 @@ static int parse_cert(struct x509k_cert *c, const struct kr_rules *kr,
 			return ret;
 		}
 	}
-	if ((ret = kid_make(&c->id, c->serial, c->serial_len, c->issuer,
+	if ((ret = x509k_kid_make(&c->id, c->serial, c->serial_len, c->issuer,
 			    c->issuer_len)))
 		return ret;
 	ret = sig_params(c, kr, bl, x.tbs, x.tbs_len);
@@ -847,10 +847,10 @@ void x509k_free(struct x509k_cert *c)
 {
 	if (!c)
 		return;
-	kid_free(&c->id);
-	kid_free(&c->skid);
-	kid_free(&c->akid_id);
-	kid_free(&c->akid_keyid);
+	x509k_kid_free(&c->id);
+	x509k_kid_free(&c->skid);
+	x509k_kid_free(&c->akid_id);
+	x509k_kid_free(&c->akid_keyid);
 	EVP_PKEY_free(c->pub.pkey);
 	free(c->path);
 	free(c->der);
