@@ -65,13 +65,13 @@ static void say_image(const char *path, const struct ts_note *n)
 {
 	if (!n->n_runs) {
 		log_warn(path, "no built-in certificate list found (%s)",
-			vm_how_name(n->how));
+			kernel_image_how_name(n->how));
 		return;
 	}
 	log_info("%s: %s payload; certificate list by %s at 0x%zx, %zu "
 		"bytes, %d certificates; %d revocation certificates, %u "
 		"blacklist hashes", path, compress_name(n->comp),
-		vm_how_name(n->how), n->list_off, n->list_len, n->listed,
+		kernel_image_how_name(n->how), n->list_off, n->list_len, n->listed,
 		n->revocation, n->hashes);
 	if (n->framing_error)
 		log_warn(path, "Problem parsing in-kernel X.509 certificate list "

@@ -434,14 +434,14 @@ static int search_elf(const uint8_t *buf, size_t len,
 	char rel[64];
 	int ret = search(buf, len, kr, img, why);
 
-	if (ret || img->n_runs || vm_banner_release(buf, len, rel, sizeof(rel)) == 0)
+	if (ret || img->n_runs || kernel_image_banner_release(buf, len, rel, sizeof(rel)) == 0)
 		return ret;
 	*why = "an ELF file with neither a Linux version banner nor a "
 	       "built-in certificate list: no kernel image";
 	return -EINVAL;
 }
 
-int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
+int kernel_image_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
 		  struct vm_image *img, const char **why)
 {
 	size_t off, plen, i;
@@ -499,13 +499,13 @@ int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
 	return ret;
 }
 
-void vm_free(struct vm_image *img)
+void kernel_image_free(struct vm_image *img)
 {
 	free(img->owned);
 	memset(img, 0, sizeof(*img));
 }
 
-const char *vm_how_name(enum vm_how how)
+const char *kernel_image_how_name(enum vm_how how)
 {
 	switch (how) {
 	case VM_SYMBOL:

@@ -75,11 +75,11 @@ struct vm_image {
  * strings are collected from the whole image.
  * 0 with img filled (n_runs may be 0: an image without certificates),
  * -EINVAL (*why) when buf is no kernel image, -EBADMSG (*why) for a
- * corrupt payload or ELF, -EFBIG, -ENOMEM.  vm_free() in every case.
+ * corrupt payload or ELF, -EFBIG, -ENOMEM.  kernel_image_free() in every case.
  */
-int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
+int kernel_image_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
 		  struct vm_image *img, const char **why);
-void vm_free(struct vm_image *img);
+void kernel_image_free(struct vm_image *img);
 
 /*
  * The kernel release an image was built as ("6.1.0-57-amd64",
@@ -88,7 +88,7 @@ void vm_free(struct vm_image *img);
  * or its decompressed payload.  0 and out filled, or -ENOENT when none is
  * found, -EBADMSG, -ENOMEM.
  */
-int vm_find_version(const uint8_t *buf, size_t len, char *out, size_t size);
+int kernel_image_version(const uint8_t *buf, size_t len, char *out, size_t size);
 
 /*
  * The image's version line after "Linux version " (init/version.c
@@ -96,9 +96,9 @@ int vm_find_version(const uint8_t *buf, size_t len, char *out, size_t size);
  * header's kernel_version string (release, builder, UTS_VERSION): who
  * built the kernel.  0, -ENOENT, -EBADMSG, -ENOMEM.
  */
-int vm_find_banner(const uint8_t *buf, size_t len, char *out, size_t size);
+int kernel_image_banner(const uint8_t *buf, size_t len, char *out, size_t size);
 
 /* "symbol system_certificate_list", "scan of .init.data/.init.rodata"... */
-const char *vm_how_name(enum vm_how how);
+const char *kernel_image_how_name(enum vm_how how);
 
 #endif

@@ -57,7 +57,7 @@ static int banner_with(const uint8_t *p, size_t len, banner_take take,
 	return -ENOENT;
 }
 
-int vm_banner_release(const uint8_t *p, size_t len, char *out, size_t size)
+int kernel_image_banner_release(const uint8_t *p, size_t len, char *out, size_t size)
 {
 	return banner_with(p, len, take_release, out, size);
 }
@@ -82,20 +82,20 @@ static int find_banner(const uint8_t *buf, size_t len, banner_take take,
 	}
 	if (banner_with(buf, len, take, out, size) == 0)
 		return 0;
-	ret = vm_find_certs(buf, len, kr_get(KR_DEFAULT), &img, &why);
+	ret = kernel_image_find_certs(buf, len, kr_get(KR_DEFAULT), &img, &why);
 	if (ret == 0)
 		ret = img.owned ? banner_with(img.data, img.len, take, out,
 					      size) : -ENOENT;
-	vm_free(&img);
+	kernel_image_free(&img);
 	return ret == -EINVAL ? -ENOENT : ret;
 }
 
-int vm_find_version(const uint8_t *buf, size_t len, char *out, size_t size)
+int kernel_image_version(const uint8_t *buf, size_t len, char *out, size_t size)
 {
 	return find_banner(buf, len, take_release, out, size);
 }
 
-int vm_find_banner(const uint8_t *buf, size_t len, char *out, size_t size)
+int kernel_image_banner(const uint8_t *buf, size_t len, char *out, size_t size)
 {
 	return find_banner(buf, len, take_line, out, size);
 }

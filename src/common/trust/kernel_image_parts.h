@@ -23,6 +23,6 @@ static inline uint32_t le32(const uint8_t *p)
 
 /* The release in the first "Linux version RELEASE" banner in p itself
  * (init/version.c's linux_banner); -ENOENT when none. */
-int vm_banner_release(const uint8_t *p, size_t len, char *out, size_t size);
+int kernel_image_banner_release(const uint8_t *p, size_t len, char *out, size_t size);
 
 #endif

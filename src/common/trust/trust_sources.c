@@ -31,7 +31,7 @@ int ts_add_vmlinux(const struct ts_stores *st, const char *path,
 		infile_close(&f);
 		return -EFBIG;
 	}
-	ret = vm_find_certs(f.data, f.len, st->kr, &img, &note->why);
+	ret = kernel_image_find_certs(f.data, f.len, st->kr, &img, &note->why);
 	if (ret)
 		goto out;
 	note->comp = img.comp;
@@ -79,7 +79,7 @@ int ts_add_vmlinux(const struct ts_stores *st, const char *path,
 out:
 	if (infile_check(&f))
 		ret = MS_ECHANGED;
-	vm_free(&img);
+	kernel_image_free(&img);
 	infile_close(&f);
 	return ret;
 }
@@ -105,12 +105,12 @@ static int image_string(const char *path,
 
 int ts_vmlinux_version(const char *path, char *out, size_t size)
 {
-	return image_string(path, vm_find_version, out, size);
+	return image_string(path, kernel_image_version, out, size);
 }
 
 int ts_vmlinux_banner(const char *path, char *out, size_t size)
 {
-	return image_string(path, vm_find_banner, out, size);
+	return image_string(path, kernel_image_banner, out, size);
 }
 
 struct esl_ctx {

@@ -59,11 +59,11 @@ struct ts_note {
 int ts_add_vmlinux(const struct ts_stores *st, const char *path,
 		   struct ts_note *note);
 
-/* The release of a kernel image (vm_find_version()); -errno when the
+/* The release of a kernel image (kernel_image_version()); -errno when the
  * file cannot be read or holds none (-ENOENT), -EINVAL when empty. */
 int ts_vmlinux_version(const char *path, char *out, size_t size);
 
-/* Its version line (vm_find_banner()); -errno as above. */
+/* Its version line (kernel_image_banner()); -errno as above. */
 int ts_vmlinux_banner(const char *path, char *out, size_t size);
 
 enum ts_esl_role {
