@@ -395,6 +395,6 @@ done:
 		exitcode_json(stdout, code, o.err);
 	free(o.srcs);
 	mp_notes_free(&o.notes);
-	mc_free(&o.m);
+	machine_free(&o.m);
 	return code;
 }

@@ -341,7 +341,7 @@ static void say_machine_failure(const struct tk_failure *f)
 	else if (f->err == -ENOENT)
 		log_error(f->root, "no kernel installed under it (looked for "
 			 "%s; give --machine=RELEASE and --vmlinux)",
-			 mc_image_places());
+			 machine_image_places());
 	else if (f->err == -ENOTUNIQ)
 		log_error(f->root, "%d kernels installed (give "
 			 "--machine=RELEASE)", f->several);
@@ -405,7 +405,7 @@ void rl_say_machine(const char *root, const struct mc_machine *m,
 	if (m->has_config)
 		log_info("%s: kernel config, as %s", m->config, m->config_from);
 	log_info("%s: kernel %s, Secure Boot %s, lockdown %s, sig_enforce %s",
-		root ? root : "/", m->release, mc_secure_boot_name(m->sb),
+		root ? root : "/", m->release, machine_secure_boot_name(m->sb),
 		m->lockdown < 0 ? "unknown" :
 		kernel_config_lockdown_name((enum kc_lockdown)m->lockdown),
 		m->sig_enforce < 0 ? "unknown" : m->sig_enforce ? "Y" : "N");

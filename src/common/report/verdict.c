@@ -60,7 +60,7 @@ int rp_exit_code(const struct rp_context *c, enum kv_usage usage,
 	return kv_sig_exit_code(&p, usage, r);
 }
 
-static const char *rp_lockdown_name(enum mc_lockdown l)
+static const char *rp_lockdown_name(enum machine_lockdown l)
 {
 	switch (l) {
 	case MC_LD_NONE: return "none";
@@ -153,7 +153,7 @@ static json_object *machine_json(const struct rp_context *c)
 	json_object_object_add(o, "config_from", m->has_config ?
 			       json_object_new_string(m->config_from) : NULL);
 	json_object_object_add(o, "secure_boot",
-			       json_object_new_string(mc_secure_boot_name(m->sb)));
+			       json_object_new_string(machine_secure_boot_name(m->sb)));
 	json_object_object_add(o, "lockdown_file", m->lockdown < 0 ? NULL :
 			       json_object_new_string(kernel_config_lockdown_name(
 				       (enum kc_lockdown)m->lockdown)));

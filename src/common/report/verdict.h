@@ -21,7 +21,7 @@ struct rp_context {
 	 * line's own ("kernel_exact") and the release asked for */
 	const struct kr_rules *rules;
 	bool enforce;		/* module.sig_enforce=1 or MODULE_SIG_FORCE */
-	enum mc_lockdown lockdown;
+	enum machine_lockdown lockdown;
 	const char *locked_by;	/* what set the lockdown level, for words */
 	/* --machine: what was read, and each part found missing or
 	 * different from what the files predict */

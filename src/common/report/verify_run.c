@@ -144,7 +144,7 @@ int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
 		jd.rc.modules = k->kc.modules;
 		jd.kv.sig_unchecked = k->kc.modules == KC_MODS_UNCHECKED;
 	}
-	jd.rc.lockdown = mc_lockdown(t->lockdown, t->kcpath ? &k->kc : NULL,
+	jd.rc.lockdown = machine_lockdown(t->lockdown, t->kcpath ? &k->kc : NULL,
 				     t->m, t->m ? &t->km : NULL,
 				     &jd.rc.locked_by);
 

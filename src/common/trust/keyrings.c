@@ -25,7 +25,7 @@ int tk_machine(const char *sysroot, const char *release,
 	       struct mp_notes *notes, struct tk_failure *f)
 {
 	const char *root = sysroot ? sysroot : "/";
-	int several = 0, err = mc_probe(sysroot, release, m, &several);
+	int several = 0, err = machine_probe(sysroot, release, m, &several);
 
 	memset(f, 0, sizeof(*f));
 	f->root = root;

@@ -66,7 +66,7 @@ struct tk_setup {
 /* The step that failed, and what the tool needs to say so. */
 enum tk_step {
 	TK_NOMEM,		/* out of memory */
-	TK_MACHINE,		/* mc_probe(): err, root, release, several,
+	TK_MACHINE,		/* machine_probe(): err, root, release, several,
 				 * no_root */
 	TK_KCONFIG,		/* kernel_config_load(): err, path, line, kc */
 	TK_KCONFIG_RULES,	/* the .config is too old, or not the
@@ -142,7 +142,7 @@ struct tk_words {
  * --machine: probe the machine under sysroot (NULL: this one) for
  * kernel release (NULL: the only one, or the running one) into m, then
  * settle its parts into rq (trust/machine_parts.h: mp_settle()).  0, or
- * -errno with *f saying why (TK_MACHINE, TK_NOMEM).  mc_free(m) and
+ * -errno with *f saying why (TK_MACHINE, TK_NOMEM).  machine_free(m) and
  * mp_notes_free(notes) in every case.
  */
 int tk_machine(const char *sysroot, const char *release,

@@ -23,7 +23,7 @@
 
 /* path as the machine names it, on the host: inside m->root (NULL on
  * -ENOMEM, the only failure that must stop the probe) */
-char *mc_under(const struct mc_machine *m, const char *fmt, ...)
+char *machine_under(const struct mc_machine *m, const char *fmt, ...)
 {
 	va_list ap;
 	char *rel, *out = NULL;
@@ -45,7 +45,7 @@ char *mc_under(const struct mc_machine *m, const char *fmt, ...)
 	return out;
 }
 
-bool mc_exists(const char *path)
+bool machine_exists(const char *path)
 {
 	struct stat st;
 
@@ -57,7 +57,7 @@ bool mc_exists(const char *path)
 static int efivar_byte(const struct mc_machine *m, const char *name,
 		       uint32_t *attr, uint8_t *val)
 {
-	char *path = mc_under(m, ESL_EFIVARS "/%s", name);
+	char *path = machine_under(m, ESL_EFIVARS "/%s", name);
 	uint8_t *buf = NULL;
 	size_t len;
 	int ret;
@@ -111,7 +111,7 @@ static enum mc_secure_boot secure_boot(const struct mc_machine *m)
 }
 
 /* A small sysfs file's first line; -errno. */
-int mc_first_line(const char *path, char *out, size_t size)
+int machine_first_line(const char *path, char *out, size_t size)
 {
 	uint8_t *buf;
 	size_t len;
@@ -134,7 +134,7 @@ static int lockdown_level(const char *path)
 {
 	char s[128], *open, *close;
 
-	if (mc_first_line(path, s, sizeof(s)))
+	if (machine_first_line(path, s, sizeof(s)))
 		return -1;
 	open = strchr(s, '[');
 	close = open ? strchr(open, ']') : NULL;
@@ -149,7 +149,7 @@ static int sig_enforce(const char *path)
 {
 	char s[16];
 
-	if (mc_first_line(path, s, sizeof(s)))
+	if (machine_first_line(path, s, sizeof(s)))
 		return -1;
 	return s[0] == 'Y' || s[0] == 'y' || s[0] == '1';
 }
@@ -175,12 +175,12 @@ static int first_place(const struct mc_machine *m, const struct place *pl,
 
 		if ((pl[i].pkgbase && !base[0]) || (pl[i].running && !running))
 			continue;
-		p = mc_under(m, "%s%s%s", pl[i].pre,
+		p = machine_under(m, "%s%s%s", pl[i].pre,
 			  pl[i].running ? "" : pl[i].pkgbase ? base :
 			  m->release, pl[i].post);
 		if (!p)
 			return -ENOMEM;
-		if (mc_exists(p)) {
+		if (machine_exists(p)) {
 			free(*path);
 			*path = p;
 			*from = pl[i].layout;
@@ -218,14 +218,14 @@ static const struct place configs[] = {
 	  false, true },
 };
 
-const char *mc_image_places(void)
+const char *machine_image_places(void)
 {
 	return "/boot/vmlinuz-RELEASE, /boot/vmlinuz-PKGBASE, "
 	       "/usr/lib/modules/RELEASE/vmlinuz, /lib/modules/RELEASE/vmlinuz, "
 	       "/boot/MACHINE-ID/RELEASE/linux, /boot/loader/entries/*.conf";
 }
 
-const char *mc_config_places(void)
+const char *machine_config_places(void)
 {
 	return "/boot/config-RELEASE, /usr/lib/modules/RELEASE/config, "
 	       "/lib/modules/RELEASE/config, .../RELEASE/build/.config, "
@@ -242,14 +242,14 @@ static bool running(const struct mc_machine *m)
 
 	if (!m->root)
 		return uname(&u) == 0 && strcmp(u.release, m->release) == 0;
-	p = mc_under(m, "%s", "/proc/sys/kernel/osrelease");
-	yes = p && mc_first_line(p, s, sizeof(s)) == 0 &&
+	p = machine_under(m, "%s", "/proc/sys/kernel/osrelease");
+	yes = p && machine_first_line(p, s, sizeof(s)) == 0 &&
 	      strcmp(s, m->release) == 0;
 	free(p);
 	return yes;
 }
 
-int mc_probe(const char *root, const char *release, struct mc_machine *m,
+int machine_probe(const char *root, const char *release, struct mc_machine *m,
 	     int *several)
 {
 	struct mc_releases rs = { .n = 0 };
@@ -272,62 +272,62 @@ int mc_probe(const char *root, const char *release, struct mc_machine *m,
 			return -errno;
 		snprintf(m->release, sizeof(m->release), "%s", u.release);
 	} else {
-		mc_find_releases(m, &rs);
+		machine_find_releases(m, &rs);
 		*several = rs.n;
 		if (rs.n != 1)
 			return rs.n ? -ENOTUNIQ : -ENOENT;
 		snprintf(m->release, sizeof(m->release), "%s", rs.name[0]);
 	}
 	m->running = running(m);
-	mc_pkgbase(m, m->release, base, sizeof(base));
+	machine_pkgbase(m, m->release, base, sizeof(base));
 	snprintf(m->pkgbase, sizeof(m->pkgbase), "%s", base);
 	if (first_place(m, images, sizeof(images) / sizeof(images[0]), base,
 			m->running, &m->vmlinuz, &m->vmlinuz_from) ||
-	    (!m->vmlinuz_from && mc_bls_image(m, &m->vmlinuz, &m->vmlinuz_from)) ||
+	    (!m->vmlinuz_from && machine_bls_image(m, &m->vmlinuz, &m->vmlinuz_from)) ||
 	    first_place(m, configs, sizeof(configs) / sizeof(configs[0]), base,
 			m->running, &m->config, &m->config_from) ||
-	    !(m->efivars = mc_under(m, "%s", ESL_EFIVARS)) ||
-	    !(m->lockdown_path = mc_under(m, "%s",
+	    !(m->efivars = machine_under(m, "%s", ESL_EFIVARS)) ||
+	    !(m->lockdown_path = machine_under(m, "%s",
 				       "/sys/kernel/security/lockdown")) ||
-	    !(m->enforce_path = mc_under(m, "%s",
+	    !(m->enforce_path = machine_under(m, "%s",
 			"/sys/module/module/parameters/sig_enforce")) ||
-	    !(m->mok = mc_under(m, "%s", ESL_EFIVARS "/" ESL_VAR_MOK)) ||
-	    !(m->db = mc_under(m, "%s", ESL_EFIVARS "/" ESL_VAR_DB)) ||
-	    !(m->dbx = mc_under(m, "%s", ESL_EFIVARS "/" ESL_VAR_DBX)) ||
-	    !(m->mokx = mc_under(m, "%s", ESL_EFIVARS "/" ESL_VAR_MOKX)) ||
-	    !(m->ignore_db = mc_under(m, "%s",
+	    !(m->mok = machine_under(m, "%s", ESL_EFIVARS "/" ESL_VAR_MOK)) ||
+	    !(m->db = machine_under(m, "%s", ESL_EFIVARS "/" ESL_VAR_DB)) ||
+	    !(m->dbx = machine_under(m, "%s", ESL_EFIVARS "/" ESL_VAR_DBX)) ||
+	    !(m->mokx = machine_under(m, "%s", ESL_EFIVARS "/" ESL_VAR_MOKX)) ||
+	    !(m->ignore_db = machine_under(m, "%s",
 				   ESL_EFIVARS "/" ESL_VAR_IGNORE_DB)) ||
-	    !(m->mokvars = mc_under(m, "%s", ESL_MOKVARS)) ||
-	    !(m->proc_keys = mc_under(m, "%s", "/proc/keys")) ||
-	    !(m->mok_table = mc_under(m, "%s", ESL_MOKVARS "/MokListRT")) ||
-	    !(m->mok_trusted = mc_under(m, "%s",
+	    !(m->mokvars = machine_under(m, "%s", ESL_MOKVARS)) ||
+	    !(m->proc_keys = machine_under(m, "%s", "/proc/keys")) ||
+	    !(m->mok_table = machine_under(m, "%s", ESL_MOKVARS "/MokListRT")) ||
+	    !(m->mok_trusted = machine_under(m, "%s",
 				     ESL_MOKVARS "/MokListTrustedRT")))
 		return -ENOMEM;
 	m->has_vmlinuz = m->vmlinuz_from != NULL;
 	m->has_config = m->config_from != NULL;
-	m->has_efivars = mc_exists(m->efivars);
-	m->has_mok = mc_exists(m->mok);
-	m->has_db = mc_exists(m->db);
-	m->has_dbx = mc_exists(m->dbx);
-	m->has_mokx = mc_exists(m->mokx);
-	m->has_ignore_db = mc_exists(m->ignore_db);
-	m->has_mokvars = mc_exists(m->mokvars);
-	m->has_mok_table = mc_exists(m->mok_table);
-	m->has_mok_trusted = mc_exists(m->mok_trusted);
+	m->has_efivars = machine_exists(m->efivars);
+	m->has_mok = machine_exists(m->mok);
+	m->has_db = machine_exists(m->db);
+	m->has_dbx = machine_exists(m->dbx);
+	m->has_mokx = machine_exists(m->mokx);
+	m->has_ignore_db = machine_exists(m->ignore_db);
+	m->has_mokvars = machine_exists(m->mokvars);
+	m->has_mok_table = machine_exists(m->mok_table);
+	m->has_mok_trusted = machine_exists(m->mok_trusted);
 	m->sb = secure_boot(m);
 	m->lockdown = lockdown_level(m->lockdown_path);
 	m->sig_enforce = sig_enforce(m->enforce_path);
 	/* mokutil --import writes MokNew; shim's MokManager enrols it at
 	 * the next boot, when the user confirms (MokListRT only then) */
-	pending = mc_under(m, "%s", ESL_EFIVARS "/MokNew-" SHIM_LOCK);
+	pending = machine_under(m, "%s", ESL_EFIVARS "/MokNew-" SHIM_LOCK);
 	if (!pending)
 		return -ENOMEM;
-	m->mok_pending = mc_exists(pending);
+	m->mok_pending = machine_exists(pending);
 	free(pending);
 	return 0;
 }
 
-void mc_free(struct mc_machine *m)
+void machine_free(struct mc_machine *m)
 {
 	free(m->root);
 	free(m->vmlinuz);
@@ -347,7 +347,7 @@ void mc_free(struct mc_machine *m)
 	memset(m, 0, sizeof(*m));
 }
 
-const char *mc_secure_boot_name(enum mc_secure_boot sb)
+const char *machine_secure_boot_name(enum mc_secure_boot sb)
 {
 	switch (sb) {
 	case MC_SB_NO_UEFI: return "no-uefi";
@@ -358,7 +358,7 @@ const char *mc_secure_boot_name(enum mc_secure_boot sb)
 	}
 }
 
-static enum mc_lockdown mc_level(int level)
+static enum machine_lockdown mc_level(int level)
 {
 	return level == KC_LOCK_CONFIDENTIALITY ? MC_LD_CONFIDENTIALITY :
 	       level == KC_LOCK_INTEGRITY ? MC_LD_INTEGRITY : MC_LD_NONE;
@@ -372,7 +372,7 @@ static enum mc_lockdown mc_level(int level)
  * under Secure Boot with LOCK_DOWN_IN_EFI_SECURE_BOOT, or by lockdown=
  * and writes to the lockdown file (seen only on the running kernel).
  */
-enum mc_lockdown mc_lockdown(int given, const struct kconfig *kc,
+enum machine_lockdown machine_lockdown(int given, const struct kconfig *kc,
 			     const struct mc_machine *m,
 			     const struct km_model *km, const char **by)
 {

@@ -57,18 +57,18 @@ struct mc_machine {
  * headers' build/.config, or /proc/config.gz when R runs there.
  * Returns 0, -ENOENT when root has no kernel to choose, -ENOTUNIQ
  * (*several set) when it has several, -ENAMETOOLONG or -ENOMEM.
- * mc_free in every case.
+ * machine_free in every case.
  */
-int mc_probe(const char *root, const char *release, struct mc_machine *m,
+int machine_probe(const char *root, const char *release, struct mc_machine *m,
 	     int *several);
-void mc_free(struct mc_machine *m);
+void machine_free(struct mc_machine *m);
 
 /* Where images and configs are looked for, as one line for messages. */
-const char *mc_image_places(void);
-const char *mc_config_places(void);
+const char *machine_image_places(void);
+const char *machine_config_places(void);
 
 /* What is known of a kernel's lockdown (security/lockdown). */
-enum mc_lockdown {
+enum machine_lockdown {
 	MC_LD_UNKNOWN,		/* nothing says: no .config, no machine */
 	MC_LD_NONE,
 	MC_LD_IF_SB,		/* LOCK_DOWN_IN_EFI_SECURE_BOOT, Secure Boot
@@ -91,11 +91,11 @@ struct km_model;
  * may be NULL (no km: integrity, assumed without a .config).  *by: what
  * set the level (static or m's), or NULL.
  */
-enum mc_lockdown mc_lockdown(int given, const struct kconfig *kc,
+enum machine_lockdown machine_lockdown(int given, const struct kconfig *kc,
 			     const struct mc_machine *m,
 			     const struct km_model *km, const char **by);
 
 /* "on", "off", ... as the JSON and messages say it */
-const char *mc_secure_boot_name(enum mc_secure_boot sb);
+const char *machine_secure_boot_name(enum mc_secure_boot sb);
 
 #endif

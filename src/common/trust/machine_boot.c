@@ -25,8 +25,8 @@ static void rel_add(struct mc_releases *rs, const char *name)
 static bool exists_under(const struct mc_machine *m, const char *a,
 			 const char *b, const char *c)
 {
-	char *p = mc_under(m, "%s%s%s", a, b, c);
-	bool yes = p && mc_exists(p);
+	char *p = machine_under(m, "%s%s%s", a, b, c);
+	bool yes = p && machine_exists(p);
 
 	free(p);
 	return yes;
@@ -35,8 +35,8 @@ static bool exists_under(const struct mc_machine *m, const char *a,
 static bool has_image(const struct mc_machine *m, const char *dir,
 		      const char *rel)
 {
-	char *p = mc_under(m, "%s/%s/vmlinuz", dir, rel);
-	bool yes = p && mc_exists(p);
+	char *p = machine_under(m, "%s/%s/vmlinuz", dir, rel);
+	bool yes = p && machine_exists(p);
 
 	free(p);
 	return yes;
@@ -44,13 +44,13 @@ static bool has_image(const struct mc_machine *m, const char *dir,
 
 /* Arch's /usr/lib/modules/RELEASE/pkgbase: the name mkinitcpio gives
  * the image in /boot ("linux", "linux-lts"); "" when none. */
-void mc_pkgbase(const struct mc_machine *m, const char *rel, char *out,
+void machine_pkgbase(const struct mc_machine *m, const char *rel, char *out,
 		size_t size)
 {
-	char *p = mc_under(m, "/usr/lib/modules/%s/pkgbase", rel);
+	char *p = machine_under(m, "/usr/lib/modules/%s/pkgbase", rel);
 
 	out[0] = 0;
-	if (p && mc_first_line(p, out, size))
+	if (p && machine_first_line(p, out, size))
 		out[0] = 0;
 	free(p);
 	if (strchr(out, '/'))
@@ -62,7 +62,7 @@ void mc_pkgbase(const struct mc_machine *m, const char *rel, char *out,
 static void release_of_pkgbase(const struct mc_machine *m, const char *name,
 			       char *out, size_t size)
 {
-	char *dir = mc_under(m, "%s", "/usr/lib/modules"), base[128];
+	char *dir = machine_under(m, "%s", "/usr/lib/modules"), base[128];
 	struct dirent *e;
 	DIR *d = dir ? opendir(dir) : NULL;
 
@@ -73,7 +73,7 @@ static void release_of_pkgbase(const struct mc_machine *m, const char *name,
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
-		mc_pkgbase(m, e->d_name, base, sizeof(base));
+		machine_pkgbase(m, e->d_name, base, sizeof(base));
 		if (!base[0] || strcmp(base, name) != 0)
 			continue;
 		if (strlen(e->d_name) < size &&
@@ -92,7 +92,7 @@ static void release_of_pkgbase(const struct mc_machine *m, const char *name,
  */
 static void bls_releases(const struct mc_machine *m, struct mc_releases *rs);
 
-void mc_find_releases(const struct mc_machine *m, struct mc_releases *rs)
+void machine_find_releases(const struct mc_machine *m, struct mc_releases *rs)
 {
 	static const char *const dirs[] = { "/usr/lib/modules",
 					    "/lib/modules" };
@@ -101,7 +101,7 @@ void mc_find_releases(const struct mc_machine *m, struct mc_releases *rs)
 	DIR *d;
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		char *dir = mc_under(m, "%s", dirs[i]);
+		char *dir = machine_under(m, "%s", dirs[i]);
 
 		d = dir ? opendir(dir) : NULL;
 		free(dir);
@@ -114,7 +114,7 @@ void mc_find_releases(const struct mc_machine *m, struct mc_releases *rs)
 		closedir(d);
 	}
 	{
-		char *boot = mc_under(m, "%s", "/boot");
+		char *boot = machine_under(m, "%s", "/boot");
 
 		d = boot ? opendir(boot) : NULL;
 		free(boot);
@@ -149,10 +149,10 @@ static bool is_machine_id(const char *s)
 /* /etc/machine-id there, or "" */
 static void machine_id(const struct mc_machine *m, char *out, size_t size)
 {
-	char *p = mc_under(m, "%s", "/etc/machine-id");
+	char *p = machine_under(m, "%s", "/etc/machine-id");
 
 	out[0] = 0;
-	if (!p || mc_first_line(p, out, size) || !is_machine_id(out))
+	if (!p || machine_first_line(p, out, size) || !is_machine_id(out))
 		out[0] = 0;
 	free(p);
 }
@@ -181,7 +181,7 @@ static void bls_entries(const struct mc_machine *m,
 				     const char *version),
 			void *ctx)
 {
-	char *dir = mc_under(m, "%s", "/boot/loader/entries");
+	char *dir = machine_under(m, "%s", "/boot/loader/entries");
 	DIR *d = dir ? opendir(dir) : NULL;
 	struct dirent *e;
 
@@ -194,7 +194,7 @@ static void bls_entries(const struct mc_machine *m,
 		if (e->d_name[0] == '.' || n < 6 ||
 		    strcmp(e->d_name + n - 5, ".conf") != 0)
 			continue;
-		p = mc_under(m, "/boot/loader/entries/%s", e->d_name);
+		p = machine_under(m, "/boot/loader/entries/%s", e->d_name);
 		if (!p || infile_read_all(p, 64u << 10, &buf, &len)) {
 			free(p);
 			continue;
@@ -225,9 +225,9 @@ static void add_entry_release(const struct mc_machine *m, void *ctx,
 			      const char *linux_path, const char *version)
 {
 	char rel[128];
-	char *p = mc_under(m, "/boot%s", linux_path);
+	char *p = machine_under(m, "/boot%s", linux_path);
 
-	if (p && mc_exists(p)) {
+	if (p && machine_exists(p)) {
 		if (version[0])
 			rel_add(ctx, version);
 		else if (bls_release(linux_path, rel, sizeof(rel)))
@@ -243,13 +243,13 @@ static void bls_releases(const struct mc_machine *m, struct mc_releases *rs)
 	DIR *d;
 
 	machine_id(m, mid, sizeof(mid));
-	dir = mid[0] ? mc_under(m, "/boot/%s", mid) : NULL;
+	dir = mid[0] ? machine_under(m, "/boot/%s", mid) : NULL;
 	d = dir ? opendir(dir) : NULL;
 	free(dir);
 	while (d && (e = readdir(d)))
 		if (e->d_name[0] != '.' &&
-		    (dir = mc_under(m, "/boot/%s/%s/linux", mid, e->d_name))) {
-			if (mc_exists(dir))
+		    (dir = machine_under(m, "/boot/%s/%s/linux", mid, e->d_name))) {
+			if (machine_exists(dir))
 				rel_add(rs, e->d_name);
 			free(dir);
 		}
@@ -276,8 +276,8 @@ static void find_entry(const struct mc_machine *m, void *ctx,
 	    !bls_release(linux_path, rel, sizeof(rel)) ||
 	    strcmp(rel, m->release) != 0)
 		return;
-	p = mc_under(m, "/boot%s", linux_path);
-	if (p && mc_exists(p))
+	p = machine_under(m, "/boot%s", linux_path);
+	if (p && machine_exists(p))
 		f->path = p;
 	else
 		free(p);
@@ -285,18 +285,18 @@ static void find_entry(const struct mc_machine *m, void *ctx,
 
 /* The BLS image of m->release when no other layout has one: *path and
  * *from set when found (*path freed first).  -ENOMEM only. */
-int mc_bls_image(const struct mc_machine *m, char **path, const char **from)
+int machine_bls_image(const struct mc_machine *m, char **path, const char **from)
 {
 	struct bls_find f = { NULL };
 	char mid[64];
 
 	machine_id(m, mid, sizeof(mid));
 	if (mid[0]) {
-		char *p = mc_under(m, "/boot/%s/%s/linux", mid, m->release);
+		char *p = machine_under(m, "/boot/%s/%s/linux", mid, m->release);
 
 		if (!p)
 			return -ENOMEM;
-		if (mc_exists(p)) {
+		if (machine_exists(p)) {
 			free(*path);
 			*path = p;
 			*from = "/boot/MACHINE-ID/RELEASE/linux (BLS, "

@@ -21,20 +21,20 @@ struct mc_releases {
 
 /* The kernels a root holds: /usr/lib/modules, /lib/modules, the images
  * in /boot and the BLS entries (machine_boot.c). */
-void mc_find_releases(const struct mc_machine *m, struct mc_releases *rs);
+void machine_find_releases(const struct mc_machine *m, struct mc_releases *rs);
 /* Arch's /usr/lib/modules/RELEASE/pkgbase, "" when none. */
-void mc_pkgbase(const struct mc_machine *m, const char *rel, char *out,
+void machine_pkgbase(const struct mc_machine *m, const char *rel, char *out,
 		size_t size);
 /* The BLS image of m->release when no other layout has one: *path and
  * *from set when found (*path freed first).  -ENOMEM only. */
-int mc_bls_image(const struct mc_machine *m, char **path, const char **from);
+int machine_bls_image(const struct mc_machine *m, char **path, const char **from);
 
 /* path as the machine names it, on the host: inside m->root (NULL on
  * -ENOMEM, the only failure that must stop the probe) (machine.c) */
-char *mc_under(const struct mc_machine *m, const char *fmt, ...)
+char *machine_under(const struct mc_machine *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-bool mc_exists(const char *path);
+bool machine_exists(const char *path);
 /* The first line of a small file, without its newline; -errno. */
-int mc_first_line(const char *path, char *out, size_t size);
+int machine_first_line(const char *path, char *out, size_t size);
 
 #endif

@@ -155,7 +155,7 @@ int mp_settle(const struct mc_machine *m, struct mp_request *rq,
 		else if ((err = note(n, "no kernel image of %s in %s (%s): no "
 				     "built-in keys (give --vmlinux)",
 				     m->release, m->root ? m->root : "/",
-				     mc_image_places())))
+				     machine_image_places())))
 			return err;
 	}
 	if (!*rq->kcpath && !rq->kline) {
@@ -166,7 +166,7 @@ int mp_settle(const struct mc_machine *m, struct mp_request *rq,
 				     "under Secure Boot (give "
 				     "--kernel-config)", m->release,
 				     m->root ? m->root : "/",
-				     mc_config_places())))
+				     machine_config_places())))
 			return err;
 	}
 	if (m->has_efivars) {
