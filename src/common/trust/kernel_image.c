@@ -14,11 +14,11 @@
 
 /* A decompressed kernel is tens of MiB; debug builds a few hundred.
  * (The fuzz build lowers it to stay within libFuzzer's memory limit.) */
-#ifndef VM_DECOMPRESS_MAX
-#define VM_DECOMPRESS_MAX ((size_t)1 << 30)
+#ifndef KERNEL_IMAGE_DECOMPRESS_MAX
+#define KERNEL_IMAGE_DECOMPRESS_MAX ((size_t)1 << 30)
 #endif
 /* Candidate payloads tried when the boot header does not say. */
-#define VM_MAX_TRIES 64
+#define KERNEL_IMAGE_MAX_TRIES 64
 
 /*
  * The image's ELF header (module/elf.c reads it): -EINVAL when the image
@@ -151,7 +151,7 @@ static int sym_list(const struct elf_file *e, const char *name, size_t *loff,
  * (verifying module signatures is the point), so module_cert_size is not
  * skipped.  1 when the system list was found.
  */
-static int by_symbol(const struct elf_file *e, struct vm_image *img)
+static int by_symbol(const struct elf_file *e, struct kernel_image *img)
 {
 	size_t off, len;
 	int ret;
@@ -159,15 +159,15 @@ static int by_symbol(const struct elf_file *e, struct vm_image *img)
 	ret = sym_list(e, "system_certificate_list", &off, &len);
 	if (ret <= 0)
 		return ret;
-	img->how = VM_SYMBOL;
-	img->runs[0] = (struct vm_run){ off, len, VM_LIST_SYSTEM };
+	img->how = KERNEL_IMAGE_SYMBOL;
+	img->runs[0] = (struct kernel_image_run){ off, len, KERNEL_IMAGE_LIST_SYSTEM };
 	img->n_runs = 1;
 	ret = sym_list(e, "revocation_certificate_list", &off, &len);
 	if (ret < 0)
 		return ret;
 	if (ret && len)
 		img->runs[img->n_runs++] =
-			(struct vm_run){ off, len, VM_LIST_REVOCATION };
+			(struct kernel_image_run){ off, len, KERNEL_IMAGE_LIST_REVOCATION };
 	return 1;
 }
 
@@ -194,11 +194,11 @@ static bool plausible(const uint8_t *p, size_t avail, size_t *plen)
 /* Runs of back-to-back certificates in [from, to); a run is kept when
  * one of its certificates parses as the kernel parses it. */
 static int scan(const uint8_t *p, size_t from, size_t to,
-		const struct kr_rules *kr, struct vm_image *img)
+		const struct kr_rules *kr, struct kernel_image *img)
 {
 	size_t i = from, j, n;
 
-	while (i + 8 <= to && img->n_runs < VM_MAX_RUNS) {
+	while (i + 8 <= to && img->n_runs < KERNEL_IMAGE_MAX_RUNS) {
 		const uint8_t *hit = memchr(p + i, 0x30, to - i - 7);
 		bool good = false;
 
@@ -237,7 +237,7 @@ static int scan(const uint8_t *p, size_t from, size_t to,
  * blacklist_init() accepts them; at least 32 digits keeps ordinary
  * strings that merely start "bin:" out.
  */
-static void find_hashes(const uint8_t *p, size_t len, struct vm_image *img)
+static void find_hashes(const uint8_t *p, size_t len, struct kernel_image *img)
 {
 	static const char *const pfx[] = { "tbs:", "bin:" };
 	unsigned k;
@@ -247,7 +247,7 @@ static void find_hashes(const uint8_t *p, size_t len, struct vm_image *img)
 	for (k = 0; k < 2; k++) {
 		const uint8_t *q = p, *end = p + len;
 
-		while (img->n_hashes < VM_MAX_HASHES &&
+		while (img->n_hashes < KERNEL_IMAGE_MAX_HASHES &&
 		       (q = memmem(q, (size_t)(end - q), pfx[k], 4))) {
 			const uint8_t *h = q + 4;
 			size_t n = 0;
@@ -258,7 +258,7 @@ static void find_hashes(const uint8_t *p, size_t len, struct vm_image *img)
 			if ((q == p || q[-1] == '\0') && h + n < end &&
 			    h[n] == '\0' && n >= 32 && n <= 128 && n % 2 == 0)
 				img->hashes[img->n_hashes++] =
-					(struct vm_hash){ (size_t)(q - p), n + 4 };
+					(struct kernel_image_hash){ (size_t)(q - p), n + 4 };
 			q = h + n;
 		}
 	}
@@ -266,7 +266,7 @@ static void find_hashes(const uint8_t *p, size_t len, struct vm_image *img)
 
 /* The 64-bit little-endian size that follows a list at the next 8-byte
  * boundary (".align 8; NAME_size: .quad end - start") equals its length. */
-static bool sized_list(const uint8_t *p, size_t len, const struct vm_run *r)
+static bool sized_list(const uint8_t *p, size_t len, const struct kernel_image_run *r)
 {
 	size_t end = r->off + r->len, q = (end + 7) & ~(size_t)7, i;
 	uint64_t v = 0;
@@ -288,19 +288,19 @@ static bool sized_list(const uint8_t *p, size_t len, const struct vm_run *r)
  * revocation list (CONFIG_SYSTEM_REVOCATION_KEYS).  Any other run stays
  * trusted, as before: an image may hold a list we cannot place.
  */
-static void classify(const uint8_t *p, size_t len, struct vm_image *img)
+static void classify(const uint8_t *p, size_t len, struct kernel_image *img)
 {
 	size_t i;
 
 	for (i = 1; i < img->n_runs; i++)
 		if (sized_list(p, len, &img->runs[0]) &&
 		    sized_list(p, len, &img->runs[i]))
-			img->runs[i].list = VM_LIST_REVOCATION;
+			img->runs[i].list = KERNEL_IMAGE_LIST_REVOCATION;
 }
 
 /* Search an image (ELF or raw) for the lists. */
 static int find_lists(const uint8_t *p, size_t len, const struct kr_rules *kr,
-		  struct vm_image *img, const char **why)
+		  struct kernel_image *img, const char **why)
 {
 	struct elf_file e;
 	struct elf_section sh;
@@ -337,22 +337,22 @@ static int find_lists(const uint8_t *p, size_t len, const struct kr_rules *kr,
 			    (strcmp(name, ".init.data") != 0 &&
 			     strcmp(name, ".init.rodata") != 0))
 				continue;
-			img->how = VM_SECTION;
+			img->how = KERNEL_IMAGE_SECTION;
 			return scan(p, sh.offset, sh.offset + sh.size, kr, img);
 		}
 	}
-	img->how = VM_SCAN;
+	img->how = KERNEL_IMAGE_SCAN;
 	return scan(p, 0, len, kr, img);
 }
 
 static int search(const uint8_t *p, size_t len, const struct kr_rules *kr,
-		  struct vm_image *img, const char **why)
+		  struct kernel_image *img, const char **why)
 {
 	int ret = find_lists(p, len, kr, img, why);
 
 	if (ret)
 		return ret;
-	if (img->how != VM_SYMBOL)
+	if (img->how != KERNEL_IMAGE_SYMBOL)
 		classify(p, len, img);
 	find_hashes(p, len, img);
 	return 0;
@@ -360,13 +360,13 @@ static int search(const uint8_t *p, size_t len, const struct kr_rules *kr,
 
 /* Decompress a payload into img; 0, or -errno with *why. */
 static int unpack(const uint8_t *in, size_t len, enum ms_comp c,
-		  struct vm_image *img, const char **why)
+		  struct kernel_image *img, const char **why)
 {
 	size_t out_len, used;
 	uint8_t *out;
 	int ret;
 
-	ret = compress_decode(c, in, len, VM_DECOMPRESS_MAX, &out, &out_len,
+	ret = compress_decode(c, in, len, KERNEL_IMAGE_DECOMPRESS_MAX, &out, &out_len,
 			    &used, why);
 	if (ret)
 		return ret;
@@ -397,7 +397,7 @@ static bool lzma_header_sane(const uint8_t *p, size_t avail)
 	for (i = 0; i < 8; i++)
 		size |= (uint64_t)p[5 + i] << (8 * i);
 	return dict >= 4096 && dict <= (1u << 30) &&
-	       (size == UINT64_MAX || size <= VM_DECOMPRESS_MAX);
+	       (size == UINT64_MAX || size <= KERNEL_IMAGE_DECOMPRESS_MAX);
 }
 
 /*
@@ -428,7 +428,7 @@ static int bzimage_payload(const uint8_t *p, size_t len, size_t *off,
  * kernel whose keys could be empty.
  */
 static int search_elf(const uint8_t *buf, size_t len,
-		      const struct kr_rules *kr, struct vm_image *img,
+		      const struct kr_rules *kr, struct kernel_image *img,
 		      const char **why)
 {
 	char rel[64];
@@ -442,7 +442,7 @@ static int search_elf(const uint8_t *buf, size_t len,
 }
 
 int kernel_image_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
-		  struct vm_image *img, const char **why)
+		  struct kernel_image *img, const char **why)
 {
 	size_t off, plen, i;
 	enum ms_comp c;
@@ -468,7 +468,7 @@ int kernel_image_find_certs(const uint8_t *buf, size_t len, const struct kr_rule
 	}
 	/* a compressed whole file (Image.gz), or a payload found by its
 	 * magic (older boot protocols, damaged headers) */
-	for (i = 0; i + 8 <= len && tries < VM_MAX_TRIES; i++) {
+	for (i = 0; i + 8 <= len && tries < KERNEL_IMAGE_MAX_TRIES; i++) {
 		c = compress_detect_kernel(buf + i, len - i);
 		if (c == MS_COMP_NONE)
 			continue;
@@ -499,20 +499,20 @@ int kernel_image_find_certs(const uint8_t *buf, size_t len, const struct kr_rule
 	return ret;
 }
 
-void kernel_image_free(struct vm_image *img)
+void kernel_image_free(struct kernel_image *img)
 {
 	free(img->owned);
 	memset(img, 0, sizeof(*img));
 }
 
-const char *kernel_image_how_name(enum vm_how how)
+const char *kernel_image_how_name(enum kernel_image_how how)
 {
 	switch (how) {
-	case VM_SYMBOL:
+	case KERNEL_IMAGE_SYMBOL:
 		return "symbol system_certificate_list";
-	case VM_SECTION:
+	case KERNEL_IMAGE_SECTION:
 		return "scan of .init.data/.init.rodata";
-	case VM_SCAN:
+	case KERNEL_IMAGE_SCAN:
 		break;
 	}
 	return "scan of the whole image";

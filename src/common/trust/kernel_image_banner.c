@@ -69,7 +69,7 @@ int kernel_image_banner_release(const uint8_t *p, size_t len, char *out, size_t 
 static int find_banner(const uint8_t *buf, size_t len, banner_take take,
 		       char *out, size_t size)
 {
-	struct vm_image img;
+	struct kernel_image img;
 	const char *why;
 	size_t off;
 	int ret;

@@ -18,7 +18,7 @@
 int ts_add_vmlinux(const struct ts_stores *st, const char *path,
 		   struct ts_note *note)
 {
-	struct vm_image img;
+	struct kernel_image img;
 	struct ms_file f = { .fd = -1 };
 	size_t i;
 	int ret, count;
@@ -54,7 +54,7 @@ int ts_add_vmlinux(const struct ts_stores *st, const char *path,
 	}
 	ret = 0;
 	for (i = 0; i < img.n_runs; i++) {
-		bool sys = img.runs[i].list == VM_LIST_SYSTEM;
+		bool sys = img.runs[i].list == KERNEL_IMAGE_LIST_SYSTEM;
 
 		if (sys && !note->list_len) {
 			note->list_off = img.runs[i].off;

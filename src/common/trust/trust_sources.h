@@ -37,7 +37,7 @@ struct ts_stores {
 struct ts_note {
 	/* kernel image */
 	enum ms_comp comp;
-	enum vm_how how;
+	enum kernel_image_how how;
 	size_t n_runs, list_off, list_len;
 	int listed;		/* system list elements seen */
 	int revocation;		/* revocation list elements seen */
