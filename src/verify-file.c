@@ -118,7 +118,7 @@ struct opts {
 	/* --machine: the parts read, what was missing; --lockdown */
 	bool machine;
 	const char *release, *sysroot;
-	struct mc_machine m;
+	struct machine m;
 	struct mp_notes notes;
 	int vendor;		/* --kernel-vendor, enum km_vendor */
 	int lockdown;		/* enum kc_lockdown, -1 when not given */

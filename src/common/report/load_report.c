@@ -392,7 +392,7 @@ void rl_say_failure(const struct tk_failure *f)
 	}
 }
 
-void rl_say_machine(const char *root, const struct mc_machine *m,
+void rl_say_machine(const char *root, const struct machine *m,
 		    const struct mp_notes *notes)
 {
 	say_notes(notes, 0);

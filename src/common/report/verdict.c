@@ -24,7 +24,7 @@ static struct kv_sig_policy rp_policy(const struct rp_context *c)
 {
 	return (struct kv_sig_policy){
 		.enforce = c->enforce,
-		.locked = c->lockdown >= MC_LD_INTEGRITY,
+		.locked = c->lockdown >= MACHINE_LD_INTEGRITY,
 	};
 }
 
@@ -63,10 +63,10 @@ int rp_exit_code(const struct rp_context *c, enum kv_usage usage,
 static const char *rp_lockdown_name(enum machine_lockdown l)
 {
 	switch (l) {
-	case MC_LD_NONE: return "none";
-	case MC_LD_IF_SB: return "if-secure-boot";
-	case MC_LD_INTEGRITY: return "integrity";
-	case MC_LD_CONFIDENTIALITY: return "confidentiality";
+	case MACHINE_LD_NONE: return "none";
+	case MACHINE_LD_IF_SB: return "if-secure-boot";
+	case MACHINE_LD_INTEGRITY: return "integrity";
+	case MACHINE_LD_CONFIDENTIALITY: return "confidentiality";
 	default: return NULL;
 	}
 }
@@ -86,7 +86,7 @@ static json_object *loads_unsigned(const struct rp_context *c,
 	if (usage != KV_USAGE_MODULE || !kv_sig_soft(err) || p.enforce ||
 	    p.locked)
 		return json_object_new_boolean(0);
-	if (c->lockdown == MC_LD_IF_SB)
+	if (c->lockdown == MACHINE_LD_IF_SB)
 		return NULL;
 	return json_object_new_boolean(1);
 }
@@ -96,12 +96,12 @@ static const char *soft_words(const struct rp_context *c, enum kv_usage usage)
 {
 	switch (usage) {
 	case KV_USAGE_MODULE:
-		if (c->lockdown == MC_LD_IF_SB)
+		if (c->lockdown == MACHINE_LD_IF_SB)
 			return "the kernel would load it unsigned, tainted, "
 			       "unless booted with Secure Boot: its "
 			       "CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT then "
 			       "refuses it; ask with --machine";
-		if (c->lockdown == MC_LD_UNKNOWN)
+		if (c->lockdown == MACHINE_LD_UNKNOWN)
 			return "the kernel would load it unsigned, tainted, "
 			       "unless enforcing or locked down; ask with "
 			       "--machine";
@@ -140,7 +140,7 @@ static json_object *jstr_or_null(const char *s)
 /* --machine: what was read, and what was missing */
 static json_object *machine_json(const struct rp_context *c)
 {
-	const struct mc_machine *m = c->machine;
+	const struct machine *m = c->machine;
 	json_object *o = json_object_new_object(), *miss;
 
 	json_object_object_add(o, "release", json_object_new_string(m->release));

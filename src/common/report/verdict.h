@@ -25,7 +25,7 @@ struct rp_context {
 	const char *locked_by;	/* what set the lockdown level, for words */
 	/* --machine: what was read, and each part found missing or
 	 * different from what the files predict */
-	const struct mc_machine *machine;
+	const struct machine *machine;
 	char *const *differences;
 	size_t n_differences;
 	const struct km_model *km;	/* --machine's keyring model */

@@ -130,7 +130,7 @@ int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
 			.revoked = &k->revoked, .bl = &k->bl,
 			.platform = tk_platform_counts(t) ? &k->platform : NULL },
 		.rc = { .rules = t->kr, .enforce = t->enforce,
-			.lockdown = MC_LD_UNKNOWN, .machine = t->m,
+			.lockdown = MACHINE_LD_UNKNOWN, .machine = t->m,
 			.differences = t->notes->v, .n_differences = t->notes->n,
 			.km = t->m ? &t->km : NULL },
 	};

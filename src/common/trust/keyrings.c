@@ -21,7 +21,7 @@ static int failed(struct tk_failure *f, enum tk_step step, int err,
 }
 
 int tk_machine(const char *sysroot, const char *release,
-	       struct mp_request *rq, struct mc_machine *m,
+	       struct mp_request *rq, struct machine *m,
 	       struct mp_notes *notes, struct tk_failure *f)
 {
 	const char *root = sysroot ? sysroot : "/";
@@ -73,7 +73,7 @@ static const char *first_image(const struct tk_setup *s)
  * directory there), resolved inside the root (base/rootpath.h), never on
  * the host.  *out malloc'd; -ENOMEM or ms_root_path()'s error.
  */
-static int in_root(const struct mc_machine *m, const char *name, char **out)
+static int in_root(const struct machine *m, const char *name, char **out)
 {
 	size_t rlen = strlen(m->root);
 	const char *cfg = m->config, *slash;

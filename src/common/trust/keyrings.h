@@ -58,7 +58,7 @@ struct tk_setup {
 	size_t nsrc;
 	/* --machine: its parts (NULL without), the notes of what was
 	 * missing (more are added), and out: the keyring model */
-	const struct mc_machine *m;
+	const struct machine *m;
 	struct mp_notes *notes;
 	struct km_model km;
 };
@@ -146,7 +146,7 @@ struct tk_words {
  * mp_notes_free(notes) in every case.
  */
 int tk_machine(const char *sysroot, const char *release,
-	       struct mp_request *rq, struct mc_machine *m,
+	       struct mp_request *rq, struct machine *m,
 	       struct mp_notes *notes, struct tk_failure *f);
 
 /*

@@ -23,7 +23,7 @@
 
 /* path as the machine names it, on the host: inside m->root (NULL on
  * -ENOMEM, the only failure that must stop the probe) */
-char *machine_under(const struct mc_machine *m, const char *fmt, ...)
+char *machine_under(const struct machine *m, const char *fmt, ...)
 {
 	va_list ap;
 	char *rel, *out = NULL;
@@ -54,7 +54,7 @@ bool machine_exists(const char *path)
 
 /* An efivarfs file: 4 bytes of attributes, then the value; its first
  * byte in *val.  -errno when absent or unreadable, -EBADMSG when empty. */
-static int efivar_byte(const struct mc_machine *m, const char *name,
+static int efivar_byte(const struct machine *m, const char *name,
 		       uint32_t *attr, uint8_t *val)
 {
 	char *path = machine_under(m, ESL_EFIVARS "/%s", name);
@@ -86,28 +86,28 @@ static int efivar_byte(const struct mc_machine *m, const char *name,
  * SecureBoot absent or 0, or SetupMode 1, is off; a volatile
  * MokSBStateRT of 1 (mokutil --disable-validation) turns it off too.
  */
-static enum mc_secure_boot secure_boot(const struct mc_machine *m)
+static enum machine_secure_boot secure_boot(const struct machine *m)
 {
 	uint32_t attr;
 	uint8_t v;
 	int ret;
 
 	if (!m->has_efivars)
-		return MC_SB_NO_UEFI;
+		return MACHINE_SB_NO_UEFI;
 	ret = efivar_byte(m, "SecureBoot-" EFI_GLOBAL, &attr, &v);
 	if (ret == -ENOENT)
-		return MC_SB_OFF;
+		return MACHINE_SB_OFF;
 	if (ret)
-		return MC_SB_UNKNOWN;
+		return MACHINE_SB_UNKNOWN;
 	if (v == 0)
-		return MC_SB_OFF;
+		return MACHINE_SB_OFF;
 	if (efivar_byte(m, "SetupMode-" EFI_GLOBAL, &attr, &v) == 0 &&
 	    v == 1)
-		return MC_SB_OFF;
+		return MACHINE_SB_OFF;
 	if (efivar_byte(m, "MokSBStateRT-" SHIM_LOCK, &attr, &v) == 0 &&
 	    !(attr & EFI_VARIABLE_NON_VOLATILE) && v == 1)
-		return MC_SB_SHIM_OFF;
-	return MC_SB_ON;
+		return MACHINE_SB_SHIM_OFF;
+	return MACHINE_SB_ON;
 }
 
 /* A small sysfs file's first line; -errno. */
@@ -164,7 +164,7 @@ struct place {
 	bool running;		/* only for the kernel running there */
 };
 
-static int first_place(const struct mc_machine *m, const struct place *pl,
+static int first_place(const struct machine *m, const struct place *pl,
 		       size_t n, const char *base, bool running, char **path,
 		       const char **from)
 {
@@ -234,7 +234,7 @@ const char *machine_config_places(void)
 
 /* Whether release is the kernel running on the machine: uname -r here,
  * the root's /proc/sys/kernel/osrelease under another root. */
-static bool running(const struct mc_machine *m)
+static bool running(const struct machine *m)
 {
 	char *p, s[128];
 	struct utsname u;
@@ -249,10 +249,10 @@ static bool running(const struct mc_machine *m)
 	return yes;
 }
 
-int machine_probe(const char *root, const char *release, struct mc_machine *m,
+int machine_probe(const char *root, const char *release, struct machine *m,
 	     int *several)
 {
-	struct mc_releases rs = { .n = 0 };
+	struct machine_releases rs = { .n = 0 };
 	struct utsname u;
 	char base[128];
 	char *pending;
@@ -327,7 +327,7 @@ int machine_probe(const char *root, const char *release, struct mc_machine *m,
 	return 0;
 }
 
-void machine_free(struct mc_machine *m)
+void machine_free(struct machine *m)
 {
 	free(m->root);
 	free(m->vmlinuz);
@@ -347,21 +347,21 @@ void machine_free(struct mc_machine *m)
 	memset(m, 0, sizeof(*m));
 }
 
-const char *machine_secure_boot_name(enum mc_secure_boot sb)
+const char *machine_secure_boot_name(enum machine_secure_boot sb)
 {
 	switch (sb) {
-	case MC_SB_NO_UEFI: return "no-uefi";
-	case MC_SB_OFF: return "off";
-	case MC_SB_SHIM_OFF: return "shim-validation-off";
-	case MC_SB_ON: return "on";
+	case MACHINE_SB_NO_UEFI: return "no-uefi";
+	case MACHINE_SB_OFF: return "off";
+	case MACHINE_SB_SHIM_OFF: return "shim-validation-off";
+	case MACHINE_SB_ON: return "on";
 	default: return "unknown";
 	}
 }
 
-static enum machine_lockdown mc_level(int level)
+static enum machine_lockdown lockdown_of_level(int level)
 {
-	return level == KC_LOCK_CONFIDENTIALITY ? MC_LD_CONFIDENTIALITY :
-	       level == KC_LOCK_INTEGRITY ? MC_LD_INTEGRITY : MC_LD_NONE;
+	return level == KC_LOCK_CONFIDENTIALITY ? MACHINE_LD_CONFIDENTIALITY :
+	       level == KC_LOCK_INTEGRITY ? MACHINE_LD_INTEGRITY : MACHINE_LD_NONE;
 }
 
 /*
@@ -373,7 +373,7 @@ static enum machine_lockdown mc_level(int level)
  * and writes to the lockdown file (seen only on the running kernel).
  */
 enum machine_lockdown machine_lockdown(int given, const struct kconfig *kc,
-			     const struct mc_machine *m,
+			     const struct machine *m,
 			     const struct km_model *km, const char **by)
 {
 	int level = KC_LOCK_NONE;
@@ -383,10 +383,10 @@ enum machine_lockdown machine_lockdown(int given, const struct kconfig *kc,
 	*by = NULL;
 	if (given >= 0) {
 		*by = "--lockdown";
-		return mc_level(given);
+		return lockdown_of_level(given);
 	}
 	if (kc && !kc->lockdown_lsm)
-		return MC_LD_NONE;
+		return MACHINE_LD_NONE;
 	if (kc && kc->lockdown_force) {
 		level = kc->lockdown_force;
 		*by = level == KC_LOCK_INTEGRITY ?
@@ -399,7 +399,7 @@ enum machine_lockdown machine_lockdown(int given, const struct kconfig *kc,
 	}
 	/* drivers/firmware/efi/secureboot.c and the vendors' patches:
 	 * LOCKDOWN_INTEGRITY_MAX, SUSE's LOCKDOWN_CONFIDENTIALITY_MAX */
-	if (m && m->sb == MC_SB_ON && in_sb &&
+	if (m && m->sb == MACHINE_SB_ON && in_sb &&
 	    (km ? (int)km->sb_lockdown : KC_LOCK_INTEGRITY) > level) {
 		level = km ? (int)km->sb_lockdown : KC_LOCK_INTEGRITY;
 		*by = km ? km->sb_lockdown_by :
@@ -407,8 +407,8 @@ enum machine_lockdown machine_lockdown(int given, const struct kconfig *kc,
 			 : "EFI Secure Boot (assumed: no kernel config)";
 	}
 	if (level)
-		return mc_level(level);
-	if ((!m || m->sb == MC_SB_UNKNOWN) && (kc ? kc->lockdown_in_sb : !!m))
-		return MC_LD_IF_SB;
-	return kc || m ? MC_LD_NONE : MC_LD_UNKNOWN;
+		return lockdown_of_level(level);
+	if ((!m || m->sb == MACHINE_SB_UNKNOWN) && (kc ? kc->lockdown_in_sb : !!m))
+		return MACHINE_LD_IF_SB;
+	return kc || m ? MACHINE_LD_NONE : MACHINE_LD_UNKNOWN;
 }

@@ -10,19 +10,19 @@
 #include "trust/machine.h"
 #include "trust/machine_boot.h"
 
-static void rel_add(struct mc_releases *rs, const char *name)
+static void rel_add(struct machine_releases *rs, const char *name)
 {
-	for (int i = 0; i < rs->n && i < MC_MAX_RELEASES; i++)
+	for (int i = 0; i < rs->n && i < MACHINE_MAX_RELEASES; i++)
 		if (strcmp(rs->name[i], name) == 0)
 			return;
 	if (strlen(name) >= sizeof(rs->name[0]))
 		return;
-	if (rs->n < MC_MAX_RELEASES)
+	if (rs->n < MACHINE_MAX_RELEASES)
 		snprintf(rs->name[rs->n], sizeof(rs->name[0]), "%s", name);
 	rs->n++;
 }
 
-static bool exists_under(const struct mc_machine *m, const char *a,
+static bool exists_under(const struct machine *m, const char *a,
 			 const char *b, const char *c)
 {
 	char *p = machine_under(m, "%s%s%s", a, b, c);
@@ -32,7 +32,7 @@ static bool exists_under(const struct mc_machine *m, const char *a,
 	return yes;
 }
 
-static bool has_image(const struct mc_machine *m, const char *dir,
+static bool has_image(const struct machine *m, const char *dir,
 		      const char *rel)
 {
 	char *p = machine_under(m, "%s/%s/vmlinuz", dir, rel);
@@ -44,7 +44,7 @@ static bool has_image(const struct mc_machine *m, const char *dir,
 
 /* Arch's /usr/lib/modules/RELEASE/pkgbase: the name mkinitcpio gives
  * the image in /boot ("linux", "linux-lts"); "" when none. */
-void machine_pkgbase(const struct mc_machine *m, const char *rel, char *out,
+void machine_pkgbase(const struct machine *m, const char *rel, char *out,
 		size_t size)
 {
 	char *p = machine_under(m, "/usr/lib/modules/%s/pkgbase", rel);
@@ -59,7 +59,7 @@ void machine_pkgbase(const struct mc_machine *m, const char *rel, char *out,
 
 /* The release whose pkgbase is name (an Arch /boot/vmlinuz-<pkgbase>);
  * one with its image beside it first.  "" when none. */
-static void release_of_pkgbase(const struct mc_machine *m, const char *name,
+static void release_of_pkgbase(const struct machine *m, const char *name,
 			       char *out, size_t size)
 {
 	char *dir = machine_under(m, "%s", "/usr/lib/modules"), base[128];
@@ -90,9 +90,9 @@ static void release_of_pkgbase(const struct mc_machine *m, const char *name,
  * each /boot/vmlinuz-X, X the release (Debian, Ubuntu, Fedora) or Arch's
  * pkgbase of one.
  */
-static void bls_releases(const struct mc_machine *m, struct mc_releases *rs);
+static void bls_releases(const struct machine *m, struct machine_releases *rs);
 
-void machine_find_releases(const struct mc_machine *m, struct mc_releases *rs)
+void machine_find_releases(const struct machine *m, struct machine_releases *rs)
 {
 	static const char *const dirs[] = { "/usr/lib/modules",
 					    "/lib/modules" };
@@ -147,7 +147,7 @@ static bool is_machine_id(const char *s)
 }
 
 /* /etc/machine-id there, or "" */
-static void machine_id(const struct mc_machine *m, char *out, size_t size)
+static void machine_id(const struct machine *m, char *out, size_t size)
 {
 	char *p = machine_under(m, "%s", "/etc/machine-id");
 
@@ -175,8 +175,8 @@ static bool bls_release(const char *linux_path, char *rel, size_t size)
 
 /* Each /boot/loader/entries/NAME.conf: its "linux" path (when absolute and
  * without "..") and "version", to each(). */
-static void bls_entries(const struct mc_machine *m,
-			void (*each)(const struct mc_machine *m, void *ctx,
+static void bls_entries(const struct machine *m,
+			void (*each)(const struct machine *m, void *ctx,
 				     const char *linux_path,
 				     const char *version),
 			void *ctx)
@@ -221,7 +221,7 @@ static void bls_entries(const struct mc_machine *m,
 	free(dir);
 }
 
-static void add_entry_release(const struct mc_machine *m, void *ctx,
+static void add_entry_release(const struct machine *m, void *ctx,
 			      const char *linux_path, const char *version)
 {
 	char rel[128];
@@ -236,7 +236,7 @@ static void add_entry_release(const struct mc_machine *m, void *ctx,
 	free(p);
 }
 
-static void bls_releases(const struct mc_machine *m, struct mc_releases *rs)
+static void bls_releases(const struct machine *m, struct machine_releases *rs)
 {
 	char mid[64], *dir;
 	struct dirent *e;
@@ -263,7 +263,7 @@ struct bls_find {
 	char *path;
 };
 
-static void find_entry(const struct mc_machine *m, void *ctx,
+static void find_entry(const struct machine *m, void *ctx,
 		       const char *linux_path, const char *version)
 {
 	struct bls_find *f = ctx;
@@ -285,7 +285,7 @@ static void find_entry(const struct mc_machine *m, void *ctx,
 
 /* The BLS image of m->release when no other layout has one: *path and
  * *from set when found (*path freed first).  -ENOMEM only. */
-int machine_bls_image(const struct mc_machine *m, char **path, const char **from)
+int machine_bls_image(const struct machine *m, char **path, const char **from)
 {
 	struct bls_find f = { NULL };
 	char mid[64];

@@ -102,7 +102,7 @@ static const enum tl_file mok_file[] = {
  * ignored, dbx, MokListXRT.  A source given on the command line too
  * (--mok, --efi-db, --efi-dbx) reads the machine's file.  0 or -ENOMEM.
  */
-static int mp_keyrings(const struct mc_machine *m, const struct km_model *km,
+static int mp_keyrings(const struct machine *m, const struct km_model *km,
 		       struct mp_request *rq, struct mp_notes *n)
 {
 	/* load_moklist_certs(): the MOK variable table first, then the
@@ -142,7 +142,7 @@ static int mp_keyrings(const struct mc_machine *m, const struct km_model *km,
 	return err;
 }
 
-int mp_settle(const struct mc_machine *m, struct mp_request *rq,
+int mp_settle(const struct machine *m, struct mp_request *rq,
 	      struct mp_notes *n)
 {
 	int err;
@@ -170,7 +170,7 @@ int mp_settle(const struct mc_machine *m, struct mp_request *rq,
 			return err;
 	}
 	if (m->has_efivars) {
-		if (m->sb == MC_SB_UNKNOWN && (err = note(n, "%s: SecureBoot "
+		if (m->sb == MACHINE_SB_UNKNOWN && (err = note(n, "%s: SecureBoot "
 		    "unreadable: Secure Boot state unknown, taken as on",
 		    m->efivars)))
 			return err;
@@ -211,7 +211,7 @@ static void shipped_words(const struct vd_options *o, char *buf, size_t n)
 		 o->keyrings & KC_CA_MACHINE ? "y" : "n");
 }
 
-int mp_model(const struct mc_machine *m, const struct kconfig *kc,
+int mp_model(const struct machine *m, const struct kconfig *kc,
 	     int given, struct mp_request *rq, struct km_model *km,
 	     struct mp_notes *n)
 {
@@ -306,7 +306,7 @@ static int reconcile(struct keyring *cs, bool is_trusted,
 	return err;
 }
 
-int mp_running(const struct mc_machine *m, struct keyring *trusted,
+int mp_running(const struct machine *m, struct keyring *trusted,
 	       struct keyring *platform, struct mp_notes *n)
 {
 	struct rk_state rk;
