@@ -26,7 +26,7 @@ static int read_config(const char *path, uint8_t **out, size_t *out_len,
 {
 	size_t len, used;
 	uint8_t *buf;
-	enum ms_comp c;
+	enum compress_fmt c;
 	int ret;
 
 	*out = NULL;
@@ -34,7 +34,7 @@ static int read_config(const char *path, uint8_t **out, size_t *out_len,
 	if (ret)
 		return ret;
 	c = compress_detect(buf, len);
-	if (c == MS_COMP_NONE) {
+	if (c == COMPRESS_NONE) {
 		*out = buf;
 		*out_len = len;
 		return 0;

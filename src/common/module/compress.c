@@ -13,44 +13,44 @@
  * formats of kernel/module/decompress.c and kmod's libkmod-file.c first,
  * then those only kernel images (lib/decompress.c) come in. */
 static const struct compress_codec *const codecs[] = {
-	[MS_COMP_GZIP] = &compress_gzip,
-	[MS_COMP_XZ] = &compress_xz,
-	[MS_COMP_ZSTD] = &compress_zstd,
-	[MS_COMP_LZ4] = &compress_lz4,
-	[MS_COMP_LZMA] = &compress_lzma,
-	[MS_COMP_BZIP2] = &compress_bzip2,
+	[COMPRESS_GZIP] = &compress_gzip,
+	[COMPRESS_XZ] = &compress_xz,
+	[COMPRESS_ZSTD] = &compress_zstd,
+	[COMPRESS_LZ4] = &compress_lz4,
+	[COMPRESS_LZMA] = &compress_lzma,
+	[COMPRESS_BZIP2] = &compress_bzip2,
 };
 
-static const struct compress_codec *codec_of(enum ms_comp c)
+static const struct compress_codec *codec_of(enum compress_fmt c)
 {
 	if ((size_t)c >= sizeof(codecs) / sizeof(codecs[0]))
 		return NULL;
 	return codecs[c];
 }
 
-enum ms_comp compress_detect(const uint8_t *buf, size_t len)
+enum compress_fmt compress_detect(const uint8_t *buf, size_t len)
 {
 	for (size_t i = 0; i < sizeof(codecs) / sizeof(codecs[0]); i++)
 		if (codecs[i] && codecs[i]->module &&
 		    codecs[i]->sniff(buf, len))
 			return codecs[i]->id;
-	return MS_COMP_NONE;
+	return COMPRESS_NONE;
 }
 
-enum ms_comp compress_detect_kernel(const uint8_t *buf, size_t len)
+enum compress_fmt compress_detect_kernel(const uint8_t *buf, size_t len)
 {
-	enum ms_comp c = compress_detect(buf, len);
+	enum compress_fmt c = compress_detect(buf, len);
 
-	if (c != MS_COMP_NONE)
+	if (c != COMPRESS_NONE)
 		return c;
 	for (size_t i = 0; i < sizeof(codecs) / sizeof(codecs[0]); i++)
 		if (codecs[i] && !codecs[i]->module &&
 		    codecs[i]->sniff(buf, len))
 			return codecs[i]->id;
-	return MS_COMP_NONE;
+	return COMPRESS_NONE;
 }
 
-const char *compress_name(enum ms_comp c)
+const char *compress_name(enum compress_fmt c)
 {
 	const struct compress_codec *k = codec_of(c);
 
@@ -162,7 +162,7 @@ static const char *over_limit(size_t max)
 	return words;
 }
 
-int compress_decode(enum ms_comp c, const uint8_t *in, size_t in_len,
+int compress_decode(enum compress_fmt c, const uint8_t *in, size_t in_len,
 		  size_t max, uint8_t **out, size_t *out_len, size_t *used,
 		  const char **why)
 {
@@ -222,7 +222,7 @@ size_t compress_iov_total(const struct iovec *iov, int iovcnt)
 	return total;
 }
 
-int compress_encode(enum ms_comp c, const struct iovec *iov, int iovcnt,
+int compress_encode(enum compress_fmt c, const struct iovec *iov, int iovcnt,
 		uint8_t **out, size_t *out_len)
 {
 	const struct compress_codec *k = codec_of(c);

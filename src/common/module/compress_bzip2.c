@@ -76,7 +76,7 @@ static bool bzip2_sniff(const uint8_t *buf, size_t len)
 }
 
 const struct compress_codec compress_bzip2 = {
-	.id = MS_COMP_BZIP2,
+	.id = COMPRESS_BZIP2,
 	.name = "bzip2",
 	.sniff = bzip2_sniff,
 	.need = libbz2_need,

@@ -59,7 +59,7 @@ size_t compress_iov_total(const struct iovec *iov, int iovcnt);
  * its decoder and, for the formats modules come in, its encoder.
  */
 struct compress_codec {
-	enum ms_comp id;
+	enum compress_fmt id;
 	const char *name;
 	bool module;		/* a module format (compress_detect) */
 	/* the format's magic starts buf */

@@ -133,7 +133,7 @@ static bool gzip_sniff(const uint8_t *buf, size_t len)
 }
 
 const struct compress_codec compress_gzip = {
-	.id = MS_COMP_GZIP,
+	.id = COMPRESS_GZIP,
 	.name = "gzip",
 	.module = true,
 	.sniff = gzip_sniff,

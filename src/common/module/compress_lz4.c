@@ -75,7 +75,7 @@ static bool lz4_sniff(const uint8_t *buf, size_t len)
 }
 
 const struct compress_codec compress_lz4 = {
-	.id = MS_COMP_LZ4,
+	.id = COMPRESS_LZ4,
 	.name = "lz4",
 	.sniff = lz4_sniff,
 	.need = liblz4_need,

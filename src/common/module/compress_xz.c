@@ -219,7 +219,7 @@ static bool lzma_sniff(const uint8_t *buf, size_t len)
 }
 
 const struct compress_codec compress_xz = {
-	.id = MS_COMP_XZ,
+	.id = COMPRESS_XZ,
 	.name = "xz",
 	.module = true,
 	.sniff = xz_sniff,
@@ -229,7 +229,7 @@ const struct compress_codec compress_xz = {
 };
 
 const struct compress_codec compress_lzma = {
-	.id = MS_COMP_LZMA,
+	.id = COMPRESS_LZMA,
 	.name = "lzma",
 	.sniff = lzma_sniff,
 	.need = liblzma_need,

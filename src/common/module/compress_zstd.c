@@ -138,7 +138,7 @@ static bool zstd_sniff(const uint8_t *buf, size_t len)
 }
 
 const struct compress_codec compress_zstd = {
-	.id = MS_COMP_ZSTD,
+	.id = COMPRESS_ZSTD,
 	.name = "zstd",
 	.module = true,
 	.sniff = zstd_sniff,

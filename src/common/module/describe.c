@@ -174,7 +174,7 @@ static int signed_after(const struct job *j, const struct ms_modfile *f)
 static int show(const struct job *j, const struct ms_modfile *f,
 		struct ms_sigdesc *d, const uint8_t *mod, size_t len)
 {
-	if (f && f->comp != MS_COMP_NONE) {
+	if (f && f->comp != COMPRESS_NONE) {
 		d->compression = compress_name(f->comp);
 		d->compressed_len = f->file.len;
 	}

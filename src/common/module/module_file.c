@@ -22,13 +22,13 @@ static int modfile_open(const char *path, struct ms_modfile *m,
 		return err;
 	stored = m->file.data;
 	m->comp = compress_detect(stored, m->file.len);
-	if (m->comp == MS_COMP_NONE) {
+	if (m->comp == COMPRESS_NONE) {
 		m->data = stored;
 		m->len = m->file.len;
 		return 0;
 	}
 
-	err = compress_decode(m->comp, stored, m->file.len, MS_DECOMPRESS_MAX,
+	err = compress_decode(m->comp, stored, m->file.len, COMPRESS_DECODE_MAX,
 			    &m->buf, &m->len, &used, why);
 	/* No module is that large: one that expands past the limit is a
 	 * malformed file (a decompression bomb), not a failing disk. */

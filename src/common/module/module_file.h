@@ -27,7 +27,7 @@
  */
 struct ms_modfile {
 	struct ms_file file;	/* as stored: fd, read-only map, stat */
-	enum ms_comp comp;	/* recognised by content, not by name */
+	enum compress_fmt comp;	/* recognised by content, not by name */
 	const uint8_t *data;	/* the module the kernel sees */
 	size_t len;
 	size_t stream_len;	/* stored bytes of the compressed stream */
@@ -40,8 +40,9 @@ struct ms_modfile {
  * Errors: those of infile_open() with *why = NULL; or, with *why saying
  * what is wrong with the content, -EBADMSG (corrupt or truncated stream,
  * bytes after the stream that are not a signature trailer, or a stream
- * that expands past MS_DECOMPRESS_MAX, *why naming the limit), -ENOMEM.  A signature appended after
- * compression is not an error here: signed_after is set and data holds
+ * that expands past COMPRESS_DECODE_MAX, *why naming the limit),
+ * -ENOMEM.  A signature appended after compression is not an error
+ * here: signed_after is set and data holds
  * the decompressed stream without it, which is what the kernel loads.
  */
 int module_file_open(const char *path, struct ms_modfile *m,

@@ -575,7 +575,7 @@ static int write_plain(struct ms_out *out, const struct ms_file *in,
  * A compressed module: sign first, then compress (the kernel checks the
  * decompressed module), in the input's format with kbuild's settings.
  */
-static int write_compressed(struct ms_out *out, enum ms_comp comp,
+static int write_compressed(struct ms_out *out, enum compress_fmt comp,
 			    const uint8_t *body, size_t body_len,
 			    const uint8_t *sig, size_t sig_len)
 {
@@ -823,7 +823,7 @@ static void start_body_copy(const struct ms_signer *s,
 			    struct prep *p)
 {
 	if (!r->overlap || s->raw_sig || r->p7s_only || r->trailer_only ||
-	    p->in.comp != MS_COMP_NONE || p->in.file.buf ||
+	    p->in.comp != COMPRESS_NONE || p->in.file.buf ||
 	    p->body_len < OVERLAP_MIN)
 		return;
 	p->copy = (struct body_copy){ .out = out, .target = p->target,
@@ -923,7 +923,7 @@ static int sign_body(const struct ms_signer *s, const struct ms_sign_req *r,
 	int err, bad = -1;
 
 	/* Hashing needs no token: only the signing is serialised. */
-	err = p->in.comp == MS_COMP_NONE
+	err = p->in.comp == COMPRESS_NONE
 		? digest_input(s->md, &p->in.file, p->body_len, digest,
 				  &dlen)
 		: digest_bytes(s->md, p->in.data, p->body_len, digest, &dlen);
@@ -975,7 +975,7 @@ static int write_outputs(const struct ms_signer *s,
 		err = outfile_begin(p->target, p->mode, out);
 		if (!err && r->trailer_only)
 			err = write_trailer(out, p->sig, p->sig_len);
-		else if (!err && p->in.comp == MS_COMP_NONE)
+		else if (!err && p->in.comp == COMPRESS_NONE)
 			err = write_plain(out, &p->in.file, p->body_len, p->sig,
 					  p->sig_len);
 		else if (!err)

@@ -359,7 +359,7 @@ static int search(const uint8_t *p, size_t len, const struct kr_rules *kr,
 }
 
 /* Decompress a payload into img; 0, or -errno with *why. */
-static int unpack(const uint8_t *in, size_t len, enum ms_comp c,
+static int unpack(const uint8_t *in, size_t len, enum compress_fmt c,
 		  struct kernel_image *img, const char **why)
 {
 	size_t out_len, used;
@@ -445,7 +445,7 @@ int kernel_image_find_certs(const uint8_t *buf, size_t len, const struct kr_rule
 		  struct kernel_image *img, const char **why)
 {
 	size_t off, plen, i;
-	enum ms_comp c;
+	enum compress_fmt c;
 	int ret, tries = 0;
 
 	memset(img, 0, sizeof(*img));
@@ -460,7 +460,7 @@ int kernel_image_find_certs(const uint8_t *buf, size_t len, const struct kr_rule
 	/* the boot header says where the payload is */
 	if (bzimage_payload(buf, len, &off, &plen) == 0) {
 		c = compress_detect_kernel(buf + off, plen);
-		if (c != MS_COMP_NONE &&
+		if (c != COMPRESS_NONE &&
 		    unpack(buf + off, plen, c, img, why) == 0) {
 			img->payload_off = off;
 			return search(img->owned, img->len, kr, img, why);
@@ -470,9 +470,9 @@ int kernel_image_find_certs(const uint8_t *buf, size_t len, const struct kr_rule
 	 * magic (older boot protocols, damaged headers) */
 	for (i = 0; i + 8 <= len && tries < KERNEL_IMAGE_MAX_TRIES; i++) {
 		c = compress_detect_kernel(buf + i, len - i);
-		if (c == MS_COMP_NONE)
+		if (c == COMPRESS_NONE)
 			continue;
-		if (c == MS_COMP_LZMA && !lzma_header_sane(buf + i, len - i))
+		if (c == COMPRESS_LZMA && !lzma_header_sane(buf + i, len - i))
 			continue;
 		tries++;
 		ret = unpack(buf + i, len - i, c, img, why);
@@ -484,7 +484,7 @@ int kernel_image_find_certs(const uint8_t *buf, size_t len, const struct kr_rule
 		}
 		free(img->owned);
 		img->owned = NULL;
-		img->comp = MS_COMP_NONE;
+		img->comp = COMPRESS_NONE;
 	}
 	/* an uncompressed raw Image, or nothing the kernel would boot */
 	if (len >= 0x250 && le16(buf + 0x1fe) == 0xaa55) {

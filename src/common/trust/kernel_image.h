@@ -52,7 +52,7 @@ struct kernel_image {
 	uint8_t *owned;		/* decompressed image, or NULL */
 	const uint8_t *data;	/* the image searched (owned or the input) */
 	size_t len;
-	enum ms_comp comp;	/* payload compression, MS_COMP_NONE if none */
+	enum compress_fmt comp;	/* payload compression, COMPRESS_NONE if none */
 	size_t payload_off;	/* where the payload was in the input */
 	int elf;		/* the searched image is an ELF file */
 	enum kernel_image_how how;

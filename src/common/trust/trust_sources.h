@@ -36,7 +36,7 @@ struct ts_stores {
 /* What one source gave, for messages. */
 struct ts_note {
 	/* kernel image */
-	enum ms_comp comp;
+	enum compress_fmt comp;
 	enum kernel_image_how how;
 	size_t n_runs, list_off, list_len;
 	int listed;		/* system list elements seen */
