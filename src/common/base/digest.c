@@ -54,7 +54,7 @@ int digest_bytes(const EVP_MD *md, const uint8_t *data, size_t len,
 	return ok ? 0 : -EINVAL;
 }
 
-int digest_input(const EVP_MD *md, const struct ms_file *f, size_t len,
+int digest_input(const EVP_MD *md, const struct infile *f, size_t len,
 		    uint8_t *digest, unsigned int *digest_len)
 {
 	uint8_t chunk[HASH_CHUNK];

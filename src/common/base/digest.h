@@ -23,10 +23,10 @@ int digest_bytes(const EVP_MD *md, const uint8_t *data, size_t len,
 /*
  * The same over the first len bytes of an open input: from its buffer
  * when it was read, else read from the descriptor in small chunks rather
- * than through the mapping.  MS_ECHANGED if the file is now shorter than
+ * than through the mapping.  INFILE_ECHANGED if the file is now shorter than
  * len.
  */
-struct ms_file;
-int digest_input(const EVP_MD *md, const struct ms_file *f, size_t len,
+struct infile;
+int digest_input(const EVP_MD *md, const struct infile *f, size_t len,
 		    uint8_t *digest, unsigned int *digest_len);
 #endif

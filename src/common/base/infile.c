@@ -110,7 +110,7 @@ void infile_set_threaded(int on)
 	atomic_store(&threaded, on);
 }
 
-static int read_into_buffer(struct ms_file *f)
+static int read_into_buffer(struct infile *f)
 {
 	size_t got;
 	int err;
@@ -130,14 +130,14 @@ static int read_into_buffer(struct ms_file *f)
 	return 0;
 }
 
-static int load_data(struct ms_file *f)
+static int load_data(struct infile *f)
 {
 	/* Files this thread has loaded: from the second on, its spare
 	 * buffer is worth having (see infile_set_threaded). */
 	static __thread unsigned long loads;
 	void *map;
 
-	if (f->len < MS_READ_MAX && (atomic_load(&threaded) || loads++))
+	if (f->len < INFILE_READ_MAX && (atomic_load(&threaded) || loads++))
 		return read_into_buffer(f);
 	map = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, f->fd, 0);
 	if (map == MAP_FAILED)
@@ -150,7 +150,7 @@ static int load_data(struct ms_file *f)
 	f->data = map;
 	/* A big file's mapping is read front to back, if at all (bulk
 	 * reads go through the descriptor: infile_map_read). */
-	if (f->len >= MS_MAP_MIN)
+	if (f->len >= INFILE_MAP_MIN)
 		madvise(map, f->len, MADV_SEQUENTIAL);
 	return 0;
 }
@@ -158,7 +158,7 @@ static int load_data(struct ms_file *f)
 enum { NO_LOCK, LOCK_WAIT, LOCK_TRY };
 
 /* Open a regular file (locked if asked); its bytes only if want_data. */
-static int open_regular(const char *path, struct ms_file *f, int lock,
+static int open_regular(const char *path, struct infile *f, int lock,
 			int want_data)
 {
 	struct stat now;
@@ -243,22 +243,22 @@ fail:
 	return err;
 }
 
-int infile_open(const char *path, struct ms_file *f)
+int infile_open(const char *path, struct infile *f)
 {
 	return open_regular(path, f, NO_LOCK, 1);
 }
 
-int infile_open_locked(const char *path, struct ms_file *f)
+int infile_open_locked(const char *path, struct infile *f)
 {
 	return open_regular(path, f, LOCK_WAIT, 1);
 }
 
-int infile_open_trylock(const char *path, struct ms_file *f)
+int infile_open_trylock(const char *path, struct infile *f)
 {
 	return open_regular(path, f, LOCK_TRY, 1);
 }
 
-void infile_unmap(struct ms_file *f)
+void infile_unmap(struct infile *f)
 {
 	if (f->buf) {
 		buf_give(f->buf, f->buf_cap);
@@ -274,7 +274,7 @@ void infile_unmap(struct ms_file *f)
 	f->data = NULL;
 }
 
-void infile_close(struct ms_file *f)
+void infile_close(struct infile *f)
 {
 	infile_unmap(f);
 	if (f->fd >= 0)
@@ -284,7 +284,7 @@ void infile_close(struct ms_file *f)
 
 int infile_read_all(const char *path, size_t max, uint8_t **buf, size_t *len)
 {
-	struct ms_file f;
+	struct infile f;
 	int err;
 
 	*buf = NULL;
@@ -320,7 +320,7 @@ const char *infile_strerror(int err)
 		return "not a regular file";
 	case EFBIG:
 		return "file too large";
-	case ESTALE:	/* MS_ECHANGED; NFS's stale handle is the same */
+	case ESTALE:	/* INFILE_ECHANGED; NFS's stale handle is the same */
 		return "changed while it was read (it shrank, or its storage "
 		       "failed)";
 	default:

@@ -187,7 +187,7 @@ static void sigbus_install(void)
 }
 
 
-int infile_check(const struct ms_file *f)
+int infile_check(const struct infile *f)
 {
 	struct map_slot *s;
 	struct stat now;
@@ -198,7 +198,7 @@ int infile_check(const struct ms_file *f)
 	/* Shrunk within the last page, it gave zeros without a fault. */
 	if (fstat(f->fd, &now) == 0 && (uint64_t)now.st_size < f->len)
 		atomic_store(&s->damaged, 1);
-	return atomic_load(&s->damaged) ? MS_ECHANGED : 0;
+	return atomic_load(&s->damaged) ? INFILE_ECHANGED : 0;
 }
 
 int infile_map_read(void *dst, const void *src, size_t n)
@@ -222,7 +222,7 @@ int infile_map_read(void *dst, const void *src, size_t n)
 		if (r <= 0) {
 			atomic_store(&s->damaged, 1);
 			memset((uint8_t *)dst + got, 0, n - got);
-			return MS_ECHANGED;
+			return INFILE_ECHANGED;
 		}
 		got += (size_t)r;
 	}
@@ -234,7 +234,7 @@ int infile_is_mapped(const void *p, size_t len)
 	return len && slot_of(p, len) != NULL;
 }
 
-int infile_read_at(const struct ms_file *f, void *dst, size_t n,
+int infile_read_at(const struct infile *f, void *dst, size_t n,
 		    uint64_t off)
 {
 	size_t got = 0;
@@ -246,7 +246,7 @@ int infile_read_at(const struct ms_file *f, void *dst, size_t n,
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0) {
-			int err = r < 0 ? -errno : MS_ECHANGED;
+			int err = r < 0 ? -errno : INFILE_ECHANGED;
 
 			if (f->map_slot)
 				atomic_store(&slots[f->map_slot - 1].damaged,

@@ -251,7 +251,7 @@ static int copy_range(struct ms_out *o, int fd, off_t off, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n == 0)	/* the input ended early: it shrank */
-			return MS_ECHANGED;
+			return INFILE_ECHANGED;
 		if (n < 0) {
 			if (errno != EXDEV && errno != ENOSYS &&
 			    errno != EOPNOTSUPP && errno != EINVAL)
@@ -267,7 +267,7 @@ static int copy_range(struct ms_out *o, int fd, off_t off, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return n < 0 ? -errno : MS_ECHANGED;
+			return n < 0 ? -errno : INFILE_ECHANGED;
 		err = write_all(o->fd, chunk, (size_t)n);
 		if (err)
 			return err;

@@ -53,7 +53,7 @@ int outfile_write(struct ms_out *o, const void *buf, size_t len);
 struct iovec;
 int outfile_writev(struct ms_out *o, const struct iovec *iov, int iovcnt);
 /* Append len bytes of fd from offset 0, reflinking where the fs can and
- * keeping holes; MS_ECHANGED if fd ends first. */
+ * keeping holes; INFILE_ECHANGED if fd ends first. */
 int outfile_copy(struct ms_out *o, int fd, size_t len);
 /* fsync, rename over the target, fsync the directory. */
 int outfile_commit(struct ms_out *o);

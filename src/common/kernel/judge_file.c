@@ -10,14 +10,14 @@
 #include "module/trailer.h"
 
 /* No verdict on bytes a file no longer has: it shrank, or its storage
- * failed, while it was read (base/infile.h, MS_ECHANGED). */
+ * failed, while it was read (base/infile.h, INFILE_ECHANGED). */
 static int unchanged(struct kv_judgement *j)
 {
 	if (infile_check(&j->file.file))
-		return MS_ECHANGED;
+		return INFILE_ECHANGED;
 	if (infile_check(&j->sig)) {
 		j->sig_unreadable = 1;
-		return MS_ECHANGED;
+		return INFILE_ECHANGED;
 	}
 	return 0;
 }

@@ -24,7 +24,7 @@ struct kv_judgement {
 	char reason[160];	/* r.reason, when made for this file */
 	/* The parsed message points into these: open until freed. */
 	struct ms_modfile file;
-	struct ms_file sig;
+	struct infile sig;
 };
 
 /*
@@ -32,7 +32,7 @@ struct kv_judgement {
  * appended one; usage < 0 takes the default of the form (module for
  * appended, unspecified for detached).  Returns 0 when judged (the
  * verdict is j->r.err), else the -errno that kept the file (or with
- * j->sig_unreadable, its signature) from being read, MS_ECHANGED when
+ * j->sig_unreadable, its signature) from being read, INFILE_ECHANGED when
  * it changed while it was read.  A module that does not decompress is
  * judged -EINVAL, as module_decompress() answers (j->why says why).
  * With kv->sig_unchecked a module's signature is not looked at: 0 with

@@ -53,8 +53,8 @@ static int fail(const struct job *j, int err, int code, const char *fmt, ...)
 /* The module changed while it was read: say so, nothing else. */
 static int input_changed(const struct job *j)
 {
-	return fail(j, MS_ECHANGED, MS_EXIT_IO, "%s",
-		    infile_strerror(MS_ECHANGED));
+	return fail(j, INFILE_ECHANGED, MS_EXIT_IO, "%s",
+		    infile_strerror(INFILE_ECHANGED));
 }
 
 /* A part written whole to a temporary file beside path: 0, or -errno
@@ -68,10 +68,10 @@ static int prepare_part(const struct job *j, const struct ms_modfile *f,
 	if (!err)
 		err = outfile_write(o, p, len);
 	/* never a part made of bytes the module no longer has */
-	if (err == MS_ECHANGED || infile_check(&f->file)) {
+	if (err == INFILE_ECHANGED || infile_check(&f->file)) {
 		outfile_abort(o);
 		input_changed(j);
-		return MS_ECHANGED;
+		return INFILE_ECHANGED;
 	}
 	if (err) {
 		outfile_abort(o);
@@ -122,7 +122,7 @@ static int write_stdout(const struct job *j, const uint8_t *p, size_t len)
 {
 	int err = outfile_write_fd(STDOUT_FILENO, p, len);
 
-	if (err == MS_ECHANGED)
+	if (err == INFILE_ECHANGED)
 		return input_changed(j);
 	if (err)
 		log_error("stdout", "%s", strerror(-err));

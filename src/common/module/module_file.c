@@ -56,7 +56,7 @@ fail:
 	 * content's fault. */
 	if (infile_check(&m->file)) {
 		*why = NULL;
-		err = MS_ECHANGED;
+		err = INFILE_ECHANGED;
 	}
 	module_file_close(m);
 	return err;

@@ -26,7 +26,7 @@
  *                       `stream_len'  ignored by the kernel's decompressors
  */
 struct ms_modfile {
-	struct ms_file file;	/* as stored: fd, read-only map, stat */
+	struct infile file;	/* as stored: fd, read-only map, stat */
 	enum compress_fmt comp;	/* recognised by content, not by name */
 	const uint8_t *data;	/* the module the kernel sees */
 	size_t len;

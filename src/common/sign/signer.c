@@ -553,7 +553,7 @@ static int write_trailer(struct ms_out *out, const uint8_t *sig,
  * trailer in one writev; a mapped (large) one is copied file to file,
  * reflinked where the file system can, never passing through user space.
  */
-static int write_plain(struct ms_out *out, const struct ms_file *in,
+static int write_plain(struct ms_out *out, const struct infile *in,
 		       size_t body_len, const uint8_t *sig, size_t sig_len)
 {
 	uint8_t trailer[MS_TRAILER_OVERHEAD];
@@ -612,7 +612,7 @@ struct body_copy {
 	struct ms_out *out;
 	const char *target;
 	mode_t mode;
-	const struct ms_file *in;
+	const struct infile *in;
 	size_t len;
 	int err;
 };
@@ -999,9 +999,9 @@ static int end_prepare(const struct ms_sign_req *r, struct ms_signed *job,
 		pthread_join(p->copy.tid, NULL);
 	/* Whatever went wrong, a module that changed while it was read is
 	 * the reason (and nothing computed from it may be written). */
-	if (err == MS_ECHANGED || infile_check(&p->in.file))
+	if (err == INFILE_ECHANGED || infile_check(&p->in.file))
 		err = fail_at(fail, MS_STAGE_INPUT, r->module, NULL,
-			      MS_ECHANGED);
+			      INFILE_ECHANGED);
 	free(p->der);
 	free(p->in.buf);
 	p->in.buf = NULL;
@@ -1159,7 +1159,7 @@ int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
 			     &tbs, &tbs_len);
 	if (infile_check(&in.file)) {
 		err = fail_at(fail, MS_STAGE_INPUT, r->module, NULL,
-			      MS_ECHANGED);
+			      INFILE_ECHANGED);
 		goto done;
 	}
 	if (err) {

@@ -19,7 +19,7 @@ int ts_add_vmlinux(const struct ts_stores *st, const char *path,
 		   struct ts_note *note)
 {
 	struct kernel_image img;
-	struct ms_file f = { .fd = -1 };
+	struct infile f = { .fd = -1 };
 	size_t i;
 	int ret, count;
 
@@ -78,7 +78,7 @@ int ts_add_vmlinux(const struct ts_stores *st, const char *path,
 	}
 out:
 	if (infile_check(&f))
-		ret = MS_ECHANGED;
+		ret = INFILE_ECHANGED;
 	kernel_image_free(&img);
 	infile_close(&f);
 	return ret;
@@ -89,7 +89,7 @@ static int image_string(const char *path,
 			int (*find)(const uint8_t *, size_t, char *, size_t),
 			char *out, size_t size)
 {
-	struct ms_file f = { .fd = -1 };
+	struct infile f = { .fd = -1 };
 	int ret;
 
 	ret = infile_open(path, &f);
