@@ -82,7 +82,7 @@ static void tmpfile_init(void)
  * of outfile_commit_flags: so a named file is registered for the signal
  * cleanup (outfile_pending_add) before its descriptor is first used.
  */
-int outfile_begin(const char *target, mode_t mode, struct ms_out *o)
+int outfile_begin(const char *target, mode_t mode, struct outfile *o)
 {
 	char *dircopy = NULL, *base = NULL, *dir;
 	struct stat st;
@@ -198,17 +198,17 @@ int outfile_write_fd(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int outfile_write(struct ms_out *o, const void *buf, size_t len)
+int outfile_write(struct outfile *o, const void *buf, size_t len)
 {
 	return outfile_write_fd(o->fd, buf, len);
 }
 
-int outfile_writev(struct ms_out *o, const struct iovec *iov, int iovcnt)
+int outfile_writev(struct outfile *o, const struct iovec *iov, int iovcnt)
 {
-	struct iovec v[MS_OUT_IOV_MAX];
+	struct iovec v[OUTFILE_IOV_MAX];
 	int n = 0;
 
-	if (iovcnt > MS_OUT_IOV_MAX)
+	if (iovcnt > OUTFILE_IOV_MAX)
 		return -EINVAL;
 	for (int i = 0; i < iovcnt; i++)
 		if (iov[i].iov_len)
@@ -238,7 +238,7 @@ int outfile_writev(struct ms_out *o, const struct iovec *iov, int iovcnt)
 /* Append [off, off + len) of fd: copy_file_range shares extents
  * (reflink) on btrfs/xfs and avoids a trip through user space elsewhere;
  * else pread and write. */
-static int copy_range(struct ms_out *o, int fd, off_t off, size_t len)
+static int copy_range(struct outfile *o, int fd, off_t off, size_t len)
 {
 	uint8_t chunk[COPY_CHUNK];
 	loff_t in_off = off;
@@ -276,7 +276,7 @@ static int copy_range(struct ms_out *o, int fd, off_t off, size_t len)
 	return 0;
 }
 
-int outfile_copy(struct ms_out *o, int fd, size_t len)
+int outfile_copy(struct outfile *o, int fd, size_t len)
 {
 	off_t pos = 0, end = (off_t)len, data, hole;
 	int err, tail_hole = 0;
@@ -342,7 +342,7 @@ int outfile_fsync_dir_of(const char *path)
  * privilege needed, unlike AT_EMPTY_PATH).  Registered for the signal
  * handler first, so that a SIGTERM in between leaves nothing either.
  */
-static int link_anon(struct ms_out *o)
+static int link_anon(struct outfile *o)
 {
 	char proc[32];
 
@@ -365,7 +365,7 @@ static int link_anon(struct ms_out *o)
 }
 
 /* 0, or -1 with errno for a failure other than "not allowed". */
-static int keep_owner(const struct ms_out *o)
+static int keep_owner(const struct outfile *o)
 {
 	struct stat st;
 
@@ -383,7 +383,7 @@ static int keep_owner(const struct ms_out *o)
 	return 0;
 }
 
-int outfile_commit_flags(struct ms_out *o, unsigned int flags)
+int outfile_commit_flags(struct outfile *o, unsigned int flags)
 {
 	int err = 0;
 
@@ -394,7 +394,7 @@ int outfile_commit_flags(struct ms_out *o, unsigned int flags)
 	if (o->replaces && keep_owner(o) < 0)
 		return -errno;
 	if (fchmod(o->fd, o->mode) < 0 ||
-	    ((flags & MS_SYNC_FILE) && fsync(o->fd) < 0))
+	    ((flags & OUTFILE_SYNC_FILE) && fsync(o->fd) < 0))
 		return -errno;
 	if (o->anon) {
 		err = link_anon(o);
@@ -411,19 +411,19 @@ int outfile_commit_flags(struct ms_out *o, unsigned int flags)
 	outfile_pending_del(o->tmp);
 	free(o->tmp);
 	o->tmp = NULL;
-	if (flags & MS_SYNC_DIR)
+	if (flags & OUTFILE_SYNC_DIR)
 		err = outfile_fsync_dir_of(o->target);
 	free(o->target);
 	o->target = NULL;
 	return err;
 }
 
-int outfile_commit(struct ms_out *o)
+int outfile_commit(struct outfile *o)
 {
-	return outfile_commit_flags(o, MS_SYNC_FILE | MS_SYNC_DIR);
+	return outfile_commit_flags(o, OUTFILE_SYNC_FILE | OUTFILE_SYNC_DIR);
 }
 
-void outfile_abort(struct ms_out *o)
+void outfile_abort(struct outfile *o)
 {
 	if (o->fd >= 0)
 		close(o->fd);

@@ -19,7 +19,7 @@
 /* Write all of buf to fd, through infile_map_read when it is mapped. */
 int outfile_write_fd(int fd, const void *buf, size_t len);
 
-struct ms_out {
+struct outfile {
 	int fd;
 	char *tmp;	/* temporary path, registered for signal cleanup */
 	char *target;	/* final path (symlinks resolved) */
@@ -45,32 +45,32 @@ struct ms_out {
  * and such files that a killed run left in the directory (their pid is
  * gone) are removed.
  */
-int outfile_begin(const char *target, mode_t mode, struct ms_out *o);
-int outfile_write(struct ms_out *o, const void *buf, size_t len);
-/* The same for up to MS_OUT_IOV_MAX pieces, in one system call when it
+int outfile_begin(const char *target, mode_t mode, struct outfile *o);
+int outfile_write(struct outfile *o, const void *buf, size_t len);
+/* The same for up to OUTFILE_IOV_MAX pieces, in one system call when it
  * can (-EINVAL for more). */
-#define MS_OUT_IOV_MAX 8
+#define OUTFILE_IOV_MAX 8
 struct iovec;
-int outfile_writev(struct ms_out *o, const struct iovec *iov, int iovcnt);
+int outfile_writev(struct outfile *o, const struct iovec *iov, int iovcnt);
 /* Append len bytes of fd from offset 0, reflinking where the fs can and
  * keeping holes; INFILE_ECHANGED if fd ends first. */
-int outfile_copy(struct ms_out *o, int fd, size_t len);
+int outfile_copy(struct outfile *o, int fd, size_t len);
 /* fsync, rename over the target, fsync the directory. */
-int outfile_commit(struct ms_out *o);
+int outfile_commit(struct outfile *o);
 /*
  * The same with a choice of flushes, for batch mode, which makes the data
  * durable for many files at once (syncfs) before their renames and
- * flushes each directory once afterwards.  Without MS_SYNC_FILE the
+ * flushes each directory once afterwards.  Without OUTFILE_SYNC_FILE the
  * caller must have made the data durable itself: a rename must never
  * reach the disk before the bytes it points to.
  */
-#define MS_SYNC_FILE 1u	/* fsync the file before the rename */
-#define MS_SYNC_DIR 2u	/* fsync the directory after it */
-int outfile_commit_flags(struct ms_out *o, unsigned int flags);
+#define OUTFILE_SYNC_FILE 1u	/* fsync the file before the rename */
+#define OUTFILE_SYNC_DIR 2u	/* fsync the directory after it */
+int outfile_commit_flags(struct outfile *o, unsigned int flags);
 /* fsync the directory holding path (makes a rename in it durable). */
 int outfile_fsync_dir_of(const char *path);
 /* Remove the temporary file; safe to call after commit or twice. */
-void outfile_abort(struct ms_out *o);
+void outfile_abort(struct outfile *o);
 
 /* Mode for a newly created output file: 0666 less the umask. */
 mode_t outfile_default_mode(void);

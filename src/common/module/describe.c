@@ -61,7 +61,7 @@ static int input_changed(const struct job *j)
  * said (o is then free). */
 static int prepare_part(const struct job *j, const struct ms_modfile *f,
 			const char *path, const uint8_t *p, size_t len,
-			struct ms_out *o)
+			struct outfile *o)
 {
 	int err = outfile_begin(path, outfile_default_mode(), o);
 
@@ -88,7 +88,7 @@ static int write_parts(const struct job *j, const struct ms_modfile *f,
 		       const struct ms_trailer *t)
 {
 	const struct ms_describe_opts *o = j->o;
-	struct ms_out body = { .fd = -1 }, sig = { .fd = -1 };
+	struct outfile body = { .fd = -1 }, sig = { .fd = -1 };
 	int err = 0;
 
 	if (o->body_out)

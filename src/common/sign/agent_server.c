@@ -143,7 +143,7 @@ static unsigned int note_fs(struct server *sv, const char *target,
 {
 	char copy[PATH_MAX];
 	struct stat st;
-	unsigned int flags = MS_SYNC_FILE | MS_SYNC_DIR;
+	unsigned int flags = OUTFILE_SYNC_FILE | OUTFILE_SYNC_DIR;
 	int fd, i;
 
 	snprintf(copy, sizeof(copy), "%s", target);

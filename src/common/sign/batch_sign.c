@@ -120,7 +120,7 @@ struct cstate {
 	struct ms_fail fail;
 };
 
-/* syncfs() once per file system of the group; MS_SYNC_FILE when any
+/* syncfs() once per file system of the group; OUTFILE_SYNC_FILE when any
  * fails, so that each file is then flushed (and judged) on its own. */
 static unsigned int sync_group(struct group *g)
 {
@@ -138,7 +138,7 @@ static unsigned int sync_group(struct group *g)
 		if (j->out.fd >= 0)
 			st.st_dev = j->in.file.st.st_dev;
 		else if (fstat(fd, &st) < 0)
-			return MS_SYNC_FILE;
+			return OUTFILE_SYNC_FILE;
 		for (d = 0; d < ndev && devs[d] != st.st_dev; d++)
 			;
 		if (d < ndev)
@@ -146,7 +146,7 @@ static unsigned int sync_group(struct group *g)
 		if (ndev < MS_GROUP_MAX)
 			devs[ndev++] = st.st_dev;
 		if (syncfs(fd) < 0)
-			return MS_SYNC_FILE;
+			return OUTFILE_SYNC_FILE;
 	}
 	return 0;
 }
@@ -168,8 +168,8 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 		/* No room to group: each file flushes on its own. */
 		for (k = 0; k < g->n; k++) {
 			struct ms_fail fail;
-			int err = ms_sign_commit(&g->v[k].job, MS_SYNC_FILE |
-						 MS_SYNC_DIR, &fail);
+			int err = ms_sign_commit(&g->v[k].job, OUTFILE_SYNC_FILE |
+						 OUTFILE_SYNC_DIR, &fail);
 
 			finish(run, g->v[k].i, err, 0, &fail,
 			       g->v[k].job.made);
@@ -287,7 +287,7 @@ static int sign_job(struct ms_pool *pool, void *ctx, size_t i)
 		if (!v) {
 			pthread_mutex_unlock(&run->glock);
 			/* No room to wait: this one flushes alone. */
-			err = ms_sign_commit(&job, MS_SYNC_FILE | MS_SYNC_DIR,
+			err = ms_sign_commit(&job, OUTFILE_SYNC_FILE | OUTFILE_SYNC_DIR,
 					     &fail);
 			finish(run, i, err, 0, &fail, job.made);
 			ms_sign_release(&job);

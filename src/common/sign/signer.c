@@ -510,7 +510,7 @@ static int out_fail(struct ms_fail *fail, const char *target, int err)
 }
 
 static int write_p7s(const char *module, const uint8_t *der, size_t len,
-		     struct ms_out *o, char **path, struct ms_fail *fail)
+		     struct outfile *o, char **path, struct ms_fail *fail)
 {
 	int err;
 
@@ -533,7 +533,7 @@ static int write_p7s(const char *module, const uint8_t *der, size_t len,
  * followed by it is the module signed in place.  (For a compressed module
  * it completes the decompressed module, as the .p7s does.)
  */
-static int write_trailer(struct ms_out *out, const uint8_t *sig,
+static int write_trailer(struct outfile *out, const uint8_t *sig,
 			 size_t sig_len)
 {
 	uint8_t trailer[MS_TRAILER_OVERHEAD];
@@ -553,7 +553,7 @@ static int write_trailer(struct ms_out *out, const uint8_t *sig,
  * trailer in one writev; a mapped (large) one is copied file to file,
  * reflinked where the file system can, never passing through user space.
  */
-static int write_plain(struct ms_out *out, const struct infile *in,
+static int write_plain(struct outfile *out, const struct infile *in,
 		       size_t body_len, const uint8_t *sig, size_t sig_len)
 {
 	uint8_t trailer[MS_TRAILER_OVERHEAD];
@@ -575,7 +575,7 @@ static int write_plain(struct ms_out *out, const struct infile *in,
  * A compressed module: sign first, then compress (the kernel checks the
  * decompressed module), in the input's format with kbuild's settings.
  */
-static int write_compressed(struct ms_out *out, enum compress_fmt comp,
+static int write_compressed(struct outfile *out, enum compress_fmt comp,
 			    const uint8_t *body, size_t body_len,
 			    const uint8_t *sig, size_t sig_len)
 {
@@ -609,7 +609,7 @@ static int write_compressed(struct ms_out *out, enum compress_fmt comp,
 
 struct body_copy {
 	pthread_t tid;
-	struct ms_out *out;
+	struct outfile *out;
 	const char *target;
 	mode_t mode;
 	const struct infile *in;
@@ -819,7 +819,7 @@ static int check_policy(const struct ms_signer *s,
 /* A large plain module's body starts going into the output now, on a
  * thread of its own (OVERLAP_MIN). */
 static void start_body_copy(const struct ms_signer *s,
-			    const struct ms_sign_req *r, struct ms_out *out,
+			    const struct ms_sign_req *r, struct outfile *out,
 			    struct prep *p)
 {
 	if (!r->overlap || s->raw_sig || r->p7s_only || r->trailer_only ||
@@ -955,7 +955,7 @@ static int write_outputs(const struct ms_signer *s,
 			 const struct ms_sign_req *r, struct ms_signed *job,
 			 const struct prep *p, struct ms_fail *fail)
 {
-	struct ms_out *out = &job->out;
+	struct outfile *out = &job->out;
 	int err;
 
 	/* -p and -d only exist for signatures made here, as in the kernel
@@ -1110,7 +1110,7 @@ int ms_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 
 
 static int write_aside(const char *module, const char *ext,
-		       const uint8_t *buf, size_t len, struct ms_out *o,
+		       const uint8_t *buf, size_t len, struct outfile *o,
 		       char **path, struct ms_fail *fail)
 {
 	int err;
@@ -1131,7 +1131,7 @@ int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
 		   uint8_t *digest, unsigned int *digest_len, int *skipped,
 		   struct ms_fail *fail)
 {
-	struct ms_out dout = { .fd = -1 }, tout = { .fd = -1 };
+	struct outfile dout = { .fd = -1 }, tout = { .fd = -1 };
 	char *dpath = NULL, *tpath = NULL;
 	uint8_t *tbs = NULL;
 	size_t body_len, tbs_len;
