@@ -112,7 +112,7 @@ void batch_run_result_end(struct ms_capture *c)
 	c->out = c->err = NULL;
 }
 
-void batch_run_result_emit(struct ms_result *r, struct ms_progress *pg)
+void batch_run_result_emit(struct ms_result *r, struct progress *pg)
 {
 	if (r->err_len || r->out_len)
 		progress_clear(pg);
@@ -142,7 +142,7 @@ struct each_run {
 	void (*done)(void *ctx, size_t i, int code);
 	void *ctx;
 	struct ms_result *res;
-	struct ms_progress pg;
+	struct progress pg;
 	int code;
 };
 

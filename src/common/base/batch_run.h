@@ -57,7 +57,7 @@ struct ms_capture {
 int batch_run_result_begin(struct ms_capture *c, struct ms_result *r);
 void batch_run_result_end(struct ms_capture *c);
 /* Print r (stderr part first, then stdout), around the progress bar. */
-void batch_run_result_emit(struct ms_result *r, struct ms_progress *pg);
+void batch_run_result_emit(struct ms_result *r, struct progress *pg);
 void batch_run_result_free(struct ms_result *r);
 
 /*

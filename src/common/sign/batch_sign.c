@@ -33,7 +33,7 @@ struct sign_run {
 	struct ms_result *res;
 	pthread_mutex_t glock;	/* cur */
 	struct group cur;	/* prepared, waiting for the next flush */
-	struct ms_progress pg;
+	struct progress pg;
 	size_t signed_, skipped, failed;	/* emitter thread only */
 	int code;
 };
