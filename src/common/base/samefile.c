@@ -6,13 +6,13 @@
 
 #include "base/samefile.h"
 
-int samefile_inputs_add(struct ms_input_set *s, const char *path, const char *role)
+int samefile_inputs_add(struct samefile_inputs *s, const char *path, const char *role)
 {
 	struct stat st;
 
 	if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0)
 		return 0;
-	if (s->n >= MS_INPUTS_MAX)
+	if (s->n >= SAMEFILE_INPUTS_MAX)
 		return -ENOSPC;
 	s->in[s->n].dev = st.st_dev;
 	s->in[s->n].ino = st.st_ino;
@@ -22,7 +22,7 @@ int samefile_inputs_add(struct ms_input_set *s, const char *path, const char *ro
 	return 0;
 }
 
-int samefile_inputs_check_output(const struct ms_input_set *s, const char *output,
+int samefile_inputs_check_output(const struct samefile_inputs *s, const char *output,
 			   const char **path, const char **role)
 {
 	struct stat st;
@@ -53,7 +53,7 @@ void samefile_clobber_text(char *buf, size_t size, const char *output,
 			 "another output)", role, path);
 }
 
-int samefile_outputs_check(const struct ms_input_set *s, const char *const *outs,
+int samefile_outputs_check(const struct samefile_inputs *s, const char *const *outs,
 		     int n, const char **bad, char *buf, size_t size)
 {
 	const char *path, *role;

@@ -432,7 +432,7 @@ static int check_outputs(const struct ms_describe_opts *o,
 			 const char *file)
 {
 	const char *const outs[] = { o->body_out, o->sig_out };
-	struct ms_input_set in = { 0 };
+	struct samefile_inputs in = { 0 };
 	const char *bad;
 	char why[512];
 

@@ -16,11 +16,11 @@ static int clobber(struct ms_fail *fail, const char *out, const char *path,
 }
 
 int ms_sign_check_outputs(const struct ms_sign_req *r, int digest,
-			  const struct ms_input_set *inputs,
+			  const struct samefile_inputs *inputs,
 			  struct ms_fail *fail)
 {
 	static const char *const ext[] = { ".p7s", ".digest", ".tbs" };
-	struct ms_input_set all = *inputs;
+	struct samefile_inputs all = *inputs;
 	const char *path, *role;
 	char out[4096];
 	int first, last;

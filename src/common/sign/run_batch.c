@@ -37,7 +37,7 @@ static int batch_list(const struct ms_sign_cmd *c, int first,
 static int check_outputs(struct ms_sign_cmd *c, const struct ms_list *list,
 			 int (*report)(const struct ms_fail *f, int err))
 {
-	struct ms_input_set in = { 0 };
+	struct samefile_inputs in = { 0 };
 	struct ms_fail fail;
 
 	ms_cmd_inputs(c, c->nextra ? NULL : c->words[1],

@@ -56,7 +56,7 @@ static int set_targets(struct ms_sign_cmd *c, int npos, const char *cert,
 		       int (*report)(const struct ms_fail *f, int err))
 {
 	struct ms_sign_req *req = &c->req;
-	struct ms_input_set in = { 0 };
+	struct samefile_inputs in = { 0 };
 	struct ms_fail fail;
 
 	req->module = c->words[npos - 1];

@@ -55,7 +55,7 @@ int ms_cmd_load(const struct ms_sign_cmd *c, int npos, struct ms_signer *s,
 }
 
 void ms_cmd_inputs(const struct ms_sign_cmd *c, const char *key,
-		   const char *cert, struct ms_input_set *in)
+		   const char *cert, struct samefile_inputs *in)
 {
 	samefile_inputs_add(in, key, c->verb == MS_VERB_RAW ? "the raw CMS"
 						      : "the key");
