@@ -356,7 +356,7 @@ static int run(struct opts *o, struct tk_keyrings *k)
 		return MS_EXIT_OK;
 	}
 	o->judging = true;
-	return vr_judge_files(&r, &(const struct ms_tree_inputs){
+	return vr_judge_files(&r, &(const struct treewalk_inputs){
 		.names = o->files, .n = o->nfiles,
 		.from = o->from, .nul = o->nul, .walk = o->walk,
 	});

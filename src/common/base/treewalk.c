@@ -12,7 +12,7 @@
 #include "base/treewalk.h"
 
 /* Subdirectories that could not be listed: counted, not fatal. */
-struct ms_tree_skipped {
+struct treewalk_skipped {
 	size_t n;
 	char *first;		/* the first of them, for a message */
 	int first_err;		/* and its -errno */
@@ -20,7 +20,7 @@ struct ms_tree_skipped {
 	char *first_link;
 };
 
-static void note_skipped(struct ms_tree_skipped *s, const char *dir, int err)
+static void note_skipped(struct treewalk_skipped *s, const char *dir, int err)
 {
 	if (!s->n++) {
 		s->first = strdup(dir);
@@ -55,7 +55,7 @@ static int is_module_name(const char *path)
 
 /* Returns 0 or -ENOMEM; a directory that cannot be read is noted. */
 static int walk(const char *dir, struct ms_list *out,
-		struct ms_tree_skipped *skipped)
+		struct treewalk_skipped *skipped)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -119,7 +119,7 @@ static int cmp_path(const void *a, const void *b)
  * own tree.  Returns 0, -ENOMEM, or the -errno of dir itself.
  */
 static int tree_collect(const char *dir, struct ms_list *out,
-			struct ms_tree_skipped *skipped)
+			struct treewalk_skipped *skipped)
 {
 	size_t from = out->n, len = strlen(dir);
 	struct stat st;
@@ -146,14 +146,14 @@ static int tree_collect(const char *dir, struct ms_list *out,
 	return err;
 }
 
-static void ms_tree_skipped_free(struct ms_tree_skipped *skipped)
+static void ms_tree_skipped_free(struct treewalk_skipped *skipped)
 {
 	free(skipped->first);
 	free(skipped->first_link);
 	memset(skipped, 0, sizeof(*skipped));
 }
 
-static int collect_list(const struct ms_tree_inputs *in, struct ms_list *out)
+static int collect_list(const struct treewalk_inputs *in, struct ms_list *out)
 {
 	size_t before = out->n;
 	int err = batch_run_list_read(out, in->from, in->nul);
@@ -179,10 +179,10 @@ static int collect_list(const struct ms_tree_inputs *in, struct ms_list *out)
 }
 
 /* *partial: some directories were skipped, the rest is in out. */
-static int collect_tree(const struct ms_tree_inputs *in, struct ms_list *out,
+static int collect_tree(const struct treewalk_inputs *in, struct ms_list *out,
 			int *partial)
 {
-	struct ms_tree_skipped skipped = { 0 };
+	struct treewalk_skipped skipped = { 0 };
 	size_t before = out->n;
 	int err, code = 0;
 
@@ -221,7 +221,7 @@ static int collect_tree(const struct ms_tree_inputs *in, struct ms_list *out,
 	return code;
 }
 
-int treewalk_collect(const struct ms_tree_inputs *in, struct ms_list *out)
+int treewalk_collect(const struct treewalk_inputs *in, struct ms_list *out)
 {
 	int code = 0, partial = 0;
 

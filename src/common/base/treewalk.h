@@ -22,7 +22,7 @@ struct ms_list;
  * The inputs of a many-file run, in this order: the names given, the
  * names in --files-from LIST, the modules below -r DIR.
  */
-struct ms_tree_inputs {
+struct treewalk_inputs {
 	char **names;
 	int n;
 	const char *from;	/* --files-from LIST, or NULL */
@@ -37,6 +37,6 @@ struct ms_tree_inputs {
  * mistyped path must not pass as "0 files checked"), or subdirectories
  * that could not be listed (out keeps what was found).
  */
-int treewalk_collect(const struct ms_tree_inputs *in, struct ms_list *out);
+int treewalk_collect(const struct treewalk_inputs *in, struct ms_list *out);
 
 #endif

@@ -410,7 +410,7 @@ int ms_describe_all(const struct ms_describe_opts *o,
 		    int n, const char *from, int nul, const char *walk,
 		    int jobs, struct ms_describe_tally *t)
 {
-	const struct ms_tree_inputs in = {
+	const struct treewalk_inputs in = {
 		.names = names, .n = n, .from = from, .nul = nul, .walk = walk,
 	};
 	struct ms_list files = { 0 };

@@ -120,7 +120,7 @@ static int check_all(const struct judge *jd, const struct ms_list *files,
 	return code;
 }
 
-int vr_judge_files(const struct vr_run *r, const struct ms_tree_inputs *in)
+int vr_judge_files(const struct vr_run *r, const struct treewalk_inputs *in)
 {
 	const struct tk_setup *t = r->t;
 	const struct tk_keyrings *k = r->k;

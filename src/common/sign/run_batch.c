@@ -23,7 +23,7 @@
 static int batch_list(const struct ms_sign_cmd *c, int first,
 		      struct ms_list *list)
 {
-	const struct ms_tree_inputs in = {
+	const struct treewalk_inputs in = {
 		.names = c->words + first, .n = c->nwords - first,
 		.from = c->batch.from, .nul = c->batch.nul,
 		.walk = c->batch.walk,
