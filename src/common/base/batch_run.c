@@ -146,7 +146,7 @@ struct each_run {
 	int code;
 };
 
-static int each_job(struct ms_pool *pool, void *ctx, size_t i)
+static int each_job(struct workpool *pool, void *ctx, size_t i)
 {
 	struct each_run *run = ctx;
 	struct ms_result *r = &run->res[i];
@@ -178,7 +178,7 @@ int batch_run_each(const struct ms_list *list, int jobs, const char *what,
 		  int (*fn)(void *ctx, size_t i, FILE *out),
 		  void (*done)(void *ctx, size_t i, int code), void *ctx)
 {
-	static const struct ms_pool_ops ops = { each_job, each_done, NULL };
+	static const struct workpool_ops ops = { each_job, each_done, NULL };
 	struct each_run run = { .fn = fn, .done = done, .ctx = ctx };
 	int err;
 

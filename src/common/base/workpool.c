@@ -9,10 +9,10 @@
 #include "base/infile.h"
 #include "base/workpool.h"
 
-struct ms_pool {
+struct workpool {
 	size_t n;
 	atomic_size_t next;		/* the shared queue: next index */
-	const struct ms_pool_ops *ops;
+	const struct workpool_ops *ops;
 	void *ctx;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;		/* what the emitter waits for */
@@ -30,7 +30,7 @@ struct ms_pool {
 #define WAKE_WINDOW 32
 #define WAKE_AFTER_NS (50 * 1000 * 1000L)
 
-void workpool_finish_many(struct ms_pool *p, const size_t *idx, size_t n)
+void workpool_finish_many(struct workpool *p, const size_t *idx, size_t n)
 {
 	pthread_mutex_lock(&p->lock);
 	for (size_t k = 0; k < n; k++)
@@ -45,14 +45,14 @@ void workpool_finish_many(struct ms_pool *p, const size_t *idx, size_t n)
 	pthread_mutex_unlock(&p->lock);
 }
 
-void workpool_finish(struct ms_pool *p, size_t i)
+void workpool_finish(struct workpool *p, size_t i)
 {
 	workpool_finish_many(p, &i, 1);
 }
 
 static void *worker(void *arg)
 {
-	struct ms_pool *p = arg;
+	struct workpool *p = arg;
 	size_t i;
 
 	while ((i = atomic_fetch_add(&p->next, 1)) < p->n)
@@ -67,10 +67,10 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int workpool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
+int workpool_run(size_t n, int nworkers, const struct workpool_ops *ops,
 		void *ctx)
 {
-	struct ms_pool p = { .n = n, .ops = ops, .ctx = ctx };
+	struct workpool p = { .n = n, .ops = ops, .ctx = ctx };
 	pthread_condattr_t ca;
 	struct timespec until;
 	pthread_t *tids = NULL;

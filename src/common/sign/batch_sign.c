@@ -156,7 +156,7 @@ static unsigned int sync_group(struct group *g)
  * for all the data (instead of an fsync and a journal commit per file),
  * then the renames, then one fsync per directory for the renames.
  */
-static void commit_group(struct sign_run *run, struct ms_pool *pool,
+static void commit_group(struct sign_run *run, struct workpool *pool,
 			 struct group *g)
 {
 	struct cstate *cs = calloc(g->n ? g->n : 1, sizeof(*cs));
@@ -243,7 +243,7 @@ static struct group take_group(struct sign_run *run)
 }
 
 /* Commit whatever waits in the group now (under glock to take it). */
-static void flush_group(struct sign_run *run, struct ms_pool *pool)
+static void flush_group(struct sign_run *run, struct workpool *pool)
 {
 	struct group g;
 
@@ -254,7 +254,7 @@ static void flush_group(struct sign_run *run, struct ms_pool *pool)
 		commit_group(run, pool, &g);
 }
 
-static int sign_job(struct ms_pool *pool, void *ctx, size_t i)
+static int sign_job(struct workpool *pool, void *ctx, size_t i)
 {
 	struct sign_run *run = ctx;
 	struct ms_sign_req r = *run->req;
@@ -305,7 +305,7 @@ static int sign_job(struct ms_pool *pool, void *ctx, size_t i)
 	return 1;
 }
 
-static void sign_drain(struct ms_pool *pool, void *ctx)
+static void sign_drain(struct workpool *pool, void *ctx)
 {
 	flush_group(ctx, pool);
 }
@@ -333,7 +333,7 @@ int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
 		  int (*report)(const struct ms_fail *f, int err),
 		  struct ms_sign_tally *tally)
 {
-	static const struct ms_pool_ops ops = { sign_job, sign_done,
+	static const struct workpool_ops ops = { sign_job, sign_done,
 						sign_drain };
 	struct sign_run run = {
 		.s = s, .req = req, .list = list, .view = view,
