@@ -13,7 +13,7 @@
 #include "base/log.h"
 #include "base/workpool.h"
 
-int batch_run_list_add(struct ms_list *l, const char *name)
+int batch_run_list_add(struct batch_run_list *l, const char *name)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 64;
@@ -31,7 +31,7 @@ int batch_run_list_add(struct ms_list *l, const char *name)
 	return 0;
 }
 
-int batch_run_list_read(struct ms_list *l, const char *path, int nul)
+int batch_run_list_read(struct batch_run_list *l, const char *path, int nul)
 {
 	int std = strcmp(path, "-") == 0;
 	FILE *f = std ? stdin : fopen(path, "re");
@@ -65,7 +65,7 @@ int batch_run_list_read(struct ms_list *l, const char *path, int nul)
 	return err;
 }
 
-void batch_run_list_free(struct ms_list *l)
+void batch_run_list_free(struct batch_run_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i]);
@@ -80,13 +80,13 @@ int batch_run_jobs_parse(const char *arg, int *jobs)
 
 	errno = 0;
 	n = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || n < 1 || n > MS_JOBS_MAX)
+	if (errno || end == arg || *end || n < 1 || n > BATCH_RUN_JOBS_MAX)
 		return -EINVAL;
 	*jobs = (int)n;
 	return 0;
 }
 
-int batch_run_result_begin(struct ms_capture *c, struct ms_result *r)
+int batch_run_result_begin(struct batch_run_capture *c, struct batch_run_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	c->r = r;
@@ -104,7 +104,7 @@ int batch_run_result_begin(struct ms_capture *c, struct ms_result *r)
 	return 0;
 }
 
-void batch_run_result_end(struct ms_capture *c)
+void batch_run_result_end(struct batch_run_capture *c)
 {
 	log_capture(NULL);
 	fclose(c->out);
@@ -112,7 +112,7 @@ void batch_run_result_end(struct ms_capture *c)
 	c->out = c->err = NULL;
 }
 
-void batch_run_result_emit(struct ms_result *r, struct progress *pg)
+void batch_run_result_emit(struct batch_run_result *r, struct progress *pg)
 {
 	if (r->err_len || r->out_len)
 		progress_clear(pg);
@@ -130,7 +130,7 @@ void batch_run_result_emit(struct ms_result *r, struct progress *pg)
 	progress_step(pg);
 }
 
-void batch_run_result_free(struct ms_result *r)
+void batch_run_result_free(struct batch_run_result *r)
 {
 	free(r->out);
 	free(r->err);
@@ -141,7 +141,7 @@ struct each_run {
 	int (*fn)(void *ctx, size_t i, FILE *out);
 	void (*done)(void *ctx, size_t i, int code);
 	void *ctx;
-	struct ms_result *res;
+	struct batch_run_result *res;
 	struct progress pg;
 	int code;
 };
@@ -149,8 +149,8 @@ struct each_run {
 static int each_job(struct workpool *pool, void *ctx, size_t i)
 {
 	struct each_run *run = ctx;
-	struct ms_result *r = &run->res[i];
-	struct ms_capture c;
+	struct batch_run_result *r = &run->res[i];
+	struct batch_run_capture c;
 
 	(void)pool;
 	if (batch_run_result_begin(&c, r)) {
@@ -165,7 +165,7 @@ static int each_job(struct workpool *pool, void *ctx, size_t i)
 static void each_done(void *ctx, size_t i)
 {
 	struct each_run *run = ctx;
-	struct ms_result *r = &run->res[i];
+	struct batch_run_result *r = &run->res[i];
 
 	batch_run_result_emit(r, &run->pg);
 	run->code = exitcode_worst(run->code, r->code);
@@ -174,7 +174,7 @@ static void each_done(void *ctx, size_t i)
 	batch_run_result_free(r);
 }
 
-int batch_run_each(const struct ms_list *list, int jobs, const char *what,
+int batch_run_each(const struct batch_run_list *list, int jobs, const char *what,
 		  int (*fn)(void *ctx, size_t i, FILE *out),
 		  void (*done)(void *ctx, size_t i, int code), void *ctx)
 {

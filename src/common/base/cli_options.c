@@ -105,7 +105,7 @@ static int take_shared(const struct ms_cli_tool *t, struct ms_cli *c,
 	case 'j':
 		if (batch_run_jobs_parse(optarg, &c->jobs)) {
 			log_error(NULL, "-j needs a number of workers from 1 to "
-				 "%d", MS_JOBS_MAX);
+				 "%d", BATCH_RUN_JOBS_MAX);
 			return MS_CLI_USAGE;
 		}
 		return MS_CLI_GO;

@@ -54,7 +54,7 @@ static int is_module_name(const char *path)
 }
 
 /* Returns 0 or -ENOMEM; a directory that cannot be read is noted. */
-static int walk(const char *dir, struct ms_list *out,
+static int walk(const char *dir, struct batch_run_list *out,
 		struct treewalk_skipped *skipped)
 {
 	DIR *d = opendir(dir);
@@ -118,7 +118,7 @@ static int cmp_path(const void *a, const void *b)
  * itself is followed when it is a link (find -H); a regular file is its
  * own tree.  Returns 0, -ENOMEM, or the -errno of dir itself.
  */
-static int tree_collect(const char *dir, struct ms_list *out,
+static int tree_collect(const char *dir, struct batch_run_list *out,
 			struct treewalk_skipped *skipped)
 {
 	size_t from = out->n, len = strlen(dir);
@@ -153,7 +153,7 @@ static void ms_tree_skipped_free(struct treewalk_skipped *skipped)
 	memset(skipped, 0, sizeof(*skipped));
 }
 
-static int collect_list(const struct treewalk_inputs *in, struct ms_list *out)
+static int collect_list(const struct treewalk_inputs *in, struct batch_run_list *out)
 {
 	size_t before = out->n;
 	int err = batch_run_list_read(out, in->from, in->nul);
@@ -179,7 +179,7 @@ static int collect_list(const struct treewalk_inputs *in, struct ms_list *out)
 }
 
 /* *partial: some directories were skipped, the rest is in out. */
-static int collect_tree(const struct treewalk_inputs *in, struct ms_list *out,
+static int collect_tree(const struct treewalk_inputs *in, struct batch_run_list *out,
 			int *partial)
 {
 	struct treewalk_skipped skipped = { 0 };
@@ -221,7 +221,7 @@ static int collect_tree(const struct treewalk_inputs *in, struct ms_list *out,
 	return code;
 }
 
-int treewalk_collect(const struct treewalk_inputs *in, struct ms_list *out)
+int treewalk_collect(const struct treewalk_inputs *in, struct batch_run_list *out)
 {
 	int code = 0, partial = 0;
 

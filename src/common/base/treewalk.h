@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-struct ms_list;
+struct batch_run_list;
 
 /*
  * The inputs of a many-file run, in this order: the names given, the
@@ -37,6 +37,6 @@ struct treewalk_inputs {
  * mistyped path must not pass as "0 files checked"), or subdirectories
  * that could not be listed (out keeps what was found).
  */
-int treewalk_collect(const struct treewalk_inputs *in, struct ms_list *out);
+int treewalk_collect(const struct treewalk_inputs *in, struct batch_run_list *out);
 
 #endif

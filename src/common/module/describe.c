@@ -379,7 +379,7 @@ int ms_describe_file(const struct ms_describe_opts *o,
 struct each {
 	const struct ms_describe_opts *o;
 	const struct ms_describe_sink *sink;
-	const struct ms_list *files;
+	const struct batch_run_list *files;
 	struct ms_describe_tally *t;
 };
 
@@ -413,7 +413,7 @@ int ms_describe_all(const struct ms_describe_opts *o,
 	const struct treewalk_inputs in = {
 		.names = names, .n = n, .from = from, .nul = nul, .walk = walk,
 	};
-	struct ms_list files = { 0 };
+	struct batch_run_list files = { 0 };
 	struct each e = { o, sink, &files, t };
 	int code;
 

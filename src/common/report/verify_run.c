@@ -82,7 +82,7 @@ static int check_file(const struct judge *jd, const char *file,
  * once, verdicts printed in input order. */
 struct each {
 	const struct judge *jd;
-	const struct ms_list *files;
+	const struct batch_run_list *files;
 	struct rp_summary *sums;	/* one per file, added up in order */
 	struct rp_summary total;
 };
@@ -102,7 +102,7 @@ static void each_add(void *ctx, size_t i, int code)
 	rp_summary_add(&e->total, &e->sums[i]);
 }
 
-static int check_all(const struct judge *jd, const struct ms_list *files,
+static int check_all(const struct judge *jd, const struct batch_run_list *files,
 		     int jobs, struct rp_summary *sum)
 {
 	struct each e = { .jd = jd, .files = files };
@@ -134,7 +134,7 @@ int vr_judge_files(const struct vr_run *r, const struct treewalk_inputs *in)
 			.differences = t->notes->v, .n_differences = t->notes->n,
 			.km = t->m ? &t->km : NULL },
 	};
-	struct ms_list files = { 0 };
+	struct batch_run_list files = { 0 };
 	struct rp_summary sum = { 0 };
 	int code;
 

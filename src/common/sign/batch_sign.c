@@ -27,10 +27,10 @@ struct group {
 struct sign_run {
 	const struct ms_signer *s;
 	const struct ms_sign_req *req;
-	const struct ms_list *list;
+	const struct batch_run_list *list;
 	const struct ms_sign_view *view;
 	int (*report)(const struct ms_fail *f, int err);
-	struct ms_result *res;
+	struct batch_run_result *res;
 	pthread_mutex_t glock;	/* cur */
 	struct group cur;	/* prepared, waiting for the next flush */
 	struct progress pg;
@@ -45,7 +45,7 @@ enum { DONE_SIGNED, DONE_SKIPPED, DONE_FAILED };
  * (the outcome names the file) and past its first line; malloc'd, or
  * NULL when there was none.
  */
-static char *captured_reason(FILE *errs, const struct ms_result *r,
+static char *captured_reason(FILE *errs, const struct batch_run_result *r,
 			     const char *name)
 {
 	size_t skip = strlen(log_prog()) + 2, nl = strlen(name);
@@ -68,7 +68,7 @@ static char *captured_reason(FILE *errs, const struct ms_result *r,
 static void finish(struct sign_run *run, size_t i, int err, int skipped,
 		   const struct ms_fail *fail, const struct ms_made_sig *made)
 {
-	struct ms_result *r = &run->res[i];
+	struct batch_run_result *r = &run->res[i];
 	const char *name = run->list->v[i];
 	struct ms_sign_outcome o = {
 		.file = name,
@@ -77,7 +77,7 @@ static void finish(struct sign_run *run, size_t i, int err, int skipped,
 		.err = err,
 		.made = made && !err && !skipped ? &made->d : NULL,
 	};
-	struct ms_capture c;
+	struct batch_run_capture c;
 	char *reason = NULL;
 
 	/* Nothing to say when all went well: no streams to open (two per
@@ -313,7 +313,7 @@ static void sign_drain(struct workpool *pool, void *ctx)
 static void sign_done(void *ctx, size_t i)
 {
 	struct sign_run *run = ctx;
-	struct ms_result *r = &run->res[i];
+	struct batch_run_result *r = &run->res[i];
 
 	if (r->tag == DONE_SIGNED)
 		run->signed_++;
@@ -328,7 +328,7 @@ static void sign_done(void *ctx, size_t i)
 }
 
 int ms_batch_sign(const struct ms_signer *s, const struct ms_sign_req *req,
-		  const struct ms_list *list, int jobs,
+		  const struct batch_run_list *list, int jobs,
 		  const struct ms_sign_view *view,
 		  int (*report)(const struct ms_fail *f, int err),
 		  struct ms_sign_tally *tally)

@@ -21,7 +21,7 @@
 /* The names in words, --files-from and -r (base/treewalk.h): exit code
  * or 0. */
 static int batch_list(const struct ms_sign_cmd *c, int first,
-		      struct ms_list *list)
+		      struct batch_run_list *list)
 {
 	const struct treewalk_inputs in = {
 		.names = c->words + first, .n = c->nwords - first,
@@ -34,7 +34,7 @@ static int batch_list(const struct ms_sign_cmd *c, int first,
 
 /* Every output of the list checked against the run's inputs before
  * anything is loaded: 0, or the exit code of the first clash. */
-static int check_outputs(struct ms_sign_cmd *c, const struct ms_list *list,
+static int check_outputs(struct ms_sign_cmd *c, const struct batch_run_list *list,
 			 int (*report)(const struct ms_fail *f, int err))
 {
 	struct samefile_inputs in = { 0 };
@@ -79,7 +79,7 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 {
 	int (*report)(const struct ms_fail *f, int err) = ms_sign_report;
 	const char *hash = c->words[0];
-	struct ms_list list = { 0 };
+	struct batch_run_list list = { 0 };
 	struct kconfig kc = { 0 };
 	struct ms_signer signer;
 	int code, listed;
