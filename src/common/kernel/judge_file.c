@@ -31,7 +31,7 @@ static int unchanged(struct kv_judgement *j)
  */
 static void elf_after_sig(struct kv_judgement *j)
 {
-	const struct ms_modfile *m = &j->file;
+	const struct module_file *m = &j->file;
 	struct ms_trailer t;
 	const char *why;
 	size_t body = m->len;
@@ -76,7 +76,7 @@ static void elf_only(struct kv_judgement *j)
 int judge_file_run(const struct kv_ctx *kv, const char *file,
 		  const char *sigpath, int usage, struct kv_judgement *j)
 {
-	struct ms_modfile *m = &j->file;
+	struct module_file *m = &j->file;
 	const char *why = NULL;
 	struct ms_trailer t;
 	int err;
@@ -126,7 +126,7 @@ int judge_file_run(const struct kv_ctx *kv, const char *file,
 		/* The trailer sits after the compressed stream, where the
 		 * kernel's decompressor never looks: an unsigned module. */
 		j->r.err = -ENODATA;
-		j->r.reason = MS_SIGNED_AFTER_MSG;
+		j->r.reason = MODULE_FILE_SIGNED_AFTER_MSG;
 	} else {
 		verify_module(kv, m->data, m->len, j->usage, &j->r);
 	}

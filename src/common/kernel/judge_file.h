@@ -23,7 +23,7 @@ struct kv_judgement {
 	int sig_unreadable;	/* the error was the detached signature's */
 	char reason[160];	/* r.reason, when made for this file */
 	/* The parsed message points into these: open until freed. */
-	struct ms_modfile file;
+	struct module_file file;
 	struct infile sig;
 };
 

@@ -59,7 +59,7 @@ static int input_changed(const struct job *j)
 
 /* A part written whole to a temporary file beside path: 0, or -errno
  * said (o is then free). */
-static int prepare_part(const struct job *j, const struct ms_modfile *f,
+static int prepare_part(const struct job *j, const struct module_file *f,
 			const char *path, const uint8_t *p, size_t len,
 			struct outfile *o)
 {
@@ -84,7 +84,7 @@ static int prepare_part(const struct job *j, const struct ms_modfile *f,
  * --body-out and --sig-out: both parts are written whole before either
  * takes its name, so that one that cannot be written leaves neither.
  */
-static int write_parts(const struct job *j, const struct ms_modfile *f,
+static int write_parts(const struct job *j, const struct module_file *f,
 		       const struct ms_trailer *t)
 {
 	const struct ms_describe_opts *o = j->o;
@@ -154,7 +154,7 @@ static int id_type_exit(const struct job *j, const struct ms_trailer *t)
  * verdict is ENODATA, so exit 3 as for any unsigned module; when it does,
  * that inner signature is what counts and is described.
  */
-static int signed_after(const struct job *j, const struct ms_modfile *f)
+static int signed_after(const struct job *j, const struct module_file *f)
 {
 	const char *what;
 
@@ -171,7 +171,7 @@ static int signed_after(const struct job *j, const struct ms_modfile *f)
  * calls for.  mod: the signed module (NULL for a lone .p7s or a detached
  * signature).
  */
-static int show(const struct job *j, const struct ms_modfile *f,
+static int show(const struct job *j, const struct module_file *f,
 		struct ms_sigdesc *d, const uint8_t *mod, size_t len)
 {
 	if (f && f->comp != COMPRESS_NONE) {
@@ -199,7 +199,7 @@ static int show(const struct job *j, const struct ms_modfile *f,
  * the other see the same.  What the kernel would say of it is
  * verify-file's business.
  */
-static int modinfo_part(const struct job *j, const struct ms_modfile *f)
+static int modinfo_part(const struct job *j, const struct module_file *f)
 {
 	int err = modinfo_print(j->out, f->data, f->len, j->o->field);
 
@@ -215,7 +215,7 @@ static int modinfo_part(const struct job *j, const struct ms_modfile *f)
 }
 
 /* The split-off parts of one appended signature; -1 when none is asked. */
-static int split_part(const struct job *j, const struct ms_modfile *f,
+static int split_part(const struct job *j, const struct module_file *f,
 		      const struct ms_trailer *t)
 {
 	const struct ms_describe_opts *o = j->o;
@@ -240,7 +240,7 @@ static int split_part(const struct job *j, const struct ms_modfile *f,
 
 /* A file with no trailer may be a .p7s itself: describe it.  -EBADMSG
  * when it is not CMS either. */
-static int describe_p7s(const struct job *j, const struct ms_modfile *f)
+static int describe_p7s(const struct job *j, const struct module_file *f)
 {
 	const struct ms_describe_opts *o = j->o;
 	struct ms_sigdesc d;
@@ -258,7 +258,7 @@ static int describe_p7s(const struct job *j, const struct ms_modfile *f)
 }
 
 /* An appended signature: the parts asked for, then its description. */
-static int run(const struct job *j, const struct ms_modfile *f)
+static int run(const struct job *j, const struct module_file *f)
 {
 	const struct ms_describe_opts *o = j->o;
 	struct ms_trailer t;
@@ -304,10 +304,10 @@ static int run(const struct job *j, const struct ms_modfile *f)
 }
 
 /* --sig FILE.p7s or --detached: the file and its detached signature. */
-static int run_detached(const struct job *j, const struct ms_modfile *f)
+static int run_detached(const struct job *j, const struct module_file *f)
 {
 	const struct ms_describe_opts *o = j->o;
-	struct ms_modfile s;
+	struct module_file s;
 	struct ms_sigdesc d;
 	const char *content;
 	char *p7s = NULL;
@@ -348,7 +348,7 @@ int ms_describe_file(const struct ms_describe_opts *o,
 		     FILE *out)
 {
 	const struct job j = { o, sink, file, out };
-	struct ms_modfile f;
+	struct module_file f;
 	const char *content;
 	int err, rc;
 

@@ -6,7 +6,7 @@
 #include "module/module_file.h"
 #include "module/trailer.h"
 
-static int modfile_open(const char *path, struct ms_modfile *m,
+static int modfile_open(const char *path, struct module_file *m,
 			const char **why, int lock)
 {
 	const uint8_t *stored;
@@ -62,7 +62,7 @@ fail:
 	return err;
 }
 
-void module_file_close(struct ms_modfile *m)
+void module_file_close(struct module_file *m)
 {
 	infile_close(&m->file);
 	free(m->buf);
@@ -71,29 +71,29 @@ void module_file_close(struct ms_modfile *m)
 	m->len = 0;
 }
 
-int module_file_signed_after(const struct ms_modfile *m, const char **what)
+int module_file_signed_after(const struct module_file *m, const char **what)
 {
 	if (trailer_has_magic(m->data, m->len)) {
 		*what = "a second signature is appended after compression, "
 			"where the kernel never looks";
 		return 0;
 	}
-	*what = MS_SIGNED_AFTER_MSG;
+	*what = MODULE_FILE_SIGNED_AFTER_MSG;
 	return -ENODATA;
 }
 
-int module_file_open(const char *path, struct ms_modfile *m, const char **why)
+int module_file_open(const char *path, struct module_file *m, const char **why)
 {
 	return modfile_open(path, m, why, 0);
 }
 
-int module_file_open_locked(const char *path, struct ms_modfile *m,
+int module_file_open_locked(const char *path, struct module_file *m,
 			   const char **why)
 {
 	return modfile_open(path, m, why, 1);
 }
 
-int module_file_open_trylock(const char *path, struct ms_modfile *m,
+int module_file_open_trylock(const char *path, struct module_file *m,
 			    const char **why)
 {
 	return modfile_open(path, m, why, 2);

@@ -410,7 +410,7 @@ static int is_elf(const uint8_t *buf, size_t len)
 static int check_dest(const struct ms_sign_req *r, const uint8_t *body,
 		      size_t body_len, struct ms_fail *fail)
 {
-	struct ms_modfile d;
+	struct module_file d;
 	const char *why;
 	size_t dlen;
 	int other = 0;
@@ -756,7 +756,7 @@ fail:
 
 /* What the steps of ms_sign_prepare hand on to each other. */
 struct prep {
-	struct ms_modfile in;	/* the module, locked; for a compressed one
+	struct module_file in;	/* the module, locked; for a compressed one
 				 * the decompressed bytes */
 	size_t body_len;	/* in's bytes that are signed: without the
 				 * trailers --replace strips */
@@ -794,7 +794,7 @@ static int open_module(const struct ms_sign_req *r, struct prep *p,
  * the file) and a body the kernel would load.
  */
 static int check_policy(const struct ms_signer *s,
-			const struct ms_sign_req *r, struct ms_modfile *in,
+			const struct ms_sign_req *r, struct module_file *in,
 			size_t *body_len, int *skipped, struct ms_fail *fail)
 {
 	const char *why;
@@ -1135,7 +1135,7 @@ int ms_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
 	char *dpath = NULL, *tpath = NULL;
 	uint8_t *tbs = NULL;
 	size_t body_len, tbs_len;
-	struct ms_modfile in;
+	struct module_file in;
 	const char *why;
 	int err;
 

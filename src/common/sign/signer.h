@@ -174,7 +174,7 @@ struct ms_made_sig {
 
 struct ms_signed {
 	const char *module;
-	struct ms_modfile in;	/* the locked input: fd only */
+	struct module_file in;	/* the locked input: fd only */
 	struct outfile out, p7s;	/* out.tmp NULL with -d */
 	char *p7s_path;
 	struct ms_made_sig *made;	/* with describe; freed by release */
