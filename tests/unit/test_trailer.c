@@ -63,10 +63,10 @@ static void magic_is_the_kernels(void **state)
 {
 	(void)state;
 	assert_int_equal(sizeof(magic) - 1, MAGIC_LEN);
-	assert_int_equal(MS_MAGIC_LEN, MAGIC_LEN);
-	assert_memory_equal(MS_MAGIC, magic, MAGIC_LEN);
-	assert_int_equal(MS_DESC_LEN, DESC_LEN);
-	assert_int_equal(MS_TRAILER_OVERHEAD, 40);
+	assert_int_equal(TRAILER_MAGIC_LEN, MAGIC_LEN);
+	assert_memory_equal(TRAILER_MAGIC, magic, MAGIC_LEN);
+	assert_int_equal(TRAILER_DESC_LEN, DESC_LEN);
+	assert_int_equal(TRAILER_OVERHEAD, 40);
 }
 
 /* sign-file.c: the descriptor is all zero but id_type and a big-endian
@@ -79,7 +79,7 @@ static void encode_writes_the_kernel_layout(void **state)
 		'a', 't', 'u', 'r', 'e', ' ', 'a', 'p', 'p', 'e', 'n', 'd',
 		'e', 'd', '~', '\n',
 	};
-	uint8_t out[MS_TRAILER_OVERHEAD];
+	uint8_t out[TRAILER_OVERHEAD];
 
 	(void)state;
 	memset(out, 0xaa, sizeof(out));
@@ -96,10 +96,10 @@ static void encode_writes_the_kernel_layout(void **state)
 static void encode_then_check_round_trip(void **state)
 {
 	uint8_t d[DESC_LEN], *b;
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why = "unset";
 	size_t len;
-	uint8_t enc[MS_TRAILER_OVERHEAD];
+	uint8_t enc[TRAILER_OVERHEAD];
 
 	(void)state;
 	trailer_encode(700, enc);
@@ -121,7 +121,7 @@ static void encode_then_check_round_trip(void **state)
 static void no_magic_is_unsigned(void **state)
 {
 	uint8_t buf[64];
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 
 	(void)state;
@@ -147,7 +147,7 @@ static void no_magic_is_unsigned(void **state)
 static void descriptor_truncated(void **state)
 {
 	uint8_t buf[MAGIC_LEN + DESC_LEN];
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 
 	(void)state;
@@ -164,7 +164,7 @@ static void descriptor_truncated(void **state)
 static void sig_len_bound_is_the_kernels(void **state)
 {
 	uint8_t d[DESC_LEN], *b;
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	size_t len;
 
@@ -195,7 +195,7 @@ static void huge_sig_len(void **state)
 	static const uint32_t lens[] = { 0xffffffffu, 0x80000000u, 0xffffffd8u,
 					 0x7fffffffu, 1u << 24 };
 	uint8_t d[DESC_LEN], *b;
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	size_t len;
 
@@ -214,7 +214,7 @@ static void huge_sig_len(void **state)
 static void check_order_is_the_kernels(void **state)
 {
 	uint8_t d[DESC_LEN], *b;
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	size_t len;
 
@@ -247,7 +247,7 @@ static void nonzero_params_are_refused(void **state)
 {
 	static const size_t fields[] = { 0, 1, 3, 4, 5, 6, 7 };
 	uint8_t d[DESC_LEN], *b;
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	size_t len;
 
@@ -270,7 +270,7 @@ static void nonzero_params_are_refused(void **state)
 static void every_truncation_is_refused(void **state)
 {
 	uint8_t d[DESC_LEN], *b, *cut;
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	size_t len;
 
@@ -292,7 +292,7 @@ static void every_truncation_is_refused(void **state)
 static void only_the_last_trailer_counts(void **state)
 {
 	uint8_t d[DESC_LEN], *first, *twice;
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	size_t len1, len2;
 
@@ -320,7 +320,7 @@ static void only_the_last_trailer_counts(void **state)
 static void split_reads_the_legacy_layout(void **state)
 {
 	uint8_t d[DESC_LEN], *b;
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	size_t len;
 

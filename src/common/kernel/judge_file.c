@@ -32,7 +32,7 @@ static int unchanged(struct kv_judgement *j)
 static void elf_after_sig(struct kv_judgement *j)
 {
 	const struct module_file *m = &j->file;
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	size_t body = m->len;
 	int e = j->r.err;
@@ -78,7 +78,7 @@ int judge_file_run(const struct kv_ctx *kv, const char *file,
 {
 	struct module_file *m = &j->file;
 	const char *why = NULL;
-	struct ms_trailer t;
+	struct trailer t;
 	int err;
 
 	memset(j, 0, sizeof(*j));

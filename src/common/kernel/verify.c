@@ -480,7 +480,7 @@ int verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
 int verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 		     size_t len, enum kv_usage usage, struct kv_result *res)
 {
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	int ret;
 

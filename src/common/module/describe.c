@@ -85,7 +85,7 @@ static int prepare_part(const struct job *j, const struct module_file *f,
  * takes its name, so that one that cannot be written leaves neither.
  */
 static int write_parts(const struct job *j, const struct module_file *f,
-		       const struct ms_trailer *t)
+		       const struct trailer *t)
 {
 	const struct ms_describe_opts *o = j->o;
 	struct outfile body = { .fd = -1 }, sig = { .fd = -1 };
@@ -131,11 +131,11 @@ static int write_stdout(const struct job *j, const uint8_t *p, size_t len)
 
 /* The PKCS#7 id type is the only one the kernel accepts
  * (kernel/module/signing.c, module_sig_check()). */
-static int id_type_exit(const struct job *j, const struct ms_trailer *t)
+static int id_type_exit(const struct job *j, const struct trailer *t)
 {
 	const char *name = ms_id_type_name(t->desc.id_type);
 
-	if (t->desc.id_type == MS_ID_PKCS7)
+	if (t->desc.id_type == TRAILER_ID_PKCS7)
 		return MS_EXIT_OK;
 	if (name)
 		log_error(j->file, "signature id type %u (%s) is not PKCS#7: "
@@ -216,7 +216,7 @@ static int modinfo_part(const struct job *j, const struct module_file *f)
 
 /* The split-off parts of one appended signature; -1 when none is asked. */
 static int split_part(const struct job *j, const struct module_file *f,
-		      const struct ms_trailer *t)
+		      const struct trailer *t)
 {
 	const struct ms_describe_opts *o = j->o;
 
@@ -261,7 +261,7 @@ static int describe_p7s(const struct job *j, const struct module_file *f)
 static int run(const struct job *j, const struct module_file *f)
 {
 	const struct ms_describe_opts *o = j->o;
-	struct ms_trailer t;
+	struct trailer t;
 	struct ms_sigdesc d;
 	const char *why;
 	int err, rc;

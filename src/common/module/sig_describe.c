@@ -212,7 +212,7 @@ int ms_sigdesc_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
 	memset(d, 0, sizeof(*d));
 	d->file_len = len;
 	err = trailer_split(buf, len, &d->t, &why);
-	if (err || d->t.desc.id_type != MS_ID_PKCS7)
+	if (err || d->t.desc.id_type != TRAILER_ID_PKCS7)
 		return err;
 	/* What the kernel's module_sig_check() leaves after stripping one
 	 * trailer is the body it hashes: a second magic there is an older
@@ -231,7 +231,7 @@ int ms_sigdesc_fill_detached(struct ms_sigdesc *d, const uint8_t *blob,
 	d->file_len = body_len;
 	d->t.body_len = body_len;
 	d->t.sig_len = len;
-	d->t.desc.id_type = MS_ID_PKCS7;
+	d->t.desc.id_type = TRAILER_ID_PKCS7;
 	d->signed_twice = body_tail_magic;
 	return fill_cms(d, blob, len, cert, cert_path);
 }

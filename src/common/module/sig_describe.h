@@ -60,7 +60,7 @@ struct ms_sigdesc {
 	 * every size and offset here is then of the decompressed module. */
 	const char *compression;
 	size_t compressed_len;
-	struct ms_trailer t;
+	struct trailer t;
 	int cms_ok;		/* the blob parsed as CMS SignedData */
 	int n_signers;		/* all SignerInfos, even past MS_MAX_SIGNERS */
 	int n_certs;		/* embedded certificates */

@@ -66,7 +66,7 @@ static const char *waiver_text(enum ms_waiver w)
 static void print_appended_head(FILE *out, const struct ms_sigdesc *d,
 				const char *file)
 {
-	const struct ms_desc *ds = &d->t.desc;
+	const struct trailer_desc *ds = &d->t.desc;
 	const char *idn = ms_id_type_name(ds->id_type);
 	char *quoted = quote_name(file);
 
@@ -208,7 +208,7 @@ void rp_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
 		print_appended_head(out, d, file);
 	if (d->signed_twice)
 		fprintf(out, "signed twice:     yes: %s\n",
-			MS_SIGNED_TWICE_WHY);
+			TRAILER_SIGNED_TWICE_WHY);
 	if (!d->cms_ok)
 		return;
 	fprintf(out, "content:          %s\n", d->detached ? "detached" :
@@ -328,7 +328,7 @@ json_object *rp_sigdesc_signers_json(const struct ms_sigdesc *d)
 
 json_object *rp_sigdesc_json(const struct ms_sigdesc *d, const char *file)
 {
-	const struct ms_desc *ds = &d->t.desc;
+	const struct trailer_desc *ds = &d->t.desc;
 	json_object *o = json_object_new_object(), *desc;
 
 	ms_json_add_name(o, "file", file);

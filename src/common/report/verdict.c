@@ -426,7 +426,7 @@ static void print_text(FILE *out, const struct rp_context *c,
 		return;
 	}
 	if (r->signed_twice)
-		log_warn(file, "signed twice: %s", MS_SIGNED_TWICE_WHY);
+		log_warn(file, "signed twice: %s", TRAILER_SIGNED_TWICE_WHY);
 	if (shown == 0) {
 		for (i = 0; r->msg && i < r->msg->n_sinfos; i++)
 			if (r->msg->sinfos[i].trusted_by) {

@@ -229,7 +229,7 @@ void ms_signer_free(struct ms_signer *s)
 /* Body length once every appended trailer is peeled off (--replace). */
 static int strip_trailers(const uint8_t *buf, size_t len, size_t *body_len)
 {
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 
 	while (trailer_has_magic(buf, len)) {
@@ -329,7 +329,7 @@ static int apply_signed_policy(const struct ms_signer *s, const uint8_t *buf,
 			       size_t *body_len, int *skipped,
 			       struct ms_fail *fail)
 {
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	int err;
 
@@ -536,7 +536,7 @@ static int write_p7s(const char *module, const uint8_t *der, size_t len,
 static int write_trailer(struct outfile *out, const uint8_t *sig,
 			 size_t sig_len)
 {
-	uint8_t trailer[MS_TRAILER_OVERHEAD];
+	uint8_t trailer[TRAILER_OVERHEAD];
 	int err;
 
 	err = outfile_write(out, sig, sig_len);
@@ -556,7 +556,7 @@ static int write_trailer(struct outfile *out, const uint8_t *sig,
 static int write_plain(struct outfile *out, const struct infile *in,
 		       size_t body_len, const uint8_t *sig, size_t sig_len)
 {
-	uint8_t trailer[MS_TRAILER_OVERHEAD];
+	uint8_t trailer[TRAILER_OVERHEAD];
 	struct iovec iov[3];
 	int err;
 
@@ -579,7 +579,7 @@ static int write_compressed(struct outfile *out, enum compress_fmt comp,
 			    const uint8_t *body, size_t body_len,
 			    const uint8_t *sig, size_t sig_len)
 {
-	uint8_t trailer[MS_TRAILER_OVERHEAD];
+	uint8_t trailer[TRAILER_OVERHEAD];
 	struct iovec iov[3];
 	uint8_t *packed;
 	size_t packed_len;
@@ -730,7 +730,7 @@ static struct ms_made_sig *describe_sig(const struct ms_signer *s,
 					const uint8_t *body, size_t body_len,
 					const uint8_t *sig, size_t sig_len)
 {
-	size_t len = body_len + sig_len + MS_TRAILER_OVERHEAD;
+	size_t len = body_len + sig_len + TRAILER_OVERHEAD;
 	uint8_t *buf = malloc(len);
 	struct ms_made_sig *m = calloc(1, sizeof(*m));
 
