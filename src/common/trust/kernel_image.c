@@ -57,17 +57,24 @@ static int elf_shdr(const struct elf_file *e, unsigned i,
 	return 0;
 }
 
-/* The NUL-terminated string at off in section strndx, or NULL. */
+/* The NUL-terminated string at off in section s (or strndx), or NULL. */
+static const char *str_at(const struct elf_file *e,
+			  const struct elf_section *s, uint64_t off)
+{
+	const char *p;
+
+	if (s->type == 8 || off >= s->size)
+		return NULL;
+	p = (const char *)e->p + s->offset + off;
+	return memchr(p, '\0', s->size - off) ? p : NULL;
+}
+
 static const char *elf_str(const struct elf_file *e, unsigned strndx,
 			   uint64_t off)
 {
 	struct elf_section s;
-	const char *p;
 
-	if (elf_shdr(e, strndx, &s) || s.type == 8 || off >= s.size)
-		return NULL;
-	p = (const char *)e->p + s.offset + off;
-	return memchr(p, '\0', s.size - off) ? p : NULL;
+	return elf_shdr(e, strndx, &s) ? NULL : str_at(e, &s, off);
 }
 
 /* The file bytes at a symbol: its section's offset plus the symbol value
@@ -102,13 +109,16 @@ static int sym_list(const struct elf_file *e, const char *name, size_t *loff,
 	size_t nlen = strlen(name);
 	int found = 0;
 	size_t soff;
-	struct elf_section sh;
+	struct elf_section sh, strs;
 
 	for (i = 0; i < e->shnum; i++) {
 		uint64_t n, j, esz = e->is64 ? 24 : 16;
+		bool have_strs;
 
 		if (elf_shdr(e, i, &sh) || sh.type != 2)	/* SHT_SYMTAB */
 			continue;
+		/* its string table, read once for all its symbols */
+		have_strs = elf_shdr(e, sh.link, &strs) == 0;
 		n = sh.size / esz;
 		for (j = 0; j < n; j++) {
 			const uint8_t *y = e->p + sh.offset + j * esz;
@@ -117,7 +127,8 @@ static int sym_list(const struct elf_file *e, const char *name, size_t *loff,
 							   2);
 			uint64_t v = elf_get(e, y + (e->is64 ? 8 : 4),
 					     e->is64 ? 8 : 4);
-			const char *sym = elf_str(e, sh.link, nm);
+			const char *sym = have_strs ? str_at(e, &strs, nm) :
+					  NULL;
 
 			if (!sym || shndx == 0 || shndx >= 0xff00 ||
 			    strncmp(sym, name, nlen) != 0)
