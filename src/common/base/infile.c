@@ -139,6 +139,7 @@ static int load_data(struct infile *f)
 
 	if (f->len < INFILE_READ_MAX && (atomic_load(&threaded) || loads++))
 		return read_into_buffer(f);
+	infile_map_arm();
 	map = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, f->fd, 0);
 	if (map == MAP_FAILED)
 		return -errno;

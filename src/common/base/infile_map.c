@@ -258,11 +258,15 @@ int infile_read_at(const struct infile *f, void *dst, size_t n,
 	return 0;
 }
 
-unsigned int infile_map_claim(const uint8_t *p, size_t len, int fd)
+void infile_map_arm(void)
 {
 	static pthread_once_t sigbus_once = PTHREAD_ONCE_INIT;
 
 	pthread_once(&sigbus_once, sigbus_install);
+}
+
+unsigned int infile_map_claim(const uint8_t *p, size_t len, int fd)
+{
 	return slot_claim(p, len, fd);
 }
 

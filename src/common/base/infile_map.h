@@ -11,9 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Enter a new mapping of fd in the table (the SIGBUS handler installed
- * first): 1 + its slot, or 0 when the table is full (then read the file
- * into memory instead). */
+/* Install the SIGBUS handler (once per process): before the first
+ * mapping is made, so that no fault on it ever meets the default action. */
+void infile_map_arm(void);
+/* Enter a new mapping of fd in the table: 1 + its slot, or 0 when the
+ * table is full (then read the file into memory instead). */
 unsigned int infile_map_claim(const uint8_t *p, size_t len, int fd);
 /* Take a slot out of the table, before its mapping goes. */
 void infile_map_release(unsigned int slot);
