@@ -376,7 +376,7 @@ FUZZ_NAMES  := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZERS     := $(FUZZ_NAMES:%=build/fuzz/%)
 FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -g -O1 -Isrc/common -Isrc $(PKG_CFLAGS) \
 	       -DMODSIGN_VERSION='"$(VERSION)"' -DMODSIGN_TOP='"$(CURDIR)"' \
-	       -DVM_DECOMPRESS_MAX='(64u << 10)' -MMD -MP
+	       -DKERNEL_IMAGE_DECOMPRESS_MAX='(64u << 10)' -MMD -MP
 FUZZ_SAN    := address,undefined -fno-sanitize-recover=all
 FUZZ_COV    := -fprofile-instr-generate -fcoverage-mapping
 # The fuzzers reach into two wings (extract-sig's modinfo, sign-file's

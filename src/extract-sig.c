@@ -73,7 +73,7 @@ static void usage(FILE *f)
 		"   or: %1$s --body-stdout|--sig-stdout|--descriptor|"
 		"--modinfo[=FIELD] FILE\n"
 		"   or: %1$s [--body-out BODY] [--sig-out SIG] -q FILE\n",
-		ms_prog());
+		log_prog());
 }
 
 /* --help: one line an option; man/extract-sig.h2m says the rest. */
@@ -103,14 +103,14 @@ static void help(void)
 "  -c, --cert CERT       the signer's certificate, for its key type and size\n"
 "\n"
 "Options of every tool (many files: one description each, in input order):\n");
-	ms_cli_help(stdout, MS_CLI_ALL & ~MS_CLI_KERNEL_CONFIG);
-	ms_exit_help(stdout);
+	cli_options_help(stdout, MS_CLI_ALL & ~MS_CLI_KERNEL_CONFIG);
+	exitcode_help(stdout);
 }
 
 static int set_view(struct args *a, enum view v)
 {
 	if (a->view_set && a->view != v) {
-		ms_error(NULL, "choose one of --json, --modinfo, "
+		log_error(NULL, "choose one of --json, --modinfo, "
 			 "--body-stdout, --sig-stdout, --descriptor, -q");
 		return -1;
 	}
@@ -162,21 +162,21 @@ static int validate(const struct args *a)
 		     a->body_out || a->sig_out;
 
 	if (!a->walk && !a->from && !a->nfiles)
-		ms_error(NULL, "no FILE to describe");
+		log_error(NULL, "no FILE to describe");
 	else if (a->walk && a->nfiles)
-		ms_error(NULL, "give either -r DIR or FILEs, not both");
+		log_error(NULL, "give either -r DIR or FILEs, not both");
 	else if (a->nul && !a->from)
-		ms_error(NULL, "-0 goes with --files-from");
+		log_error(NULL, "-0 goes with --files-from");
 	else if (a->sig && a->detached)
-		ms_error(NULL, "--sig and --detached exclude each other");
+		log_error(NULL, "--sig and --detached exclude each other");
 	else if (a->sig && many)
-		ms_error(NULL, "--sig needs exactly one FILE");
+		log_error(NULL, "--sig needs exactly one FILE");
 	else if (splits && many)
-		ms_error(NULL, "--body-stdout, --sig-stdout, --descriptor, "
+		log_error(NULL, "--body-stdout, --sig-stdout, --descriptor, "
 			 "--modinfo, --body-out and --sig-out take exactly one "
 			 "FILE");
 	else if (splits && (a->sig || a->detached))
-		ms_error(NULL, "--body-stdout, --sig-stdout, --descriptor, "
+		log_error(NULL, "--body-stdout, --sig-stdout, --descriptor, "
 			 "--modinfo, --body-out and --sig-out split an "
 			 "appended signature: not with --sig or --detached");
 	else
@@ -191,7 +191,7 @@ static void help_cb(void *ctx)
 }
 
 /* Its own options, and the shared ones (base/cli_options.h) into a: an
- * answer of ms_cli_parse, MS_CLI_USAGE when they do not hold together. */
+ * answer of cli_options_parse, MS_CLI_USAGE when they do not hold together. */
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	const struct ms_cli_tool t = {
@@ -204,7 +204,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		.mldsa = rp_kernel_arg_mldsa_checkable, .ctx = a,
 	};
 	struct ms_cli c = { 0 };
-	int r = ms_cli_parse(argc, argv, &t, &c);
+	int r = cli_options_parse(argc, argv, &t, &c);
 
 	if (r)
 		return r;
@@ -216,7 +216,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	a->nfiles = argc - optind;
 	if (validate(a))
 		return MS_CLI_USAGE;
-	ms_set_verbose(c.verbose);
+	log_set_verbose(c.verbose);
 	return MS_CLI_GO;
 }
 
@@ -258,7 +258,7 @@ static int describe_all(const struct args *a, const struct ms_describe_opts *o,
 		ms_describe_print_summary(stdout, &t, code,
 					  a->view == VIEW_JSON);
 	else if (!t.files && code && a->view == VIEW_JSON)
-		ms_exit_json(stdout, code, 0);
+		exitcode_json(stdout, code, 0);
 	return code;
 }
 
@@ -270,14 +270,14 @@ int main(int argc, char **argv)
 	struct rp_describe r;
 	int err, rc;
 
-	ms_log_init(argv[0]);
+	log_init(argv[0]);
 	rc = parse_args(argc, argv, &a);
 	if (rc == MS_CLI_STOP)
 		return MS_EXIT_OK;
 	if (rc) {
-		ms_usage_hint();
+		log_usage_hint();
 		if (a.view == VIEW_JSON)
-			ms_exit_json(stdout, MS_EXIT_USAGE, 0);
+			exitcode_json(stdout, MS_EXIT_USAGE, 0);
 		return MS_EXIT_USAGE;
 	}
 	describe_opts(&a, NULL, &o, &r);
@@ -285,7 +285,7 @@ int main(int argc, char **argv)
 	if (err) {
 		rc = err == -EEXIST ? MS_EXIT_USAGE : MS_EXIT_KEY;
 		if (a.view == VIEW_JSON)
-			ms_exit_json(stdout, rc, err);
+			exitcode_json(stdout, rc, err);
 		return rc;
 	}
 	sink = ms_describe_print_sink(&r);
@@ -295,7 +295,7 @@ int main(int argc, char **argv)
 		rc = ms_describe_file(&o, &sink, a.files[0], stdout);
 	ms_describe_end(&o);
 	if (fflush(stdout) != 0) {
-		ms_error("stdout", "%s", strerror(errno));
+		log_error("stdout", "%s", strerror(errno));
 		rc = MS_EXIT_IO;
 	}
 	return rc;

@@ -53,7 +53,7 @@ static const char kmodsign_short_opts[] = "dpkD";
 static void kmodsign_usage(FILE *f)
 {
 	fprintf(f, "Usage: %s [-dpkD] <hash algo> <key> <x509> <module> "
-		"[<dest>]\n", ms_prog());
+		"[<dest>]\n", log_prog());
 }
 
 static void kmodsign_help(void)
@@ -93,7 +93,7 @@ static void usage(FILE *f)
 		"COMMAND [ARGS...]\n"
 		"   or: %1$s --agent-start [-j N] [-k] <hash> <key> <x509>\n"
 		"   or: %1$s --agent-stop\n",
-		ms_prog());
+		log_prog());
 }
 
 /* --help: one line an option; man/sign-file.h2m says the rest. */
@@ -126,8 +126,8 @@ static void help(void)
 "      --kmodsign      read Ubuntu kmodsign's command line (kmodsign --help)\n"
 "\n"
 "Options of every tool (-r, --files-from, -0, -j and --json with --batch):\n");
-	ms_cli_help(stdout, MS_CLI_ALL);
-	ms_exit_help(stdout);
+	cli_options_help(stdout, MS_CLI_ALL);
+	exitcode_help(stdout);
 }
 
 /*
@@ -142,7 +142,7 @@ static int set_verb(struct ms_sign_cmd *o, enum ms_verb want)
 {
 	/* Two verbs is a usage error, never "last one wins". */
 	if (o->verb != MS_VERB_SIGN && o->verb != want) {
-		ms_error(NULL, "-s, --attach and --digest-only exclude each "
+		log_error(NULL, "-s, --attach and --digest-only exclude each "
 			 "other");
 		return MS_EXIT_USAGE;
 	}
@@ -155,7 +155,7 @@ static int set_verb(struct ms_sign_cmd *o, enum ms_verb want)
 static int take_signer(struct ms_sign_cmd *o, int argc, char **argv)
 {
 	if (optind >= argc || o->nextra >= MS_MAX_SIGNERS - 1) {
-		ms_error(NULL, optind >= argc ? "--signer needs a key and a "
+		log_error(NULL, optind >= argc ? "--signer needs a key and a "
 			 "certificate" : "too many --signer");
 		return MS_EXIT_USAGE;
 	}
@@ -169,7 +169,7 @@ static int take_policy(struct ms_sign_cmd *o, int opt)
 	/* Two policies for one situation: refuse, never "last one
 	 * wins". */
 	if (o->req.signed_policy != MS_SIGNED_REFUSE) {
-		ms_error(NULL, "--replace and --skip-signed exclude each other");
+		log_error(NULL, "--replace and --skip-signed exclude each other");
 		return MS_EXIT_USAGE;
 	}
 	o->req.signed_policy = opt == OPT_REPLACE ? MS_SIGNED_REPLACE :
@@ -231,7 +231,7 @@ static int take_option(void *ctx, int opt)
 		/* what the file is: a module (ELF, checked) or data the
 		 * kernel checks with a detached or appended signature */
 		if (strcmp(optarg, "firmware") && strcmp(optarg, "module")) {
-			ms_error(NULL, "--usage takes module or firmware, not "
+			log_error(NULL, "--usage takes module or firmware, not "
 				 "'%s'", optarg);
 			return MS_EXIT_USAGE;
 		}
@@ -241,7 +241,7 @@ static int take_option(void *ctx, int opt)
 	case OPT_AGENT_START:
 	case OPT_AGENT_STOP:
 		if (o->agent && o->agent != opt) {
-			ms_error(NULL, "--agent, --agent-start and "
+			log_error(NULL, "--agent, --agent-start and "
 				 "--agent-stop exclude each other");
 			return MS_EXIT_USAGE;
 		}
@@ -255,7 +255,7 @@ static int take_option(void *ctx, int opt)
 	case OPT_KMODSIGN:
 		if (!o->kmod) {
 			/* An abbreviation, not seen before getopt. */
-			ms_error(NULL, "spell out --kmodsign");
+			log_error(NULL, "spell out --kmodsign");
 			return MS_EXIT_USAGE;
 		}
 		return 0;
@@ -303,7 +303,7 @@ static int parse_options(int argc, char **argv, struct ms_sign_cmd *o)
 			o->ncmd = argc - i - 1;
 			break;
 		}
-	ret = ms_cli_parse(argc, argv, &t, &c);
+	ret = cli_options_parse(argc, argv, &t, &c);
 	o->quiet = c.quiet;
 	o->verbose = c.verbose;
 	o->kcpath = c.kconfig;
@@ -367,7 +367,7 @@ int main(int argc, char **argv)
 	struct ms_sign_cmd o = { 0 };
 	int code;
 
-	ms_log_init(argv[0]);
+	log_init(argv[0]);
 	code = parse_options(argc, argv, &o);
 	if (code == MS_CLI_STOP)
 		return MS_EXIT_OK;
@@ -384,7 +384,7 @@ int main(int argc, char **argv)
 		if (o.kmod)
 			kmodsign_usage(stderr);
 		else
-			ms_usage_hint();
+			log_usage_hint();
 		code = MS_EXIT_USAGE;
 	}
 	ms_cmd_done();

@@ -63,7 +63,7 @@ static void usage(FILE *f)
 		"[-0]\n"
 		"   or: %1$s --vmlinux VMLINUZ [--kernel-config .config] FILE...\n"
 		"   or: %1$s [trust sources] --list-keys\n",
-		ms_prog());
+		log_prog());
 }
 
 /* --help: one line an option; man/verify-file.h2m says the rest. */
@@ -100,8 +100,8 @@ static void help(void)
 "      --efi-dbx         the same from UEFI dbx in efivarfs\n"
 "\n"
 "Options of every tool:\n");
-	ms_cli_help(stdout, MS_CLI_ALL);
-	ms_exit_help(stdout);
+	cli_options_help(stdout, MS_CLI_ALL);
+	exitcode_help(stdout);
 }
 
 /* The command line, parsed. */
@@ -116,7 +116,7 @@ struct opts {
 	/* --machine: the parts read, what was missing; --lockdown */
 	bool machine;
 	const char *release, *sysroot;
-	struct mc_machine m;
+	struct machine m;
 	struct mp_notes notes;
 	int vendor;		/* --kernel-vendor, enum km_vendor */
 	int lockdown;		/* enum kc_lockdown, -1 when not given */
@@ -208,7 +208,7 @@ static int take_option(void *ctx, int c)
 	case OPT_LIST_KEYS: o->list_keys = true; break;
 	case OPT_MACHINE:
 		if (o->machine) {
-			ms_error(NULL, "--machine given twice (judge for one "
+			log_error(NULL, "--machine given twice (judge for one "
 				 "kernel per run)");
 			return MS_CLI_USAGE;
 		}
@@ -219,15 +219,15 @@ static int take_option(void *ctx, int c)
 	case OPT_VENDOR:
 		o->vendor = vendors_by_name(optarg);
 		if (o->vendor < 0) {
-			ms_error(NULL, "unknown kernel vendor '%s' (use %s)",
+			log_error(NULL, "unknown kernel vendor '%s' (use %s)",
 				 optarg, vendors_names());
 			return MS_CLI_USAGE;
 		}
 		break;
 	case OPT_LOCKDOWN:
-		o->lockdown = kc_lockdown_by_name(optarg);
+		o->lockdown = kernel_config_lockdown_by_name(optarg);
 		if (o->lockdown < 0) {
-			ms_error(NULL, "unknown lockdown '%s' (use none, "
+			log_error(NULL, "unknown lockdown '%s' (use none, "
 				 "integrity or confidentiality)", optarg);
 			return MS_CLI_USAGE;
 		}
@@ -269,7 +269,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
 		.mldsa = rp_kernel_arg_mldsa_checkable, .ctx = o,
 	};
 	struct ms_cli c = { 0 };
-	int ret = ms_cli_parse(argc, argv, &t, &c);
+	int ret = cli_options_parse(argc, argv, &t, &c);
 
 	o->walk = c.walk;
 	o->from = c.from;
@@ -278,7 +278,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
 	o->quiet = c.quiet;
 	o->json = c.json;
 	o->kcpath = c.kconfig;
-	ms_set_verbose(ms_verbose() + c.verbose);
+	log_set_verbose(log_verbose() + c.verbose);
 	o->files = argv + optind;
 	o->nfiles = argc - optind;
 	return ret;
@@ -294,34 +294,34 @@ static int validate(const struct opts *o)
 	for (size_t i = 0; i < o->nsrc; i++)
 		trusts |= keyring_load_kind_trusts(o->srcs[i].kind);
 	if (o->sysroot && !o->machine)
-		ms_error(NULL, "--sysroot goes with --machine");
+		log_error(NULL, "--sysroot goes with --machine");
 	else if (!trusts && o->machine && !o->m.has_efivars) {
-		ms_error(NULL, "--machine found no kernel image and no UEFI "
+		log_error(NULL, "--machine found no kernel image and no UEFI "
 			 "variables to trust (give -k DIR, -c CERT or "
 			 "--vmlinux)");
 		return MS_EXIT_KEY;
 	} else if (!trusts)
-		ms_error(NULL, "no trusted certificates (give --machine, -k "
+		log_error(NULL, "no trusted certificates (give --machine, -k "
 			 "DIR, -c CERT, --vmlinux, --esl, --mok or "
 			 "--efi-db)");
 	else if (o->ktree && !o->kcpath)
-		ms_error(NULL, "--kernel-tree goes with --kernel-config");
+		log_error(NULL, "--kernel-tree goes with --kernel-config");
 	else if (o->list_keys && (o->walk || o->nfiles || o->json || o->sig ||
 				  o->from))
-		ms_error(NULL, "--list-keys takes no FILE, -r, --files-from, "
+		log_error(NULL, "--list-keys takes no FILE, -r, --files-from, "
 			 "--sig or --json");
 	else if (o->sig && o->detached)
-		ms_error(NULL, "--sig and --detached exclude each other");
+		log_error(NULL, "--sig and --detached exclude each other");
 	else if (o->sig && (o->walk || o->from || o->nfiles != 1))
-		ms_error(NULL, "--sig needs exactly one FILE");
+		log_error(NULL, "--sig needs exactly one FILE");
 	else if (o->quiet && o->json)
-		ms_error(NULL, "-q and --json exclude each other");
+		log_error(NULL, "-q and --json exclude each other");
 	else if (o->walk && o->nfiles)
-		ms_error(NULL, "give either -r DIR or FILEs, not both");
+		log_error(NULL, "give either -r DIR or FILEs, not both");
 	else if (o->nul && !o->from)
-		ms_error(NULL, "-0 goes with --files-from");
+		log_error(NULL, "-0 goes with --files-from");
 	else if (!o->walk && !o->from && !o->nfiles && !o->list_keys)
-		ms_error(NULL, "no FILE to verify");
+		log_error(NULL, "no FILE to verify");
 	else
 		return 0;
 	return -1;
@@ -354,7 +354,7 @@ static int run(struct opts *o, struct tk_keyrings *k)
 		return MS_EXIT_OK;
 	}
 	o->judging = true;
-	return ms_verify_run(&r, &(const struct ms_tree_inputs){
+	return ms_verify_run(&r, &(const struct treewalk_inputs){
 		.names = o->files, .n = o->nfiles,
 		.from = o->from, .nul = o->nul, .walk = o->walk,
 	});
@@ -367,7 +367,7 @@ int main(int argc, char **argv)
 	struct tk_keyrings k = { 0 };
 	int code;
 
-	ms_log_init(argv[0]);
+	log_init(argv[0]);
 	/* the arguments, the .config's revocation certificates and
 	 * --machine's image, MOK list, db and dbx */
 	o.srcs = calloc((size_t)argc + 1 + MP_MAX_SOURCES, sizeof(*o.srcs));
@@ -386,13 +386,13 @@ int main(int argc, char **argv)
 	keyrings_free(&k);
 done:
 	if (code < 0) {
-		ms_usage_hint();
+		log_usage_hint();
 		code = MS_EXIT_USAGE;
 	}
 	if (o.json && code && !o.judging)
-		ms_exit_json(stdout, code, o.err);
+		exitcode_json(stdout, code, o.err);
 	free(o.srcs);
 	machine_parts_notes_free(&o.notes);
-	mc_free(&o.m);
+	machine_free(&o.m);
 	return code;
 }

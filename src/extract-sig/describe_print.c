@@ -20,7 +20,7 @@ static void sink_show(void *ctx, FILE *out, const char *file,
 
 	/* -c: CERT's key and whether it vouches, as verify-file says */
 	if (r->cert_path && mod)
-		kv_cert_check(r->cert_path, kr, mod, len, d, desc,
+		cert_check_chain(r->cert_path, kr, mod, len, d, desc,
 			      sizeof(desc));
 	waiver_describe(kr, d);
 	if (r->view == RP_DESCRIBE_JSON) {

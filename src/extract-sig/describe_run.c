@@ -44,7 +44,7 @@ static int fail(const struct job *j, int err, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	ms_error(j->file, "%s", why);
+	log_error(j->file, "%s", why);
 	if (j->sink->failed)
 		j->sink->failed(j->sink->ctx, j->out, j->file, err, why);
 	return code;
@@ -53,29 +53,29 @@ static int fail(const struct job *j, int err, int code, const char *fmt, ...)
 /* The module changed while it was read: say so, nothing else. */
 static int input_changed(const struct job *j)
 {
-	return fail(j, MS_ECHANGED, MS_EXIT_IO, "%s",
-		    ms_io_strerror(MS_ECHANGED));
+	return fail(j, INFILE_ECHANGED, MS_EXIT_IO, "%s",
+		    infile_strerror(INFILE_ECHANGED));
 }
 
 /* A part written whole to a temporary file beside path: 0, or -errno
  * said (o is then free). */
-static int prepare_part(const struct job *j, const struct ms_modfile *f,
+static int prepare_part(const struct job *j, const struct module_file *f,
 			const char *path, const uint8_t *p, size_t len,
-			struct ms_out *o)
+			struct outfile *o)
 {
-	int err = ms_out_begin(path, ms_default_mode(), o);
+	int err = outfile_begin(path, outfile_default_mode(), o);
 
 	if (!err)
-		err = ms_out_write(o, p, len);
+		err = outfile_write(o, p, len);
 	/* never a part made of bytes the module no longer has */
-	if (err == MS_ECHANGED || ms_file_check(&f->file)) {
-		ms_out_abort(o);
+	if (err == INFILE_ECHANGED || infile_check(&f->file)) {
+		outfile_abort(o);
 		input_changed(j);
-		return MS_ECHANGED;
+		return INFILE_ECHANGED;
 	}
 	if (err) {
-		ms_out_abort(o);
-		ms_error(path, "cannot write: %s", ms_io_strerror(err));
+		outfile_abort(o);
+		log_error(path, "cannot write: %s", infile_strerror(err));
 	}
 	return err;
 }
@@ -84,11 +84,11 @@ static int prepare_part(const struct job *j, const struct ms_modfile *f,
  * --body-out and --sig-out: both parts are written whole before either
  * takes its name, so that one that cannot be written leaves neither.
  */
-static int write_parts(const struct job *j, const struct ms_modfile *f,
-		       const struct ms_trailer *t)
+static int write_parts(const struct job *j, const struct module_file *f,
+		       const struct trailer *t)
 {
 	const struct ms_describe_opts *o = j->o;
-	struct ms_out body = { .fd = -1 }, sig = { .fd = -1 };
+	struct outfile body = { .fd = -1 }, sig = { .fd = -1 };
 	int err = 0;
 
 	if (o->body_out)
@@ -98,51 +98,51 @@ static int write_parts(const struct job *j, const struct ms_modfile *f,
 		err = prepare_part(j, f, o->sig_out, f->data + t->sig_off,
 				   t->sig_len, &sig);
 	if (err) {
-		ms_out_abort(&body);
+		outfile_abort(&body);
 		return err;
 	}
 	if (o->body_out) {
-		err = ms_out_commit(&body);
+		err = outfile_commit(&body);
 		if (err)
-			ms_error(o->body_out, "cannot write: %s",
-				 ms_io_strerror(err));
+			log_error(o->body_out, "cannot write: %s",
+				 infile_strerror(err));
 	}
 	if (!err && o->sig_out) {
-		err = ms_out_commit(&sig);
+		err = outfile_commit(&sig);
 		if (err)
-			ms_error(o->sig_out, "cannot write: %s",
-				 ms_io_strerror(err));
+			log_error(o->sig_out, "cannot write: %s",
+				 infile_strerror(err));
 	}
-	ms_out_abort(&body);
-	ms_out_abort(&sig);
+	outfile_abort(&body);
+	outfile_abort(&sig);
 	return err;
 }
 
 static int write_stdout(const struct job *j, const uint8_t *p, size_t len)
 {
-	int err = ms_write_fd(STDOUT_FILENO, p, len);
+	int err = outfile_write_fd(STDOUT_FILENO, p, len);
 
-	if (err == MS_ECHANGED)
+	if (err == INFILE_ECHANGED)
 		return input_changed(j);
 	if (err)
-		ms_error("stdout", "%s", strerror(-err));
+		log_error("stdout", "%s", strerror(-err));
 	return err ? MS_EXIT_IO : MS_EXIT_OK;
 }
 
 /* The PKCS#7 id type is the only one the kernel accepts
  * (kernel/module/signing.c, module_sig_check()). */
-static int id_type_exit(const struct job *j, const struct ms_trailer *t)
+static int id_type_exit(const struct job *j, const struct trailer *t)
 {
-	const char *name = ms_id_type_name(t->desc.id_type);
+	const char *name = sig_describe_id_type_name(t->desc.id_type);
 
-	if (t->desc.id_type == MS_ID_PKCS7)
+	if (t->desc.id_type == TRAILER_ID_PKCS7)
 		return MS_EXIT_OK;
 	if (name)
-		ms_error(j->file, "signature id type %u (%s) is not PKCS#7: "
+		log_error(j->file, "signature id type %u (%s) is not PKCS#7: "
 			 "the legacy pre-4.3 format, which kernels refuse "
 			 "(ENOPKG)", t->desc.id_type, name);
 	else
-		ms_error(j->file, "unknown signature id type %u: not a "
+		log_error(j->file, "unknown signature id type %u: not a "
 			 "PKCS#7 module signature (the kernel says ENOPKG)",
 			 t->desc.id_type);
 	return MS_EXIT_NOPKG;
@@ -154,15 +154,15 @@ static int id_type_exit(const struct job *j, const struct ms_trailer *t)
  * verdict is ENODATA, so exit 3 as for any unsigned module; when it does,
  * that inner signature is what counts and is described.
  */
-static int signed_after(const struct job *j, const struct ms_modfile *f)
+static int signed_after(const struct job *j, const struct module_file *f)
 {
 	const char *what;
 
 	if (!f->signed_after)
 		return MS_EXIT_OK;
-	if (ms_modfile_signed_after(f, &what))
+	if (module_file_signed_after(f, &what))
 		return fail(j, -ENODATA, MS_EXIT_UNSIGNED, "%s", what);
-	ms_warn(j->file, "%s; describing the signature inside", what);
+	log_warn(j->file, "%s; describing the signature inside", what);
 	return MS_EXIT_OK;
 }
 
@@ -171,21 +171,21 @@ static int signed_after(const struct job *j, const struct ms_modfile *f)
  * calls for.  mod: the signed module (NULL for a lone .p7s or a detached
  * signature).
  */
-static int show(const struct job *j, const struct ms_modfile *f,
+static int show(const struct job *j, const struct module_file *f,
 		struct ms_sigdesc *d, const uint8_t *mod, size_t len)
 {
-	if (f && f->comp != MS_COMP_NONE) {
-		d->compression = ms_comp_name(f->comp);
+	if (f && f->comp != COMPRESS_NONE) {
+		d->compression = compress_name(f->comp);
 		d->compressed_len = f->file.len;
 	}
 	/* -c names a certificate that signed nothing here: its key type
 	 * says nothing about this signature */
 	if (d->cert_path && !d->cert_signs)
-		ms_warn(j->o->cert_path, "not the signer of %s (neither "
+		log_warn(j->o->cert_path, "not the signer of %s (neither "
 			"issuer and serial nor subjectKeyIdentifier match a "
 			"signer)", j->file);
 	if (d->signed_twice)
-		ms_warn(j->file, "signed twice: the body still ends with an "
+		log_warn(j->file, "signed twice: the body still ends with an "
 			"older signature");
 	j->sink->show(j->sink->ctx, j->out, j->file, d, mod, len);
 	return MS_EXIT_OK;
@@ -199,24 +199,24 @@ static int show(const struct job *j, const struct ms_modfile *f,
  * the other see the same.  What the kernel would say of it is
  * verify-file's business.
  */
-static int modinfo_part(const struct job *j, const struct ms_modfile *f)
+static int part_modinfo(const struct job *j, const struct module_file *f)
 {
-	int err = ms_modinfo_print(j->out, f->data, f->len, j->o->field);
+	int err = modinfo_print(j->out, f->data, f->len, j->o->field);
 
 	if (err == -EINVAL) {
-		ms_error(NULL, "unknown modinfo field '%s' (sig_id, signer, "
+		log_error(NULL, "unknown modinfo field '%s' (sig_id, signer, "
 			 "sig_key, sig_hashalgo, signature)", j->o->field);
 		return MS_EXIT_USAGE;
 	}
 	if (err)
-		ms_info("%s: modinfo shows no signature fields for this file",
+		log_info("%s: modinfo shows no signature fields for this file",
 			j->file);
 	return MS_EXIT_OK;
 }
 
 /* The split-off parts of one appended signature; -1 when none is asked. */
-static int split_part(const struct job *j, const struct ms_modfile *f,
-		      const struct ms_trailer *t)
+static int split_part(const struct job *j, const struct module_file *f,
+		      const struct trailer *t)
 {
 	const struct ms_describe_opts *o = j->o;
 
@@ -231,7 +231,7 @@ static int split_part(const struct job *j, const struct ms_modfile *f,
 			t->desc.key_id_len, t->desc.sig_len);
 		return MS_EXIT_OK;
 	case MS_PART_MODINFO:
-		return modinfo_part(j, f);
+		return part_modinfo(j, f);
 	case MS_PART_NONE:
 		break;
 	}
@@ -240,41 +240,41 @@ static int split_part(const struct job *j, const struct ms_modfile *f,
 
 /* A file with no trailer may be a .p7s itself: describe it.  -EBADMSG
  * when it is not CMS either. */
-static int describe_p7s(const struct job *j, const struct ms_modfile *f)
+static int describe_p7s(const struct job *j, const struct module_file *f)
 {
 	const struct ms_describe_opts *o = j->o;
 	struct ms_sigdesc d;
 	int err, rc;
 
-	err = ms_sigdesc_fill_detached(&d, f->data, f->len, 0, 0, j->file,
+	err = sig_describe_fill_detached(&d, f->data, f->len, 0, 0, j->file,
 				       o->cert, o->cert_path);
 	if (err) {
-		ms_sigdesc_free(&d);
+		sig_describe_free(&d);
 		return err;
 	}
 	rc = show(j, NULL, &d, NULL, 0);
-	ms_sigdesc_free(&d);
+	sig_describe_free(&d);
 	return rc;
 }
 
 /* An appended signature: the parts asked for, then its description. */
-static int run(const struct job *j, const struct ms_modfile *f)
+static int run(const struct job *j, const struct module_file *f)
 {
 	const struct ms_describe_opts *o = j->o;
-	struct ms_trailer t;
+	struct trailer t;
 	struct ms_sigdesc d;
 	const char *why;
 	int err, rc;
 
-	err = ms_trailer_split(f->data, f->len, &t, &why);
-	if (ms_file_check(&f->file))
+	err = trailer_split(f->data, f->len, &t, &why);
+	if (infile_check(&f->file))
 		return input_changed(j);
 	if (err == -ENODATA && o->part == MS_PART_NONE && !f->signed_after &&
 	    describe_p7s(j, f) == 0)
 		return MS_EXIT_OK;
 	/* modinfo has its own reading of the trailer, and no error */
 	if (err && o->part == MS_PART_MODINFO && !o->body_out && !o->sig_out)
-		return modinfo_part(j, f);
+		return part_modinfo(j, f);
 	if (err)
 		return fail(j, err, err == -ENODATA ? MS_EXIT_UNSIGNED :
 			    MS_EXIT_MALFORMED, "%s", why);
@@ -287,27 +287,27 @@ static int run(const struct job *j, const struct ms_modfile *f)
 	if (o->quiet)
 		return id_type_exit(j, &t);
 
-	err = ms_sigdesc_fill(&d, f->data, f->len, o->cert, o->cert_path);
-	if (ms_file_check(&f->file)) {
-		ms_sigdesc_free(&d);
+	err = sig_describe_fill(&d, f->data, f->len, o->cert, o->cert_path);
+	if (infile_check(&f->file)) {
+		sig_describe_free(&d);
 		return input_changed(j);
 	}
 	if (err) {
-		ms_sigdesc_free(&d);
+		sig_describe_free(&d);
 		return fail(j, -EBADMSG, MS_EXIT_MALFORMED, "signature blob "
 			    "is not a CMS/PKCS#7 SignedData message");
 	}
 	show(j, f, &d, f->data, f->len);
 	rc = id_type_exit(j, &t);
-	ms_sigdesc_free(&d);
+	sig_describe_free(&d);
 	return rc;
 }
 
 /* --sig FILE.p7s or --detached: the file and its detached signature. */
-static int run_detached(const struct job *j, const struct ms_modfile *f)
+static int run_detached(const struct job *j, const struct module_file *f)
 {
 	const struct ms_describe_opts *o = j->o;
-	struct ms_modfile s;
+	struct module_file s;
 	struct ms_sigdesc d;
 	const char *content;
 	char *p7s = NULL;
@@ -319,26 +319,26 @@ static int run_detached(const struct job *j, const struct ms_modfile *f)
 			return fail(j, -ENOMEM, MS_EXIT_IO, "out of memory");
 		path = p7s;
 	}
-	err = ms_modfile_open(path, &s, &content);
+	err = module_file_open(path, &s, &content);
 	if (err) {
 		rc = fail(j, err, MS_EXIT_IO, "cannot read the detached "
 			  "signature %s: %s (give it with --sig)", path,
-			  content ? content : ms_io_strerror(err));
+			  content ? content : infile_strerror(err));
 		free(p7s);
 		return rc;
 	}
-	err = ms_sigdesc_fill_detached(&d, s.data, s.len, f->len,
-				       ms_has_magic(f->data, f->len), path,
+	err = sig_describe_fill_detached(&d, s.data, s.len, f->len,
+				       trailer_has_magic(f->data, f->len), path,
 				       o->cert, o->cert_path);
 	if (err)
 		rc = fail(j, -EBADMSG, MS_EXIT_MALFORMED, "%s is not a "
 			  "CMS/PKCS#7 SignedData message", path);
 	else
 		rc = show(j, f, &d, NULL, 0);
-	if (ms_file_check(&f->file) || ms_file_check(&s.file))
+	if (infile_check(&f->file) || infile_check(&s.file))
 		rc = input_changed(j);
-	ms_sigdesc_free(&d);
-	ms_modfile_close(&s);
+	sig_describe_free(&d);
+	module_file_close(&s);
 	free(p7s);
 	return rc;
 }
@@ -348,18 +348,18 @@ int ms_describe_file(const struct ms_describe_opts *o,
 		     FILE *out)
 {
 	const struct job j = { o, sink, file, out };
-	struct ms_modfile f;
+	struct module_file f;
 	const char *content;
 	int err, rc;
 
 	/* A compressed module is described as the kernel sees it:
 	 * decompressed. */
-	err = ms_modfile_open(file, &f, &content);
+	err = module_file_open(file, &f, &content);
 	if (err) {
 		if (content)
-			return fail(&j, err, ms_exit_for_errno(err),
+			return fail(&j, err, exitcode_for_errno(err),
 				    "cannot decompress: %s", content);
-		return fail(&j, err, MS_EXIT_IO, "%s", ms_io_strerror(err));
+		return fail(&j, err, MS_EXIT_IO, "%s", infile_strerror(err));
 	}
 	if (o->sig || o->detached) {
 		rc = run_detached(&j, &f);
@@ -369,9 +369,9 @@ int ms_describe_file(const struct ms_describe_opts *o,
 			rc = run(&j, &f);
 	}
 	/* what was said about a module that changed meanwhile is void */
-	if (ms_file_check(&f.file) && rc != MS_EXIT_IO)
+	if (infile_check(&f.file) && rc != MS_EXIT_IO)
 		rc = input_changed(&j);
-	ms_modfile_close(&f);
+	module_file_close(&f);
 	return rc;
 }
 
@@ -379,7 +379,7 @@ int ms_describe_file(const struct ms_describe_opts *o,
 struct each {
 	const struct ms_describe_opts *o;
 	const struct ms_describe_sink *sink;
-	const struct ms_list *files;
+	const struct batch_run_list *files;
 	struct ms_describe_tally *t;
 };
 
@@ -410,21 +410,21 @@ int ms_describe_all(const struct ms_describe_opts *o,
 		    int n, const char *from, int nul, const char *walk,
 		    int jobs, struct ms_describe_tally *t)
 {
-	const struct ms_tree_inputs in = {
+	const struct treewalk_inputs in = {
 		.names = names, .n = n, .from = from, .nul = nul, .walk = walk,
 	};
-	struct ms_list files = { 0 };
+	struct batch_run_list files = { 0 };
 	struct each e = { o, sink, &files, t };
 	int code;
 
 	memset(t, 0, sizeof(*t));
-	code = ms_tree_inputs_collect(&in, &files);
+	code = treewalk_collect(&in, &files);
 	if (files.n)
-		code = ms_exit_worst(code, ms_batch_each(&files, jobs ? jobs :
-			ms_pool_default_workers(), "described",
+		code = exitcode_worst(code, batch_run_each(&files, jobs ? jobs :
+			workpool_default_workers(), "described",
 			each_describe, each_done, &e));
 	t->files = files.n;
-	ms_list_free(&files);
+	batch_run_list_free(&files);
 	return code;
 }
 
@@ -432,15 +432,15 @@ static int check_outputs(const struct ms_describe_opts *o,
 			 const char *file)
 {
 	const char *const outs[] = { o->body_out, o->sig_out };
-	struct ms_input_set in = { 0 };
+	struct samefile_inputs in = { 0 };
 	const char *bad;
 	char why[512];
 
-	ms_inputs_add(&in, file, "the module");
-	ms_inputs_add(&in, o->cert_path, "the certificate");
-	if (!ms_outputs_check(&in, outs, 2, &bad, why, sizeof(why)))
+	samefile_inputs_add(&in, file, "the module");
+	samefile_inputs_add(&in, o->cert_path, "the certificate");
+	if (!samefile_outputs_check(&in, outs, 2, &bad, why, sizeof(why)))
 		return 0;
-	ms_error(bad, "%s", why);
+	log_error(bad, "%s", why);
 	return -EEXIST;
 }
 
@@ -450,13 +450,13 @@ int ms_describe_begin(struct ms_describe_opts *o, const char *file)
 
 	if (err)
 		return err;
-	ms_cleanup_on_signals();
+	outfile_cleanup_on_signals();
 	o->cert = NULL;
 	if (!o->cert_path)
 		return 0;
-	err = ms_cert_read(o->cert_path, &o->cert);
+	err = cert_file_read(o->cert_path, &o->cert);
 	if (err) {
-		ms_error(o->cert_path, "%s", ms_cert_strerror(err));
+		log_error(o->cert_path, "%s", cert_file_strerror(err));
 		return -ENOKEY;
 	}
 	return 0;

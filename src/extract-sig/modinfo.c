@@ -162,14 +162,14 @@ out:
  * kernel's (it does not insist on zero fields). */
 static int kmod_sig_info(const uint8_t *buf, size_t len, struct kmod_sig *k)
 {
-	struct ms_desc d;
+	struct trailer_desc d;
 	size_t size, need;
 
-	if (len < MS_MAGIC_LEN ||
-	    memcmp(buf + len - MS_MAGIC_LEN, MS_MAGIC, MS_MAGIC_LEN))
+	if (len < TRAILER_MAGIC_LEN ||
+	    memcmp(buf + len - TRAILER_MAGIC_LEN, TRAILER_MAGIC, TRAILER_MAGIC_LEN))
 		return -ENODATA;
-	size = len - MS_MAGIC_LEN;
-	if (size < MS_DESC_LEN)
+	size = len - TRAILER_MAGIC_LEN;
+	if (size < TRAILER_DESC_LEN)
 		return -ENODATA;
 	d.algo = buf[size - 12];
 	d.hash = buf[size - 11];
@@ -181,11 +181,11 @@ static int kmod_sig_info(const uint8_t *buf, size_t len, struct kmod_sig *k)
 		    (uint32_t)buf[size - 2] << 8 | buf[size - 1];
 	if (d.algo >= 2 || d.hash >= 9 || d.id_type >= 3)
 		return -ENODATA;
-	size -= MS_DESC_LEN;
+	size -= TRAILER_DESC_LEN;
 	need = (size_t)d.sig_len + d.signer_len + d.key_id_len;
 	if (d.sig_len == 0 || size < need)
 		return -ENODATA;
-	if (d.id_type == MS_ID_PKCS7)
+	if (d.id_type == TRAILER_ID_PKCS7)
 		return fill_pkcs7(k, buf + size - d.sig_len, d.sig_len);
 
 	/* fill_default(): the legacy layout */
@@ -198,7 +198,7 @@ static int kmod_sig_info(const uint8_t *buf, size_t len, struct kmod_sig *k)
 	 * kmod_module_info_new()): a NUL in the name ends it */
 	k->signer_len = strnlen((const char *)k->signer, d.signer_len);
 	k->hash_algo = kmod_hash_names[d.hash];
-	k->id_type = ms_id_type_name(d.id_type);
+	k->id_type = sig_describe_id_type_name(d.id_type);
 	return 0;
 }
 
@@ -214,18 +214,18 @@ static void print_field(FILE *f, const struct kmod_sig *k, int which)
 			fwrite(k->signer, 1, k->signer_len, f);
 		break;
 	case 2:
-		ms_hex_kmod(f, k->key_id, k->key_id_len);
+		format_hex_kmod(f, k->key_id, k->key_id_len);
 		break;
 	case 3:
 		fputs(k->hash_algo, f);
 		break;
 	case 4:
-		ms_hex_kmod(f, k->sig, k->sig_len);
+		format_hex_kmod(f, k->sig, k->sig_len);
 		break;
 	}
 }
 
-int ms_modinfo_print(FILE *f, const uint8_t *buf, size_t len,
+int modinfo_print(FILE *f, const uint8_t *buf, size_t len,
 		     const char *field)
 {
 	static const char *const names[] = {

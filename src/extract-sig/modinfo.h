@@ -19,7 +19,7 @@
  * OpenSSL's PKCS7 type cannot read, such as a CMS v3 SKID signer);
  * -EINVAL for an unknown field name.
  */
-int ms_modinfo_print(FILE *f, const uint8_t *buf, size_t len,
+int modinfo_print(FILE *f, const uint8_t *buf, size_t len,
 		     const char *field);
 
 #endif

@@ -12,7 +12,7 @@ int main(int argc, char **argv)
 {
 	int code;
 
-	ms_log_init_plain(argc > 0 ? argv[0] : "sign-file");
+	log_init_plain(argc > 0 ? argv[0] : "sign-file");
 	if (ms_front_delegate(argc, argv, &code))
 		return code;
 	return ms_front_run_core(argv);

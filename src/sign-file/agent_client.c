@@ -166,7 +166,7 @@ int ms_agent_delegate(const char *sock, const struct ms_agent_job *job,
 			goto out;
 		rq.cert = cert;
 	}
-	rq.s[MS_AGENT_S_PROG] = ms_prog();
+	rq.s[MS_AGENT_S_PROG] = log_prog();
 	rq.s[MS_AGENT_S_HASH] = job->hash;
 	rq.s[MS_AGENT_S_KEY] = job->key;
 	rq.s[MS_AGENT_S_CERT] = job->cert;
@@ -184,7 +184,7 @@ int ms_agent_delegate(const char *sock, const struct ms_agent_job *job,
 	n = ms_agent_recv(s, buf, MS_AGENT_MSG_MAX, NULL, 0, &got);
 	if (n < (long)sizeof(ans)) {
 		if (agent_let_go(s, fds[1])) {
-			ms_error(job->module, "locked by the signing agent at "
+			log_error(job->module, "locked by the signing agent at "
 				 "%s, which does not answer: stop it, or unset "
 				 "%s", sock, MS_AGENT_ENV);
 			*code = MS_EXIT_IO;
@@ -194,7 +194,7 @@ int ms_agent_delegate(const char *sock, const struct ms_agent_job *job,
 		done = replaced_meanwhile(job, fds[1]);
 		*code = 0;
 		if (!done && n == -EAGAIN)
-			ms_warn(sock, "the signing agent did not answer within "
+			log_warn(sock, "the signing agent did not answer within "
 				"%s: signing without it", MS_AGENT_TIMEOUT_ENV);
 		goto out;
 	}

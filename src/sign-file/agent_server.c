@@ -69,7 +69,7 @@ static int acceptable(const struct server *sv, const struct ms_agent_req *rq)
 
 	if (rq->flags & ~MS_AGENT_F_ALL ||
 	    !!(rq->flags & MS_AGENT_F_KEYID) != !!c->keyid ||
-	    strcmp(rq->s[MS_AGENT_S_PROG], ms_prog()) ||
+	    strcmp(rq->s[MS_AGENT_S_PROG], log_prog()) ||
 	    strcmp(rq->s[MS_AGENT_S_HASH], c->hash) ||
 	    !same_opt(rq->s[MS_AGENT_S_PROVIDER], c->provider) ||
 	    !same_opt(rq->s[MS_AGENT_S_P11MOD], c->p11module))
@@ -143,7 +143,7 @@ static unsigned int note_fs(struct server *sv, const char *target,
 {
 	char copy[PATH_MAX];
 	struct stat st;
-	unsigned int flags = MS_SYNC_FILE | MS_SYNC_DIR;
+	unsigned int flags = OUTFILE_SYNC_FILE | OUTFILE_SYNC_DIR;
 	int fd, i;
 
 	snprintf(copy, sizeof(copy), "%s", target);
@@ -237,7 +237,7 @@ static int sign_for(struct server *sv, const struct ms_agent_req *rq,
 	}
 	if (skipped && !(rq->flags & MS_AGENT_F_QUIET))
 		fprintf(cap, "%s: %s: already signed, left unchanged\n",
-			ms_prog(), module);
+			log_prog(), module);
 	return MS_EXIT_OK;
 }
 
@@ -286,7 +286,7 @@ static int serve_client(struct server *sv, int fd, uint8_t *buf, int *held)
 	/* Only this uid: anyone else would sign with our key. */
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crlen) < 0 ||
 	    cr.uid != geteuid()) {
-		ms_error(NULL, "signing agent: refused a client of uid %u "
+		log_error(NULL, "signing agent: refused a client of uid %u "
 			 "(it serves uid %u only)", (unsigned int)cr.uid,
 			 (unsigned int)geteuid());
 		answer(fd, MS_AGENT_DECLINE, 0, NULL, 0);
@@ -318,9 +318,9 @@ static int serve_client(struct server *sv, int fd, uint8_t *buf, int *held)
 	}
 	if (sv->conf->preamble)
 		fputs(sv->conf->preamble, cap);
-	ms_log_capture(cap);
+	log_capture(cap);
 	code = sign_for(sv, &rq, fd, fds[0], cap);
-	ms_log_capture(NULL);
+	log_capture(NULL);
 	fclose(cap);
 	if (code < 0)
 		answer(fd, MS_AGENT_DECLINE, 0, NULL, 0);
@@ -489,7 +489,7 @@ static int load_identity(struct server *sv)
 			return err;
 	}
 	if (!ms_agent_is_uri(c->cert)) {
-		err = ms_read_all(c->cert, MS_AGENT_CERT_MAX, &sv->cert,
+		err = infile_read_all(c->cert, MS_AGENT_CERT_MAX, &sv->cert,
 				  &sv->cert_len);
 		if (err)
 			return err;
@@ -512,7 +512,7 @@ static pid_t run_command(char *const *cmd, const sigset_t *old)
 	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, old, NULL);
 		execvp(cmd[0], cmd);
-		ms_error(cmd[0], "cannot run: %s", strerror(errno));
+		log_error(cmd[0], "cannot run: %s", strerror(errno));
 		_exit(127);
 	}
 	return pid < 0 ? -errno : pid;
@@ -571,7 +571,7 @@ int ms_agent_serve(const struct ms_agent_conf *conf, char *const *cmd,
 			goto unblock;
 		}
 	}
-	ms_file_set_threaded(jobs > 1);
+	infile_set_threaded(jobs > 1);
 	for (nt = 0; nt < jobs; nt++)
 		if (pthread_create(&tid[nt], NULL, worker, &sv))
 			break;

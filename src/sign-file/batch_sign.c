@@ -27,13 +27,13 @@ struct group {
 struct sign_run {
 	const struct ms_signer *s;
 	const struct ms_sign_req *req;
-	const struct ms_list *list;
+	const struct batch_run_list *list;
 	const struct ms_sign_view *view;
 	int (*report)(const struct ms_fail *f, int err);
-	struct ms_result *res;
+	struct batch_run_result *res;
 	pthread_mutex_t glock;	/* cur */
 	struct group cur;	/* prepared, waiting for the next flush */
-	struct ms_progress pg;
+	struct progress pg;
 	size_t signed_, skipped, failed;	/* emitter thread only */
 	int code;
 };
@@ -45,10 +45,10 @@ enum { DONE_SIGNED, DONE_SKIPPED, DONE_FAILED };
  * (the outcome names the file) and past its first line; malloc'd, or
  * NULL when there was none.
  */
-static char *captured_reason(FILE *errs, const struct ms_result *r,
+static char *captured_reason(FILE *errs, const struct batch_run_result *r,
 			     const char *name)
 {
-	size_t skip = strlen(ms_prog()) + 2, nl = strlen(name);
+	size_t skip = strlen(log_prog()) + 2, nl = strlen(name);
 	char *reason = NULL, *p;
 
 	fflush(errs);
@@ -68,7 +68,7 @@ static char *captured_reason(FILE *errs, const struct ms_result *r,
 static void finish(struct sign_run *run, size_t i, int err, int skipped,
 		   const struct ms_fail *fail, const struct ms_made_sig *made)
 {
-	struct ms_result *r = &run->res[i];
+	struct batch_run_result *r = &run->res[i];
 	const char *name = run->list->v[i];
 	struct ms_sign_outcome o = {
 		.file = name,
@@ -77,7 +77,7 @@ static void finish(struct sign_run *run, size_t i, int err, int skipped,
 		.err = err,
 		.made = made && !err && !skipped ? &made->d : NULL,
 	};
-	struct ms_capture c;
+	struct batch_run_capture c;
 	char *reason = NULL;
 
 	/* Nothing to say when all went well: no streams to open (two per
@@ -87,7 +87,7 @@ static void finish(struct sign_run *run, size_t i, int err, int skipped,
 		r->tag = skipped ? DONE_SKIPPED : DONE_SIGNED;
 		return;
 	}
-	if (ms_result_begin(&c, r)) {
+	if (batch_run_result_begin(&c, r)) {
 		r->code = MS_EXIT_IO;
 		r->tag = DONE_FAILED;
 		return;
@@ -102,7 +102,7 @@ static void finish(struct sign_run *run, size_t i, int err, int skipped,
 	}
 	run->view->file(c.out, &o);
 	free(reason);
-	ms_result_end(&c);
+	batch_run_result_end(&c);
 }
 
 static int same_dir(const char *a, const char *b)
@@ -120,7 +120,7 @@ struct cstate {
 	struct ms_fail fail;
 };
 
-/* syncfs() once per file system of the group; MS_SYNC_FILE when any
+/* syncfs() once per file system of the group; OUTFILE_SYNC_FILE when any
  * fails, so that each file is then flushed (and judged) on its own. */
 static unsigned int sync_group(struct group *g)
 {
@@ -138,7 +138,7 @@ static unsigned int sync_group(struct group *g)
 		if (j->out.fd >= 0)
 			st.st_dev = j->in.file.st.st_dev;
 		else if (fstat(fd, &st) < 0)
-			return MS_SYNC_FILE;
+			return OUTFILE_SYNC_FILE;
 		for (d = 0; d < ndev && devs[d] != st.st_dev; d++)
 			;
 		if (d < ndev)
@@ -146,7 +146,7 @@ static unsigned int sync_group(struct group *g)
 		if (ndev < MS_GROUP_MAX)
 			devs[ndev++] = st.st_dev;
 		if (syncfs(fd) < 0)
-			return MS_SYNC_FILE;
+			return OUTFILE_SYNC_FILE;
 	}
 	return 0;
 }
@@ -156,7 +156,7 @@ static unsigned int sync_group(struct group *g)
  * for all the data (instead of an fsync and a journal commit per file),
  * then the renames, then one fsync per directory for the renames.
  */
-static void commit_group(struct sign_run *run, struct ms_pool *pool,
+static void commit_group(struct sign_run *run, struct workpool *pool,
 			 struct group *g)
 {
 	struct cstate *cs = calloc(g->n ? g->n : 1, sizeof(*cs));
@@ -168,13 +168,13 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 		/* No room to group: each file flushes on its own. */
 		for (k = 0; k < g->n; k++) {
 			struct ms_fail fail;
-			int err = ms_signer_commit(&g->v[k].job, MS_SYNC_FILE |
-						   MS_SYNC_DIR, &fail);
+			int err = ms_signer_commit(&g->v[k].job, OUTFILE_SYNC_FILE |
+						   OUTFILE_SYNC_DIR, &fail);
 
 			finish(run, g->v[k].i, err, 0, &fail,
 			       g->v[k].job.made);
 			ms_signer_release(&g->v[k].job);
-			ms_pool_finish(pool, g->v[k].i);
+			workpool_finish(pool, g->v[k].i);
 		}
 		goto out;
 	}
@@ -204,7 +204,7 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 			;
 		if (e < k)
 			continue;
-		err = ms_fsync_dir_of(cs[k].dir);
+		err = outfile_fsync_dir_of(cs[k].dir);
 		for (e = k; err && e < g->n; e++) {
 			if (!cs[e].dir || !same_dir(cs[e].dir, cs[k].dir))
 				continue;
@@ -223,7 +223,7 @@ static void commit_group(struct sign_run *run, struct ms_pool *pool,
 		 * (a group never holds more than MS_GROUP_MAX). */
 		idx[e = k % MS_GROUP_MAX] = g->v[k].i;
 		if (e == MS_GROUP_MAX - 1 || k == g->n - 1)
-			ms_pool_finish_many(pool, idx, e + 1);
+			workpool_finish_many(pool, idx, e + 1);
 	}
 	free(cs);
 out:
@@ -243,7 +243,7 @@ static struct group take_group(struct sign_run *run)
 }
 
 /* Commit whatever waits in the group now (under glock to take it). */
-static void flush_group(struct sign_run *run, struct ms_pool *pool)
+static void flush_group(struct sign_run *run, struct workpool *pool)
 {
 	struct group g;
 
@@ -254,7 +254,7 @@ static void flush_group(struct sign_run *run, struct ms_pool *pool)
 		commit_group(run, pool, &g);
 }
 
-static int sign_job(struct ms_pool *pool, void *ctx, size_t i)
+static int sign_job(struct workpool *pool, void *ctx, size_t i)
 {
 	struct sign_run *run = ctx;
 	struct ms_sign_req r = *run->req;
@@ -287,7 +287,7 @@ static int sign_job(struct ms_pool *pool, void *ctx, size_t i)
 		if (!v) {
 			pthread_mutex_unlock(&run->glock);
 			/* No room to wait: this one flushes alone. */
-			err = ms_signer_commit(&job, MS_SYNC_FILE | MS_SYNC_DIR,
+			err = ms_signer_commit(&job, OUTFILE_SYNC_FILE | OUTFILE_SYNC_DIR,
 					       &fail);
 			finish(run, i, err, 0, &fail, job.made);
 			ms_signer_release(&job);
@@ -305,7 +305,7 @@ static int sign_job(struct ms_pool *pool, void *ctx, size_t i)
 	return 1;
 }
 
-static void sign_drain(struct ms_pool *pool, void *ctx)
+static void sign_drain(struct workpool *pool, void *ctx)
 {
 	flush_group(ctx, pool);
 }
@@ -313,7 +313,7 @@ static void sign_drain(struct ms_pool *pool, void *ctx)
 static void sign_done(void *ctx, size_t i)
 {
 	struct sign_run *run = ctx;
-	struct ms_result *r = &run->res[i];
+	struct batch_run_result *r = &run->res[i];
 
 	if (r->tag == DONE_SIGNED)
 		run->signed_++;
@@ -322,18 +322,18 @@ static void sign_done(void *ctx, size_t i)
 		run->skipped++;
 	else
 		run->failed++;
-	run->code = ms_exit_worst(run->code, r->code);
-	ms_result_emit(r, &run->pg);
-	ms_result_free(r);
+	run->code = exitcode_worst(run->code, r->code);
+	batch_run_result_emit(r, &run->pg);
+	batch_run_result_free(r);
 }
 
 int ms_batch_sign_run(const struct ms_signer *s, const struct ms_sign_req *req,
-		      const struct ms_list *list, int jobs,
+		      const struct batch_run_list *list, int jobs,
 		      const struct ms_sign_view *view,
 		      int (*report)(const struct ms_fail *f, int err),
 		      struct ms_sign_tally *tally)
 {
-	static const struct ms_pool_ops ops = { sign_job, sign_done,
+	static const struct workpool_ops ops = { sign_job, sign_done,
 						sign_drain };
 	struct sign_run run = {
 		.s = s, .req = req, .list = list, .view = view,
@@ -353,12 +353,12 @@ int ms_batch_sign_run(const struct ms_signer *s, const struct ms_sign_req *req,
 		return MS_EXIT_IO;
 	}
 	pthread_mutex_init(&run.glock, NULL);
-	ms_progress_init(&run.pg, list->n, "signed");
-	err = ms_pool_run(list->n, jobs, &ops, &run);
-	ms_progress_end(&run.pg);
+	progress_init(&run.pg, list->n, "signed");
+	err = workpool_run(list->n, jobs, &ops, &run);
+	progress_end(&run.pg);
 	if (err) {
-		ms_error(NULL, "cannot start workers: %s", strerror(-err));
-		run.code = ms_exit_worst(run.code, MS_EXIT_IO);
+		log_error(NULL, "cannot start workers: %s", strerror(-err));
+		run.code = exitcode_worst(run.code, MS_EXIT_IO);
 	}
 	*tally = (struct ms_sign_tally){
 		.files = list->n, .signed_ = run.signed_,

@@ -29,7 +29,7 @@
  */
 #define MS_GROUP_MAX 64
 int ms_batch_sign_run(const struct ms_signer *s, const struct ms_sign_req *req,
-		      const struct ms_list *list, int jobs,
+		      const struct batch_run_list *list, int jobs,
 		      const struct ms_sign_view *view,
 		      int (*report)(const struct ms_fail *f, int err),
 		      struct ms_sign_tally *tally);

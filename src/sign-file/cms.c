@@ -398,7 +398,7 @@ int ms_cms_digest_info(const EVP_MD *md, const uint8_t *data, size_t len,
 		       size_t *tbs_len)
 {
 	*tbs = NULL;
-	if (ms_digest(md, data, len, digest, digest_len))
+	if (digest_bytes(md, data, len, digest, digest_len))
 		return -EINVAL;
 	return ms_cms_digest_info_of(md, digest, *digest_len, tbs, tbs_len);
 }

@@ -25,7 +25,7 @@ int ms_cms_signed_attrs(EVP_PKEY *key);
  * use_keyid).  One SignerInfo per key/certificate pair, in order: with
  * n == 1 the bytes are the kernel tool's; with more, a kernel trusting
  * any one of the certificates accepts the module (key rollover).  The
- * digest (EVP_MAX_MD_SIZE bytes) comes from ms_digest (base/digest.h),
+ * digest (EVP_MAX_MD_SIZE bytes) comes from digest_bytes (base/digest.h),
  * so that a caller signing with a token under a lock hashes outside it.
  * The DER goes to a malloc'd *der.  -ENOPKG when OpenSSL has no CMS
  * signature algorithm for a key type and the digest; -EINVAL when it

@@ -63,5 +63,5 @@ unsigned int ms_dur_commit_flags(int out_fd, int replaces)
 	 * where the file system does not order the two itself. */
 	if (out_fd >= 0 && replaces && ms_dur_orders_replace(out_fd))
 		return 0;
-	return MS_SYNC_FILE;
+	return OUTFILE_SYNC_FILE;
 }

@@ -41,9 +41,9 @@ int ms_dur_volatile(int fd);
  * The MS_SYNC_* flags (base/outfile.h) for committing one signed file, in
  * a single run or served by the agent: out_fd is the output's open
  * temporary file (on the target's file system), replaces says that its
- * rename replaces an existing file.  MS_SYNC_FILE, or 0 where the file
+ * rename replaces an existing file.  OUTFILE_SYNC_FILE, or 0 where the file
  * system orders a replacing rename after the data itself, or where
- * nothing survives a power loss; never MS_SYNC_DIR.
+ * nothing survives a power loss; never OUTFILE_SYNC_DIR.
  */
 unsigned int ms_dur_commit_flags(int out_fd, int replaces);
 

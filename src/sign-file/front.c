@@ -24,7 +24,7 @@
 
 int ms_front_kmodsign(int argc, char **argv)
 {
-	if (strcmp(ms_prog(), "kmodsign") == 0)
+	if (strcmp(log_prog(), "kmodsign") == 0)
 		return 1;
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--kmodsign") == 0)
@@ -99,11 +99,11 @@ int ms_front_run_core(char **argv)
 		    (me.st_dev == it.st_dev && me.st_ino == it.st_ino))
 			continue;
 		execv(cand[i], argv);
-		ms_error(cand[i], "cannot run sign-file's signing code: %s "
+		log_error(cand[i], "cannot run sign-file's signing code: %s "
 			 "(reinstall modsign)", strerror(errno));
 		return MS_EXIT_IO;
 	}
-	ms_error(NULL, "cannot find sign-file's signing code, %s, beside "
+	log_error(NULL, "cannot find sign-file's signing code, %s, beside "
 		 "%s or in %s: run the sign-file that make built or "
 		 "installed, or a symlink to it, not a copy", CORE_FROM_BIN,
 		 n > 0 ? self : "this executable", MODSIGN_PKGLIBDIR);

@@ -39,10 +39,10 @@ int ms_kernel_check_cms(const struct kr_rules *kr, X509 *const *certs,
 		v->why = ring.skipped[0].why;
 		v->cert_refused = 1;
 	} else {
-		v->err = kv_verify_pkcs7(&kv, data, len, cms, cms_len,
+		v->err = verify_pkcs7(&kv, data, len, cms, cms_len,
 					 KV_USAGE_MODULE, &res);
 		v->why = res.reason;
-		kv_result_free(&res);
+		verify_result_free(&res);
 		if (v->err == -ENOMEM)
 			err = -ENOMEM;
 	}

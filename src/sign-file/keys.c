@@ -37,7 +37,7 @@ const char *ms_key_problem_str(enum ms_key_problem p)
 	case MS_KEY_BAD_PIN:
 		return "cannot decrypt private key (wrong passphrase)";
 	case MS_KEY_NOT_A_CERT:
-		return ms_cert_strerror(-EBADMSG);
+		return cert_file_strerror(-EBADMSG);
 	case MS_KEY_MISMATCH:
 		return "private key does not match the certificate";
 	case MS_KEY_PIN_UNREADABLE:
@@ -326,7 +326,7 @@ int ms_key_load_private(const char *spec, const struct ms_key_opts *o,
 	}
 	if (ms_token_is_uri(spec))
 		return ms_p11_load_key(spec, o, pin, tok, key, why);
-	err = ms_read_all(spec, KEY_FILE_MAX, &buf, &len);
+	err = infile_read_all(spec, KEY_FILE_MAX, &buf, &len);
 	if (err) {
 		*why = MS_KEY_UNREADABLE;
 		return err;
@@ -339,7 +339,7 @@ int ms_key_load_private(const char *spec, const struct ms_key_opts *o,
 
 int ms_key_load_cert(const char *path, X509 **cert, enum ms_key_problem *why)
 {
-	int err = ms_cert_read(path, cert);
+	int err = cert_file_read(path, cert);
 
 	if (err == -EBADMSG) {
 		*why = MS_KEY_NOT_A_CERT;
@@ -374,7 +374,7 @@ int ms_key_load_cert_spec(const char *spec, const struct ms_key_opts *o,
 	if (err != -EINVAL)
 		return err;
 	/* Not X.509: perhaps the certificate inside a PKCS#12. */
-	err = ms_read_all(spec, KEY_FILE_MAX, &buf, &len);
+	err = infile_read_all(spec, KEY_FILE_MAX, &buf, &len);
 	if (err) {
 		*why = MS_KEY_UNREADABLE;
 		return err;
@@ -467,7 +467,7 @@ int ms_key_mldsa_named(const char *key, const char *cert)
 
 	ERR_set_mark();
 	if (!ms_token_is_uri(key) &&
-	    ms_read_all(key, KEY_FILE_MAX, &buf, &len) == 0) {
+	    infile_read_all(key, KEY_FILE_MAX, &buf, &len) == 0) {
 		set = mldsa_set_of_key(buf, len);
 		OPENSSL_cleanse(buf, len);
 		free(buf);

@@ -19,7 +19,7 @@
  * it is.
  */
 int ms_sign_outputs_check(const struct ms_sign_req *r, int digest,
-			  const struct ms_input_set *inputs,
+			  const struct samefile_inputs *inputs,
 			  struct ms_fail *fail);
 
 #endif

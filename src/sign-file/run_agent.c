@@ -21,7 +21,7 @@ int ms_run_agent_stop(void)
 	int err = ms_agent_stop(sock);
 
 	if (err)
-		ms_error(sock ? sock : MS_AGENT_ENV, "no signing agent "
+		log_error(sock ? sock : MS_AGENT_ENV, "no signing agent "
 			 "answers there: %s", strerror(-err));
 	return err ? MS_EXIT_IO : 0;
 }
@@ -37,10 +37,10 @@ static char *agent_preamble(const struct ms_signer *signer, const char *hash,
 	FILE *cap;
 
 	cap = open_memstream(&pre, &plen);
-	ms_log_capture(cap);
+	log_capture(cap);
 	ms_sign_warn_algorithms(signer, hash, NULL, NULL, NULL, names);
 	ms_sign_warn_mldsa(signer, NULL, names);
-	ms_log_capture(NULL);
+	log_capture(NULL);
 	if (cap && !fclose(cap))
 		fputs(pre, stderr);
 	return pre;
@@ -62,7 +62,7 @@ int ms_run_agent(const struct ms_sign_cmd *c, int detached)
 	 * survive fork(). */
 	if (detached && ms_agent_detach(&ready, &code))
 		return code;
-	ms_openssl_init(c->verbose);
+	openssl_init(c->verbose);
 	memset(&signer, 0, sizeof(signer));
 	err = ms_signer_init(&signer, c->words[0], c->keyid, &fail);
 	if (!err)
@@ -77,10 +77,10 @@ int ms_run_agent(const struct ms_sign_cmd *c, int detached)
 	conf.key = c->words[1];
 	conf.cert = c->words[2];
 	conf.preamble = pre;
-	conf.jobs = c->batch.jobs ? c->batch.jobs : ms_pool_default_workers();
+	conf.jobs = c->batch.jobs ? c->batch.jobs : workpool_default_workers();
 	code = ms_agent_serve(&conf, c->ncmd ? c->words + 3 : NULL, ready);
 	if (code < 0) {
-		ms_error(NULL, "cannot start the signing agent: %s",
+		log_error(NULL, "cannot start the signing agent: %s",
 			 strerror(-code));
 		code = MS_EXIT_IO;
 	}

@@ -21,23 +21,23 @@
 /* The names in words, --files-from and -r (base/treewalk.h): exit code
  * or 0. */
 static int batch_list(const struct ms_sign_cmd *c, int first,
-		      struct ms_list *list)
+		      struct batch_run_list *list)
 {
-	const struct ms_tree_inputs in = {
+	const struct treewalk_inputs in = {
 		.names = c->words + first, .n = c->nwords - first,
 		.from = c->batch.from, .nul = c->batch.nul,
 		.walk = c->batch.walk,
 	};
 
-	return ms_tree_inputs_collect(&in, list);
+	return treewalk_collect(&in, list);
 }
 
 /* Every output of the list checked against the run's inputs before
  * anything is loaded: 0, or the exit code of the first clash. */
-static int check_outputs(struct ms_sign_cmd *c, const struct ms_list *list,
+static int check_outputs(struct ms_sign_cmd *c, const struct batch_run_list *list,
 			 int (*report)(const struct ms_fail *f, int err))
 {
-	struct ms_input_set in = { 0 };
+	struct samefile_inputs in = { 0 };
 	struct ms_fail fail;
 
 	ms_cmd_inputs(c, c->nextra ? NULL : c->words[1],
@@ -79,7 +79,7 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 {
 	int (*report)(const struct ms_fail *f, int err) = ms_sign_report;
 	const char *hash = c->words[0];
-	struct ms_list list = { 0 };
+	struct batch_run_list list = { 0 };
 	struct kconfig kc = { 0 };
 	struct ms_signer signer;
 	int code, listed;
@@ -92,9 +92,9 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 	code = check_outputs(c, &list, report);
 	if (code)
 		goto out;
-	ms_set_verbose(c->verbose);
-	ms_openssl_init(c->verbose);
-	ms_cleanup_on_signals();
+	log_set_verbose(c->verbose);
+	openssl_init(c->verbose);
+	outfile_cleanup_on_signals();
 	/* --kernel-config as for one file: its line, its warnings, and
 	 * "-" as the hash (it was ignored here). */
 	if (c->kcpath) {
@@ -107,13 +107,13 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 	code = load_signer(c, &signer, hash, &kc, report);
 	if (code)
 		goto out;
-	code = ms_exit_worst(listed, ms_batch_sign_run(&signer, &c->req, &list,
+	code = exitcode_worst(listed, ms_batch_sign_run(&signer, &c->req, &list,
 			     c->batch.jobs ? c->batch.jobs :
-			     ms_pool_default_workers(), view, report, tally));
+			     workpool_default_workers(), view, report, tally));
 out:
 	ms_signer_free(&signer);
 	ms_pin_clear();
-	ms_list_free(&list);
-	kc_free(&kc);
+	batch_run_list_free(&list);
+	kernel_config_free(&kc);
 	return code;
 }

@@ -56,14 +56,14 @@ static int set_targets(struct ms_sign_cmd *c, int npos, const char *cert,
 		       int (*report)(const struct ms_fail *f, int err))
 {
 	struct ms_sign_req *req = &c->req;
-	struct ms_input_set in = { 0 };
+	struct samefile_inputs in = { 0 };
 	struct ms_fail fail;
 
 	req->module = c->words[npos - 1];
 	req->overlap = 1;
 	/* <dest> that is <module> by any name: in place */
 	if (c->nwords == npos + 1 && (req->trailer_only ||
-	    !ms_same_file(c->words[npos - 1], c->words[npos])) &&
+	    !samefile_same(c->words[npos - 1], c->words[npos])) &&
 	    strcmp(c->words[npos - 1], c->words[npos]) != 0)
 		req->dest = c->words[npos];
 	if (ms_cmd_kmodsign_check(req))
@@ -78,7 +78,7 @@ static int set_targets(struct ms_sign_cmd *c, int npos, const char *cert,
 
 /* --digest-only: write <module>.digest and .tbs, and keep the digest's
  * name and value in hex for the tool's line. */
-static int digest(const struct ms_signer *s, const char *hash,
+static int write_digest(const struct ms_signer *s, const char *hash,
 		  const struct ms_sign_req *req, struct ms_one_done *done,
 		  struct ms_fail *fail)
 {
@@ -90,7 +90,7 @@ static int digest(const struct ms_signer *s, const char *hash,
 	if (err || done->skipped)
 		return err;
 	done->hash = strdup(hash);
-	done->digest_hex = ms_hex(md, dlen);
+	done->digest_hex = format_hex(md, dlen);
 	if (!done->hash || !done->digest_hex) {
 		free(done->hash);
 		free(done->digest_hex);
@@ -131,9 +131,9 @@ int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done)
 		done->by_agent = 1;
 		return code;
 	}
-	ms_set_verbose(c->verbose);
-	ms_openssl_init(c->verbose);
-	ms_cleanup_on_signals();
+	log_set_verbose(c->verbose);
+	openssl_init(c->verbose);
+	outfile_cleanup_on_signals();
 
 	/* Positional layout of the kernel tool: in -s mode the key slot
 	 * holds the raw CMS and the hash moves to the second place. */
@@ -148,7 +148,7 @@ int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done)
 	cert = c->verb == MS_VERB_ATTACH ? c->words[1] : c->words[2];
 	code = set_targets(c, npos, cert, report);
 	if (code) {
-		kc_free(&kc);
+		kernel_config_free(&kc);
 		return code;
 	}
 
@@ -157,10 +157,10 @@ int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done)
 		warn(c, &signer, hash, &kc, names);
 	if (!err)
 		err = c->verb == MS_VERB_DIGEST
-			? digest(&signer, hash, &c->req, done, &fail)
+			? write_digest(&signer, hash, &c->req, done, &fail)
 			: ms_signer_sign_file(&signer, &c->req, &done->skipped, &fail);
 	ms_signer_free(&signer);
 	ms_pin_clear();
-	kc_free(&kc);
+	kernel_config_free(&kc);
 	return err ? report(&fail, err) : MS_EXIT_OK;
 }

@@ -55,19 +55,19 @@ int ms_cmd_load(const struct ms_sign_cmd *c, int npos, struct ms_signer *s,
 }
 
 void ms_cmd_inputs(const struct ms_sign_cmd *c, const char *key,
-		   const char *cert, struct ms_input_set *in)
+		   const char *cert, struct samefile_inputs *in)
 {
-	ms_inputs_add(in, key, c->verb == MS_VERB_RAW ? "the raw CMS"
+	samefile_inputs_add(in, key, c->verb == MS_VERB_RAW ? "the raw CMS"
 						      : "the key");
-	ms_inputs_add(in, cert, "the certificate");
-	ms_inputs_add(in, c->rawsig, "the signature to attach");
+	samefile_inputs_add(in, cert, "the certificate");
+	samefile_inputs_add(in, c->rawsig, "the signature to attach");
 	for (int i = 0; i < c->nextra; i++) {
-		ms_inputs_add(in, c->extra_keys[i], "a --signer key");
-		ms_inputs_add(in, c->extra_certs[i], "a --signer certificate");
+		samefile_inputs_add(in, c->extra_keys[i], "a --signer key");
+		samefile_inputs_add(in, c->extra_certs[i], "a --signer certificate");
 	}
-	ms_inputs_add(in, c->pin_file, "the PIN file");
-	ms_inputs_add(in, c->kcpath, "the kernel config");
-	ms_inputs_add(in, c->batch.from, "the --files-from list");
+	samefile_inputs_add(in, c->pin_file, "the PIN file");
+	samefile_inputs_add(in, c->kcpath, "the kernel config");
+	samefile_inputs_add(in, c->batch.from, "the --files-from list");
 }
 
 /*
@@ -105,11 +105,11 @@ int ms_cmd_kmodsign_check(const struct ms_sign_req *req)
 	if (!req->trailer_only)
 		return 0;
 	if (req->p7s_only) {
-		ms_error(NULL, "-d and -D exclude each other");
+		log_error(NULL, "-d and -D exclude each other");
 		return -EINVAL;
 	}
 	if (!req->dest) {
-		ms_error(NULL, "-D writes the signature block to <dest>: give "
+		log_error(NULL, "-D writes the signature block to <dest>: give "
 			 "a <dest> other than <module>");
 		return -EINVAL;
 	}
@@ -138,12 +138,12 @@ static int words_error(const struct ms_sign_cmd *o, int need, int more)
 	if (o->kmod)		/* kmodsign says only its usage */
 		return MS_CLI_USAGE;
 	if (!o->nwords)
-		ms_error(NULL, "no arguments (%d needed)", need);
+		log_error(NULL, "no arguments (%d needed)", need);
 	else if (o->nwords < need)
-		ms_error(NULL, "missing arguments: %d given, %d needed",
+		log_error(NULL, "missing arguments: %d given, %d needed",
 			 o->nwords, need);
 	else
-		ms_error(NULL, "too many arguments (at most %d): '%s'",
+		log_error(NULL, "too many arguments (at most %d): '%s'",
 			 need + more, o->words[need + more]);
 	return MS_CLI_USAGE;
 }
@@ -153,12 +153,12 @@ int ms_cmd_check_one(const struct ms_sign_cmd *o)
 	int npos = ms_cmd_words_wanted(o);
 
 	if (o->nextra && o->verb != MS_VERB_SIGN)
-		ms_error(NULL, "--signer only goes with signing here");
+		log_error(NULL, "--signer only goes with signing here");
 	else if (o->req.trailer_only && o->verb == MS_VERB_DIGEST)
-		ms_error(NULL, "-D and --digest-only exclude each other");
+		log_error(NULL, "-D and --digest-only exclude each other");
 	else if ((o->req.save_p7s || o->req.p7s_only) &&
 		 (o->verb == MS_VERB_ATTACH || o->verb == MS_VERB_DIGEST))
-		ms_error(NULL, "-d and -p only go with signing here");
+		log_error(NULL, "-d and -p only go with signing here");
 	else if (o->nwords < npos ||
 		 o->nwords > npos + (o->verb == MS_VERB_DIGEST ? 0 : 1))
 		return words_error(o, npos, o->verb == MS_VERB_DIGEST ? 0 : 1);
@@ -172,13 +172,13 @@ int ms_cmd_check_batch(const struct ms_sign_cmd *o)
 	int npos = o->nextra ? 1 : 3;
 
 	if (!o->batch.on)
-		ms_error(NULL, "-r, --files-from, -0, -j and --json go with "
+		log_error(NULL, "-r, --files-from, -0, -j and --json go with "
 			 "--batch");
 	else if (o->verb != MS_VERB_SIGN)
-		ms_error(NULL, "--batch only signs (not -s, --attach or "
+		log_error(NULL, "--batch only signs (not -s, --attach or "
 			 "--digest-only)");
 	else if (o->batch.nul && !o->batch.from)
-		ms_error(NULL, "-0 goes with --files-from");
+		log_error(NULL, "-0 goes with --files-from");
 	else if (o->nwords < npos ||
 		 (o->nwords == npos && !o->batch.from && !o->batch.walk))
 		return words_error(o, npos + 1, 0);
@@ -193,7 +193,7 @@ int ms_cmd_pin_source(int from_file, const char *arg)
 				    arg);
 
 	if (err)
-		ms_error(NULL, err == -EEXIST ? "--pin-file and --pin-fd "
+		log_error(NULL, err == -EEXIST ? "--pin-file and --pin-fd "
 			 "exclude each other" : "--pin-fd needs a descriptor "
 			 "number");
 	return err ? MS_EXIT_USAGE : 0;
@@ -202,7 +202,7 @@ int ms_cmd_pin_source(int from_file, const char *arg)
 void ms_cmd_done(void)
 {
 	ms_pin_clear();
-	ms_openssl_done();
+	openssl_init_done();
 }
 
 void ms_cmd_say_done(const struct ms_sign_cmd *c, struct ms_one_done *d)
@@ -217,9 +217,9 @@ void ms_cmd_say_done(const struct ms_sign_cmd *c, struct ms_one_done *d)
 	free(d->digest_hex);
 	if (d->skipped && !c->quiet)
 		fprintf(stderr, "%s: %s: already signed, left unchanged\n",
-			ms_prog(), req->module);
+			log_prog(), req->module);
 	else if (!d->skipped)
-		ms_info("%s %s%s%s", c->verb == MS_VERB_DIGEST ? "digested" :
+		log_info("%s %s%s%s", c->verb == MS_VERB_DIGEST ? "digested" :
 			"signed", req->module, req->p7s_only ?
 			" (detached .p7s only)" : "", req->dest ?
 			" into the destination" : "");

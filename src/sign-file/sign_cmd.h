@@ -67,7 +67,7 @@ int ms_cmd_load(const struct ms_sign_cmd *c, int npos, struct ms_signer *s,
  * (sign-file/outputs.h).  key and cert are NULL when only --signer names keys.
  */
 void ms_cmd_inputs(const struct ms_sign_cmd *c, const char *key,
-		   const char *cert, struct ms_input_set *in);
+		   const char *cert, struct samefile_inputs *in);
 
 /*
  * kmodsign's -D (req->trailer_only): with -d, or without a <dest> other

@@ -19,30 +19,30 @@ int ms_sign_kconfig_load(const char *path, struct kconfig *kc,
 {
 	int err, line;
 
-	err = kc_load(path, NULL, kc, &line);
+	err = kernel_config_load(path, NULL, kc, &line);
 	if (err) {
 		char why[256];
 
-		err = kc_load_failure(err, line, kc, why, sizeof(why));
-		ms_error(path, "%s", why);
+		err = kernel_config_load_failure(err, line, kc, why, sizeof(why));
+		log_error(path, "%s", why);
 		return err;
 	}
 	/* --kernel settles what the file does not say */
 	if (asked)
-		kc_settle_line(kc, asked);
+		kernel_config_settle_line(kc, asked);
 	if (kc->too_old || (asked && asked->version != kc->rules.version)) {
-		ms_error(path, kc->too_old ? "kernel %s is older than %s, the "
+		log_error(path, kc->too_old ? "kernel %s is older than %s, the "
 			 "oldest kernel this tool models" : "kernel %s is not "
 			 "--kernel %s", kc->version, kc->too_old ? kr_oldest :
 			 kr_label(asked));
-		kc_free(kc);
+		kernel_config_free(kc);
 		return MS_EXIT_USAGE;
 	}
 	if (strcmp(*hash, "-") == 0) {
 		if (!kc->sig_hash[0]) {
-			ms_error(path, "no CONFIG_MODULE_SIG_HASH to take for "
+			log_error(path, "no CONFIG_MODULE_SIG_HASH to take for "
 				 "\"-\" (give the hash)");
-			kc_free(kc);
+			kernel_config_free(kc);
 			return MS_EXIT_USAGE;
 		}
 		*hash = kc->sig_hash;

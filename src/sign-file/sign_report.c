@@ -16,11 +16,11 @@ int ms_sign_report(const struct ms_fail *f, int err)
 		/* "-" reads CONFIG_MODULE_SIG_HASH, which only a .config
 		 * has: say so rather than call "-" an unknown digest. */
 		if (strcmp(f->path, "-") == 0)
-			ms_error(NULL, "<hash> \"-\" takes CONFIG_MODULE_SIG_HASH "
+			log_error(NULL, "<hash> \"-\" takes CONFIG_MODULE_SIG_HASH "
 				 "from --kernel-config FILE: give that option, "
 				 "or name the hash (sha256, sha512, ...)");
 		else
-			ms_error(NULL, "unknown hash algorithm '%s' (use "
+			log_error(NULL, "unknown hash algorithm '%s' (use "
 				 "sha256, sha384, sha512, sha3-256, ...)",
 				 f->path);
 		return MS_EXIT_USAGE;
@@ -28,77 +28,77 @@ int ms_sign_report(const struct ms_fail *f, int err)
 	case MS_STAGE_CERT:
 	case MS_STAGE_MATCH:
 		if (f->key == MS_KEY_PIN_UNREADABLE) {
-			ms_error(ms_pin_source_name(), "%s",
+			log_error(ms_pin_source_name(), "%s",
 				 err == -EMSGSIZE ? "longer than 1023 bytes"
-						  : ms_io_strerror(err));
+						  : infile_strerror(err));
 			return MS_EXIT_KEY;
 		}
 		if (f->reason)
-			ms_error(f->path, "%s", f->reason);
+			log_error(f->path, "%s", f->reason);
 		else if (f->key == MS_KEY_UNREADABLE)
-			ms_error(f->path, "%s", ms_io_strerror(err));
+			log_error(f->path, "%s", infile_strerror(err));
 		else
-			ms_error(f->path, "%s", ms_key_problem_str(f->key));
+			log_error(f->path, "%s", ms_key_problem_str(f->key));
 		return MS_EXIT_KEY;
 	case MS_STAGE_RAWSIG:
 		if (!f->reason) {
-			ms_error(f->path, "%s", ms_io_strerror(err));
+			log_error(f->path, "%s", infile_strerror(err));
 			return MS_EXIT_IO;
 		}
-		ms_error(f->path, "%s", f->reason);
+		log_error(f->path, "%s", f->reason);
 		if (err == -ENOKEY)
 			return MS_EXIT_KEY;
 		return err == -EKEYREJECTED ? MS_EXIT_REJECTED
 					    : MS_EXIT_MALFORMED;
 	case MS_STAGE_SIGNED:
-		ms_error(f->path, "already signed (use --replace or "
+		log_error(f->path, "already signed (use --replace or "
 			 "--skip-signed)");
 		return MS_EXIT_SIGNED;
 	case MS_STAGE_TRAILER:
-		ms_error(f->path, "%s", f->reason);
+		log_error(f->path, "%s", f->reason);
 		return MS_EXIT_MALFORMED;
 	case MS_STAGE_DECOMPRESS:
 		/* A corrupt stream is malformed input (6); too large or out
 		 * of memory is a system limit (7). */
-		ms_error(f->path, "cannot decompress: %s", f->reason);
-		return ms_exit_for_errno(err);
+		log_error(f->path, "cannot decompress: %s", f->reason);
+		return exitcode_for_errno(err);
 	case MS_STAGE_SIGNED_AFTER:
 		/* Not 8: the kernel does not see this module as signed, and
 		 * a script treating 8 as "nothing to do" would ship it. */
-		ms_error(f->path, "%s (use --replace to sign the decompressed "
+		log_error(f->path, "%s (use --replace to sign the decompressed "
 			 "module)", f->reason);
 		return MS_EXIT_MALFORMED;
 	case MS_STAGE_SIGN:
-		ms_error(f->path, "%s", f->reason);
+		log_error(f->path, "%s", f->reason);
 		return err == -ENOPKG ? MS_EXIT_NOPKG : MS_EXIT_KEY;
 	case MS_STAGE_KERNEL:
 	case MS_STAGE_NOALG:
 		/* the kernel's errno, as verify-file would exit with it;
 		 * or what this build lacks */
-		ms_error(f->path, "%s", f->reason);
-		return ms_exit_for_errno(err);
+		log_error(f->path, "%s", f->reason);
+		return exitcode_for_errno(err);
 	case MS_STAGE_DEST:
 		/* 2, a usage error: the command line named a second module
 		 * where the kernel tool's layout puts <dest> */
-		ms_error(f->path, "is another kernel module, not overwritten "
+		log_error(f->path, "is another kernel module, not overwritten "
 			 "(<dest> after <module>: to sign several modules in "
 			 "place, use --batch)");
 		return MS_EXIT_USAGE;
 	case MS_STAGE_NOT_MODULE:
 		/* 6, malformed input: the kernel refuses it as -ENOEXEC
 		 * before any signature is looked at */
-		ms_error(f->path, "%s", f->reason);
+		log_error(f->path, "%s", f->reason);
 		return MS_EXIT_MALFORMED;
 	case MS_STAGE_OTHER_SIGNER:
-		ms_error(f->path, "%s", f->reason);
+		log_error(f->path, "%s", f->reason);
 		return MS_EXIT_SIGNED;
 	case MS_STAGE_CLOBBER:
 		/* 2: the command line names one file as input and output */
-		ms_error(f->path, "%s", f->reason);
+		log_error(f->path, "%s", f->reason);
 		return MS_EXIT_USAGE;
 	case MS_STAGE_OUTPUT:
 		if (f->reason) {
-			ms_error(f->path, "%s", f->reason);
+			log_error(f->path, "%s", f->reason);
 			return MS_EXIT_IO;
 		}
 		break;
@@ -106,6 +106,6 @@ int ms_sign_report(const struct ms_fail *f, int err)
 	case MS_STAGE_NONE:
 		break;
 	}
-	ms_error(f->path, "%s", ms_io_strerror(err));
+	log_error(f->path, "%s", infile_strerror(err));
 	return MS_EXIT_IO;
 }

@@ -19,14 +19,14 @@ static void print_json(FILE *out, const struct ms_sign_outcome *o)
 	};
 	json_object *j = json_object_new_object();
 
-	ms_json_add_name(j, "file", o->file);
+	json_name_add(j, "file", o->file);
 	json_object_object_add(j, "verdict",
 			       json_object_new_string(verdict[o->verdict]));
 	if (o->verdict == MS_SIGN_FAILED) {
 		json_object_object_add(j, "errno", json_object_new_string(
-					       ms_errno_name(o->err)));
+					       exitcode_errno_name(o->err)));
 		/* it may name other files (the key, a <dest>) */
-		ms_json_add_name(j, "reason", o->reason);
+		json_name_add(j, "reason", o->reason);
 		json_object_object_add(j, "exit", json_object_new_int(o->code));
 	} else {
 		json_object_object_add(j, "signers", o->made &&
@@ -62,7 +62,7 @@ void ms_sign_result_outcome(FILE *out, const struct ms_sign_outcome *o,
 		return;
 	}
 	/* the name quoted as ls quotes it */
-	quoted = ms_quote_name(o->file);
+	quoted = quote_name(o->file);
 	print_text(out, o, quoted ? quoted : o->file);
 	free(quoted);
 }

@@ -58,10 +58,10 @@ void ms_sign_warn_algorithms(const struct ms_signer *s, const char *hash,
 			 "every kernel line", kr ? kr_label(kr) : "");
 	err = kr_digest_check(kr, s->md, &why, &advice);
 	if (advice)
-		ms_warn(hash, "%s", advice);
+		log_warn(hash, "%s", advice);
 	if (err)
-		ms_warn(hash, "%s rejects it (-%s): %s", who,
-			ms_errno_name(err), why);
+		log_warn(hash, "%s rejects it (-%s): %s", who,
+			exitcode_errno_name(err), why);
 	for (int k = 0; k < s->n || (k == 0 && s->certs[0]); k++) {
 		EVP_PKEY *key = k < s->n ? s->keys[k]
 					 : X509_get0_pubkey(s->certs[0]);
@@ -69,13 +69,13 @@ void ms_sign_warn_algorithms(const struct ms_signer *s, const char *hash,
 
 		if (!key)
 			continue;
-		ms_pkey_describe(key, desc, sizeof(desc));
+		format_pkey(key, desc, sizeof(desc));
 		err = check_key(kr, s->certs[k < s->n ? k : 0], key, &why);
 		if (err)
-			ms_warn(names[k], "%s key: %s rejects it (-%s): %s",
-				desc, who, ms_errno_name(err), why);
+			log_warn(names[k], "%s key: %s rejects it (-%s): %s",
+				desc, who, exitcode_errno_name(err), why);
 		if (k < s->n)
-			ms_info("signer %d: %s key from %s (%s)", k + 1, desc,
+			log_info("signer %d: %s key from %s (%s)", k + 1, desc,
 				names[k], ms_p11_load_via(s->toks[k]));
 	}
 }
@@ -87,7 +87,7 @@ void ms_sign_warn_mldsa(const struct ms_signer *s, const struct kr_rules *kr,
 		const char *w = ms_kernel_check_mldsa_note(kr, s->keys[k]);
 
 		if (w)
-			ms_warn(names[k], "%s", w);
+			log_warn(names[k], "%s", w);
 	}
 }
 
@@ -97,15 +97,15 @@ void ms_sign_warn_kconfig(const struct kconfig *kc, const char *path,
 	char w[KC_MAX_WARN][200];
 	int n, i, k;
 
-	n = kc_digest_warnings(kc, hash, w);
+	n = kernel_config_digest_warnings(kc, hash, w);
 	for (i = 0; i < n; i++)
-		ms_warn(path, "%s: %s", hash, w[i]);
+		log_warn(path, "%s: %s", hash, w[i]);
 	for (k = 0; k < s->n || (k == 0 && s->certs[0]); k++) {
 		EVP_PKEY *key = k < s->n ? s->keys[k]
 					 : X509_get0_pubkey(s->certs[0]);
 
-		n = key ? kc_key_warnings(kc, key, w) : 0;
+		n = key ? kernel_config_key_warnings(kc, key, w) : 0;
 		for (i = 0; i < n; i++)
-			ms_warn(path, "signing key: %s", w[i]);
+			log_warn(path, "signing key: %s", w[i]);
 	}
 }

@@ -47,7 +47,7 @@ int ms_signer_init(struct ms_signer *s, const char *hash, int use_keyid,
 	memset(s, 0, sizeof(*s));
 	memset(fail, 0, sizeof(*fail));
 	s->use_keyid = use_keyid;
-	s->md = ms_digest_by_name(hash);
+	s->md = digest_by_name(hash);
 	if (!s->md)
 		return fail_at(fail, MS_STAGE_HASH, hash, NULL, -EINVAL);
 	/*
@@ -184,7 +184,7 @@ int ms_signer_load_raw(struct ms_signer *s, const char *raw,
 	memset(s, 0, sizeof(*s));
 	memset(fail, 0, sizeof(*fail));
 	s->raw_path = raw;
-	err = ms_read_all(raw, RAW_SIG_MAX, &s->raw_sig, &s->raw_sig_len);
+	err = infile_read_all(raw, RAW_SIG_MAX, &s->raw_sig, &s->raw_sig_len);
 	if (err)
 		return fail_at(fail, MS_STAGE_RAWSIG, raw, NULL, err);
 	err = ms_key_load_cert(cert, &s->certs[0], &fail->key);
@@ -202,7 +202,7 @@ int ms_signer_load_attach(struct ms_signer *s, const char *hash,
 	if (err)
 		return err;
 	s->raw_path = raw;
-	err = ms_read_all(raw, RAW_SIG_MAX, &s->raw_sig, &s->raw_sig_len);
+	err = infile_read_all(raw, RAW_SIG_MAX, &s->raw_sig, &s->raw_sig_len);
 	if (err)
 		return fail_at(fail, MS_STAGE_RAWSIG, raw, NULL, err);
 	s->raw_is_value = !ms_cms_is(s->raw_sig, s->raw_sig_len);
@@ -230,11 +230,11 @@ void ms_signer_free(struct ms_signer *s)
 /* Body length once every appended trailer is peeled off (--replace). */
 static int strip_trailers(const uint8_t *buf, size_t len, size_t *body_len)
 {
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 
-	while (ms_has_magic(buf, len)) {
-		int err = ms_trailer_split(buf, len, &t, &why);
+	while (trailer_has_magic(buf, len)) {
+		int err = trailer_split(buf, len, &t, &why);
 
 		if (err)
 			return err;
@@ -282,14 +282,14 @@ static int signed_by_us(const struct ms_signer *s, const uint8_t *buf,
 	for (int k = 0; k < n && all; k++) {
 		int found = 0;
 
-		if (ms_sigdesc_fill(&d, buf, len, s->certs[k], ours) == 0)
+		if (sig_describe_fill(&d, buf, len, s->certs[k], ours) == 0)
 			for (int i = 0; i < d.n_signers &&
 			     i < MS_MAX_SIGNERS; i++)
 				found |= d.s[i].cert_from == ours;
 		all = found;
 		if (!all)
 			break;
-		ms_sigdesc_free(&d);
+		sig_describe_free(&d);
 	}
 	if (all)
 		return 0;
@@ -315,7 +315,7 @@ static int signed_by_us(const struct ms_signer *s, const uint8_t *buf,
 			 "with a signature whose signer cannot be read (not "
 			 "a CMS made by this certificate): use --replace to "
 			 "sign it again");
-	ms_sigdesc_free(&d);
+	sig_describe_free(&d);
 	return fail_at(fail, MS_STAGE_OTHER_SIGNER, r->module, fail->text,
 		       -EEXIST);
 }
@@ -330,18 +330,18 @@ static int apply_signed_policy(const struct ms_signer *s, const uint8_t *buf,
 			       size_t *body_len, int *skipped,
 			       struct ms_fail *fail)
 {
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	int err;
 
-	if (!ms_has_magic(buf, len))
+	if (!trailer_has_magic(buf, len))
 		return 0;
 	switch (r->signed_policy) {
 	case MS_SIGNED_SKIP:
 		/* A trailer the kernel refuses before it reads the CMS
 		 * (kernel/module_signature.c, mod_check_sig()) is no
 		 * signature to keep: the module would not load. */
-		err = ms_trailer_check(buf, len, &t, &why);
+		err = trailer_check(buf, len, &t, &why);
 		if (err) {
 			snprintf(fail->text, sizeof(fail->text), "signature "
 				 "trailer the kernel refuses (%s): use "
@@ -367,7 +367,7 @@ static int apply_signed_policy(const struct ms_signer *s, const uint8_t *buf,
 	return fail_at(fail, MS_STAGE_SIGNED, r->module, NULL, -EEXIST);
 }
 
-/* Bytes compared a chunk at a time, read through ms_map_read so that a
+/* Bytes compared a chunk at a time, read through infile_map_read so that a
  * mapped file never faults (base/infile.h). */
 #define CMP_CHUNK ((size_t)64 << 10)
 
@@ -381,7 +381,7 @@ static int same_bytes(const uint8_t *a, const uint8_t *b, size_t len)
 	for (size_t off = 0; same && off < len; off += CMP_CHUNK) {
 		size_t n = len - off < CMP_CHUNK ? len - off : CMP_CHUNK;
 
-		if (ms_map_read(x, a + off, n) || ms_map_read(y, b + off, n))
+		if (infile_map_read(x, a + off, n) || infile_map_read(y, b + off, n))
 			same = 0;
 		else
 			same = memcmp(x, y, n) == 0;
@@ -395,7 +395,7 @@ static int is_elf(const uint8_t *buf, size_t len)
 {
 	uint8_t id[4];
 
-	return len >= sizeof(id) && !ms_map_read(id, buf, sizeof(id)) &&
+	return len >= sizeof(id) && !infile_map_read(id, buf, sizeof(id)) &&
 	       memcmp(id, "\177ELF", sizeof(id)) == 0;
 }
 
@@ -411,21 +411,21 @@ static int is_elf(const uint8_t *buf, size_t len)
 static int check_dest(const struct ms_sign_req *r, const uint8_t *body,
 		      size_t body_len, struct ms_fail *fail)
 {
-	struct ms_modfile d;
+	struct module_file d;
 	const char *why;
 	size_t dlen;
 	int other = 0;
 
 	if (!r->dest || r->p7s_only || r->trailer_only)
 		return 0;
-	if (ms_modfile_open(r->dest, &d, &why))
+	if (module_file_open(r->dest, &d, &why))
 		return 0;
-	if (is_elf(d.data, d.len) || ms_has_magic(d.data, d.len)) {
+	if (is_elf(d.data, d.len) || trailer_has_magic(d.data, d.len)) {
 		if (strip_trailers(d.data, d.len, &dlen))
 			dlen = d.len;
 		other = dlen != body_len || !same_bytes(d.data, body, dlen);
 	}
-	ms_modfile_close(&d);
+	module_file_close(&d);
 	if (!other)
 		return 0;
 	return fail_at(fail, MS_STAGE_DEST, r->dest, NULL, -EEXIST);
@@ -449,7 +449,7 @@ static int check_body(const struct ms_sign_req *r, const uint8_t *body,
 		return fail_at(fail, MS_STAGE_NOT_MODULE, r->module,
 			       "empty module (nothing to sign: a failed "
 			       "build?)", -ENOEXEC);
-	if (r->firmware || !ms_tree_is_module(r->module))
+	if (r->firmware || !treewalk_is_module(r->module))
 		return 0;
 	if (!is_elf(body, body_len))
 		return fail_at(fail, MS_STAGE_NOT_MODULE, r->module,
@@ -458,7 +458,7 @@ static int check_body(const struct ms_sign_req *r, const uint8_t *body,
 			       "pointer?); to sign it as data, give --usage "
 			       "firmware", -ENOEXEC);
 	/* the ELF checks load_module() makes after the signature's */
-	if (!ms_elf_module_check(body, body_len, &why))
+	if (!elf_check_module(body, body_len, &why))
 		return 0;
 	snprintf(fail->text, sizeof(fail->text), "no kernel module: %s "
 		 "(the kernel refuses it, ENOEXEC); to sign it as data, give "
@@ -469,7 +469,7 @@ static int check_body(const struct ms_sign_req *r, const uint8_t *body,
 
 /*
  * A failed write, named by what it needed.  The file is never written in
- * place: a new one is created beside it (base/outfile.h: ms_out_begin), so a
+ * place: a new one is created beside it (base/outfile.h: outfile_begin), so a
  * read-only directory refuses even a writable module, and "Permission
  * denied" on the module's name would point at the wrong thing.
  */
@@ -496,7 +496,7 @@ static int out_fail(struct ms_fail *fail, const char *target, int err)
 }
 
 static int write_p7s(const char *module, const uint8_t *der, size_t len,
-		     struct ms_out *o, char **path, struct ms_fail *fail)
+		     struct outfile *o, char **path, struct ms_fail *fail)
 {
 	int err;
 
@@ -504,10 +504,10 @@ static int write_p7s(const char *module, const uint8_t *der, size_t len,
 		*path = NULL;
 		return fail_at(fail, MS_STAGE_OUTPUT, module, NULL, -ENOMEM);
 	}
-	err = ms_out_begin(*path, ms_output_mode(*path), o);
+	err = outfile_begin(*path, outfile_mode(*path), o);
 	if (err)
 		return out_fail(fail, *path, err);
-	err = ms_out_write(o, der, len);
+	err = outfile_write(o, der, len);
 	if (err)
 		return fail_at(fail, MS_STAGE_OUTPUT, *path, NULL, err);
 	return 0;
@@ -519,16 +519,16 @@ static int write_p7s(const char *module, const uint8_t *der, size_t len,
  * followed by it is the module signed in place.  (For a compressed module
  * it completes the decompressed module, as the .p7s does.)
  */
-static int write_trailer(struct ms_out *out, const uint8_t *sig,
+static int write_trailer(struct outfile *out, const uint8_t *sig,
 			 size_t sig_len)
 {
-	uint8_t trailer[MS_TRAILER_OVERHEAD];
+	uint8_t trailer[TRAILER_OVERHEAD];
 	int err;
 
-	err = ms_out_write(out, sig, sig_len);
+	err = outfile_write(out, sig, sig_len);
 	if (!err) {
-		ms_trailer_encode((uint32_t)sig_len, trailer);
-		err = ms_out_write(out, trailer, sizeof(trailer));
+		trailer_encode((uint32_t)sig_len, trailer);
+		err = outfile_write(out, trailer, sizeof(trailer));
 	}
 	return err;
 }
@@ -539,46 +539,46 @@ static int write_trailer(struct ms_out *out, const uint8_t *sig,
  * trailer in one writev; a mapped (large) one is copied file to file,
  * reflinked where the file system can, never passing through user space.
  */
-static int write_plain(struct ms_out *out, const struct ms_file *in,
+static int write_plain(struct outfile *out, const struct infile *in,
 		       size_t body_len, const uint8_t *sig, size_t sig_len)
 {
-	uint8_t trailer[MS_TRAILER_OVERHEAD];
+	uint8_t trailer[TRAILER_OVERHEAD];
 	struct iovec iov[3];
 	int err;
 
 	if (!in->buf) {
-		err = ms_out_copy(out, in->fd, body_len);
+		err = outfile_copy(out, in->fd, body_len);
 		return err ? err : write_trailer(out, sig, sig_len);
 	}
-	ms_trailer_encode((uint32_t)sig_len, trailer);
+	trailer_encode((uint32_t)sig_len, trailer);
 	iov[0] = (struct iovec){ (void *)in->data, body_len };
 	iov[1] = (struct iovec){ (void *)sig, sig_len };
 	iov[2] = (struct iovec){ trailer, sizeof(trailer) };
-	return ms_out_writev(out, iov, 3);
+	return outfile_writev(out, iov, 3);
 }
 
 /*
  * A compressed module: sign first, then compress (the kernel checks the
  * decompressed module), in the input's format with kbuild's settings.
  */
-static int write_compressed(struct ms_out *out, enum ms_comp comp,
+static int write_compressed(struct outfile *out, enum compress_fmt comp,
 			    const uint8_t *body, size_t body_len,
 			    const uint8_t *sig, size_t sig_len)
 {
-	uint8_t trailer[MS_TRAILER_OVERHEAD];
+	uint8_t trailer[TRAILER_OVERHEAD];
 	struct iovec iov[3];
 	uint8_t *packed;
 	size_t packed_len;
 	int err;
 
-	ms_trailer_encode((uint32_t)sig_len, trailer);
+	trailer_encode((uint32_t)sig_len, trailer);
 	iov[0] = (struct iovec){ (void *)body, body_len };
 	iov[1] = (struct iovec){ (void *)sig, sig_len };
 	iov[2] = (struct iovec){ trailer, sizeof(trailer) };
-	err = ms_compress(comp, iov, 3, &packed, &packed_len);
+	err = compress_encode(comp, iov, 3, &packed, &packed_len);
 	if (err)
 		return err;
-	err = ms_out_write(out, packed, packed_len);
+	err = outfile_write(out, packed, packed_len);
 	free(packed);
 	return err;
 }
@@ -595,10 +595,10 @@ static int write_compressed(struct ms_out *out, enum ms_comp comp,
 
 struct body_copy {
 	pthread_t tid;
-	struct ms_out *out;
+	struct outfile *out;
 	const char *target;
 	mode_t mode;
-	const struct ms_file *in;
+	const struct infile *in;
 	size_t len;
 	int err;
 };
@@ -607,9 +607,9 @@ static void *copy_body(void *arg)
 {
 	struct body_copy *c = arg;
 
-	c->err = ms_out_begin(c->target, c->mode, c->out);
+	c->err = outfile_begin(c->target, c->mode, c->out);
 	if (!c->err)
-		c->err = ms_out_copy(c->out, c->in->fd, c->len);
+		c->err = outfile_copy(c->out, c->in->fd, c->len);
 	return NULL;
 }
 
@@ -639,7 +639,7 @@ static int check_attach(const struct ms_signer *s,
 	if (v.cert_refused)
 		snprintf(fail->text, sizeof(fail->text), "the %s kernel would "
 			 "not load the certificate as a key: -%s: %s",
-			 kr_label(kr), ms_errno_name(err), v.why);
+			 kr_label(kr), exitcode_errno_name(err), v.why);
 	else if (err == -ENOKEY)
 		snprintf(fail->text, sizeof(fail->text), "no signer of the "
 			 "CMS is the given certificate (-ENOKEY from the %s "
@@ -649,11 +649,11 @@ static int check_attach(const struct ms_signer *s,
 		snprintf(fail->text, sizeof(fail->text), "the signature "
 			 "value does not verify over this file with the "
 			 "certificate (-%s from the %s kernel: %s)",
-			 ms_errno_name(err), kr_label(kr), v.why);
+			 exitcode_errno_name(err), kr_label(kr), v.why);
 	else
 		snprintf(fail->text, sizeof(fail->text), "the %s kernel "
 			 "would refuse this signature: -%s: %s%s", kr_label(kr),
-			 ms_errno_name(err), v.why ? v.why : "rejected",
+			 exitcode_errno_name(err), v.why ? v.why : "rejected",
 			 s->raw_is_value ? "" : " (openssl cms -sign makes "
 			 "one it accepts with -binary -noattr -nosmimecap "
 			 "-nocerts)");
@@ -696,7 +696,7 @@ static int check_mldsa(const struct ms_signer *s,
 	snprintf(fail->text, sizeof(fail->text), "the %s kernel would %s: "
 		 "-%s: %s%s", kr_label(kr), v.cert_refused ? "not load the "
 		 "signer's certificate as a key" : "refuse this ML-DSA "
-		 "signature", ms_errno_name(err), v.why ? v.why : "rejected",
+		 "signature", exitcode_errno_name(err), v.why ? v.why : "rejected",
 		 kr->from_config && !kr->mldsa_authattr_waiver &&
 		 err == -EKEYREJECTED ? " (ML-DSA signatures made with "
 		 "OpenSSL before 4.0 carry signed attributes, which need "
@@ -716,25 +716,25 @@ static struct ms_made_sig *describe_sig(const struct ms_signer *s,
 					const uint8_t *body, size_t body_len,
 					const uint8_t *sig, size_t sig_len)
 {
-	size_t len = body_len + sig_len + MS_TRAILER_OVERHEAD;
+	size_t len = body_len + sig_len + TRAILER_OVERHEAD;
 	uint8_t *buf = malloc(len);
 	struct ms_made_sig *m = calloc(1, sizeof(*m));
 
-	if (!buf || !m || ms_map_read(buf, body, body_len))
+	if (!buf || !m || infile_map_read(buf, body, body_len))
 		goto fail;
 	memcpy(buf + body_len, sig, sig_len);
-	ms_trailer_encode((uint32_t)sig_len, buf + body_len + sig_len);
-	if (ms_sigdesc_fill(&m->d, buf, len, s->certs[0], cert_from))
+	trailer_encode((uint32_t)sig_len, buf + body_len + sig_len);
+	if (sig_describe_fill(&m->d, buf, len, s->certs[0], cert_from))
 		goto fail;
 	if (r->cert_path)
-		kv_cert_check(r->cert_path, r->kernel ? r->kernel :
+		cert_check_chain(r->cert_path, r->kernel ? r->kernel :
 			      kr_get(KR_DEFAULT), buf, len, &m->d,
 			      m->key_description, sizeof(m->key_description));
 	free(buf);
 	return m;
 fail:
 	if (m)
-		ms_sigdesc_free(&m->d);
+		sig_describe_free(&m->d);
 	free(m);
 	free(buf);
 	return NULL;
@@ -742,7 +742,7 @@ fail:
 
 /* What the steps of ms_signer_prepare hand on to each other. */
 struct prep {
-	struct ms_modfile in;	/* the module, locked; for a compressed one
+	struct module_file in;	/* the module, locked; for a compressed one
 				 * the decompressed bytes */
 	size_t body_len;	/* in's bytes that are signed: without the
 				 * trailers --replace strips */
@@ -766,8 +766,8 @@ static int open_module(const struct ms_sign_req *r, struct prep *p,
 	const char *why;
 	int err;
 
-	err = r->nowait ? ms_modfile_open_trylock(r->module, &p->in, &why)
-			: ms_modfile_open_locked(r->module, &p->in, &why);
+	err = r->nowait ? module_file_open_trylock(r->module, &p->in, &why)
+			: module_file_open_locked(r->module, &p->in, &why);
 	if (err)
 		return fail_at(fail, why ? MS_STAGE_DECOMPRESS : MS_STAGE_INPUT,
 			       r->module, why, err);
@@ -780,7 +780,7 @@ static int open_module(const struct ms_sign_req *r, struct prep *p,
  * the file) and a body the kernel would load.
  */
 static int check_policy(const struct ms_signer *s,
-			const struct ms_sign_req *r, struct ms_modfile *in,
+			const struct ms_sign_req *r, struct module_file *in,
 			size_t *body_len, int *skipped, struct ms_fail *fail)
 {
 	const char *why;
@@ -790,7 +790,7 @@ static int check_policy(const struct ms_signer *s,
 	 * harmless: only --replace may drop it, and even --skip-signed must
 	 * not leave it as it is. */
 	if (in->signed_after && r->signed_policy != MS_SIGNED_REPLACE) {
-		ms_modfile_signed_after(in, &why);
+		module_file_signed_after(in, &why);
 		return fail_at(fail, MS_STAGE_SIGNED_AFTER, r->module, why,
 			       -EBADMSG);
 	}
@@ -805,11 +805,11 @@ static int check_policy(const struct ms_signer *s,
 /* A large plain module's body starts going into the output now, on a
  * thread of its own (OVERLAP_MIN). */
 static void start_body_copy(const struct ms_signer *s,
-			    const struct ms_sign_req *r, struct ms_out *out,
+			    const struct ms_sign_req *r, struct outfile *out,
 			    struct prep *p)
 {
 	if (!r->overlap || s->raw_sig || r->p7s_only || r->trailer_only ||
-	    p->in.comp != MS_COMP_NONE || p->in.file.buf ||
+	    p->in.comp != COMPRESS_NONE || p->in.file.buf ||
 	    p->body_len < OVERLAP_MIN)
 		return;
 	p->copy = (struct body_copy){ .out = out, .target = p->target,
@@ -909,10 +909,10 @@ static int sign_body(const struct ms_signer *s, const struct ms_sign_req *r,
 	int err, bad = -1;
 
 	/* Hashing needs no token: only the signing is serialised. */
-	err = p->in.comp == MS_COMP_NONE
-		? ms_digest_input(s->md, &p->in.file, p->body_len, digest,
+	err = p->in.comp == COMPRESS_NONE
+		? digest_input(s->md, &p->in.file, p->body_len, digest,
 				  &dlen)
-		: ms_digest(s->md, p->in.data, p->body_len, digest, &dlen);
+		: digest_bytes(s->md, p->in.data, p->body_len, digest, &dlen);
 	if (!err) {
 		if (s->serial)
 			pthread_mutex_lock(s->serial);
@@ -941,7 +941,7 @@ static int write_outputs(const struct ms_signer *s,
 			 const struct ms_sign_req *r, struct ms_signed *job,
 			 const struct prep *p, struct ms_fail *fail)
 {
-	struct ms_out *out = &job->out;
+	struct outfile *out = &job->out;
 	int err;
 
 	/* -p and -d only exist for signatures made here, as in the kernel
@@ -958,10 +958,10 @@ static int write_outputs(const struct ms_signer *s,
 		/* the body went in while it was hashed */
 		err = write_trailer(out, p->sig, p->sig_len);
 	} else {
-		err = ms_out_begin(p->target, p->mode, out);
+		err = outfile_begin(p->target, p->mode, out);
 		if (!err && r->trailer_only)
 			err = write_trailer(out, p->sig, p->sig_len);
-		else if (!err && p->in.comp == MS_COMP_NONE)
+		else if (!err && p->in.comp == COMPRESS_NONE)
 			err = write_plain(out, &p->in.file, p->body_len, p->sig,
 					  p->sig_len);
 		else if (!err)
@@ -985,13 +985,13 @@ static int end_prepare(const struct ms_sign_req *r, struct ms_signed *job,
 		pthread_join(p->copy.tid, NULL);
 	/* Whatever went wrong, a module that changed while it was read is
 	 * the reason (and nothing computed from it may be written). */
-	if (err == MS_ECHANGED || ms_file_check(&p->in.file))
+	if (err == INFILE_ECHANGED || infile_check(&p->in.file))
 		err = fail_at(fail, MS_STAGE_INPUT, r->module, NULL,
-			      MS_ECHANGED);
+			      INFILE_ECHANGED);
 	free(p->der);
 	free(p->in.buf);
 	p->in.buf = NULL;
-	ms_file_unmap(&p->in.file);
+	infile_unmap(&p->in.file);
 	job->in = p->in;
 	if (err || skipped)
 		ms_signer_release(job);
@@ -1020,7 +1020,7 @@ int ms_signer_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
 		goto done;
 	/* In place keeps the module's mode, an existing dest its own, and
 	 * a new dest gets umask's. */
-	p.mode = r->dest ? ms_output_mode(r->dest)
+	p.mode = r->dest ? outfile_mode(r->dest)
 			 : (p.in.file.st.st_mode & 07777);
 	start_body_copy(s, r, &job->out, &p);
 	err = s->raw_sig ? attach_sig(s, r, &p, fail)
@@ -1047,7 +1047,7 @@ int ms_signer_commit(struct ms_signed *job, unsigned int sync,
 	memset(fail, 0, sizeof(*fail));
 	/* Both files are complete: only now replace anything. */
 	if (job->p7s.tmp) {
-		err = ms_out_commit_flags(&job->p7s, sync);
+		err = outfile_commit_flags(&job->p7s, sync);
 		if (err)
 			return fail_at(fail, MS_STAGE_OUTPUT, job->p7s_path,
 				       NULL, err);
@@ -1057,7 +1057,7 @@ int ms_signer_commit(struct ms_signed *job, unsigned int sync,
 		char path[sizeof(fail->path)];
 
 		snprintf(path, sizeof(path), "%s", target);
-		err = ms_out_commit_flags(&job->out, sync);
+		err = outfile_commit_flags(&job->out, sync);
 		if (err)
 			return fail_at(fail, MS_STAGE_OUTPUT, path, NULL, err);
 	}
@@ -1067,14 +1067,14 @@ int ms_signer_commit(struct ms_signed *job, unsigned int sync,
 void ms_signer_release(struct ms_signed *job)
 {
 	if (job->made)
-		ms_sigdesc_free(&job->made->d);
+		sig_describe_free(&job->made->d);
 	free(job->made);
 	job->made = NULL;
-	ms_out_abort(&job->p7s);
-	ms_out_abort(&job->out);
+	outfile_abort(&job->p7s);
+	outfile_abort(&job->out);
 	free(job->p7s_path);
 	job->p7s_path = NULL;
-	ms_modfile_close(&job->in);
+	module_file_close(&job->in);
 }
 
 int ms_signer_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
@@ -1096,7 +1096,7 @@ int ms_signer_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
 
 
 static int write_aside(const char *module, const char *ext,
-		       const uint8_t *buf, size_t len, struct ms_out *o,
+		       const uint8_t *buf, size_t len, struct outfile *o,
 		       char **path, struct ms_fail *fail)
 {
 	int err;
@@ -1105,9 +1105,9 @@ static int write_aside(const char *module, const char *ext,
 		*path = NULL;
 		return fail_at(fail, MS_STAGE_OUTPUT, module, NULL, -ENOMEM);
 	}
-	err = ms_out_begin(*path, ms_output_mode(*path), o);
+	err = outfile_begin(*path, outfile_mode(*path), o);
 	if (!err)
-		err = ms_out_write(o, buf, len);
+		err = outfile_write(o, buf, len);
 	if (err)
 		return fail_at(fail, MS_STAGE_OUTPUT, *path, NULL, err);
 	return 0;
@@ -1117,11 +1117,11 @@ int ms_signer_digest_file(const struct ms_signer *s, const struct ms_sign_req *r
 			  uint8_t *digest, unsigned int *digest_len, int *skipped,
 			  struct ms_fail *fail)
 {
-	struct ms_out dout = { .fd = -1 }, tout = { .fd = -1 };
+	struct outfile dout = { .fd = -1 }, tout = { .fd = -1 };
 	char *dpath = NULL, *tpath = NULL;
 	uint8_t *tbs = NULL;
 	size_t body_len, tbs_len;
-	struct ms_modfile in;
+	struct module_file in;
 	const char *why;
 	int err;
 
@@ -1134,7 +1134,7 @@ int ms_signer_digest_file(const struct ms_signer *s, const struct ms_sign_req *r
 	 * inside the compression (digesting the compressed bytes gave a
 	 * signature no kernel and no --attach could ever accept).
 	 */
-	err = ms_modfile_open(r->module, &in, &why);
+	err = module_file_open(r->module, &in, &why);
 	if (err)
 		return fail_at(fail, why ? MS_STAGE_DECOMPRESS : MS_STAGE_INPUT,
 			       r->module, why, err);
@@ -1143,9 +1143,9 @@ int ms_signer_digest_file(const struct ms_signer *s, const struct ms_sign_req *r
 		goto done;
 	err = ms_cms_digest_info(s->md, in.data, body_len, digest, digest_len,
 				 &tbs, &tbs_len);
-	if (ms_file_check(&in.file)) {
+	if (infile_check(&in.file)) {
 		err = fail_at(fail, MS_STAGE_INPUT, r->module, NULL,
-			      MS_ECHANGED);
+			      INFILE_ECHANGED);
 		goto done;
 	}
 	if (err) {
@@ -1158,21 +1158,21 @@ int ms_signer_digest_file(const struct ms_signer *s, const struct ms_sign_req *r
 		err = write_aside(r->module, "tbs", tbs, tbs_len, &tout, &tpath,
 				  fail);
 	if (!err) {
-		err = ms_out_commit(&dout);
+		err = outfile_commit(&dout);
 		if (err)
 			fail_at(fail, MS_STAGE_OUTPUT, dpath, NULL, err);
 	}
 	if (!err) {
-		err = ms_out_commit(&tout);
+		err = outfile_commit(&tout);
 		if (err)
 			fail_at(fail, MS_STAGE_OUTPUT, tpath, NULL, err);
 	}
 done:
-	ms_out_abort(&dout);
-	ms_out_abort(&tout);
+	outfile_abort(&dout);
+	outfile_abort(&tout);
 	free(dpath);
 	free(tpath);
 	free(tbs);
-	ms_modfile_close(&in);
+	module_file_close(&in);
 	return err;
 }

@@ -160,7 +160,7 @@ int ms_signer_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
  * holds the complete, unsynced temporary file(s) and the module's lock,
  * and nothing else (no mapping, no decompressed copy).  ms_signer_commit
  * renames them into place with the given MS_SYNC_* flushes (base/outfile.h):
- * without MS_SYNC_FILE the caller has made the data durable first.
+ * without OUTFILE_SYNC_FILE the caller has made the data durable first.
  * ms_signer_release then removes whatever was not committed and unlocks;
  * it is also the way to give up on a prepared job.
  */
@@ -174,8 +174,8 @@ struct ms_made_sig {
 
 struct ms_signed {
 	const char *module;
-	struct ms_modfile in;	/* the locked input: fd only */
-	struct ms_out out, p7s;	/* out.tmp NULL with -d */
+	struct module_file in;	/* the locked input: fd only */
+	struct outfile out, p7s;	/* out.tmp NULL with -d */
 	char *p7s_path;
 	struct ms_made_sig *made;	/* with describe; freed by release */
 };

@@ -16,15 +16,15 @@
 
 static void say_skipped(const struct keyring_skipped *s)
 {
-	char *shown = ms_one_line(s->path);
+	char *shown = format_one_line(s->path);
 	const char *p = shown ? shown : s->path;
 
 	if (s->index)
-		ms_info("%s: certificate %d left out: -%s: %s", p, s->index,
-			ms_errno_name(s->err), s->why ? s->why : "unparsable");
+		log_info("%s: certificate %d left out: -%s: %s", p, s->index,
+			exitcode_errno_name(s->err), s->why ? s->why : "unparsable");
 	else
-		ms_info("%s: skipped: %s", p,
-			s->why ? s->why : ms_io_strerror(s->err));
+		log_info("%s: skipped: %s", p,
+			s->why ? s->why : infile_strerror(s->err));
 	free(shown);
 }
 
@@ -52,12 +52,12 @@ static void say_dir(const struct tl_report *r)
 			snprintf(c, sizeof(c), "%zu %s left out", r->left_out,
 				 plural(r->left_out, "certificate",
 					"certificates"));
-		ms_warn(r->path, "%s%s%s; %s", f,
+		log_warn(r->path, "%s%s%s; %s", f,
 			r->empty_files && r->left_out ? ", " : "", c,
-			ms_verbose() ? "each is named above" :
+			log_verbose() ? "each is named above" :
 			"run with -v to name each and say why");
 	}
-	ms_info("%s: %zu %s loaded, %zu %s of one already loaded (not an "
+	log_info("%s: %zu %s loaded, %zu %s of one already loaded (not an "
 		"error)", r->path, r->loaded, plural(r->loaded, "certificate",
 		"certificates"), r->repeats, plural(r->repeats, "repeat",
 		"repeats"));
@@ -66,17 +66,17 @@ static void say_dir(const struct tl_report *r)
 static void say_image(const char *path, const struct ts_note *n)
 {
 	if (!n->n_runs) {
-		ms_warn(path, "no built-in certificate list found (%s)",
-			vm_how_name(n->how));
+		log_warn(path, "no built-in certificate list found (%s)",
+			kernel_image_how_name(n->how));
 		return;
 	}
-	ms_info("%s: %s payload; certificate list by %s at 0x%zx, %zu "
+	log_info("%s: %s payload; certificate list by %s at 0x%zx, %zu "
 		"bytes, %d certificates; %d revocation certificates, %u "
-		"blacklist hashes", path, ms_comp_name(n->comp),
-		vm_how_name(n->how), n->list_off, n->list_len, n->listed,
+		"blacklist hashes", path, compress_name(n->comp),
+		kernel_image_how_name(n->how), n->list_off, n->list_len, n->listed,
 		n->revocation, n->hashes);
 	if (n->framing_error)
-		ms_warn(path, "Problem parsing in-kernel X.509 certificate list "
+		log_warn(path, "Problem parsing in-kernel X.509 certificate list "
 			"(offset %zu of the list): the kernel loads no "
 			"certificate after it", n->stop_off);
 }
@@ -85,15 +85,15 @@ static void say_list(const struct tl_report *r, const struct kr_rules *kr)
 {
 	const struct ts_note *n = r->note;
 
-	ms_info("%s: %u X.509, %u tbs: and %u bin: hashes, %u entries "
+	log_info("%s: %u X.509, %u tbs: and %u bin: hashes, %u entries "
 		"ignored", r->path, n->x509, n->tbs_hashes, n->bin_hashes,
 		n->other);
 	if (n->bin_hashes && kr->module_bin_blacklist)
-		ms_info("%s: bin: hashes: kernel %s (Debian's) rejects a "
+		log_info("%s: bin: hashes: kernel %s (Debian's) rejects a "
 			"module whose whole-file SHA-256 is one", r->path,
 			kr_label(kr));
 	else if (n->bin_hashes)
-		ms_info("%s: bin: hashes are for IMA and kexec; module "
+		log_info("%s: bin: hashes are for IMA and kexec; module "
 			"verification on kernel %s never consults them",
 			r->path, kr_label(kr));
 }
@@ -104,7 +104,7 @@ static void say_loaded(void *ctx, const struct tl_report *r)
 {
 	switch (r->event) {
 	case TL_SKIPPED:
-		if (ms_verbose())
+		if (log_verbose())
 			say_skipped(r->skipped);
 		break;
 	case TL_DIR_DONE:
@@ -114,7 +114,7 @@ static void say_loaded(void *ctx, const struct tl_report *r)
 		say_image(r->path, r->note);
 		break;
 	case TL_EFIVAR_ABSENT:
-		ms_warn(r->path, "absent: no %s here (not booted with UEFI, or "
+		log_warn(r->path, "absent: no %s here (not booted with UEFI, or "
 			"efivarfs not mounted); nothing loaded from it",
 			r->src->kind == TL_MOK ? "MOK list" :
 			r->src->kind == TL_EFI_DBX ? "UEFI dbx" : "UEFI db");
@@ -131,11 +131,11 @@ static void say_refused(void *ctx, const struct tl_refusal *r)
 {
 	(void)ctx;
 	if (!r->index)
-		ms_warn(r->path, "not added: %s", r->why);
+		log_warn(r->path, "not added: %s", r->why);
 	else
-		ms_warn(r->path, "certificate %d not added to "
+		log_warn(r->path, "certificate %d not added to "
 			".secondary_trusted_keys: -%s: %s", r->index,
-			ms_errno_name(r->err), r->why);
+			exitcode_errno_name(r->err), r->why);
 }
 
 /* A .config read: what it leaves assumed, and (-v) what it says. */
@@ -144,27 +144,27 @@ static void say_config(const struct tk_setup *s, const struct kconfig *kc)
 	const char *path = s->kcpath;
 
 	if (!kc->version[0] && !s->kline)
-		ms_warn(path, "no \"# Linux/<arch> <version> Kernel "
+		log_warn(path, "no \"# Linux/<arch> <version> Kernel "
 			"Configuration\" line: using the %s rules",
 			kc->rules.name);
 	else if (kc->line_note && !s->kline)
-		ms_warn(path, "kernel %s: %s", kc->version, kc->line_note);
+		log_warn(path, "kernel %s: %s", kc->version, kc->line_note);
 	if (kc->rules.mldsa_authattr_waiver)
-		ms_info("%s: CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA: "
+		log_info("%s: CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA: "
 			"ML-DSA module signatures may carry signed attributes",
 			path);
 	if (kc->modules == KC_MODS_NONE)
-		ms_warn(path, "CONFIG_MODULES is not set: this kernel loads no "
+		log_warn(path, "CONFIG_MODULES is not set: this kernel loads no "
 			"module (every one REJECTED -ENOSYS)");
 	else if (kc->modules == KC_MODS_UNCHECKED)
-		ms_warn(path, "CONFIG_MODULE_SIG is not set: this kernel loads "
+		log_warn(path, "CONFIG_MODULE_SIG is not set: this kernel loads "
 			"modules without checking any signature (every ELF "
 			"module OK)");
 	else if (kc->modules == KC_MODS_ASSUMED)
-		ms_warn(path, "no CONFIG_MODULE_SIG line (a whole .config says "
+		log_warn(path, "no CONFIG_MODULE_SIG line (a whole .config says "
 			"\"# CONFIG_MODULE_SIG is not set\" when it is off): "
 			"signatures taken as checked");
-	ms_info("%s: kernel %s, %s rules%s", path, kc->version,
+	log_info("%s: kernel %s, %s rules%s", path, kc->version,
 		kc->rules.name, kc->sig_force ? ", MODULE_SIG_FORCE" : "");
 }
 
@@ -172,19 +172,19 @@ static void say_image_line(const struct tk_image_note *n)
 {
 	switch (n->event) {
 	case TK_IMG_NO_VERSION:
-		ms_warn(n->path, "no kernel version in the image: using the %s "
+		log_warn(n->path, "no kernel version in the image: using the %s "
 			"rules (give --kernel)", n->kr->name);
 		break;
 	case TK_IMG_OTHER_LINE:
-		ms_warn(n->path, "kernel %s has the %s rules; judging by the %s "
+		log_warn(n->path, "kernel %s has the %s rules; judging by the %s "
 			"rules as asked", n->rel, kr_label(n->kr),
 			kr_label(n->asked));
 		break;
 	case TK_IMG_RULES:
-		ms_info("%s: kernel %s, %s rules", n->path, n->rel,
+		log_info("%s: kernel %s, %s rules", n->path, n->rel,
 			n->kr->name);
 		if (n->note)
-			ms_warn(n->path, "kernel %s: %s", n->rel, n->note);
+			log_warn(n->path, "kernel %s: %s", n->rel, n->note);
 		break;
 	}
 }
@@ -192,20 +192,20 @@ static void say_image_line(const struct tk_image_note *n)
 static void say_notes(const struct mp_notes *notes, size_t from)
 {
 	for (size_t i = from; i < notes->n; i++)
-		ms_warn(NULL, "%s", notes->v[i]);
+		log_warn(NULL, "%s", notes->v[i]);
 }
 
 static void say_model(const struct km_model *km)
 {
-	ms_info("kernel vendor %s (%s): .platform %s for modules; MokListRT "
+	log_info("kernel vendor %s (%s): .platform %s for modules; MokListRT "
 		"%s%s%s", vendors_name(km->vendor), km->vendor_why,
 		km->platform_for_modules ? "consulted" : "not consulted",
 		km->mok == KM_MOK_NOT_LOADED ? "not loaded" :
 		km->mok == KM_MOK_PLATFORM ? "in .platform" : "in .machine",
 		km->mok_why ? ": " : "", km->mok_why ? km->mok_why : "");
-	ms_info("before MOK, %s", km->mok_asks_why);
+	log_info("before MOK, %s", km->mok_asks_why);
 	if (km->ima_enforce)
-		ms_info("module signatures enforced: %s", km->enforce_why);
+		log_info("module signatures enforced: %s", km->enforce_why);
 }
 
 static void say_beside(const char *image, const char *config,
@@ -213,19 +213,19 @@ static void say_beside(const char *image, const char *config,
 		       const char *other)
 {
 	if (config)
-		ms_warn(image, "judged with the kernel config beside it, %s "
+		log_warn(image, "judged with the kernel config beside it, %s "
 			"(%s; give --kernel-config to choose another)", config,
 			layout);
 	else if (other)
-		ms_warn(image, "%s is the config of kernel %s, not of this "
+		log_warn(image, "%s is the config of kernel %s, not of this "
 			"image's: not used; crypto availability assumed (give "
 			"--kernel-config)", looked, other);
 	else if (looked)
-		ms_warn(image, "no kernel config beside it (no %s): crypto "
+		log_warn(image, "no kernel config beside it (no %s): crypto "
 			"availability assumed, every algorithm of the rules' "
 			"line taken as built (give --kernel-config)", looked);
 	else
-		ms_warn(image, "no kernel config looked for (the name is "
+		log_warn(image, "no kernel config looked for (the name is "
 			"neither vmlinuz-RELEASE nor .../RELEASE/vmlinuz): "
 			"crypto availability assumed, every algorithm of the "
 			"rules' line taken as built (give --kernel-config)");
@@ -234,11 +234,11 @@ static void say_beside(const char *image, const char *config,
 static void say_in_image(const struct kconfig *kc, const char *image)
 {
 	if (kc->blacklist)
-		ms_info("CONFIG_SYSTEM_BLACKLIST_HASH_LIST %s: compiled into "
+		log_info("CONFIG_SYSTEM_BLACKLIST_HASH_LIST %s: compiled into "
 			"the kernel: its hashes are taken from %s", kc->blacklist,
 			image);
 	if (kc->revocation)
-		ms_info("CONFIG_SYSTEM_REVOCATION_KEYS %s: compiled into the "
+		log_info("CONFIG_SYSTEM_REVOCATION_KEYS %s: compiled into the "
 			"kernel: its certificates are taken from %s",
 			kc->revocation, image);
 }
@@ -266,11 +266,11 @@ static void say_source_failure(const struct tl_failure *f, int err)
 	switch (f->src->kind) {
 	case TL_VMLINUX:
 		if (err == -EINVAL || err == -EBADMSG)
-			ms_error(path, "%s (give a vmlinuz/bzImage, a compressed "
+			log_error(path, "%s (give a vmlinuz/bzImage, a compressed "
 				 "Image or an ELF vmlinux to --vmlinux)", why);
 		else
-			ms_error(path, "cannot read the kernel image: %s%s%s",
-				 ms_io_strerror(err), why ? ": " : "",
+			log_error(path, "cannot read the kernel image: %s%s%s",
+				 infile_strerror(err), why ? ": " : "",
 				 why ? why : "");
 		break;
 	case TL_ESL:
@@ -280,26 +280,26 @@ static void say_source_failure(const struct tl_failure *f, int err)
 	case TL_MOK:
 	case TL_MOKX:
 		if (err == -EBADMSG)
-			ms_error(path, "%s (at byte %zu)", why,
+			log_error(path, "%s (at byte %zu)", why,
 				 f->note.bad_off);
 		else
-			ms_error(path, "cannot read the signature list: %s",
-				 ms_io_strerror(err));
+			log_error(path, "cannot read the signature list: %s",
+				 infile_strerror(err));
 		break;
 	case TL_DIR:
 	case TL_CERT:
 	case TL_REVOKED:
 	case TL_SECONDARY:
 		if (err == -EINVAL && why)
-			ms_error(path, "%s", why);
+			log_error(path, "%s", why);
 		else if (err == -ENODATA && f->src->kind != TL_DIR)
-			ms_error(path, "no certificate in the file (give a PEM "
+			log_error(path, "no certificate in the file (give a PEM "
 				 "or DER X.509 certificate)");
 		else
-			ms_error(path, "cannot read %s: %s (check %s)",
+			log_error(path, "cannot read %s: %s (check %s)",
 				 f->src->kind == TL_DIR ?
 				 "the certificate directory" :
-				 "the certificate", ms_io_strerror(err),
+				 "the certificate", infile_strerror(err),
 				 f->src->kind == TL_DIR ? "-k" :
 				 f->src->kind == TL_CERT ? "-c" :
 				 f->src->kind == TL_SECONDARY ? "--secondary" :
@@ -308,30 +308,30 @@ static void say_source_failure(const struct tl_failure *f, int err)
 	}
 }
 
-/* A --kernel-config that kc_load() could not read, or whose kernel is
+/* A --kernel-config that kernel_config_load() could not read, or whose kernel is
  * not the one judged, or that names a file not there. */
 static void say_config_failure(const struct tk_failure *f)
 {
 	const struct kconfig *kc = f->kc;
 
 	if (f->step == TK_KCONFIG_FILE && f->revocation)
-		ms_error(f->path, "CONFIG_SYSTEM_REVOCATION_KEYS names %s: %s "
+		log_error(f->path, "CONFIG_SYSTEM_REVOCATION_KEYS names %s: %s "
 			 "not found (give --kernel-tree DIR)", kc->revocation,
 			 kc->revocation_path);
 	else if (f->step == TK_KCONFIG_FILE)
-		ms_error(f->path, "CONFIG_SYSTEM_BLACKLIST_HASH_LIST names %s: "
+		log_error(f->path, "CONFIG_SYSTEM_BLACKLIST_HASH_LIST names %s: "
 			 "%s not found (give --kernel-tree DIR)",
 			 kc->blacklist, kc->blacklist_path);
 	else if (f->step == TK_KCONFIG_RULES)
-		ms_error(f->path, kc->too_old ? "kernel %s is older than %s, "
+		log_error(f->path, kc->too_old ? "kernel %s is older than %s, "
 			 "the oldest kernel this tool models: not judged" :
 			 "kernel %s is not --kernel %s", kc->version,
 			 kc->too_old ? kr_oldest : f->kline);
 	else {
 		char why[256];
 
-		kc_load_failure(f->err, f->line, kc, why, sizeof(why));
-		ms_error(f->path, "%s", why);
+		kernel_config_load_failure(f->err, f->line, kc, why, sizeof(why));
+		log_error(f->path, "%s", why);
 	}
 }
 
@@ -339,19 +339,19 @@ static void say_config_failure(const struct tk_failure *f)
 static void say_machine_failure(const struct tk_failure *f)
 {
 	if (f->err == -ENOENT && f->no_root)
-		ms_error(f->root, "no such directory (check --sysroot)");
+		log_error(f->root, "no such directory (check --sysroot)");
 	else if (f->err == -ENOENT)
-		ms_error(f->root, "no kernel installed under it (looked for "
+		log_error(f->root, "no kernel installed under it (looked for "
 			 "%s; give --machine=RELEASE and --vmlinux)",
-			 mc_image_places());
+			 machine_image_places());
 	else if (f->err == -ENOTUNIQ)
-		ms_error(f->root, "%d kernels installed (give "
+		log_error(f->root, "%d kernels installed (give "
 			 "--machine=RELEASE)", f->several);
 	else if (f->err == -ENAMETOOLONG)
-		ms_error(NULL, "not a kernel release '%s' (give --machine="
+		log_error(NULL, "not a kernel release '%s' (give --machine="
 			 "RELEASE as uname -r prints it)", f->release);
 	else
-		ms_error(NULL, "--machine: %s", ms_io_strerror(f->err));
+		log_error(NULL, "--machine: %s", infile_strerror(f->err));
 }
 
 void ms_load_report_say_failure(const struct tk_failure *f)
@@ -360,7 +360,7 @@ void ms_load_report_say_failure(const struct tk_failure *f)
 
 	switch (f->step) {
 	case TK_NOMEM:
-		ms_error(NULL, "out of memory");
+		log_error(NULL, "out of memory");
 		break;
 	case TK_MACHINE:
 		say_machine_failure(f);
@@ -372,12 +372,12 @@ void ms_load_report_say_failure(const struct tk_failure *f)
 		break;
 	case TK_BLACKLIST:
 		if (f->err == -EINVAL)
-			ms_error(f->path, "line %d: not a \"tbs:<hex>\" or "
+			log_error(f->path, "line %d: not a \"tbs:<hex>\" or "
 				 "\"bin:<hex>\" entry (lower-case hex, even "
 				 "length, at most 128 digits)", f->line);
 		else
-			ms_error(f->path, "cannot read the blacklist: %s "
-				 "(check --blacklist)", ms_io_strerror(f->err));
+			log_error(f->path, "cannot read the blacklist: %s "
+				 "(check --blacklist)", infile_strerror(f->err));
 		break;
 	case TK_IMAGE_TOO_OLD:
 		/* the words every tool gives a release older than the
@@ -385,7 +385,7 @@ void ms_load_report_say_failure(const struct tk_failure *f)
 		rp_kernel_arg_release(f->path, f->rel, &kr);
 		break;
 	case TK_IMAGE_LINES:
-		ms_error(f->path, "kernel %s is not %s's %s (give --kernel)",
+		log_error(f->path, "kernel %s is not %s's %s (give --kernel)",
 			 f->rel, f->from, kr_label(f->first));
 		break;
 	case TK_SOURCE:
@@ -394,22 +394,22 @@ void ms_load_report_say_failure(const struct tk_failure *f)
 	}
 }
 
-void ms_load_report_say_machine(const char *root, const struct mc_machine *m,
+void ms_load_report_say_machine(const char *root, const struct machine *m,
 				const struct mp_notes *notes)
 {
 	say_notes(notes, 0);
 	if (m->mok_pending)
-		ms_warn(m->efivars, "a MOK enrolment is pending (MokNew): the "
+		log_warn(m->efivars, "a MOK enrolment is pending (MokNew): the "
 			"key waits for confirmation in MokManager at the next "
 			"boot, and is not trusted until then");
 	if (m->has_vmlinuz)
-		ms_info("%s: kernel image, as %s", m->vmlinuz, m->vmlinuz_from);
+		log_info("%s: kernel image, as %s", m->vmlinuz, m->vmlinuz_from);
 	if (m->has_config)
-		ms_info("%s: kernel config, as %s", m->config, m->config_from);
-	ms_info("%s: kernel %s, Secure Boot %s, lockdown %s, sig_enforce %s",
-		root ? root : "/", m->release, mc_secure_boot_name(m->sb),
+		log_info("%s: kernel config, as %s", m->config, m->config_from);
+	log_info("%s: kernel %s, Secure Boot %s, lockdown %s, sig_enforce %s",
+		root ? root : "/", m->release, machine_secure_boot_name(m->sb),
 		m->lockdown < 0 ? "unknown" :
-		kc_lockdown_name((enum kc_lockdown)m->lockdown),
+		kernel_config_lockdown_name((enum kc_lockdown)m->lockdown),
 		m->sig_enforce < 0 ? "unknown" : m->sig_enforce ? "Y" : "N");
 }
 
@@ -434,17 +434,17 @@ static void print_key(FILE *f, const struct x509k_cert *c,
 
 	x509k_describe(c, buf, sizeof(buf));
 	fprintf(f, "Loaded X.509 cert '%s'\n", buf);
-	ms_format_name(buf, sizeof(buf), c->subject, c->subject_len);
+	format_name(buf, sizeof(buf), c->subject, c->subject_len);
 	fprintf(f, "    subject: %s\n", buf);
-	ms_format_serial(buf, sizeof(buf), c->serial, c->serial_len);
+	format_serial(buf, sizeof(buf), c->serial, c->serial_len);
 	fprintf(f, "    serial:  %s\n", buf);
 	if (c->skid.data)
-		ms_hex_to(buf, sizeof(buf), c->skid.data, c->skid.len);
+		format_hex_to(buf, sizeof(buf), c->skid.data, c->skid.len);
 	else
 		snprintf(buf, sizeof(buf), "(none)");
 	fprintf(f, "    skid:    %s\n", buf);
 	if (c->pub.pkey)
-		ms_pkey_describe(c->pub.pkey, buf, sizeof(buf));
+		format_pkey(c->pub.pkey, buf, sizeof(buf));
 	else
 		snprintf(buf, sizeof(buf), "%s", c->pub.algo);
 	fprintf(f, "    key:     %s\n", buf);

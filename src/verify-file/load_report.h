@@ -22,7 +22,7 @@ void ms_load_report_say_failure(const struct tk_failure *f);
 /* --machine settled: what was missing, a pending MOK enrolment, and
  * (-v) which image, config and state it is judged by.  root is the
  * --sysroot, or NULL for this machine. */
-void ms_load_report_say_machine(const char *root, const struct mc_machine *m,
+void ms_load_report_say_machine(const char *root, const struct machine *m,
 				const struct mp_notes *notes);
 
 /* --list-keys: every key as the kernel logs it, then the counts. */

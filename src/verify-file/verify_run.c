@@ -31,13 +31,13 @@ static int check_file(const struct judge *jd, const char *file,
 
 	if (o->detached) {
 		if (asprintf(&p7s, "%s.p7s", file) < 0) {
-			ms_error(file, "out of memory");
+			log_error(file, "out of memory");
 			sum->errors++;
 			return MS_EXIT_IO;
 		}
 		sigpath = p7s;
 	}
-	err = kv_judge_file(&jd->kv, file, sigpath, o->usage, &j);
+	err = judge_file_run(&jd->kv, file, sigpath, o->usage, &j);
 	if (!err && j.r.err == -ENOMEM)
 		err = -ENOMEM;
 	if (err) {
@@ -46,27 +46,27 @@ static int check_file(const struct judge *jd, const char *file,
 		if (j.sig_unreadable)
 			snprintf(why, sizeof(why), "cannot read the detached "
 				 "signature %s: %s (give it with --sig)",
-				 sigpath, ms_io_strerror(err));
+				 sigpath, infile_strerror(err));
 		else if (j.why)
 			snprintf(why, sizeof(why), "cannot decompress: %s",
 				 j.why);
 		else if (err == -ENOENT || err == -ENOTDIR)
 			snprintf(why, sizeof(why), "cannot read: %s (check "
-				 "the path)", ms_io_strerror(err));
+				 "the path)", infile_strerror(err));
 		else
 			/* a file that shrank or failed while read has a
 			 * right path: the reason says what happened */
 			snprintf(why, sizeof(why), "cannot read: %s",
-				 ms_io_strerror(err));
-		ms_error(file, "%s", why);
+				 infile_strerror(err));
+		log_error(file, "%s", why);
 		if (o->json)
 			rp_verdict_error_json(out, file, err, why);
-		code = j.why ? ms_exit_for_errno(err) : MS_EXIT_IO;
+		code = j.why ? exitcode_for_errno(err) : MS_EXIT_IO;
 		sum->errors++;
 	} else {
-		struct kv_sig_answer a;
+		struct sig_check_answer a;
 
-		kv_sig_answer(&jd->rc.sig, j.usage, &j.r, &a);
+		sig_check_judge(&jd->rc.sig, j.usage, &j.r, &a);
 		code = a.exit_code;
 		/* no module loads on a kernel without CONFIG_MODULES */
 		rp_verdict_count(sum, a.no_modules ? -EKEYREJECTED : j.r.err);
@@ -75,7 +75,7 @@ static int check_file(const struct judge *jd, const char *file,
 		else if (!o->quiet)
 			rp_verdict_text(out, &jd->rc, file, j.usage, &j.r);
 	}
-	kv_judgement_free(&j);
+	judge_file_free(&j);
 	free(p7s);
 	return code;
 }
@@ -84,7 +84,7 @@ static int check_file(const struct judge *jd, const char *file,
  * once, verdicts printed in input order. */
 struct each {
 	const struct judge *jd;
-	const struct ms_list *files;
+	const struct batch_run_list *files;
 	struct rp_summary *sums;	/* one per file, added up in order */
 	struct rp_summary total;
 };
@@ -104,7 +104,7 @@ static void each_add(void *ctx, size_t i, int code)
 	rp_verdict_summary_add(&e->total, &e->sums[i]);
 }
 
-static int check_all(const struct judge *jd, const struct ms_list *files,
+static int check_all(const struct judge *jd, const struct batch_run_list *files,
 		     int jobs, struct rp_summary *sum)
 {
 	struct each e = { .jd = jd, .files = files };
@@ -112,17 +112,17 @@ static int check_all(const struct judge *jd, const struct ms_list *files,
 
 	e.sums = calloc(files->n ? files->n : 1, sizeof(*e.sums));
 	if (!e.sums) {
-		ms_error(NULL, "out of memory");
+		log_error(NULL, "out of memory");
 		return MS_EXIT_IO;
 	}
-	code = ms_batch_each(files, jobs, "verified", each_check, each_add,
+	code = batch_run_each(files, jobs, "verified", each_check, each_add,
 			     &e);
 	*sum = e.total;
 	free(e.sums);
 	return code;
 }
 
-int ms_verify_run(const struct vr_run *r, const struct ms_tree_inputs *in)
+int ms_verify_run(const struct vr_run *r, const struct treewalk_inputs *in)
 {
 	const struct tk_setup *t = r->t;
 	const struct tk_keyrings *k = r->k;
@@ -132,11 +132,11 @@ int ms_verify_run(const struct vr_run *r, const struct ms_tree_inputs *in)
 			.revoked = &k->revoked, .bl = &k->bl,
 			.platform = keyrings_platform_counts(t) ? &k->platform : NULL },
 		.rc = { .rules = t->kr, .sig.enforce = t->enforce,
-			.lockdown = MC_LD_UNKNOWN, .machine = t->m,
+			.lockdown = MACHINE_LD_UNKNOWN, .machine = t->m,
 			.differences = t->notes->v, .n_differences = t->notes->n,
 			.km = t->m ? &t->km : NULL },
 	};
-	struct ms_list files = { 0 };
+	struct batch_run_list files = { 0 };
 	struct rp_summary sum = { 0 };
 	int code;
 
@@ -146,30 +146,30 @@ int ms_verify_run(const struct vr_run *r, const struct ms_tree_inputs *in)
 		jd.rc.modules = k->kc.modules;
 		jd.kv.sig_unchecked = k->kc.modules == KC_MODS_UNCHECKED;
 	}
-	jd.rc.lockdown = mc_lockdown(t->lockdown, t->kcpath ? &k->kc : NULL,
+	jd.rc.lockdown = machine_lockdown(t->lockdown, t->kcpath ? &k->kc : NULL,
 				     t->m, t->m ? &t->km : NULL,
 				     &jd.rc.locked_by);
 	/* security_locked_down(LOCKDOWN_MODULE_SIGNATURE) holds from the
 	 * integrity level up */
-	jd.rc.sig.locked = jd.rc.lockdown >= MC_LD_INTEGRITY;
+	jd.rc.sig.locked = jd.rc.lockdown >= MACHINE_LD_INTEGRITY;
 	jd.rc.sig.no_modules = jd.rc.modules == KC_MODS_NONE;
 
 	if (k->trusted.n == 0 && k->platform.n == 0)
-		ms_warn(NULL, "no usable trusted certificate: every signature "
+		log_warn(NULL, "no usable trusted certificate: every signature "
 			"will be -ENOKEY (see -v)");
-	code = ms_tree_inputs_collect(in, &files);
+	code = treewalk_collect(in, &files);
 	if (!files.n) {
 		if (r->json && code)
-			ms_exit_json(stdout, code, 0);
-		ms_list_free(&files);
+			exitcode_json(stdout, code, 0);
+		batch_run_list_free(&files);
 		return code;
 	}
-	code = ms_exit_worst(code, check_all(&jd, &files, r->jobs ? r->jobs :
-		files.n > 1 ? ms_pool_default_workers() : 1, &sum));
+	code = exitcode_worst(code, check_all(&jd, &files, r->jobs ? r->jobs :
+		files.n > 1 ? workpool_default_workers() : 1, &sum));
 	if (r->summary && r->json)
 		rp_verdict_summary_json(stdout, files.n, &sum, code);
 	else if (r->summary && !r->quiet)
 		rp_verdict_summary(stdout, files.n, &sum);
-	ms_list_free(&files);
+	batch_run_list_free(&files);
 	return code;
 }

@@ -32,6 +32,6 @@ struct vr_run {
  * stdout, then the summary.  The run's exit code: the worst of the
  * files' and of collecting them.
  */
-int ms_verify_run(const struct vr_run *r, const struct ms_tree_inputs *in);
+int ms_verify_run(const struct vr_run *r, const struct treewalk_inputs *in);
 
 #endif

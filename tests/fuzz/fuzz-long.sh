@@ -73,16 +73,16 @@ sources() {
 	k=src/common/kernel
 	case $1 in
 	fuzz_trailer) echo src/common/module/trailer.c ;;
-	fuzz_verify) echo src/common/module/trailer.c $k/asn1.c $k/ber.c \
-		$k/x509.c $k/pkcs7.c $k/public_key.c $k/cert_check.c \
+	fuzz_verify) echo src/common/module/trailer.c $k/asn1.c \
+		$k/x509.c $k/pkcs7.c $k/public_key*.c $k/cert_check.c \
 		$k/verify.c ;;
 	fuzz_certstore) echo src/common/base/cert_file.c $k/keyring.c \
-		$k/asn1.c $k/ber.c $k/x509.c $k/public_key.c \
+		$k/asn1.c $k/x509.c $k/public_key*.c \
 		$k/cert_check.c ;;
 	fuzz_esl) echo src/common/trust/efi_siglist.c $k/keyring.c \
 		$k/blacklist.c $k/x509.c ;;
-	fuzz_vmlinux) echo src/common/trust/kernel_image.c \
-		src/common/module/compress.c $k/keyring.c ;;
+	fuzz_vmlinux) echo src/common/trust/kernel_image*.c src/common/module/elf.c \
+		src/common/module/compress*.c $k/keyring.c ;;
 	fuzz_describe) echo src/common/module/sig_describe.c \
 		src/extract-sig/modinfo.c src/common/report/sigdesc.c ;;
 	fuzz_rsaimport) echo src/sign-file/rsa_import.c ;;

@@ -21,13 +21,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!sink)
 		sink = fopen("/dev/null", "w");
-	if (ms_sigdesc_fill(&d, data, size, NULL, NULL) == 0) {
+	if (sig_describe_fill(&d, data, size, NULL, NULL) == 0) {
 		rp_sigdesc_print(sink, &d, "fuzz");
 		o = rp_sigdesc_json(&d, "fuzz");
 		fputs(json_object_to_json_string(o), sink);
 		json_object_put(o);
 	}
-	ms_sigdesc_free(&d);
-	ms_modinfo_print(sink, data, size, NULL);
+	sig_describe_free(&d);
+	modinfo_print(sink, data, size, NULL);
 	return 0;
 }

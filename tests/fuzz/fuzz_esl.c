@@ -30,7 +30,7 @@ static int entry(void *p, const struct esl_entry *e)
 		return keyring_add_der(&c->cs, "fuzz", (int)e->index, e->data,
 				  e->len, kr_get(KR_6_12), &c->bl);
 	if (e->type == ESL_SHA256 && e->len == 32)
-		return bl_add(&c->bl, false, e->data, 32);
+		return blacklist_add(&c->bl, false, e->data, 32);
 	return 0;
 }
 
@@ -45,6 +45,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ret == -EBADMSG)
 		assert(bad < size || size == 0);
 	keyring_free(&c.cs);
-	bl_free(&c.bl);
+	blacklist_free(&c.bl);
 	return 0;
 }

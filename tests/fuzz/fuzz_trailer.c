@@ -12,10 +12,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ms_trailer k, s;
+	struct trailer k, s;
 	const char *why;
-	int kerr = ms_trailer_check(data, size, &k, &why);
-	int serr = ms_trailer_split(data, size, &s, &why);
+	int kerr = trailer_check(data, size, &k, &why);
+	int serr = trailer_split(data, size, &s, &why);
 
 	/* sig_len 0 passes the kernel's trailer checks (the PKCS#7 parser
 	 * rejects it later, §8 case 12) but not kmod's: leave it out. */
@@ -23,11 +23,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* what the kernel accepts, the lenient split reads alike */
 		assert(serr == 0);
 		assert(k.body_len == s.body_len && k.sig_len == s.sig_len);
-		assert(k.body_len + k.sig_len + MS_TRAILER_OVERHEAD == size);
+		assert(k.body_len + k.sig_len + TRAILER_OVERHEAD == size);
 		assert(k.body_len >= 1);
 	}
 	if (serr == 0)
 		assert(s.signer_off <= s.key_id_off && s.key_id_off <= s.sig_off &&
-		       s.sig_off + s.sig_len + MS_TRAILER_OVERHEAD == size);
+		       s.sig_off + s.sig_len + TRAILER_OVERHEAD == size);
 	return 0;
 }

@@ -42,12 +42,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int line = 0; line < KR_NLINES; line++) {
 		kv.kr = kr_get(line);
 		r = (struct kv_result){ 0 };
-		kv_verify_module(&kv, data, size, KV_USAGE_MODULE, &r);
-		kv_result_free(&r);
+		verify_module(&kv, data, size, KV_USAGE_MODULE, &r);
+		verify_result_free(&r);
 		r = (struct kv_result){ 0 };
-		kv_verify_pkcs7(&kv, content, sizeof(content) - 1, data, size,
+		verify_pkcs7(&kv, content, sizeof(content) - 1, data, size,
 				KV_USAGE_FIRMWARE, &r);
-		kv_result_free(&r);
+		verify_result_free(&r);
 	}
 	return 0;
 }

@@ -17,14 +17,14 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct keyring cs = { 0 };
-	struct vm_image img;
+	struct kernel_image img;
 	const char *why;
 	size_t i, stop;
 	int ret, count;
 
-	ret = vm_find_certs(data, size, kr_get(KR_6_12), &img, &why);
+	ret = kernel_image_find_certs(data, size, kr_get(KR_6_12), &img, &why);
 	if (ret == 0) {
-		assert(img.n_runs <= VM_MAX_RUNS);
+		assert(img.n_runs <= KERNEL_IMAGE_MAX_RUNS);
 		for (i = 0; i < img.n_runs; i++) {
 			assert(img.runs[i].off <= img.len &&
 			       img.runs[i].len <= img.len - img.runs[i].off);
@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		assert(ret == -EINVAL || ret == -EBADMSG || ret == -EFBIG ||
 		       ret == -ENOMEM);
 	}
-	vm_free(&img);
+	kernel_image_free(&img);
 	keyring_free(&cs);
 	return 0;
 }

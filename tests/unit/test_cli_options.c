@@ -89,7 +89,7 @@ static int parse(const struct ms_cli_tool *t, struct ms_cli *c, char **words)
 	memset(c, 0, sizeof(*c));
 	optind = 0;	/* glibc: start afresh */
 	opterr = 0;	/* the usage messages are not under test here */
-	return ms_cli_parse(argc, words, t, c);
+	return cli_options_parse(argc, words, t, c);
 }
 
 static void shared_options_fill_the_struct(void **state)
@@ -286,7 +286,7 @@ static void help_lines(void **state)
 
 	(void)state;
 	assert_non_null(f);
-	ms_cli_help(f, MS_CLI_HELP | MS_CLI_QUIET);
+	cli_options_help(f, MS_CLI_HELP | MS_CLI_QUIET);
 	assert_int_equal(fclose(f), 0);
 	assert_true(strncmp(text, "  -q, --quiet ", 14) == 0);
 	second = strchr(text, '\n');

@@ -28,7 +28,7 @@ static void expect_json(const char *name, const char *want)
 	json_object *o = json_object_new_object();
 
 	assert_non_null(o);
-	ms_json_add_name(o, "file", name);
+	json_name_add(o, "file", name);
 	assert_string_equal(json_object_to_json_string_ext(o, FLAGS), want);
 	json_object_put(o);
 }
@@ -110,7 +110,7 @@ static void every_byte_round_trips(void **state)
 	for (int i = 0; i < 255; i++)
 		snprintf(hex + 2 * i, 3, "%02x", 255 - i);
 	o = json_object_new_object();
-	ms_json_add_name(o, "path", name);
+	json_name_add(o, "path", name);
 	text = json_object_to_json_string_ext(o, FLAGS);
 	back = json_tokener_parse(text);
 	assert_non_null(back);

@@ -56,14 +56,14 @@ static void write_file(const char *name, const void *text, size_t len,
 	assert_int_equal(fclose(f), 0);
 }
 
-/* kc_load of text as dir/name: its answer, *line as kc_load leaves it. */
+/* kernel_config_load of text as dir/name: its answer, *line as kernel_config_load leaves it. */
 static int load(const char *name, const char *text, struct kconfig *kc,
 		int *line)
 {
 	char path[PATH_MAX];
 
 	write_file(name, text, strlen(text), path);
-	return kc_load(path, NULL, kc, line);
+	return kernel_config_load(path, NULL, kc, line);
 }
 
 #define BIT(b) (1u << (b))
@@ -86,31 +86,31 @@ static void header_gives_the_release_and_its_line(void **state)
 	assert_int_equal(kc.rules.line, KR_6_1);
 	assert_false(kc.too_old);
 	assert_true(kc.rules.from_config);
-	kc_free(&kc);
+	kernel_config_free(&kc);
 
 	assert_int_equal(load("c2", "# Linux/arm64 6.12.48+deb13-arm64 Kernel "
 			      "Configuration\nCONFIG_MODULE_SIG=y\n", &kc, &line), 0);
 	assert_string_equal(kc.version, "6.12.48+deb13-arm64");
 	assert_int_equal(kc.rules.line, KR_6_12);
-	kc_free(&kc);
+	kernel_config_free(&kc);
 
 	/* older than the oldest line modsign knows (5.10): refused later */
 	assert_int_equal(load("c3", "# Linux/x86 4.19.0 Kernel Configuration\n"
 			      "CONFIG_MODULE_SIG=y\n", &kc, &line), 0);
 	assert_true(kc.too_old);
-	kc_free(&kc);
+	kernel_config_free(&kc);
 
 	/* no header: no version, the newest line's rules */
 	assert_int_equal(load("c4", "CONFIG_MODULE_SIG=y\n", &kc, &line), 0);
 	assert_string_equal(kc.version, "");
 	assert_int_equal(kc.rules.line, KR_7_3);
-	kc_free(&kc);
+	kernel_config_free(&kc);
 
 	/* a header whose release does not fit is no header, not a cut one */
 	assert_int_equal(load("c5", "# Linux/x86 6.1.00000000000000000000000000000000000001 "
 			      "Kernel Configuration\nCONFIG_MODULE_SIG=y\n", &kc, &line), 0);
 	assert_string_equal(kc.version, "");
-	kc_free(&kc);
+	kernel_config_free(&kc);
 }
 
 static void signing_options(void **state)
@@ -140,14 +140,14 @@ static void signing_options(void **state)
 	assert_int_equal(kc.lockdown_force, KC_LOCK_INTEGRITY);
 	/* keyrings exist only when built in: =m is not y */
 	assert_int_equal(kc.keyrings, KC_SECONDARY | KC_PLATFORM);
-	kc_free(&kc);
+	kernel_config_free(&kc);
 
 	assert_int_equal(load("c", "CONFIG_MODULE_SIG_FORCE=y\n"
 			      "CONFIG_MODULE_SIG=n\n", &kc, &line), 0);
 	assert_true(kc.sig_force);
 	assert_false(kc.module_sig);
 	assert_int_equal(kc.lockdown_force, KC_LOCK_NONE);
-	kc_free(&kc);
+	kernel_config_free(&kc);
 }
 
 /* Crypto as a module counts as present (the crypto API loads it on a
@@ -168,7 +168,7 @@ static void crypto_builtin_and_modular(void **state)
 	assert_int_equal(kc.rules.crypto, BIT(KR_C_SHA256) | BIT(KR_C_SHA512) |
 			 BIT(KR_C_RSA) | BIT(KR_C_SHA1));
 	assert_int_equal(kc.modular, BIT(KR_C_SHA512) | BIT(KR_C_SHA1));
-	kc_free(&kc);
+	kernel_config_free(&kc);
 }
 
 /* Blacklist and revocation files: unquoted, unescaped, resolved against
@@ -185,17 +185,17 @@ static void blacklist_and_revocation_files(void **state)
 
 	(void)state;
 	write_file("c", text, strlen(text), path);
-	assert_int_equal(kc_load(path, NULL, &kc, &line), 0);
+	assert_int_equal(kernel_config_load(path, NULL, &kc, &line), 0);
 	assert_string_equal(kc.blacklist, "certs/bl \"x\" \\.hash");
 	snprintf(want, sizeof(want), "%s/certs/bl \"x\" \\.hash", dir);
 	assert_string_equal(kc.blacklist_path, want);
 	assert_null(kc.revocation);
 	assert_null(kc.revocation_path);
-	kc_free(&kc);
+	kernel_config_free(&kc);
 
-	assert_int_equal(kc_load(path, "/usr/src/linux", &kc, &line), 0);
+	assert_int_equal(kernel_config_load(path, "/usr/src/linux", &kc, &line), 0);
 	assert_string_equal(kc.blacklist_path, "/usr/src/linux/certs/bl \"x\" \\.hash");
-	kc_free(&kc);
+	kernel_config_free(&kc);
 
 	assert_int_equal(load("c2", "CONFIG_SYSTEM_REVOCATION_LIST=y\n"
 			      "CONFIG_SYSTEM_REVOCATION_KEYS=\"/etc/revoked.pem\"\n"
@@ -204,7 +204,7 @@ static void blacklist_and_revocation_files(void **state)
 	/* "" is the kernel's "not set" */
 	assert_null(kc.blacklist);
 	assert_null(kc.blacklist_path);
-	kc_free(&kc);
+	kernel_config_free(&kc);
 }
 
 /* What is no .config: the line at fault, or no CONFIG_ at all. */
@@ -220,7 +220,7 @@ static void not_a_config(void **state)
 			      "\n"
 			      "MODULE_SIG_FORCE=y\n", &kc, &line), -EINVAL);
 	assert_int_equal(line, 4);
-	assert_int_equal(kc_load_failure(-EINVAL, line, &kc, why, sizeof(why)), 2);
+	assert_int_equal(kernel_config_load_failure(-EINVAL, line, &kc, why, sizeof(why)), 2);
 	assert_string_equal(why, "line 4: not a kernel .config line "
 			    "(CONFIG_X=value or a # comment)");
 
@@ -233,7 +233,7 @@ static void not_a_config(void **state)
 
 	/* comments and blank lines only */
 	assert_int_equal(load("c", "# nothing\n\n   \n# here\n", &kc, &line), -ENODATA);
-	assert_int_equal(kc_load_failure(-ENODATA, line, &kc, why, sizeof(why)), 2);
+	assert_int_equal(kernel_config_load_failure(-ENODATA, line, &kc, why, sizeof(why)), 2);
 	assert_int_equal(load("c", "", &kc, &line), -ENODATA);
 	/* CONFIG_ without '=' */
 	assert_int_equal(load("c", "CONFIG_MODULE_SIG\n", &kc, &line), -EINVAL);
@@ -243,9 +243,9 @@ static void not_a_config(void **state)
 		char absent[PATH_MAX];
 
 		snprintf(absent, sizeof(absent), "%s/absent", dir);
-		assert_int_equal(kc_load(absent, NULL, &kc, &line), -ENOENT);
+		assert_int_equal(kernel_config_load(absent, NULL, &kc, &line), -ENOENT);
 	}
-	assert_int_equal(kc_load_failure(-ENOENT, line, &kc, why, sizeof(why)), 7);
+	assert_int_equal(kernel_config_load_failure(-ENOENT, line, &kc, why, sizeof(why)), 7);
 }
 
 /* A gzip stream that is no gzip data: -EBADMSG with a reason, status 7. */
@@ -259,9 +259,9 @@ static void corrupt_compressed_config(void **state)
 
 	(void)state;
 	write_file("config.gz", junk, sizeof(junk), path);
-	assert_int_equal(kc_load(path, NULL, &kc, &line), -EBADMSG);
+	assert_int_equal(kernel_config_load(path, NULL, &kc, &line), -EBADMSG);
 	assert_non_null(kc.why);
-	assert_int_equal(kc_load_failure(-EBADMSG, line, &kc, why, sizeof(why)), 7);
+	assert_int_equal(kernel_config_load_failure(-EBADMSG, line, &kc, why, sizeof(why)), 7);
 	assert_non_null(strstr(why, "cannot decompress the kernel config: "));
 }
 
@@ -275,9 +275,9 @@ static void nul_byte_in_text(void **state)
 
 	(void)state;
 	write_file("c", text, sizeof(text) - 1, path);
-	assert_int_equal(kc_load(path, NULL, &kc, &line), 0);
+	assert_int_equal(kernel_config_load(path, NULL, &kc, &line), 0);
 	assert_true(kc.module_sig);
-	kc_free(&kc);
+	kernel_config_free(&kc);
 }
 
 /* scripts/kconfig/confdata.c, conf_read_simple(): a line may end in
@@ -299,20 +299,20 @@ static void crlf_line_ends(void **state)
 	assert_true(kc.sig_force);
 	assert_string_equal(kc.sig_hash, "sha512");
 	assert_int_equal(kc.rules.crypto, BIT(KR_C_SHA512));
-	kc_free(&kc);
+	kernel_config_free(&kc);
 }
 
 static void lockdown_names(void **state)
 {
 	(void)state;
-	assert_string_equal(kc_lockdown_name(KC_LOCK_NONE), "none");
-	assert_string_equal(kc_lockdown_name(KC_LOCK_INTEGRITY), "integrity");
-	assert_string_equal(kc_lockdown_name(KC_LOCK_CONFIDENTIALITY), "confidentiality");
-	assert_int_equal(kc_lockdown_by_name("integrity"), KC_LOCK_INTEGRITY);
-	assert_int_equal(kc_lockdown_by_name("confidentiality"), KC_LOCK_CONFIDENTIALITY);
+	assert_string_equal(kernel_config_lockdown_name(KC_LOCK_NONE), "none");
+	assert_string_equal(kernel_config_lockdown_name(KC_LOCK_INTEGRITY), "integrity");
+	assert_string_equal(kernel_config_lockdown_name(KC_LOCK_CONFIDENTIALITY), "confidentiality");
+	assert_int_equal(kernel_config_lockdown_by_name("integrity"), KC_LOCK_INTEGRITY);
+	assert_int_equal(kernel_config_lockdown_by_name("confidentiality"), KC_LOCK_CONFIDENTIALITY);
 	/* /sys/kernel/security/lockdown brackets the level in force */
-	assert_int_equal(kc_lockdown_by_name("[integrity]"), -1);
-	assert_int_equal(kc_lockdown_by_name(""), -1);
+	assert_int_equal(kernel_config_lockdown_by_name("[integrity]"), -1);
+	assert_int_equal(kernel_config_lockdown_by_name(""), -1);
 }
 
 /* sign-file's warnings against the .config's hash and crypto. */
@@ -325,12 +325,12 @@ static void digest_warnings(void **state)
 	(void)state;
 	assert_int_equal(load("c", "CONFIG_MODULE_SIG_HASH=\"sha512\"\n"
 			      "CONFIG_CRYPTO_SHA512=y\n", &kc, &line), 0);
-	assert_int_equal(kc_digest_warnings(&kc, "sha512", warn), 0);
+	assert_int_equal(kernel_config_digest_warnings(&kc, "sha512", warn), 0);
 	/* sha256 differs from the kernel's hash, and the kernel lacks it */
-	assert_int_equal(kc_digest_warnings(&kc, "sha256", warn), 2);
+	assert_int_equal(kernel_config_digest_warnings(&kc, "sha256", warn), 2);
 	assert_non_null(strstr(warn[0], "CONFIG_MODULE_SIG_HASH \"sha512\""));
 	assert_non_null(strstr(warn[1], "CONFIG_CRYPTO_SHA256 is not set"));
-	kc_free(&kc);
+	kernel_config_free(&kc);
 }
 
 int main(void)

@@ -63,10 +63,10 @@ static void magic_is_the_kernels(void **state)
 {
 	(void)state;
 	assert_int_equal(sizeof(magic) - 1, MAGIC_LEN);
-	assert_int_equal(MS_MAGIC_LEN, MAGIC_LEN);
-	assert_memory_equal(MS_MAGIC, magic, MAGIC_LEN);
-	assert_int_equal(MS_DESC_LEN, DESC_LEN);
-	assert_int_equal(MS_TRAILER_OVERHEAD, 40);
+	assert_int_equal(TRAILER_MAGIC_LEN, MAGIC_LEN);
+	assert_memory_equal(TRAILER_MAGIC, magic, MAGIC_LEN);
+	assert_int_equal(TRAILER_DESC_LEN, DESC_LEN);
+	assert_int_equal(TRAILER_OVERHEAD, 40);
 }
 
 /* sign-file.c: the descriptor is all zero but id_type and a big-endian
@@ -79,13 +79,13 @@ static void encode_writes_the_kernel_layout(void **state)
 		'a', 't', 'u', 'r', 'e', ' ', 'a', 'p', 'p', 'e', 'n', 'd',
 		'e', 'd', '~', '\n',
 	};
-	uint8_t out[MS_TRAILER_OVERHEAD];
+	uint8_t out[TRAILER_OVERHEAD];
 
 	(void)state;
 	memset(out, 0xaa, sizeof(out));
-	ms_trailer_encode(0x01020304, out);
+	trailer_encode(0x01020304, out);
 	assert_memory_equal(out, want, sizeof(want));
-	ms_trailer_encode(0xffffffffu, out);
+	trailer_encode(0xffffffffu, out);
 	assert_int_equal(out[8], 0xff);
 	assert_int_equal(out[11], 0xff);
 	assert_int_equal(out[7], 0);
@@ -96,17 +96,17 @@ static void encode_writes_the_kernel_layout(void **state)
 static void encode_then_check_round_trip(void **state)
 {
 	uint8_t d[DESC_LEN], *b;
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why = "unset";
 	size_t len;
-	uint8_t enc[MS_TRAILER_OVERHEAD];
+	uint8_t enc[TRAILER_OVERHEAD];
 
 	(void)state;
-	ms_trailer_encode(700, enc);
+	trailer_encode(700, enc);
 	memcpy(d, enc, DESC_LEN);
 	b = signed_file(1000, 700, d, &len);
 	assert_int_equal(len, 1740);
-	assert_int_equal(ms_trailer_check(b, len, &t, &why), 0);
+	assert_int_equal(trailer_check(b, len, &t, &why), 0);
 	assert_null(why);
 	assert_int_equal(t.body_len, 1000);
 	assert_int_equal(t.sig_off, 1000);
@@ -121,40 +121,40 @@ static void encode_then_check_round_trip(void **state)
 static void no_magic_is_unsigned(void **state)
 {
 	uint8_t buf[64];
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 
 	(void)state;
-	assert_int_equal(ms_trailer_check(NULL, 0, &t, &why), -ENODATA);
+	assert_int_equal(trailer_check(NULL, 0, &t, &why), -ENODATA);
 	/* the magic alone: not longer than it */
 	memcpy(buf, magic, MAGIC_LEN);
-	assert_int_equal(ms_trailer_check(buf, MAGIC_LEN, &t, &why), -ENODATA);
-	assert_false(ms_has_magic(buf, MAGIC_LEN));
+	assert_int_equal(trailer_check(buf, MAGIC_LEN, &t, &why), -ENODATA);
+	assert_false(trailer_has_magic(buf, MAGIC_LEN));
 	/* the magic, then one byte more: not at the very end */
 	buf[MAGIC_LEN] = '\n';
 	memmove(buf + 1, buf, MAGIC_LEN);
 	buf[0] = 'x';
-	assert_true(ms_has_magic(buf, MAGIC_LEN + 1));
+	assert_true(trailer_has_magic(buf, MAGIC_LEN + 1));
 	buf[MAGIC_LEN + 1] = '\n';
-	assert_int_equal(ms_trailer_check(buf, MAGIC_LEN + 2, &t, &why), -ENODATA);
+	assert_int_equal(trailer_check(buf, MAGIC_LEN + 2, &t, &why), -ENODATA);
 	/* the magic less its newline */
 	memcpy(buf, "x~Module signature appended~", 29);
-	assert_int_equal(ms_trailer_check(buf, 29, &t, &why), -ENODATA);
-	assert_int_equal(ms_trailer_split(buf, 29, &t, &why), -ENODATA);
+	assert_int_equal(trailer_check(buf, 29, &t, &why), -ENODATA);
+	assert_int_equal(trailer_split(buf, 29, &t, &why), -ENODATA);
 }
 
 /* mod_verify_sig(): after the magic, at most 12 bytes left is -EBADMSG. */
 static void descriptor_truncated(void **state)
 {
 	uint8_t buf[MAGIC_LEN + DESC_LEN];
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 
 	(void)state;
 	for (size_t n = 1; n <= DESC_LEN; n++) {
 		memset(buf, 0, n);
 		memcpy(buf + n, magic, MAGIC_LEN);
-		assert_int_equal(ms_trailer_check(buf, n + MAGIC_LEN, &t, &why),
+		assert_int_equal(trailer_check(buf, n + MAGIC_LEN, &t, &why),
 				 -EBADMSG);
 	}
 }
@@ -164,7 +164,7 @@ static void descriptor_truncated(void **state)
 static void sig_len_bound_is_the_kernels(void **state)
 {
 	uint8_t d[DESC_LEN], *b;
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	size_t len;
 
@@ -172,10 +172,10 @@ static void sig_len_bound_is_the_kernels(void **state)
 	/* 1 body byte + 50 signature bytes: modlen (without magic) is 63 */
 	pkcs7_desc(51, d);
 	b = signed_file(1, 50, d, &len);
-	assert_int_equal(ms_trailer_check(b, len, &t, &why), -EBADMSG);
+	assert_int_equal(trailer_check(b, len, &t, &why), -EBADMSG);
 	pkcs7_desc(50, d);
 	memcpy(b + 51, d, DESC_LEN);
-	assert_int_equal(ms_trailer_check(b, len, &t, &why), 0);
+	assert_int_equal(trailer_check(b, len, &t, &why), 0);
 	assert_int_equal(t.body_len, 1);
 	free(b);
 
@@ -183,7 +183,7 @@ static void sig_len_bound_is_the_kernels(void **state)
 	 * the empty message later); the body is then everything before */
 	pkcs7_desc(0, d);
 	b = signed_file(1, 0, d, &len);
-	assert_int_equal(ms_trailer_check(b, len, &t, &why), 0);
+	assert_int_equal(trailer_check(b, len, &t, &why), 0);
 	assert_int_equal(t.body_len, 1);
 	assert_int_equal(t.sig_len, 0);
 	free(b);
@@ -195,7 +195,7 @@ static void huge_sig_len(void **state)
 	static const uint32_t lens[] = { 0xffffffffu, 0x80000000u, 0xffffffd8u,
 					 0x7fffffffu, 1u << 24 };
 	uint8_t d[DESC_LEN], *b;
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	size_t len;
 
@@ -203,8 +203,8 @@ static void huge_sig_len(void **state)
 	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
 		pkcs7_desc(lens[i], d);
 		b = signed_file(100, 20, d, &len);
-		assert_int_equal(ms_trailer_check(b, len, &t, &why), -EBADMSG);
-		assert_int_equal(ms_trailer_split(b, len, &t, &why), -EBADMSG);
+		assert_int_equal(trailer_check(b, len, &t, &why), -EBADMSG);
+		assert_int_equal(trailer_split(b, len, &t, &why), -EBADMSG);
 		free(b);
 	}
 }
@@ -214,7 +214,7 @@ static void huge_sig_len(void **state)
 static void check_order_is_the_kernels(void **state)
 {
 	uint8_t d[DESC_LEN], *b;
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	size_t len;
 
@@ -224,21 +224,21 @@ static void check_order_is_the_kernels(void **state)
 		pkcs7_desc(20, d);
 		d[2] = id;
 		b = signed_file(10, 20, d, &len);
-		assert_int_equal(ms_trailer_check(b, len, &t, &why), -ENOPKG);
+		assert_int_equal(trailer_check(b, len, &t, &why), -ENOPKG);
 		free(b);
 	}
 	/* a wrong id_type and an oversized length: the length wins */
 	pkcs7_desc(1000, d);
 	d[2] = 1;
 	b = signed_file(10, 20, d, &len);
-	assert_int_equal(ms_trailer_check(b, len, &t, &why), -EBADMSG);
+	assert_int_equal(trailer_check(b, len, &t, &why), -EBADMSG);
 	free(b);
 	/* a wrong id_type and a non-zero algo: -ENOPKG comes first */
 	pkcs7_desc(20, d);
 	d[2] = 1;
 	d[0] = 1;
 	b = signed_file(10, 20, d, &len);
-	assert_int_equal(ms_trailer_check(b, len, &t, &why), -ENOPKG);
+	assert_int_equal(trailer_check(b, len, &t, &why), -ENOPKG);
 	free(b);
 }
 
@@ -247,7 +247,7 @@ static void nonzero_params_are_refused(void **state)
 {
 	static const size_t fields[] = { 0, 1, 3, 4, 5, 6, 7 };
 	uint8_t d[DESC_LEN], *b;
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	size_t len;
 
@@ -256,11 +256,11 @@ static void nonzero_params_are_refused(void **state)
 		pkcs7_desc(20, d);
 		d[fields[i]] = 0x01;
 		b = signed_file(10, 20, d, &len);
-		assert_int_equal(ms_trailer_check(b, len, &t, &why), -EBADMSG);
+		assert_int_equal(trailer_check(b, len, &t, &why), -EBADMSG);
 		assert_string_equal(why, "PKCS#7 signature info has unexpected "
 				    "non-zero params");
 		/* kmod reads it all the same */
-		assert_int_equal(ms_trailer_split(b, len, &t, &why), 0);
+		assert_int_equal(trailer_split(b, len, &t, &why), 0);
 		free(b);
 	}
 }
@@ -270,7 +270,7 @@ static void nonzero_params_are_refused(void **state)
 static void every_truncation_is_refused(void **state)
 {
 	uint8_t d[DESC_LEN], *b, *cut;
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	size_t len;
 
@@ -281,8 +281,8 @@ static void every_truncation_is_refused(void **state)
 		cut = malloc(n ? n : 1);
 		assert_non_null(cut);
 		memcpy(cut, b, n);
-		assert_int_not_equal(ms_trailer_check(cut, n, &t, &why), 0);
-		assert_int_not_equal(ms_trailer_split(cut, n, &t, &why), 0);
+		assert_int_not_equal(trailer_check(cut, n, &t, &why), 0);
+		assert_int_not_equal(trailer_split(cut, n, &t, &why), 0);
 		free(cut);
 	}
 	free(b);
@@ -292,7 +292,7 @@ static void every_truncation_is_refused(void **state)
 static void only_the_last_trailer_counts(void **state)
 {
 	uint8_t d[DESC_LEN], *first, *twice;
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	size_t len1, len2;
 
@@ -307,10 +307,10 @@ static void only_the_last_trailer_counts(void **state)
 	memset(twice + len1, 'T', 7);
 	memcpy(twice + len1 + 7, d, DESC_LEN);
 	memcpy(twice + len1 + 7 + DESC_LEN, magic, MAGIC_LEN);
-	assert_int_equal(ms_trailer_check(twice, len2, &t, &why), 0);
+	assert_int_equal(trailer_check(twice, len2, &t, &why), 0);
 	assert_int_equal(t.body_len, len1);
 	assert_int_equal(t.sig_len, 7);
-	assert_true(ms_has_magic(twice, t.body_len));
+	assert_true(trailer_has_magic(twice, t.body_len));
 	free(first);
 	free(twice);
 }
@@ -320,7 +320,7 @@ static void only_the_last_trailer_counts(void **state)
 static void split_reads_the_legacy_layout(void **state)
 {
 	uint8_t d[DESC_LEN], *b;
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	size_t len;
 
@@ -332,7 +332,7 @@ static void split_reads_the_legacy_layout(void **state)
 	d[4] = 4;	/* key_id_len */
 	/* body 30, then signer 6, key id 4, signature 20 */
 	b = signed_file(40, 20, d, &len);
-	assert_int_equal(ms_trailer_split(b, len, &t, &why), 0);
+	assert_int_equal(trailer_split(b, len, &t, &why), 0);
 	assert_int_equal(t.body_len, 30);
 	assert_int_equal(t.signer_off, 30);
 	assert_int_equal(t.key_id_off, 36);
@@ -341,18 +341,18 @@ static void split_reads_the_legacy_layout(void **state)
 	/* the three regions claim one byte more than there is */
 	d[3] = 41 - 4;
 	memcpy(b + 60, d, DESC_LEN);
-	assert_int_equal(ms_trailer_split(b, len, &t, &why), -EBADMSG);
+	assert_int_equal(trailer_split(b, len, &t, &why), -EBADMSG);
 	/* exactly all of it: an empty body */
 	d[3] = 40 - 4;
 	memcpy(b + 60, d, DESC_LEN);
-	assert_int_equal(ms_trailer_split(b, len, &t, &why), 0);
+	assert_int_equal(trailer_split(b, len, &t, &why), 0);
 	assert_int_equal(t.body_len, 0);
 	free(b);
 
 	/* kmod: sig_len 0 is no signature */
 	pkcs7_desc(0, d);
 	b = signed_file(10, 0, d, &len);
-	assert_int_equal(ms_trailer_split(b, len, &t, &why), -EBADMSG);
+	assert_int_equal(trailer_split(b, len, &t, &why), -EBADMSG);
 	free(b);
 }
 

@@ -13,7 +13,7 @@
 #include "base/log.h"
 #include "base/workpool.h"
 
-int ms_list_add(struct ms_list *l, const char *name)
+int batch_run_list_add(struct batch_run_list *l, const char *name)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 64;
@@ -31,7 +31,7 @@ int ms_list_add(struct ms_list *l, const char *name)
 	return 0;
 }
 
-int ms_list_read(struct ms_list *l, const char *path, int nul)
+int batch_run_list_read(struct batch_run_list *l, const char *path, int nul)
 {
 	int std = strcmp(path, "-") == 0;
 	FILE *f = std ? stdin : fopen(path, "re");
@@ -53,7 +53,7 @@ int ms_list_read(struct ms_list *l, const char *path, int nul)
 		}
 		if (n == 0)
 			continue;
-		err = ms_list_add(l, line);
+		err = batch_run_list_add(l, line);
 		if (err)
 			break;
 	}
@@ -65,7 +65,7 @@ int ms_list_read(struct ms_list *l, const char *path, int nul)
 	return err;
 }
 
-void ms_list_free(struct ms_list *l)
+void batch_run_list_free(struct batch_run_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i]);
@@ -73,20 +73,20 @@ void ms_list_free(struct ms_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-int ms_jobs_parse(const char *arg, int *jobs)
+int batch_run_jobs_parse(const char *arg, int *jobs)
 {
 	char *end;
 	long n;
 
 	errno = 0;
 	n = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || n < 1 || n > MS_JOBS_MAX)
+	if (errno || end == arg || *end || n < 1 || n > BATCH_RUN_JOBS_MAX)
 		return -EINVAL;
 	*jobs = (int)n;
 	return 0;
 }
 
-int ms_result_begin(struct ms_capture *c, struct ms_result *r)
+int batch_run_result_begin(struct batch_run_capture *c, struct batch_run_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	c->r = r;
@@ -100,22 +100,22 @@ int ms_result_begin(struct ms_capture *c, struct ms_result *r)
 		c->out = NULL;
 		return -ENOMEM;
 	}
-	ms_log_capture(c->err);
+	log_capture(c->err);
 	return 0;
 }
 
-void ms_result_end(struct ms_capture *c)
+void batch_run_result_end(struct batch_run_capture *c)
 {
-	ms_log_capture(NULL);
+	log_capture(NULL);
 	fclose(c->out);
 	fclose(c->err);
 	c->out = c->err = NULL;
 }
 
-void ms_result_emit(struct ms_result *r, struct ms_progress *pg)
+void batch_run_result_emit(struct batch_run_result *r, struct progress *pg)
 {
 	if (r->err_len || r->out_len)
-		ms_progress_clear(pg);
+		progress_clear(pg);
 	if (r->err_len) {
 		fwrite(r->err, 1, r->err_len, stderr);
 		fflush(stderr);
@@ -127,10 +127,10 @@ void ms_result_emit(struct ms_result *r, struct ms_progress *pg)
 		if (pg->on)
 			fflush(stdout);
 	}
-	ms_progress_step(pg);
+	progress_step(pg);
 }
 
-void ms_result_free(struct ms_result *r)
+void batch_run_result_free(struct batch_run_result *r)
 {
 	free(r->out);
 	free(r->err);
@@ -141,56 +141,56 @@ struct each_run {
 	int (*fn)(void *ctx, size_t i, FILE *out);
 	void (*done)(void *ctx, size_t i, int code);
 	void *ctx;
-	struct ms_result *res;
-	struct ms_progress pg;
+	struct batch_run_result *res;
+	struct progress pg;
 	int code;
 };
 
-static int each_job(struct ms_pool *pool, void *ctx, size_t i)
+static int each_job(struct workpool *pool, void *ctx, size_t i)
 {
 	struct each_run *run = ctx;
-	struct ms_result *r = &run->res[i];
-	struct ms_capture c;
+	struct batch_run_result *r = &run->res[i];
+	struct batch_run_capture c;
 
 	(void)pool;
-	if (ms_result_begin(&c, r)) {
+	if (batch_run_result_begin(&c, r)) {
 		r->code = MS_EXIT_IO;
 		return 0;
 	}
 	r->code = run->fn(run->ctx, i, c.out);
-	ms_result_end(&c);
+	batch_run_result_end(&c);
 	return 0;
 }
 
 static void each_done(void *ctx, size_t i)
 {
 	struct each_run *run = ctx;
-	struct ms_result *r = &run->res[i];
+	struct batch_run_result *r = &run->res[i];
 
-	ms_result_emit(r, &run->pg);
-	run->code = ms_exit_worst(run->code, r->code);
+	batch_run_result_emit(r, &run->pg);
+	run->code = exitcode_worst(run->code, r->code);
 	if (run->done)
 		run->done(run->ctx, i, r->code);
-	ms_result_free(r);
+	batch_run_result_free(r);
 }
 
-int ms_batch_each(const struct ms_list *list, int jobs, const char *what,
+int batch_run_each(const struct batch_run_list *list, int jobs, const char *what,
 		  int (*fn)(void *ctx, size_t i, FILE *out),
 		  void (*done)(void *ctx, size_t i, int code), void *ctx)
 {
-	static const struct ms_pool_ops ops = { each_job, each_done, NULL };
+	static const struct workpool_ops ops = { each_job, each_done, NULL };
 	struct each_run run = { .fn = fn, .done = done, .ctx = ctx };
 	int err;
 
 	run.res = calloc(list->n ? list->n : 1, sizeof(*run.res));
 	if (!run.res)
 		return MS_EXIT_IO;
-	ms_progress_init(&run.pg, list->n, what);
-	err = ms_pool_run(list->n, jobs, &ops, &run);
-	ms_progress_end(&run.pg);
+	progress_init(&run.pg, list->n, what);
+	err = workpool_run(list->n, jobs, &ops, &run);
+	progress_end(&run.pg);
 	if (err) {
-		ms_error(NULL, "cannot start workers: %s", strerror(-err));
-		run.code = ms_exit_worst(run.code, MS_EXIT_IO);
+		log_error(NULL, "cannot start workers: %s", strerror(-err));
+		run.code = exitcode_worst(run.code, MS_EXIT_IO);
 	}
 	fflush(stdout);
 	free(run.res);

@@ -13,13 +13,13 @@
 #include "base/progress.h"
 
 /* File names, in input order. */
-struct ms_list {
+struct batch_run_list {
 	char **v;
 	size_t n, cap;
 };
 
 /* Append name (copied).  -ENOMEM. */
-int ms_list_add(struct ms_list *l, const char *name);
+int batch_run_list_add(struct batch_run_list *l, const char *name);
 /*
  * Append the names in path ("-": standard input), one a line, or
  * NUL-separated when nul.  Empty names are skipped; a line's "\r\n" is
@@ -27,18 +27,18 @@ int ms_list_add(struct ms_list *l, const char *name);
  * newline).  -errno when unreadable; -EILSEQ when a line holds a NUL
  * byte without nul (a NUL-separated list: never cut at the first NUL).
  */
-int ms_list_read(struct ms_list *l, const char *path, int nul);
-void ms_list_free(struct ms_list *l);
+int batch_run_list_read(struct batch_run_list *l, const char *path, int nul);
+void batch_run_list_free(struct batch_run_list *l);
 
 /*
- * -j N: 1..MS_JOBS_MAX workers, or -EINVAL.  0 is not allowed: the
- * default (online CPUs) comes from ms_pool_default_workers().
+ * -j N: 1..BATCH_RUN_JOBS_MAX workers, or -EINVAL.  0 is not allowed: the
+ * default (online CPUs) comes from workpool_default_workers().
  */
-#define MS_JOBS_MAX 256
-int ms_jobs_parse(const char *arg, int *jobs);
+#define BATCH_RUN_JOBS_MAX 256
+int batch_run_jobs_parse(const char *arg, int *jobs);
 
 /* What one file printed, held until its turn comes. */
-struct ms_result {
+struct batch_run_result {
 	char *out, *err;	/* stdout and stderr text, or NULL */
 	size_t out_len, err_len;
 	int code;		/* its exit code */
@@ -47,18 +47,18 @@ struct ms_result {
 
 /*
  * Collect this thread's output for r: *out gets a stream for stdout text;
- * diagnostics (log.h) are captured too.  -ENOMEM.  ms_result_end closes
+ * diagnostics (log.h) are captured too.  -ENOMEM.  batch_run_result_end closes
  * the streams and keeps the text in r.
  */
-struct ms_capture {
+struct batch_run_capture {
 	FILE *out, *err;
-	struct ms_result *r;
+	struct batch_run_result *r;
 };
-int ms_result_begin(struct ms_capture *c, struct ms_result *r);
-void ms_result_end(struct ms_capture *c);
+int batch_run_result_begin(struct batch_run_capture *c, struct batch_run_result *r);
+void batch_run_result_end(struct batch_run_capture *c);
 /* Print r (stderr part first, then stdout), around the progress bar. */
-void ms_result_emit(struct ms_result *r, struct ms_progress *pg);
-void ms_result_free(struct ms_result *r);
+void batch_run_result_emit(struct batch_run_result *r, struct progress *pg);
+void batch_run_result_free(struct batch_run_result *r);
 
 /*
  * Run fn(ctx, i, out) for every name of list on jobs workers.  What fn
@@ -68,7 +68,7 @@ void ms_result_free(struct ms_result *r);
  * the most severe of those codes.  A progress bar labelled what is drawn
  * on stderr when it is a terminal.
  */
-int ms_batch_each(const struct ms_list *list, int jobs, const char *what,
+int batch_run_each(const struct batch_run_list *list, int jobs, const char *what,
 		  int (*fn)(void *ctx, size_t i, FILE *out),
 		  void (*done)(void *ctx, size_t i, int code), void *ctx);
 

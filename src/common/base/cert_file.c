@@ -12,7 +12,7 @@
 /* Well above any real certificate file. */
 #define CERT_FILE_MAX (1u << 20)
 
-X509 *ms_cert_parse(const uint8_t *buf, size_t len)
+X509 *cert_file_parse(const uint8_t *buf, size_t len)
 {
 	const unsigned char *p = buf;
 	X509 *x = NULL;
@@ -29,17 +29,17 @@ X509 *ms_cert_parse(const uint8_t *buf, size_t len)
 	return x;
 }
 
-int ms_cert_read(const char *path, X509 **cert)
+int cert_file_read(const char *path, X509 **cert)
 {
 	uint8_t *buf;
 	size_t len;
 	int err;
 
 	*cert = NULL;
-	err = ms_read_all(path, CERT_FILE_MAX, &buf, &len);
+	err = infile_read_all(path, CERT_FILE_MAX, &buf, &len);
 	if (err)
 		return err;
-	*cert = ms_cert_parse(buf, len);
+	*cert = cert_file_parse(buf, len);
 	free(buf);
 	if (!*cert) {
 		ERR_clear_error();
@@ -48,9 +48,9 @@ int ms_cert_read(const char *path, X509 **cert)
 	return 0;
 }
 
-const char *ms_cert_strerror(int err)
+const char *cert_file_strerror(int err)
 {
 	if (err == -EBADMSG)
 		return "not an X.509 certificate (expected DER or PEM)";
-	return ms_io_strerror(err);
+	return infile_strerror(err);
 }

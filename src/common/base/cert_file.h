@@ -17,10 +17,10 @@
  * a negative errno when the file cannot be read, or -EBADMSG when it holds
  * neither a DER nor a PEM X.509 certificate; *cert is then NULL.
  */
-int ms_cert_read(const char *path, X509 **cert);
+int cert_file_read(const char *path, X509 **cert);
 /* The same from memory: the certificate, or NULL. */
-X509 *ms_cert_parse(const uint8_t *buf, size_t len);
-/* What went wrong, for one line of error: err as ms_cert_read returns it. */
-const char *ms_cert_strerror(int err);
+X509 *cert_file_parse(const uint8_t *buf, size_t len);
+/* What went wrong, for one line of error: err as cert_file_read returns it. */
+const char *cert_file_strerror(int err);
 
 #endif

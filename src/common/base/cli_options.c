@@ -54,7 +54,7 @@ static const struct shared {
 
 #define N_SHARED (sizeof(shared) / sizeof(shared[0]))
 
-void ms_cli_help(FILE *f, unsigned which)
+void cli_options_help(FILE *f, unsigned which)
 {
 	for (size_t i = 0; i < N_SHARED; i++)
 		if (which & shared[i].bit)
@@ -103,15 +103,15 @@ static int take_shared(const struct ms_cli_tool *t, struct ms_cli *c,
 {
 	switch (code) {
 	case 'j':
-		if (ms_jobs_parse(optarg, &c->jobs)) {
-			ms_error(NULL, "-j needs a number of workers from 1 to "
-				 "%d", MS_JOBS_MAX);
+		if (batch_run_jobs_parse(optarg, &c->jobs)) {
+			log_error(NULL, "-j needs a number of workers from 1 to "
+				 "%d", BATCH_RUN_JOBS_MAX);
 			return MS_CLI_USAGE;
 		}
 		return MS_CLI_GO;
 	case 'r':
 		if (c->walk) {
-			ms_error(NULL, "-r given twice (walk one tree per run)");
+			log_error(NULL, "-r given twice (walk one tree per run)");
 			return MS_CLI_USAGE;
 		}
 		c->walk = optarg;
@@ -127,7 +127,7 @@ static int take_shared(const struct ms_cli_tool *t, struct ms_cli *c,
 		t->help(t->ctx);
 		return MS_CLI_STOP;
 	case 'V':
-		ms_print_version(t->name, t->mldsa());
+		openssl_init_print_version(t->name, t->mldsa());
 		return MS_CLI_STOP;
 	default:
 		return MS_CLI_USAGE;
@@ -144,7 +144,7 @@ static const struct shared *find_shared(const struct ms_cli_tool *t,
 	return NULL;
 }
 
-int ms_cli_parse(int argc, char **argv, const struct ms_cli_tool *t,
+int cli_options_parse(int argc, char **argv, const struct ms_cli_tool *t,
 		 struct ms_cli *c)
 {
 	const struct shared *s;
@@ -153,7 +153,7 @@ int ms_cli_parse(int argc, char **argv, const struct ms_cli_tool *t,
 	int code, ret = MS_CLI_GO;
 
 	if (merge(t, so, lo)) {
-		ms_error(NULL, "%s: more options than base/cli_options.c has "
+		log_error(NULL, "%s: more options than base/cli_options.c has "
 			 "room for", t->name);
 		return MS_CLI_USAGE;
 	}

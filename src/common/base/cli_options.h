@@ -81,13 +81,13 @@ struct ms_cli_tool {
  * Parse argv's options into c and through t's take(); optind is left at
  * the first operand.  An answer above.
  */
-int ms_cli_parse(int argc, char **argv, const struct ms_cli_tool *t,
+int cli_options_parse(int argc, char **argv, const struct ms_cli_tool *t,
 		 struct ms_cli *c);
 
 /*
  * The --help lines of the shared options in which (MS_CLI_*), in one
  * wording for every tool; what each means in a tool is in its man page.
  */
-void ms_cli_help(FILE *f, unsigned which);
+void cli_options_help(FILE *f, unsigned which);
 
 #endif

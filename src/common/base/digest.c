@@ -4,7 +4,7 @@
 #include "base/digest.h"
 #include "base/infile.h"
 
-const EVP_MD *ms_digest_by_name(const char *name)
+const EVP_MD *digest_by_name(const char *name)
 {
 	return EVP_get_digestbyname(name);
 }
@@ -19,19 +19,19 @@ const EVP_MD *ms_digest_by_name(const char *name)
  */
 #define HASH_CHUNK ((size_t)16 << 10)
 
-int ms_digest_update_mapped(EVP_MD_CTX *c, const uint8_t *data, size_t len)
+int digest_update_mapped(EVP_MD_CTX *c, const uint8_t *data, size_t len)
 {
 	uint8_t chunk[HASH_CHUNK];
 	int ok = 1;
 
-	if (!ms_is_mapped(data, len))
+	if (!infile_is_mapped(data, len))
 		return len == 0 || EVP_DigestUpdate(c, data, len);
 	/* A mapped file's bytes come through its descriptor (infile.h):
 	 * one that shrank meanwhile fails here, and is marked. */
 	while (ok && len) {
 		size_t step = len < HASH_CHUNK ? len : HASH_CHUNK;
 
-		ok = ms_map_read(chunk, data, step) == 0 &&
+		ok = infile_map_read(chunk, data, step) == 0 &&
 		     EVP_DigestUpdate(c, chunk, step);
 		data += step;
 		len -= step;
@@ -39,7 +39,7 @@ int ms_digest_update_mapped(EVP_MD_CTX *c, const uint8_t *data, size_t len)
 	return ok;
 }
 
-int ms_digest(const EVP_MD *md, const uint8_t *data, size_t len,
+int digest_bytes(const EVP_MD *md, const uint8_t *data, size_t len,
 	      uint8_t *digest, unsigned int *digest_len)
 {
 	EVP_MD_CTX *c = EVP_MD_CTX_new();
@@ -48,13 +48,13 @@ int ms_digest(const EVP_MD *md, const uint8_t *data, size_t len,
 	if (!c)
 		return -ENOMEM;
 	ok = EVP_DigestInit_ex(c, md, NULL) &&
-	     ms_digest_update_mapped(c, data, len);
+	     digest_update_mapped(c, data, len);
 	ok = ok && EVP_DigestFinal_ex(c, digest, digest_len);
 	EVP_MD_CTX_free(c);
 	return ok ? 0 : -EINVAL;
 }
 
-int ms_digest_input(const EVP_MD *md, const struct ms_file *f, size_t len,
+int digest_input(const EVP_MD *md, const struct infile *f, size_t len,
 		    uint8_t *digest, unsigned int *digest_len)
 {
 	uint8_t chunk[HASH_CHUNK];
@@ -63,14 +63,14 @@ int ms_digest_input(const EVP_MD *md, const struct ms_file *f, size_t len,
 	int ok, err = -EINVAL;
 
 	if (f->buf)
-		return ms_digest(md, f->data, len, digest, digest_len);
+		return digest_bytes(md, f->data, len, digest, digest_len);
 	c = EVP_MD_CTX_new();
 	if (!c)
 		return -ENOMEM;
 	ok = EVP_DigestInit_ex(c, md, NULL);
 	while (ok && off < len) {
 		size_t want = len - off < HASH_CHUNK ? len - off : HASH_CHUNK;
-		int rd = ms_file_read_at(f, chunk, want, off);
+		int rd = infile_read_at(f, chunk, want, off);
 
 		if (rd) {
 			err = rd;

@@ -13,20 +13,20 @@
 
 /* The digest named on the command line: any name OpenSSL knows, as the
  * kernel's sign-file (EVP_get_digestbyname).  NULL when unknown. */
-const EVP_MD *ms_digest_by_name(const char *name);
+const EVP_MD *digest_by_name(const char *name);
 
 /* EVP_DigestUpdate over data; a mapped file's bytes read through its
- * descriptor (ms_map_read), in small chunks.  1 on success. */
-int ms_digest_update_mapped(EVP_MD_CTX *c, const uint8_t *data, size_t len);
-int ms_digest(const EVP_MD *md, const uint8_t *data, size_t len,
+ * descriptor (infile_map_read), in small chunks.  1 on success. */
+int digest_update_mapped(EVP_MD_CTX *c, const uint8_t *data, size_t len);
+int digest_bytes(const EVP_MD *md, const uint8_t *data, size_t len,
 	      uint8_t *digest, unsigned int *digest_len);
 /*
  * The same over the first len bytes of an open input: from its buffer
  * when it was read, else read from the descriptor in small chunks rather
- * than through the mapping.  MS_ECHANGED if the file is now shorter than
+ * than through the mapping.  INFILE_ECHANGED if the file is now shorter than
  * len.
  */
-struct ms_file;
-int ms_digest_input(const EVP_MD *md, const struct ms_file *f, size_t len,
+struct infile;
+int digest_input(const EVP_MD *md, const struct infile *f, size_t len,
 		    uint8_t *digest, unsigned int *digest_len);
 #endif

@@ -8,7 +8,7 @@
 #include "base/json_name.h"
 #include "base/log.h"
 
-int ms_exit_for_errno(int err)
+int exitcode_for_errno(int err)
 {
 	switch (err) {
 	case 0:
@@ -75,12 +75,12 @@ static int severity(int code)
 	return (int)N_CODES + 1;
 }
 
-int ms_exit_worst(int a, int b)
+int exitcode_worst(int a, int b)
 {
 	return severity(b) > severity(a) ? b : a;
 }
 
-void ms_exit_help(FILE *f)
+void exitcode_help(FILE *f)
 {
 	fprintf(f, "\nExit status (one table for sign-file, verify-file and "
 		"extract-sig):\n");
@@ -92,7 +92,7 @@ void ms_exit_help(FILE *f)
 		fprintf(f, " %d%s", by_severity[i], i + 1 < N_CODES ? "," : ".\n");
 }
 
-const char *ms_errno_name(int err)
+const char *exitcode_errno_name(int err)
 {
 	static _Thread_local char unknown[16];
 
@@ -138,18 +138,18 @@ static int errno_of(int code)
 	}
 }
 
-void ms_exit_json(FILE *out, int code, int err)
+void exitcode_json(FILE *out, int code, int err)
 {
 	json_object *j = json_object_new_object(), *e;
-	const char *subject, *message = ms_first_error(&subject);
+	const char *subject, *message = log_first_error(&subject);
 
 	e = json_object_new_object();
 	if (subject)
-		ms_json_add_name(e, "file", subject);
+		json_name_add(e, "file", subject);
 	json_object_object_add(e, "errno", json_object_new_string(
-				       ms_errno_name(err ? err
+				       exitcode_errno_name(err ? err
 							 : errno_of(code))));
-	ms_json_add_name(e, "reason", message ? message : "usage error");
+	json_name_add(e, "reason", message ? message : "usage error");
 	json_object_object_add(e, "exit", json_object_new_int(code));
 	json_object_object_add(j, "error", e);
 	fprintf(out, "%s\n", json_object_to_json_string_ext(j,

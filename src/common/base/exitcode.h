@@ -36,13 +36,13 @@ enum ms_exit {
  * Exit code for a verdict errno (negative, as returned by src/common).
  * Anything that is not a signature verdict counts as an I/O or system error.
  */
-int ms_exit_for_errno(int err);
+int exitcode_for_errno(int err);
 
 /* Severity order used when several files are judged in one run. */
-int ms_exit_worst(int a, int b);
+int exitcode_worst(int a, int b);
 
 /* The table and the severity order, as every tool's --help ends. */
-void ms_exit_help(FILE *f);
+void exitcode_help(FILE *f);
 
 /*
  * --json, a run that fails as a whole (a usage error, a trust source
@@ -52,9 +52,9 @@ void ms_exit_help(FILE *f);
  * "file" only when the error names one.  err: the negative errno, or 0
  * for the exit status's usual one.
  */
-void ms_exit_json(FILE *out, int code, int err);
+void exitcode_json(FILE *out, int code, int err);
 
 /* "EKEYREJECTED" for -EKEYREJECTED; "0" for 0; "E<n>" when unknown. */
-const char *ms_errno_name(int err);
+const char *exitcode_errno_name(int err);
 
 #endif

@@ -12,7 +12,7 @@
 
 #include "base/format.h"
 
-char *ms_hex(const uint8_t *p, size_t len)
+char *format_hex(const uint8_t *p, size_t len)
 {
 	static const char digits[] = "0123456789abcdef";
 	char *s = malloc(len * 2 + 1);
@@ -27,7 +27,7 @@ char *ms_hex(const uint8_t *p, size_t len)
 	return s;
 }
 
-void ms_hex_to(char *buf, size_t size, const uint8_t *p, size_t len)
+void format_hex_to(char *buf, size_t size, const uint8_t *p, size_t len)
 {
 	static const char digits[] = "0123456789abcdef";
 	size_t i;
@@ -41,13 +41,13 @@ void ms_hex_to(char *buf, size_t size, const uint8_t *p, size_t len)
 	buf[2 * i] = '\0';
 }
 
-void ms_format_serial(char *buf, size_t size, const uint8_t *p, size_t len)
+void format_serial(char *buf, size_t size, const uint8_t *p, size_t len)
 {
 	while (len > 1 && p[0] == 0) {
 		p++;
 		len--;
 	}
-	ms_hex_to(buf, size, p, len);
+	format_hex_to(buf, size, p, len);
 }
 
 /* Append n bytes of text to buf (length *at), control bytes as \xHH. */
@@ -126,7 +126,7 @@ static X509_NAME *name_from_content(const uint8_t *p, size_t len)
 	return n;
 }
 
-void ms_format_name(char *buf, size_t size, const uint8_t *p, size_t len)
+void format_name(char *buf, size_t size, const uint8_t *p, size_t len)
 {
 	X509_NAME *n;
 	size_t at = 0;
@@ -139,7 +139,7 @@ void ms_format_name(char *buf, size_t size, const uint8_t *p, size_t len)
 		ERR_clear_error();
 		if (size > 1) {
 			buf[at++] = '#';
-			ms_hex_to(buf + at, size - at, p, len);
+			format_hex_to(buf + at, size - at, p, len);
 		}
 		return;
 	}
@@ -163,7 +163,7 @@ void ms_format_name(char *buf, size_t size, const uint8_t *p, size_t len)
 	X509_NAME_free(n);
 }
 
-int ms_format_signer(char *buf, size_t size, const uint8_t *p, size_t len)
+int format_signer(char *buf, size_t size, const uint8_t *p, size_t len)
 {
 	X509_NAME *n = name_from_content(p, len);
 	X509_NAME_ENTRY *e = NULL;
@@ -193,7 +193,7 @@ int ms_format_signer(char *buf, size_t size, const uint8_t *p, size_t len)
 	return 0;
 }
 
-void ms_hex_kmod(FILE *f, const uint8_t *p, size_t len)
+void format_hex_kmod(FILE *f, const uint8_t *p, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
 		fprintf(f, "%02X", p[i]);
@@ -203,7 +203,7 @@ void ms_hex_kmod(FILE *f, const uint8_t *p, size_t len)
 	}
 }
 
-void ms_pkey_describe(EVP_PKEY *pkey, char *buf, size_t len)
+void format_pkey(EVP_PKEY *pkey, char *buf, size_t len)
 {
 	char group[64];
 	size_t glen = 0;
@@ -244,7 +244,7 @@ void ms_pkey_describe(EVP_PKEY *pkey, char *buf, size_t len)
  * name) become \ooo, so one entry is one line and cannot fake another.
  * Other bytes, non-UTF-8 ones included, are kept for grep.  Malloc'd.
  */
-char *ms_one_line(const char *path)
+char *format_one_line(const char *path)
 {
 	size_t n = strlen(path), o = 0;
 	char *s = malloc(4 * n + 1);

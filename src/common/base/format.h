@@ -14,18 +14,18 @@
 #include <openssl/types.h>
 
 /* Lower-case hex without separators into a malloc'd string. */
-char *ms_hex(const uint8_t *p, size_t len);
+char *format_hex(const uint8_t *p, size_t len);
 /* A path as one line of diagnostics: control bytes become \ooo.
  * Malloc'd, NULL on -ENOMEM. */
-char *ms_one_line(const char *path);
+char *format_one_line(const char *path);
 /* The same into buf, cut (at a whole byte) to fit size. */
-void ms_hex_to(char *buf, size_t size, const uint8_t *p, size_t len);
+void format_hex_to(char *buf, size_t size, const uint8_t *p, size_t len);
 /*
  * A certificate serial number from the content octets of its INTEGER:
  * lower-case hex of the magnitude, without the leading zero byte DER
  * puts before a high bit (as `openssl x509 -serial` shows it).
  */
-void ms_format_serial(char *buf, size_t size, const uint8_t *p, size_t len);
+void format_serial(char *buf, size_t size, const uint8_t *p, size_t len);
 /*
  * An X.509 Name from the content octets of its SEQUENCE: each attribute
  * in the order stored, as "CN=modsign, O=Example" (OpenSSL's short
@@ -33,21 +33,21 @@ void ms_format_serial(char *buf, size_t size, const uint8_t *p, size_t len);
  * bytes written \xHH.  A Name OpenSSL cannot read is written as # and
  * the hex of its content.
  */
-void ms_format_name(char *buf, size_t size, const uint8_t *p, size_t len);
+void format_name(char *buf, size_t size, const uint8_t *p, size_t len);
 /*
  * kmod's "signer" for the same Name (libkmod-signature.c): the value of
  * its commonName, else of its last attribute.  0, or -EINVAL when the
  * Name is unreadable or empty (buf is then empty).
  */
-int ms_format_signer(char *buf, size_t size, const uint8_t *p, size_t len);
+int format_signer(char *buf, size_t size, const uint8_t *p, size_t len);
 /*
  * kmod's kmod_module_strbuf_pushhex (kmod's libkmod-module.c): upper-case
  * bytes joined by ':', and after every 20th byte with more to follow the
  * separator becomes ":\n\t\t".
  */
-void ms_hex_kmod(FILE *f, const uint8_t *p, size_t len);
+void format_hex_kmod(FILE *f, const uint8_t *p, size_t len);
 
 /* "RSA-4096", "ECDSA-P256", "ML-DSA-65"... into buf. */
-void ms_pkey_describe(EVP_PKEY *pkey, char *buf, size_t len);
+void format_pkey(EVP_PKEY *pkey, char *buf, size_t len);
 
 #endif

@@ -3,262 +3,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "base/infile.h"
-
-/*
- * The read-only file mappings this process holds.  Code that hashes or
- * copies a buffer reads a mapped file's bytes through its descriptor
- * instead (ms_map_read), without knowing where the buffer came from; and
- * the SIGBUS handler below must find the mapping a faulting address
- * belongs to.  A signal handler can take no lock, so the table is a
- * fixed array of slots claimed and freed with atomic operations.  A file
- * that finds no free slot is read into memory, not mapped: no mapping is
- * ever made that the handler does not know.
- */
-#define MAP_SLOTS 256
-#define SLOT_BUSY ((uintptr_t)1)	/* claimed, being filled */
-
-static struct map_slot {
-	_Atomic uintptr_t start;	/* 0 free, SLOT_BUSY, or the mapping */
-	_Atomic size_t len;
-	atomic_int fd;
-	atomic_int damaged;	/* some of its bytes could not be read */
-} slots[MAP_SLOTS];
-static atomic_int slots_hi;	/* no slot from here on was ever used */
-static size_t page_size;
-
-/*
- * The slot whose mapping holds [p, p + len), len > 0, counting its last
- * page whole when whole_pages; or NULL.  Safe in a signal handler.  The
- * caller reads its own mapping, whose slot cannot change meanwhile; any
- * other slot may be freed and claimed again while it is looked at, so its
- * start is read again after its length: a length from another mapping
- * than the start could otherwise make a range that holds p.
- */
-static struct map_slot *slot_find(const void *p, size_t len, int whole_pages)
-{
-	uintptr_t a = (uintptr_t)p;
-	int hi = atomic_load(&slots_hi);
-
-	for (int i = 0; i < hi; i++) {
-		uintptr_t s = atomic_load_explicit(&slots[i].start,
-						   memory_order_acquire);
-		size_t l;
-
-		if (s <= SLOT_BUSY || a < s)
-			continue;
-		l = atomic_load_explicit(&slots[i].len, memory_order_relaxed);
-		atomic_thread_fence(memory_order_acquire);
-		if (atomic_load_explicit(&slots[i].start,
-					 memory_order_relaxed) != s)
-			continue;
-		if (whole_pages)
-			l = (l + page_size - 1) & ~(page_size - 1);
-		if (len <= l && a - s <= l - len)
-			return &slots[i];
-	}
-	return NULL;
-}
-
-static struct map_slot *slot_of(const void *p, size_t len)
-{
-	return slot_find(p, len, 0);
-}
-
-/* 1 + the slot now holding the mapping, or 0 when all are taken. */
-static unsigned int slot_claim(const uint8_t *p, size_t len, int fd)
-{
-	for (int i = 0; i < MAP_SLOTS; i++) {
-		uintptr_t none = 0;
-		int hi;
-
-		if (!atomic_compare_exchange_strong(&slots[i].start, &none,
-						    SLOT_BUSY))
-			continue;
-		atomic_store(&slots[i].len, len);
-		atomic_store(&slots[i].fd, fd);
-		atomic_store(&slots[i].damaged, 0);
-		hi = atomic_load(&slots_hi);
-		while (hi < i + 1 &&
-		       !atomic_compare_exchange_weak(&slots_hi, &hi, i + 1))
-			;
-		atomic_store_explicit(&slots[i].start, (uintptr_t)p,
-				      memory_order_release);
-		return (unsigned int)i + 1;
-	}
-	return 0;
-}
-
-/*
- * SIGBUS: a page of a mapped input that the file cannot back, because
- * the file shrank since it was mapped (another process truncated it),
- * its storage failed, or a tmpfs is full (a read fault on a hole of a
- * tmpfs file allocates a page; read() of the same hole does not).  The
- * handler puts a page in its place, filled from the file with pread():
- * a hole then reads as the zeros it is, and bytes the file no longer has
- * as zeros with the mapping marked damaged, which every tool checks
- * (ms_file_check) before it acts on what it read.  So a read never kills
- * the process and never has to be undone.
- *
- * Why not siglongjmp out of the read, the other usual answer: the reads
- * happen deep in OpenSSL, zlib, liblzma and libzstd, whose state (and any
- * lock or allocation they hold) a jump would abandon, and every reader in
- * every worker thread would need its own recovery point.  Here nothing
- * unwinds: a fault is delivered to the thread that made it, the handler
- * needs no per-thread state, and the new page is complete before one
- * mremap() puts it in place, so another thread reading the same page
- * sees the old mapping (and faults itself, to the same effect) or the
- * finished page, never a half-filled one.
- *
- * A SIGBUS anywhere else (or one sent by kill) keeps its default action.
- */
-static void on_sigbus(int sig, siginfo_t *si, void *uctx)
-{
-	int saved = errno;
-	uintptr_t a = (uintptr_t)si->si_addr, page = a & ~(page_size - 1);
-	struct map_slot *s = NULL;
-	struct sigaction dfl;
-	size_t off, len, want, got = 0;
-	long fresh;
-
-	(void)uctx;
-	/* whole pages: a fault can come from the last page's tail, past
-	 * the file's end as it was mapped */
-	if (si->si_code > 0)
-		s = slot_find(si->si_addr, 1, 1);
-	if (!s)
-		goto fatal;
-	off = page - atomic_load(&s->start);
-	len = atomic_load(&s->len);
-	want = len - off < page_size ? len - off : page_size;
-	/* Raw system calls: async-signal-safe, and unseen by sanitizers'
-	 * interceptors. */
-	fresh = syscall(SYS_mmap, NULL, page_size, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (fresh == -1)
-		goto fatal;
-	while (got < want) {
-		long n = syscall(SYS_pread64, atomic_load(&s->fd),
-				 (char *)fresh + got,
-				 want - got, (off_t)(off + got));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	if (got < want)
-		atomic_store(&s->damaged, 1);
-	if (syscall(SYS_mprotect, fresh, page_size, PROT_READ) == -1 ||
-	    syscall(SYS_mremap, fresh, page_size, page_size,
-		    MREMAP_MAYMOVE | MREMAP_FIXED, page) == -1) {
-		syscall(SYS_munmap, fresh, page_size);
-		goto fatal;
-	}
-	errno = saved;
-	return;
-fatal:
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	sigaction(sig, &dfl, NULL);
-	raise(sig);	/* delivered, and fatal, when the handler returns */
-	errno = saved;
-}
-
-static void sigbus_install(void)
-{
-	struct sigaction sa;
-
-	page_size = (size_t)sysconf(_SC_PAGESIZE);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sigbus;
-	sa.sa_flags = SA_SIGINFO;
-	sigfillset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, NULL);
-}
-
-static pthread_once_t sigbus_once = PTHREAD_ONCE_INIT;
-
-int ms_file_check(const struct ms_file *f)
-{
-	struct map_slot *s;
-	struct stat now;
-
-	if (!f->map_slot)
-		return 0;
-	s = &slots[f->map_slot - 1];
-	/* Shrunk within the last page, it gave zeros without a fault. */
-	if (fstat(f->fd, &now) == 0 && (uint64_t)now.st_size < f->len)
-		atomic_store(&s->damaged, 1);
-	return atomic_load(&s->damaged) ? MS_ECHANGED : 0;
-}
-
-int ms_map_read(void *dst, const void *src, size_t n)
-{
-	struct map_slot *s = n ? slot_of(src, n) : NULL;
-	size_t got = 0;
-	off_t off;
-
-	if (!s) {
-		if (n)
-			memcpy(dst, src, n);
-		return 0;
-	}
-	off = (off_t)((uintptr_t)src - atomic_load(&s->start));
-	while (got < n) {
-		ssize_t r = pread(atomic_load(&s->fd), (uint8_t *)dst + got,
-				  n - got, off + (off_t)got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			atomic_store(&s->damaged, 1);
-			memset((uint8_t *)dst + got, 0, n - got);
-			return MS_ECHANGED;
-		}
-		got += (size_t)r;
-	}
-	return 0;
-}
-
-int ms_is_mapped(const void *p, size_t len)
-{
-	return len && slot_of(p, len) != NULL;
-}
-
-int ms_file_read_at(const struct ms_file *f, void *dst, size_t n,
-		    uint64_t off)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = pread(f->fd, (uint8_t *)dst + got, n - got,
-				  (off_t)(off + got));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			int err = r < 0 ? -errno : MS_ECHANGED;
-
-			if (f->map_slot)
-				atomic_store(&slots[f->map_slot - 1].damaged,
-					     1);
-			return err;
-		}
-		got += (size_t)r;
-	}
-	return 0;
-}
+#include "base/infile_map.h"
 
 /*
  * One spare read buffer per thread.  A batch worker reads thousands of
@@ -352,12 +105,12 @@ static int read_at_most(int fd, uint8_t *p, size_t len, size_t *got)
 
 static atomic_int threaded;
 
-void ms_file_set_threaded(int on)
+void infile_set_threaded(int on)
 {
 	atomic_store(&threaded, on);
 }
 
-static int read_into_buffer(struct ms_file *f)
+static int read_into_buffer(struct infile *f)
 {
 	size_t got;
 	int err;
@@ -377,28 +130,28 @@ static int read_into_buffer(struct ms_file *f)
 	return 0;
 }
 
-static int load_data(struct ms_file *f)
+static int load_data(struct infile *f)
 {
 	/* Files this thread has loaded: from the second on, its spare
-	 * buffer is worth having (see ms_file_set_threaded). */
+	 * buffer is worth having (see infile_set_threaded). */
 	static __thread unsigned long loads;
 	void *map;
 
-	if (f->len < MS_READ_MAX && (atomic_load(&threaded) || loads++))
+	if (f->len < INFILE_READ_MAX && (atomic_load(&threaded) || loads++))
 		return read_into_buffer(f);
-	pthread_once(&sigbus_once, sigbus_install);
+	infile_map_arm();
 	map = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, f->fd, 0);
 	if (map == MAP_FAILED)
 		return -errno;
-	f->map_slot = slot_claim(map, f->len, f->fd);
+	f->map_slot = infile_map_claim(map, f->len, f->fd);
 	if (!f->map_slot) {
 		munmap(map, f->len);
 		return read_into_buffer(f);
 	}
 	f->data = map;
 	/* A big file's mapping is read front to back, if at all (bulk
-	 * reads go through the descriptor: ms_map_read). */
-	if (f->len >= MS_MAP_MIN)
+	 * reads go through the descriptor: infile_map_read). */
+	if (f->len >= INFILE_MAP_MIN)
 		madvise(map, f->len, MADV_SEQUENTIAL);
 	return 0;
 }
@@ -406,7 +159,7 @@ static int load_data(struct ms_file *f)
 enum { NO_LOCK, LOCK_WAIT, LOCK_TRY };
 
 /* Open a regular file (locked if asked); its bytes only if want_data. */
-static int open_regular(const char *path, struct ms_file *f, int lock,
+static int open_regular(const char *path, struct infile *f, int lock,
 			int want_data)
 {
 	struct stat now;
@@ -414,7 +167,7 @@ static int open_regular(const char *path, struct ms_file *f, int lock,
 
 	memset(f, 0, sizeof(*f));
 again:
-	f->fd = -1;	/* what a failed open leaves, for ms_file_close */
+	f->fd = -1;	/* what a failed open leaves, for infile_close */
 	/*
 	 * Refuse what is not a regular file before opening it: open() of a
 	 * device can act (a tape rewinds on close, a watchdog arms).  The
@@ -491,29 +244,29 @@ fail:
 	return err;
 }
 
-int ms_file_open(const char *path, struct ms_file *f)
+int infile_open(const char *path, struct infile *f)
 {
 	return open_regular(path, f, NO_LOCK, 1);
 }
 
-int ms_file_open_locked(const char *path, struct ms_file *f)
+int infile_open_locked(const char *path, struct infile *f)
 {
 	return open_regular(path, f, LOCK_WAIT, 1);
 }
 
-int ms_file_open_trylock(const char *path, struct ms_file *f)
+int infile_open_trylock(const char *path, struct infile *f)
 {
 	return open_regular(path, f, LOCK_TRY, 1);
 }
 
-void ms_file_unmap(struct ms_file *f)
+void infile_unmap(struct infile *f)
 {
 	if (f->buf) {
 		buf_give(f->buf, f->buf_cap);
 	} else if (f->data) {
 		/* Out of the table first: a slot never names an address
 		 * that another mapping may take. */
-		atomic_store(&slots[f->map_slot - 1].start, 0);
+		infile_map_release(f->map_slot);
 		munmap((void *)f->data, f->len);
 	}
 	f->map_slot = 0;
@@ -522,17 +275,17 @@ void ms_file_unmap(struct ms_file *f)
 	f->data = NULL;
 }
 
-void ms_file_close(struct ms_file *f)
+void infile_close(struct infile *f)
 {
-	ms_file_unmap(f);
+	infile_unmap(f);
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;
 }
 
-int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len)
+int infile_read_all(const char *path, size_t max, uint8_t **buf, size_t *len)
 {
-	struct ms_file f;
+	struct infile f;
 	int err;
 
 	*buf = NULL;
@@ -543,16 +296,16 @@ int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len)
 	if (err)
 		return err;
 	if (f.len > max) {
-		ms_file_close(&f);
+		infile_close(&f);
 		return -EFBIG;
 	}
 	*buf = malloc(f.len ? f.len : 1);
 	if (!*buf) {
-		ms_file_close(&f);
+		infile_close(&f);
 		return -ENOMEM;
 	}
 	err = read_at_most(f.fd, *buf, f.len, len);
-	ms_file_close(&f);
+	infile_close(&f);
 	if (err) {
 		free(*buf);
 		*buf = NULL;
@@ -561,14 +314,14 @@ int ms_read_all(const char *path, size_t max, uint8_t **buf, size_t *len)
 	return err;
 }
 
-const char *ms_io_strerror(int err)
+const char *infile_strerror(int err)
 {
 	switch (-err) {
 	case ENOTSUP:
 		return "not a regular file";
 	case EFBIG:
 		return "file too large";
-	case ESTALE:	/* MS_ECHANGED; NFS's stale handle is the same */
+	case ESTALE:	/* INFILE_ECHANGED; NFS's stale handle is the same */
 		return "changed while it was read (it shrank, or its storage "
 		       "failed)";
 	default:
@@ -576,7 +329,7 @@ const char *ms_io_strerror(int err)
 	}
 }
 
-int ms_read_stream(const char *path, size_t max, uint8_t **out,
+int infile_read_stream(const char *path, size_t max, uint8_t **out,
 		   size_t *out_len)
 {
 	size_t len = 0, cap = 0;

@@ -49,7 +49,7 @@ static int ms_utf8_valid(const char *s)
 	return 1;
 }
 
-void ms_json_add_name(json_object *o, const char *key, const char *name)
+void json_name_add(json_object *o, const char *key, const char *name)
 {
 	const unsigned char *p = (const unsigned char *)name;
 	char *fixed, *hex, *bkey;
@@ -66,7 +66,7 @@ void ms_json_add_name(json_object *o, const char *key, const char *name)
 	len = strlen(name);
 	/* each bad byte becomes the 3 bytes of U+FFFD */
 	fixed = malloc(3 * len + 1);
-	hex = ms_hex(p, len);
+	hex = format_hex(p, len);
 	bkey = malloc(strlen(key) + sizeof("_bytes"));
 	if (!fixed || !hex || !bkey) {
 		/* no name rather than text that is not JSON */

@@ -16,6 +16,6 @@
  * key + "_bytes": the exact name as lower-case hex, from which it can be
  * recovered.  A NULL name adds key: null.
  */
-void ms_json_add_name(json_object *o, const char *key, const char *name);
+void json_name_add(json_object *o, const char *key, const char *name);
 
 #endif

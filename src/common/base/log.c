@@ -11,7 +11,7 @@ static const char *prog = "modsign";
 static int verbose;
 /* Per thread: a batch worker's messages go to its file's buffer. */
 static _Thread_local FILE *capture;
-/* What ms_error prints below its line: OpenSSL's error queue in the
+/* What log_error prints below its line: OpenSSL's error queue in the
  * tools (log_openssl.c); nothing in sign-file's front end, which links
  * no OpenSSL. */
 static void (*detail)(FILE *out, int verbose);
@@ -21,34 +21,34 @@ static FILE *errf(void)
 	return capture ? capture : stderr;
 }
 
-void ms_log_capture(FILE *f)
+void log_capture(FILE *f)
 {
 	capture = f;
 }
 
-void ms_log_detail(void (*fn)(FILE *out, int verbose))
+void log_detail(void (*fn)(FILE *out, int verbose))
 {
 	detail = fn;
 }
 
-void ms_log_init_plain(const char *argv0)
+void log_init_plain(const char *argv0)
 {
 	const char *slash = strrchr(argv0, '/');
 
 	prog = slash ? slash + 1 : argv0;
 }
 
-const char *ms_prog(void)
+const char *log_prog(void)
 {
 	return prog;
 }
 
-void ms_set_verbose(int level)
+void log_set_verbose(int level)
 {
 	verbose = level;
 }
 
-int ms_verbose(void)
+int log_verbose(void)
 {
 	return verbose;
 }
@@ -74,7 +74,7 @@ static void remember_first(const char *subject, const char *fmt, va_list ap)
 	first_subject = subject ? strdup(subject) : NULL;
 }
 
-const char *ms_first_error(const char **subject)
+const char *log_first_error(const char **subject)
 {
 	*subject = first_subject;
 	return first_message;
@@ -83,7 +83,7 @@ const char *ms_first_error(const char **subject)
 static void vreport(const char *tag, const char *subject, const char *fmt,
 		    va_list ap)
 {
-	char *quoted = subject ? ms_quote_name(subject) : NULL;
+	char *quoted = subject ? quote_name(subject) : NULL;
 
 	fprintf(errf(), "%s: %s", prog, tag);
 	if (subject)
@@ -93,7 +93,7 @@ static void vreport(const char *tag, const char *subject, const char *fmt,
 	fputc('\n', errf());
 }
 
-void ms_error(const char *subject, const char *fmt, ...)
+void log_error(const char *subject, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -107,7 +107,7 @@ void ms_error(const char *subject, const char *fmt, ...)
 		detail(errf(), verbose);
 }
 
-void ms_warn(const char *subject, const char *fmt, ...)
+void log_warn(const char *subject, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -116,7 +116,7 @@ void ms_warn(const char *subject, const char *fmt, ...)
 	va_end(ap);
 }
 
-void ms_info(const char *fmt, ...)
+void log_info(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -129,7 +129,7 @@ void ms_info(const char *fmt, ...)
 	va_end(ap);
 }
 
-void ms_usage_hint(void)
+void log_usage_hint(void)
 {
-	fprintf(stderr, "Try '%s --help' for the usage.\n", ms_prog());
+	fprintf(stderr, "Try '%s --help' for the usage.\n", log_prog());
 }

@@ -18,8 +18,8 @@ static void openssl_detail(FILE *out, int verbose)
 	}
 }
 
-void ms_log_init(const char *argv0)
+void log_init(const char *argv0)
 {
-	ms_log_init_plain(argv0);
-	ms_log_detail(openssl_detail);
+	log_init_plain(argv0);
+	log_detail(openssl_detail);
 }

@@ -9,12 +9,12 @@
 
 static int teardown_needed;
 
-void ms_openssl_init(int verbose)
+void openssl_init(int verbose)
 {
 	/* OpenSSL's error texts are printed only with -v (base/
 	 * log_openssl.c); loading their tables is start-up time a
 	 * run without -v never uses.  No
-	 * OPENSSL_cleanup() at exit: ms_openssl_done() says when. */
+	 * OPENSSL_cleanup() at exit: openssl_init_done() says when. */
 	OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT |
 			    (verbose ? 0 : OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS),
 			    NULL);
@@ -55,7 +55,7 @@ void ms_openssl_init(int verbose)
  * then exit() with the modules' own destructors.  Nothing may use OpenSSL
  * after this; OPENSSL_atexit() handlers run inside it.
  */
-void ms_openssl_need_teardown(void)
+void openssl_init_need_teardown(void)
 {
 	teardown_needed = 1;
 }
@@ -67,13 +67,13 @@ void ms_openssl_need_teardown(void)
  * keys, with their secrets, are freed (and cleared) by their owners
  * before either.
  */
-void ms_openssl_done(void)
+void openssl_init_done(void)
 {
 	if (teardown_needed)
 		OPENSSL_cleanup();
 }
 
-void ms_print_version(const char *tool, int mldsa)
+void openssl_init_print_version(const char *tool, int mldsa)
 {
 	printf("%s (modsign) %s\n", tool, MODSIGN_VERSION);
 	printf("OpenSSL %s (built with %s); ML-DSA: %s\n",

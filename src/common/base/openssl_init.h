@@ -8,17 +8,17 @@
 #ifndef MODSIGN_BASE_OPENSSL_INIT_H
 #define MODSIGN_BASE_OPENSSL_INIT_H
 
-void ms_openssl_init(int verbose);
+void openssl_init(int verbose);
 /*
  * Tear libcrypto down now, with its providers: for a tool's main, after
  * the last OpenSSL use and before it returns (openssl_init.c says why).
- * Only when ms_openssl_need_teardown() was called (a PKCS#11 token was
+ * Only when openssl_init_need_teardown() was called (a PKCS#11 token was
  * opened, whose provider or engine must end before the module's own
  * destructors run); else exit() is the teardown, and nothing registered
  * with OPENSSL_atexit() runs.
  */
-void ms_openssl_done(void);
-void ms_openssl_need_teardown(void);
+void openssl_init_done(void);
+void openssl_init_need_teardown(void);
 
 /*
  * --version, in one shape for every tool: "TOOL (modsign) VERSION", then
@@ -26,6 +26,6 @@ void ms_openssl_need_teardown(void);
  * OpenSSL 3.5 or later)"), mldsa saying whether this tool can do its ML-DSA
  * job in this build.  Scripts and the tests key ML-DSA expectations on it.
  */
-void ms_print_version(const char *tool, int mldsa);
+void openssl_init_print_version(const char *tool, int mldsa);
 
 #endif

@@ -1,77 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <pthread.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "base/infile.h"
 #include "base/outfile.h"
-
-/*
- * Temporary files to remove if a signal arrives mid-write.  Batch mode has
- * many in flight at once, from several threads: slots are claimed and
- * released with atomic operations, which the handler can read without a
- * lock.  A run with more pending files than slots (never with the -j and
- * group limits of the tools) only loses the cleanup of the extra ones.
- */
-#define MAX_PENDING 4096
-static char *_Atomic pending[MAX_PENDING];
-
-static void pending_add(char *path)
-{
-	for (int i = 0; i < MAX_PENDING; i++) {
-		char *none = NULL;
-
-		if (atomic_compare_exchange_strong(&pending[i], &none, path))
-			return;
-	}
-}
-
-static void pending_del(char *path)
-{
-	for (int i = 0; i < MAX_PENDING; i++) {
-		char *mine = path;
-
-		if (atomic_compare_exchange_strong(&pending[i], &mine, NULL))
-			return;
-	}
-}
-
-static void on_signal(int sig)
-{
-	for (int i = 0; i < MAX_PENDING; i++) {
-		char *path = atomic_load(&pending[i]);
-
-		if (path)
-			unlink(path);
-	}
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-void ms_cleanup_on_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
+#include "base/outfile_tmp.h"
 
 static mode_t umask_value;
 
@@ -81,7 +23,7 @@ static void read_umask(void)
 	umask(umask_value);
 }
 
-mode_t ms_default_mode(void)
+mode_t outfile_default_mode(void)
 {
 	/* umask() can only be read by setting it: once, so that batch
 	 * workers never see (or leave) the umask at 0 in between. */
@@ -91,13 +33,13 @@ mode_t ms_default_mode(void)
 	return 0666 & ~umask_value;
 }
 
-mode_t ms_output_mode(const char *path)
+mode_t outfile_mode(const char *path)
 {
 	struct stat st;
 
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		return st.st_mode & 07777;
-	return ms_default_mode();
+	return outfile_default_mode();
 }
 
 /*
@@ -121,135 +63,6 @@ static char *resolve_target(const char *target, struct stat *st,
 }
 
 /*
- * Temporary names: ".<target>.<pid>.tmp-XXXXXX" in the target's
- * directory.  Dot-prefixed so that globs like *.ko never pick up a half
- * file; the pid so that a later run can tell a file left by a killed run
- * (its pid is gone) from one still being written.
- */
-#define TMP_TAG ".tmp-"
-#define TMP_RAND 6
-
-/* How much of the target's name goes into its temporary name: all of
- * it, or as much as keeps the whole within NAME_MAX (a module named
- * with 243 to 255 bytes is still signed in place). */
-static int tmp_name_room(pid_t pid)
-{
-	char digits[24];
-	int n = snprintf(digits, sizeof(digits), "%ld", (long)pid);
-
-	/* "." name "." pid TMP_TAG random */
-	return NAME_MAX - 2 - n - (int)strlen(TMP_TAG) - TMP_RAND;
-}
-
-/* The pid a name of that form encodes; 0 for any other name. */
-static pid_t tmp_name_pid(const char *name)
-{
-	size_t n = strlen(name), i;
-	const char *tag, *p;
-	long pid = 0;
-
-	if (name[0] != '.' || n < 4 + strlen(TMP_TAG) + TMP_RAND)
-		return 0;
-	for (i = n - TMP_RAND; i < n; i++)
-		if (!isalnum((unsigned char)name[i]))
-			return 0;
-	tag = name + n - TMP_RAND - strlen(TMP_TAG);
-	if (memcmp(tag, TMP_TAG, strlen(TMP_TAG)) != 0)
-		return 0;
-	for (p = tag; p > name + 2 && isdigit((unsigned char)p[-1]); p--)
-		;
-	/* ".", at least one character of the target's name, ".", pid */
-	if (p == tag || tag - p > 9 || p - 1 < name + 2 || p[-1] != '.')
-		return 0;
-	for (; p < tag; p++)
-		pid = pid * 10 + (*p - '0');
-	return (pid_t)pid;
-}
-
-/*
- * Remove what killed runs left in dir: names of our form whose pid is
- * gone, regular files of this user.  Once per directory per process (a
- * batch signs many modules in one directory).  A pid taken again by
- * another process keeps its file until that one ends too.  (A run in
- * another pid namespace or on another host sharing the directory could
- * look dead; it then loses its temporary file and fails, it does not
- * corrupt anything.)
- */
-static void remove_stale(const char *dir)
-{
-	static struct dir_id {
-		dev_t dev;
-		ino_t ino;
-	} *seen;
-	static size_t nseen, cap;
-	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	struct dirent *e;
-	struct stat st;
-	size_t i;
-	int done;
-	DIR *d;
-
-	if (stat(dir, &st) < 0)
-		return;
-	pthread_mutex_lock(&lock);
-	for (i = 0; i < nseen; i++)
-		if (seen[i].dev == st.st_dev && seen[i].ino == st.st_ino)
-			break;
-	done = i < nseen;
-	if (!done && nseen == cap) {
-		size_t c = cap ? 2 * cap : 16;
-		struct dir_id *n = realloc(seen, c * sizeof(*n));
-
-		if (n) {
-			seen = n;
-			cap = c;
-		}
-	}
-	if (!done && nseen < cap)
-		seen[nseen++] = (struct dir_id){ st.st_dev, st.st_ino };
-	pthread_mutex_unlock(&lock);
-	if (done)
-		return;
-
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		pid_t pid = tmp_name_pid(e->d_name);
-		struct stat fs;
-
-		if (pid <= 0 || pid == getpid() ||
-		    kill(pid, 0) == 0 || errno != ESRCH)
-			continue;
-		if (fstatat(dirfd(d), e->d_name, &fs, AT_SYMLINK_NOFOLLOW) ||
-		    !S_ISREG(fs.st_mode) || fs.st_uid != geteuid())
-			continue;
-		unlinkat(dirfd(d), e->d_name, 0);
-	}
-	closedir(d);
-}
-
-/* Replace the name's last TMP_RAND characters with random ones. */
-static void tmp_name_randomize(char *name)
-{
-	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				  "abcdefghijklmnopqrstuvwxyz0123456789";
-	unsigned char r[TMP_RAND];
-	char *x = name + strlen(name) - TMP_RAND;
-	static atomic_uint counter;
-
-	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
-		unsigned int c = atomic_fetch_add(&counter, 1) ^
-				 (unsigned int)(uintptr_t)name;
-
-		for (int i = 0; i < TMP_RAND; i++, c = c * 1103515245u + 12345u)
-			r[i] = (unsigned char)(c >> 16);
-	}
-	for (int i = 0; i < TMP_RAND; i++)
-		x[i] = set[r[i] % (sizeof(set) - 1)];
-}
-
-/*
  * An unnamed temporary file (O_TMPFILE): a run killed before the rename
  * leaves nothing behind; the file gets its name (linkat through
  * /proc/self/fd, which needs no privilege) only when it is complete.  Off
@@ -266,10 +79,10 @@ static void tmpfile_init(void)
 /*
  * The tests' hooks (tests/preload/test-hooks.c) take an output as begun at
  * the first call on its descriptor, and as complete at the linkat or close
- * of ms_out_commit_flags: so a named file is registered for the signal
- * cleanup (pending_add) before its descriptor is first used.
+ * of outfile_commit_flags: so a named file is registered for the signal
+ * cleanup (outfile_pending_add) before its descriptor is first used.
  */
-int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
+int outfile_begin(const char *target, mode_t mode, struct outfile *o)
 {
 	char *dircopy = NULL, *base = NULL, *dir;
 	struct stat st;
@@ -301,19 +114,19 @@ int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 	}
 	dir = dirname(dircopy);
 	if (asprintf(&o->tmp, "%s/.%.*s.%ld" TMP_TAG "XXXXXX", dir,
-		     tmp_name_room(getpid()), basename(base),
+		     outfile_tmp_room(getpid()), basename(base),
 		     (long)getpid()) < 0) {
 		o->tmp = NULL;
 		err = -ENOMEM;
 		goto fail;
 	}
-	remove_stale(dir);
+	outfile_remove_stale(dir);
 	pthread_once(&tmpfile_once, tmpfile_init);
 	if (tmpfile_wanted) {
 		o->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 		if (o->fd >= 0) {
 			o->anon = 1;
-			tmp_name_randomize(o->tmp);
+			outfile_tmp_randomize(o->tmp);
 			goto begun;
 		}
 		/* Any other error is the directory's, and the named file
@@ -329,7 +142,7 @@ int ms_out_begin(const char *target, mode_t mode, struct ms_out *o)
 		err = -errno;
 		goto fail;
 	}
-	pending_add(o->tmp);
+	outfile_pending_add(o->tmp);
 begun:
 	free(dircopy);
 	free(base);
@@ -360,21 +173,21 @@ static int write_all(int fd, const uint8_t *p, size_t len)
 }
 
 /* Bytes of a mapped input go out through a small buffer read with
- * pread (ms_map_read), never through the mapping. */
+ * pread (infile_map_read), never through the mapping. */
 #define COPY_CHUNK ((size_t)64 << 10)
 
-int ms_write_fd(int fd, const void *buf, size_t len)
+int outfile_write_fd(int fd, const void *buf, size_t len)
 {
 	uint8_t chunk[COPY_CHUNK];
 	const uint8_t *p = buf;
 	int err;
 
-	if (!ms_is_mapped(buf, len))
+	if (!infile_is_mapped(buf, len))
 		return write_all(fd, p, len);
 	while (len) {
 		size_t n = len < COPY_CHUNK ? len : COPY_CHUNK;
 
-		err = ms_map_read(chunk, p, n);
+		err = infile_map_read(chunk, p, n);
 		if (!err)
 			err = write_all(fd, chunk, n);
 		if (err)
@@ -385,17 +198,17 @@ int ms_write_fd(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int ms_out_write(struct ms_out *o, const void *buf, size_t len)
+int outfile_write(struct outfile *o, const void *buf, size_t len)
 {
-	return ms_write_fd(o->fd, buf, len);
+	return outfile_write_fd(o->fd, buf, len);
 }
 
-int ms_out_writev(struct ms_out *o, const struct iovec *iov, int iovcnt)
+int outfile_writev(struct outfile *o, const struct iovec *iov, int iovcnt)
 {
-	struct iovec v[MS_OUT_IOV_MAX];
+	struct iovec v[OUTFILE_IOV_MAX];
 	int n = 0;
 
-	if (iovcnt > MS_OUT_IOV_MAX)
+	if (iovcnt > OUTFILE_IOV_MAX)
 		return -EINVAL;
 	for (int i = 0; i < iovcnt; i++)
 		if (iov[i].iov_len)
@@ -425,7 +238,7 @@ int ms_out_writev(struct ms_out *o, const struct iovec *iov, int iovcnt)
 /* Append [off, off + len) of fd: copy_file_range shares extents
  * (reflink) on btrfs/xfs and avoids a trip through user space elsewhere;
  * else pread and write. */
-static int copy_range(struct ms_out *o, int fd, off_t off, size_t len)
+static int copy_range(struct outfile *o, int fd, off_t off, size_t len)
 {
 	uint8_t chunk[COPY_CHUNK];
 	loff_t in_off = off;
@@ -438,7 +251,7 @@ static int copy_range(struct ms_out *o, int fd, off_t off, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n == 0)	/* the input ended early: it shrank */
-			return MS_ECHANGED;
+			return INFILE_ECHANGED;
 		if (n < 0) {
 			if (errno != EXDEV && errno != ENOSYS &&
 			    errno != EOPNOTSUPP && errno != EINVAL)
@@ -454,7 +267,7 @@ static int copy_range(struct ms_out *o, int fd, off_t off, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return n < 0 ? -errno : MS_ECHANGED;
+			return n < 0 ? -errno : INFILE_ECHANGED;
 		err = write_all(o->fd, chunk, (size_t)n);
 		if (err)
 			return err;
@@ -463,7 +276,7 @@ static int copy_range(struct ms_out *o, int fd, off_t off, size_t len)
 	return 0;
 }
 
-int ms_out_copy(struct ms_out *o, int fd, size_t len)
+int outfile_copy(struct outfile *o, int fd, size_t len)
 {
 	off_t pos = 0, end = (off_t)len, data, hole;
 	int err, tail_hole = 0;
@@ -506,7 +319,7 @@ int ms_out_copy(struct ms_out *o, int fd, size_t len)
 	return 0;
 }
 
-int ms_fsync_dir_of(const char *path)
+int outfile_fsync_dir_of(const char *path)
 {
 	char *copy = strdup(path);
 	int fd, err = 0;
@@ -529,7 +342,7 @@ int ms_fsync_dir_of(const char *path)
  * privilege needed, unlike AT_EMPTY_PATH).  Registered for the signal
  * handler first, so that a SIGTERM in between leaves nothing either.
  */
-static int link_anon(struct ms_out *o)
+static int link_anon(struct outfile *o)
 {
 	char proc[32];
 
@@ -537,22 +350,22 @@ static int link_anon(struct ms_out *o)
 	for (int tries = 0;; tries++) {
 		int e;
 
-		pending_add(o->tmp);
+		outfile_pending_add(o->tmp);
 		if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp,
 			   AT_SYMLINK_FOLLOW) == 0) {
 			o->anon = 0;
 			return 0;
 		}
 		e = errno;
-		pending_del(o->tmp);
+		outfile_pending_del(o->tmp);
 		if (e != EEXIST || tries == 100)
 			return -e;
-		tmp_name_randomize(o->tmp);
+		outfile_tmp_randomize(o->tmp);
 	}
 }
 
 /* 0, or -1 with errno for a failure other than "not allowed". */
-static int keep_owner(const struct ms_out *o)
+static int keep_owner(const struct outfile *o)
 {
 	struct stat st;
 
@@ -570,7 +383,7 @@ static int keep_owner(const struct ms_out *o)
 	return 0;
 }
 
-int ms_out_commit_flags(struct ms_out *o, unsigned int flags)
+int outfile_commit_flags(struct outfile *o, unsigned int flags)
 {
 	int err = 0;
 
@@ -581,7 +394,7 @@ int ms_out_commit_flags(struct ms_out *o, unsigned int flags)
 	if (o->replaces && keep_owner(o) < 0)
 		return -errno;
 	if (fchmod(o->fd, o->mode) < 0 ||
-	    ((flags & MS_SYNC_FILE) && fsync(o->fd) < 0))
+	    ((flags & OUTFILE_SYNC_FILE) && fsync(o->fd) < 0))
 		return -errno;
 	if (o->anon) {
 		err = link_anon(o);
@@ -595,22 +408,22 @@ int ms_out_commit_flags(struct ms_out *o, unsigned int flags)
 	o->fd = -1;
 	if (rename(o->tmp, o->target) < 0)
 		return -errno;
-	pending_del(o->tmp);
+	outfile_pending_del(o->tmp);
 	free(o->tmp);
 	o->tmp = NULL;
-	if (flags & MS_SYNC_DIR)
-		err = ms_fsync_dir_of(o->target);
+	if (flags & OUTFILE_SYNC_DIR)
+		err = outfile_fsync_dir_of(o->target);
 	free(o->target);
 	o->target = NULL;
 	return err;
 }
 
-int ms_out_commit(struct ms_out *o)
+int outfile_commit(struct outfile *o)
 {
-	return ms_out_commit_flags(o, MS_SYNC_FILE | MS_SYNC_DIR);
+	return outfile_commit_flags(o, OUTFILE_SYNC_FILE | OUTFILE_SYNC_DIR);
 }
 
-void ms_out_abort(struct ms_out *o)
+void outfile_abort(struct outfile *o)
 {
 	if (o->fd >= 0)
 		close(o->fd);
@@ -618,7 +431,7 @@ void ms_out_abort(struct ms_out *o)
 	/* An unnamed file went with its descriptor. */
 	if (o->tmp && !o->anon) {
 		unlink(o->tmp);
-		pending_del(o->tmp);
+		outfile_pending_del(o->tmp);
 	}
 	o->anon = 0;
 	free(o->tmp);

@@ -4,7 +4,7 @@
  * target's directory, then fsynced and renamed over the target, so a
  * reader (or a crash) sees either the old file or the complete new one,
  * never a partial one.  Errors are -errno, and those of base/infile.h
- * (ms_io_strerror words them).
+ * (infile_strerror words them).
  *
  * The tests stop a tool at points of this module, or take O_TMPFILE away,
  * from a preloaded library (tests/preload/test-hooks.c) that knows each
@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Write all of buf to fd, through ms_map_read when it is mapped. */
-int ms_write_fd(int fd, const void *buf, size_t len);
+/* Write all of buf to fd, through infile_map_read when it is mapped. */
+int outfile_write_fd(int fd, const void *buf, size_t len);
 
-struct ms_out {
+struct outfile {
 	int fd;
 	char *tmp;	/* temporary path, registered for signal cleanup */
 	char *target;	/* final path (symlinks resolved) */
@@ -45,41 +45,41 @@ struct ms_out {
  * and such files that a killed run left in the directory (their pid is
  * gone) are removed.
  */
-int ms_out_begin(const char *target, mode_t mode, struct ms_out *o);
-int ms_out_write(struct ms_out *o, const void *buf, size_t len);
-/* The same for up to MS_OUT_IOV_MAX pieces, in one system call when it
+int outfile_begin(const char *target, mode_t mode, struct outfile *o);
+int outfile_write(struct outfile *o, const void *buf, size_t len);
+/* The same for up to OUTFILE_IOV_MAX pieces, in one system call when it
  * can (-EINVAL for more). */
-#define MS_OUT_IOV_MAX 8
+#define OUTFILE_IOV_MAX 8
 struct iovec;
-int ms_out_writev(struct ms_out *o, const struct iovec *iov, int iovcnt);
+int outfile_writev(struct outfile *o, const struct iovec *iov, int iovcnt);
 /* Append len bytes of fd from offset 0, reflinking where the fs can and
- * keeping holes; MS_ECHANGED if fd ends first. */
-int ms_out_copy(struct ms_out *o, int fd, size_t len);
+ * keeping holes; INFILE_ECHANGED if fd ends first. */
+int outfile_copy(struct outfile *o, int fd, size_t len);
 /* fsync, rename over the target, fsync the directory. */
-int ms_out_commit(struct ms_out *o);
+int outfile_commit(struct outfile *o);
 /*
  * The same with a choice of flushes, for batch mode, which makes the data
  * durable for many files at once (syncfs) before their renames and
- * flushes each directory once afterwards.  Without MS_SYNC_FILE the
+ * flushes each directory once afterwards.  Without OUTFILE_SYNC_FILE the
  * caller must have made the data durable itself: a rename must never
  * reach the disk before the bytes it points to.
  */
-#define MS_SYNC_FILE 1u	/* fsync the file before the rename */
-#define MS_SYNC_DIR 2u	/* fsync the directory after it */
-int ms_out_commit_flags(struct ms_out *o, unsigned int flags);
+#define OUTFILE_SYNC_FILE 1u	/* fsync the file before the rename */
+#define OUTFILE_SYNC_DIR 2u	/* fsync the directory after it */
+int outfile_commit_flags(struct outfile *o, unsigned int flags);
 /* fsync the directory holding path (makes a rename in it durable). */
-int ms_fsync_dir_of(const char *path);
+int outfile_fsync_dir_of(const char *path);
 /* Remove the temporary file; safe to call after commit or twice. */
-void ms_out_abort(struct ms_out *o);
+void outfile_abort(struct outfile *o);
 
 /* Mode for a newly created output file: 0666 less the umask. */
-mode_t ms_default_mode(void);
+mode_t outfile_default_mode(void);
 /* The mode an output replacing path should get: the existing file's
  * (the kernel tool rewrites an existing file and so keeps it), else the
  * default. */
-mode_t ms_output_mode(const char *path);
+mode_t outfile_mode(const char *path);
 
 /* SIGINT, SIGTERM, SIGHUP: remove pending temporary files, then die. */
-void ms_cleanup_on_signals(void);
+void outfile_cleanup_on_signals(void);
 
 #endif

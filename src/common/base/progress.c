@@ -15,7 +15,7 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-void ms_progress_init(struct ms_progress *p, size_t total, const char *what)
+void progress_init(struct progress *p, size_t total, const char *what)
 {
 	p->on = total > 1 && isatty(STDERR_FILENO);
 	p->total = total;
@@ -24,7 +24,7 @@ void ms_progress_init(struct ms_progress *p, size_t total, const char *what)
 	p->what = what;
 }
 
-static void draw(struct ms_progress *p)
+static void draw(struct progress *p)
 {
 	size_t fill = p->total ? p->done * BAR_WIDTH / p->total : BAR_WIDTH;
 	char bar[BAR_WIDTH + 1];
@@ -37,7 +37,7 @@ static void draw(struct ms_progress *p)
 	fflush(stderr);
 }
 
-void ms_progress_step(struct ms_progress *p)
+void progress_step(struct progress *p)
 {
 	long long t;
 
@@ -51,15 +51,15 @@ void ms_progress_step(struct ms_progress *p)
 	draw(p);
 }
 
-void ms_progress_clear(struct ms_progress *p)
+void progress_clear(struct progress *p)
 {
 	if (p->on && p->last_ms)
 		fputs("\r\033[K", stderr);
 }
 
-void ms_progress_end(struct ms_progress *p)
+void progress_end(struct progress *p)
 {
-	ms_progress_clear(p);
+	progress_clear(p);
 	fflush(stderr);
 	p->on = 0;
 }

@@ -9,19 +9,19 @@
 
 #include <stddef.h>
 
-struct ms_progress {
+struct progress {
 	int on;
 	size_t total, done;
 	long long last_ms;	/* last redraw, monotonic */
 	const char *what;	/* "signed", "verified" */
 };
 
-void ms_progress_init(struct ms_progress *p, size_t total, const char *what);
+void progress_init(struct progress *p, size_t total, const char *what);
 /* One more file done; redrawn at most every 100 ms, and at the end. */
-void ms_progress_step(struct ms_progress *p);
+void progress_step(struct progress *p);
 /* Erase the bar before other output goes to the terminal. */
-void ms_progress_clear(struct ms_progress *p);
+void progress_clear(struct progress *p);
 /* Erase it for good. */
-void ms_progress_end(struct ms_progress *p);
+void progress_end(struct progress *p);
 
 #endif

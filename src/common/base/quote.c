@@ -25,7 +25,7 @@ static void put_escape(FILE *f, unsigned char c)
 		fprintf(f, "\\%03o", c);
 }
 
-char *ms_quote_name(const char *name)
+char *quote_name(const char *name)
 {
 	const unsigned char *p = (const unsigned char *)name;
 	char *out = NULL;

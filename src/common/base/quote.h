@@ -11,6 +11,6 @@
 
 /* The quoted name, allocated, or NULL when name needs no quoting (or
  * there is no memory: then it is shown as it is). */
-char *ms_quote_name(const char *name);
+char *quote_name(const char *name);
 
 #endif

@@ -6,13 +6,13 @@
 
 #include "base/samefile.h"
 
-int ms_inputs_add(struct ms_input_set *s, const char *path, const char *role)
+int samefile_inputs_add(struct samefile_inputs *s, const char *path, const char *role)
 {
 	struct stat st;
 
 	if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0)
 		return 0;
-	if (s->n >= MS_INPUTS_MAX)
+	if (s->n >= SAMEFILE_INPUTS_MAX)
 		return -ENOSPC;
 	s->in[s->n].dev = st.st_dev;
 	s->in[s->n].ino = st.st_ino;
@@ -22,12 +22,12 @@ int ms_inputs_add(struct ms_input_set *s, const char *path, const char *role)
 	return 0;
 }
 
-int ms_inputs_check_output(const struct ms_input_set *s, const char *output,
+int samefile_inputs_check_output(const struct samefile_inputs *s, const char *output,
 			   const char **path, const char **role)
 {
 	struct stat st;
 
-	/* stat follows links, as the write does (outfile.h: ms_out_begin
+	/* stat follows links, as the write does (outfile.h: outfile_begin
 	 * replaces the file a symlink points to). */
 	if (!output || stat(output, &st) != 0)
 		return 0;
@@ -40,7 +40,7 @@ int ms_inputs_check_output(const struct ms_input_set *s, const char *output,
 	return 0;
 }
 
-void ms_clobber_text(char *buf, size_t size, const char *output,
+void samefile_clobber_text(char *buf, size_t size, const char *output,
 		     const char *path, const char *role)
 {
 	if (strcmp(output, path) == 0)
@@ -53,7 +53,7 @@ void ms_clobber_text(char *buf, size_t size, const char *output,
 			 "another output)", role, path);
 }
 
-int ms_outputs_check(const struct ms_input_set *s, const char *const *outs,
+int samefile_outputs_check(const struct samefile_inputs *s, const char *const *outs,
 		     int n, const char **bad, char *buf, size_t size)
 {
 	const char *path, *role;
@@ -63,22 +63,22 @@ int ms_outputs_check(const struct ms_input_set *s, const char *const *outs,
 			continue;
 		for (int k = 0; k < i; k++)
 			if (outs[k] && (!strcmp(outs[k], outs[i]) ||
-					ms_same_file(outs[k], outs[i]))) {
+					samefile_same(outs[k], outs[i]))) {
 				*bad = outs[i];
 				snprintf(buf, size, "named for two outputs: "
 					 "nothing written (name two files)");
 				return -EEXIST;
 			}
-		if (ms_inputs_check_output(s, outs[i], &path, &role)) {
+		if (samefile_inputs_check_output(s, outs[i], &path, &role)) {
 			*bad = outs[i];
-			ms_clobber_text(buf, size, outs[i], path, role);
+			samefile_clobber_text(buf, size, outs[i], path, role);
 			return -EEXIST;
 		}
 	}
 	return 0;
 }
 
-int ms_same_file(const char *a, const char *b)
+int samefile_same(const char *a, const char *b)
 {
 	struct stat sa, sb;
 

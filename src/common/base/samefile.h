@@ -12,24 +12,24 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define MS_INPUTS_MAX 32
+#define SAMEFILE_INPUTS_MAX 32
 
-struct ms_input_set {
+struct samefile_inputs {
 	int n;
 	struct {
 		dev_t dev;
 		ino_t ino;
 		const char *path;	/* as given (not copied) */
 		const char *role;	/* "the key", "the module", ... */
-	} in[MS_INPUTS_MAX];
+	} in[SAMEFILE_INPUTS_MAX];
 };
 
 /*
  * Remember path as an input.  NULL, "-" (standard input), a name that
  * is no file (yet, or a pkcs11: URI) is nothing a write can destroy and
- * is left out; so are inputs past MS_INPUTS_MAX (-ENOSPC).
+ * is left out; so are inputs past SAMEFILE_INPUTS_MAX (-ENOSPC).
  */
-int ms_inputs_add(struct ms_input_set *s, const char *path,
+int samefile_inputs_add(struct samefile_inputs *s, const char *path,
 		  const char *role);
 
 /*
@@ -37,21 +37,21 @@ int ms_inputs_add(struct ms_input_set *s, const char *path,
  * *role naming the input it is.  An output that does not exist yet
  * cannot be an input.
  */
-int ms_inputs_check_output(const struct ms_input_set *s, const char *output,
+int samefile_inputs_check_output(const struct samefile_inputs *s, const char *output,
 			   const char **path, const char **role);
 
 /* 1 when a and b name the same existing file, else 0. */
-int ms_same_file(const char *a, const char *b);
+int samefile_same(const char *a, const char *b);
 
 /* The words every tool says of output being path, the input role. */
-void ms_clobber_text(char *buf, size_t size, const char *output,
+void samefile_clobber_text(char *buf, size_t size, const char *output,
 		     const char *path, const char *role);
 
 /*
  * The n outputs (NULL ones skipped) against s and against each other:
  * 0, or -EEXIST with *bad the output and buf saying what it is.
  */
-int ms_outputs_check(const struct ms_input_set *s, const char *const *outs,
+int samefile_outputs_check(const struct samefile_inputs *s, const char *const *outs,
 		     int n, const char **bad, char *buf, size_t size);
 
 #endif

@@ -12,7 +12,7 @@
 #include "base/treewalk.h"
 
 /* Subdirectories that could not be listed: counted, not fatal. */
-struct ms_tree_skipped {
+struct treewalk_skipped {
 	size_t n;
 	char *first;		/* the first of them, for a message */
 	int first_err;		/* and its -errno */
@@ -20,7 +20,7 @@ struct ms_tree_skipped {
 	char *first_link;
 };
 
-static void note_skipped(struct ms_tree_skipped *s, const char *dir, int err)
+static void note_skipped(struct treewalk_skipped *s, const char *dir, int err)
 {
 	if (!s->n++) {
 		s->first = strdup(dir);
@@ -36,9 +36,26 @@ static char *child(const char *dir, const char *name)
 	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
 }
 
+/* A kernel module's name: *.ko, or one compressed as kbuild's
+ * modules_install does (*.ko.gz, *.ko.xz, *.ko.zst). */
+int treewalk_is_module(const char *path)
+{
+	static const char *const ends[] = { ".ko", ".ko.xz", ".ko.zst",
+					    ".ko.gz" };
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		size_t e = strlen(ends[i]);
+
+		if (n > e && strcmp(path + n - e, ends[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* Returns 0 or -ENOMEM; a directory that cannot be read is noted. */
-static int walk(const char *dir, int (*want)(const char *name),
-		struct ms_list *out, struct ms_tree_skipped *skipped)
+static int walk(const char *dir, struct batch_run_list *out,
+		struct treewalk_skipped *skipped)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -64,7 +81,7 @@ static int walk(const char *dir, int (*want)(const char *name),
 			       S_ISREG(st.st_mode) ? DT_REG : DT_LNK;
 		}
 		/* a link to a directory is not followed, but said */
-		if (type == DT_LNK && !want(e->d_name)) {
+		if (type == DT_LNK && !treewalk_is_module(e->d_name)) {
 			if (fstatat(dirfd(d), e->d_name, &st, 0) == 0 &&
 			    S_ISDIR(st.st_mode) && !skipped->links++ &&
 			    !(skipped->first_link = child(dir, e->d_name))) {
@@ -74,15 +91,15 @@ static int walk(const char *dir, int (*want)(const char *name),
 			continue;
 		}
 		if (type != DT_DIR && ((type != DT_REG && type != DT_LNK) ||
-				       !want(e->d_name)))
+				       !treewalk_is_module(e->d_name)))
 			continue;
 		free(path);
 		if (!(path = child(dir, e->d_name))) {
 			err = -ENOMEM;
 			break;
 		}
-		err = type == DT_DIR ? walk(path, want, out, skipped)
-				     : ms_list_add(out, path);
+		err = type == DT_DIR ? walk(path, out, skipped)
+				     : batch_run_list_add(out, path);
 	}
 	if (!err && errno)
 		note_skipped(skipped, dir, -errno);
@@ -101,9 +118,8 @@ static int cmp_path(const void *a, const void *b)
  * itself is followed when it is a link (find -H); a regular file is its
  * own tree.  Returns 0, -ENOMEM, or the -errno of dir itself.
  */
-static int ms_tree_collect(const char *dir, int (*want)(const char *name),
-			   struct ms_list *out,
-			   struct ms_tree_skipped *skipped)
+static int tree_collect(const char *dir, struct batch_run_list *out,
+			struct treewalk_skipped *skipped)
 {
 	size_t from = out->n, len = strlen(dir);
 	struct stat st;
@@ -120,9 +136,9 @@ static int ms_tree_collect(const char *dir, int (*want)(const char *name),
 	while (len > 1 && top[len - 1] == '/')
 		top[--len] = '\0';
 	if (S_ISDIR(st.st_mode))
-		err = walk(top, want, out, skipped);
-	else if (S_ISREG(st.st_mode) && want(top))
-		err = ms_list_add(out, top);
+		err = walk(top, out, skipped);
+	else if (S_ISREG(st.st_mode) && treewalk_is_module(top))
+		err = batch_run_list_add(out, top);
 	free(top);
 	/* an empty tree may have no array at all: qsort takes no NULL */
 	if (!err && out->n > from)
@@ -130,47 +146,32 @@ static int ms_tree_collect(const char *dir, int (*want)(const char *name),
 	return err;
 }
 
-static void ms_tree_skipped_free(struct ms_tree_skipped *skipped)
+static void ms_tree_skipped_free(struct treewalk_skipped *skipped)
 {
 	free(skipped->first);
 	free(skipped->first_link);
 	memset(skipped, 0, sizeof(*skipped));
 }
 
-int ms_tree_is_module(const char *path)
-{
-	static const char *const ends[] = { ".ko", ".ko.xz", ".ko.zst",
-					    ".ko.gz" };
-	size_t n = strlen(path);
-
-	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
-		size_t e = strlen(ends[i]);
-
-		if (n > e && strcmp(path + n - e, ends[i]) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-static int collect_list(const struct ms_tree_inputs *in, struct ms_list *out)
+static int collect_list(const struct treewalk_inputs *in, struct batch_run_list *out)
 {
 	size_t before = out->n;
-	int err = ms_list_read(out, in->from, in->nul);
+	int err = batch_run_list_read(out, in->from, in->nul);
 
 	if (err == -ENOMEM)
 		return err;
 	if (err == -EILSEQ) {
-		ms_error(in->from, "the file list holds NUL bytes: its names "
+		log_error(in->from, "the file list holds NUL bytes: its names "
 			 "are NUL-separated (add -0)");
 		return MS_EXIT_USAGE;
 	}
 	if (err) {
-		ms_error(in->from, "cannot read the file list: %s (check "
+		log_error(in->from, "cannot read the file list: %s (check "
 			 "--files-from)", strerror(-err));
 		return MS_EXIT_IO;
 	}
 	if (out->n == before) {
-		ms_error(in->from, "the file list names no file (check "
+		log_error(in->from, "the file list names no file (check "
 			 "--files-from)");
 		return MS_EXIT_USAGE;
 	}
@@ -178,26 +179,26 @@ static int collect_list(const struct ms_tree_inputs *in, struct ms_list *out)
 }
 
 /* *partial: some directories were skipped, the rest is in out. */
-static int collect_tree(const struct ms_tree_inputs *in, struct ms_list *out,
+static int collect_tree(const struct treewalk_inputs *in, struct batch_run_list *out,
 			int *partial)
 {
-	struct ms_tree_skipped skipped = { 0 };
+	struct treewalk_skipped skipped = { 0 };
 	size_t before = out->n;
 	int err, code = 0;
 
-	err = ms_tree_collect(in->walk, ms_tree_is_module, out, &skipped);
+	err = tree_collect(in->walk, out, &skipped);
 	if (err == -ENOMEM) {
 		ms_tree_skipped_free(&skipped);
 		return err;
 	}
 	if (err) {
-		ms_error(in->walk, "cannot walk the directory: %s (check -r)",
+		log_error(in->walk, "cannot walk the directory: %s (check -r)",
 			 strerror(-err));
 		ms_tree_skipped_free(&skipped);
 		return MS_EXIT_IO;
 	}
 	if (skipped.n) {
-		ms_warn(skipped.first, "cannot list this directory: %s; %zu "
+		log_warn(skipped.first, "cannot list this directory: %s; %zu "
 			"director%s below %s skipped",
 			strerror(-skipped.first_err), skipped.n,
 			skipped.n == 1 ? "y" : "ies", in->walk);
@@ -208,11 +209,11 @@ static int collect_tree(const struct ms_tree_inputs *in, struct ms_list *out,
 	if (skipped.links)
 		/* said, not failed: modprobe does not descend into them
 		 * either (it loads what modules.dep names) */
-		ms_warn(skipped.first_link, "a link to a directory, not "
+		log_warn(skipped.first_link, "a link to a directory, not "
 			"followed; %zu such link%s below %s skipped",
 			skipped.links, skipped.links == 1 ? "" : "s", in->walk);
 	if (out->n == before && !code) {
-		ms_error(in->walk, "no kernel module (*.ko, *.ko.gz, *.ko.xz, "
+		log_error(in->walk, "no kernel module (*.ko, *.ko.gz, *.ko.xz, "
 			 "*.ko.zst) below this directory (check -r)");
 		code = MS_EXIT_USAGE;
 	}
@@ -220,12 +221,12 @@ static int collect_tree(const struct ms_tree_inputs *in, struct ms_list *out,
 	return code;
 }
 
-int ms_tree_inputs_collect(const struct ms_tree_inputs *in, struct ms_list *out)
+int treewalk_collect(const struct treewalk_inputs *in, struct batch_run_list *out)
 {
 	int code = 0, partial = 0;
 
 	for (int i = 0; i < in->n; i++)
-		if (ms_list_add(out, in->names[i]))
+		if (batch_run_list_add(out, in->names[i]))
 			goto nomem;
 	if (in->from)
 		code = collect_list(in, out);
@@ -235,10 +236,10 @@ int ms_tree_inputs_collect(const struct ms_tree_inputs *in, struct ms_list *out)
 		goto nomem;
 	/* Unreadable or empty: nothing is worked on. */
 	if (code && !partial)
-		ms_list_free(out);
+		batch_run_list_free(out);
 	return code;
 nomem:
-	ms_list_free(out);
-	ms_error(NULL, "out of memory");
+	batch_run_list_free(out);
+	log_error(NULL, "out of memory");
 	return MS_EXIT_IO;
 }

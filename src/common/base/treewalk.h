@@ -16,13 +16,13 @@
 
 #include <stddef.h>
 
-struct ms_list;
+struct batch_run_list;
 
 /*
  * The inputs of a many-file run, in this order: the names given, the
  * names in --files-from LIST, the modules below -r DIR.
  */
-struct ms_tree_inputs {
+struct treewalk_inputs {
 	char **names;
 	int n;
 	const char *from;	/* --files-from LIST, or NULL */
@@ -37,11 +37,11 @@ struct ms_tree_inputs {
  * mistyped path must not pass as "0 files checked"), or subdirectories
  * that could not be listed (out keeps what was found).
  */
-int ms_tree_inputs_collect(const struct ms_tree_inputs *in, struct ms_list *out);
+int treewalk_collect(const struct treewalk_inputs *in, struct batch_run_list *out);
 
 /* Whether path names a kernel module: *.ko, or one compressed as kbuild's
  * modules_install does (*.ko.gz, *.ko.xz, *.ko.zst).  -r takes these;
  * sign-file refuses to sign a body so named that is no ELF file. */
-int ms_tree_is_module(const char *path);
+int treewalk_is_module(const char *path);
 
 #endif

@@ -9,10 +9,10 @@
 #include "base/infile.h"
 #include "base/workpool.h"
 
-struct ms_pool {
+struct workpool {
 	size_t n;
 	atomic_size_t next;		/* the shared queue: next index */
-	const struct ms_pool_ops *ops;
+	const struct workpool_ops *ops;
 	void *ctx;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;		/* what the emitter waits for */
@@ -30,7 +30,7 @@ struct ms_pool {
 #define WAKE_WINDOW 32
 #define WAKE_AFTER_NS (50 * 1000 * 1000L)
 
-void ms_pool_finish_many(struct ms_pool *p, const size_t *idx, size_t n)
+void workpool_finish_many(struct workpool *p, const size_t *idx, size_t n)
 {
 	pthread_mutex_lock(&p->lock);
 	for (size_t k = 0; k < n; k++)
@@ -45,19 +45,19 @@ void ms_pool_finish_many(struct ms_pool *p, const size_t *idx, size_t n)
 	pthread_mutex_unlock(&p->lock);
 }
 
-void ms_pool_finish(struct ms_pool *p, size_t i)
+void workpool_finish(struct workpool *p, size_t i)
 {
-	ms_pool_finish_many(p, &i, 1);
+	workpool_finish_many(p, &i, 1);
 }
 
 static void *worker(void *arg)
 {
-	struct ms_pool *p = arg;
+	struct workpool *p = arg;
 	size_t i;
 
 	while ((i = atomic_fetch_add(&p->next, 1)) < p->n)
 		if (p->ops->job(p, p->ctx, i) == 0)
-			ms_pool_finish(p, i);
+			workpool_finish(p, i);
 	if (p->ops->drain)
 		p->ops->drain(p, p->ctx);
 	pthread_mutex_lock(&p->lock);
@@ -67,10 +67,10 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
+int workpool_run(size_t n, int nworkers, const struct workpool_ops *ops,
 		void *ctx)
 {
-	struct ms_pool p = { .n = n, .ops = ops, .ctx = ctx };
+	struct workpool p = { .n = n, .ops = ops, .ctx = ctx };
 	pthread_condattr_t ca;
 	struct timespec until;
 	pthread_t *tids = NULL;
@@ -110,7 +110,7 @@ int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
 			goto out;
 		}
 		/* Inputs read rather than mapped while workers run. */
-		ms_file_set_threaded(1);
+		infile_set_threaded(1);
 		pthread_mutex_lock(&p.lock);
 		for (; started < nworkers; started++) {
 			int e = pthread_create(&tids[started], NULL, worker,
@@ -161,7 +161,7 @@ int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
 	for (int t = 0; t < started; t++)
 		pthread_join(tids[t], NULL);
 out:
-	ms_file_set_threaded(0);
+	infile_set_threaded(0);
 	free(tids);
 	free(p.finished);
 	pthread_cond_destroy(&p.cond);
@@ -169,7 +169,7 @@ out:
 	return err;
 }
 
-int ms_pool_default_workers(void)
+int workpool_default_workers(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 

@@ -13,22 +13,22 @@
 
 #include <stddef.h>
 
-struct ms_pool;
+struct workpool;
 
 /*
  * Run job i on a worker.  Return 0 when job i is finished, or 1 when
- * it will be finished later by ms_pool_finish (group commit).
+ * it will be finished later by workpool_finish (group commit).
  */
-typedef int (*ms_pool_job_fn)(struct ms_pool *p, void *ctx, size_t i);
+typedef int (*workpool_job_fn)(struct workpool *p, void *ctx, size_t i);
 /* Called in the calling thread, in index order, once per job. */
-typedef void (*ms_pool_done_fn)(void *ctx, size_t i);
+typedef void (*workpool_done_fn)(void *ctx, size_t i);
 /* Called by each worker after the queue ran dry, before it exits. */
-typedef void (*ms_pool_drain_fn)(struct ms_pool *p, void *ctx);
+typedef void (*workpool_drain_fn)(struct workpool *p, void *ctx);
 
-struct ms_pool_ops {
-	ms_pool_job_fn job;
-	ms_pool_done_fn done;
-	ms_pool_drain_fn drain;	/* may be NULL */
+struct workpool_ops {
+	workpool_job_fn job;
+	workpool_done_fn done;
+	workpool_drain_fn drain;	/* may be NULL */
 };
 
 /*
@@ -36,15 +36,15 @@ struct ms_pool_ops {
  * order, without any thread).  Returns 0, or -errno when no worker
  * could be started; jobs already finished are still handed to done.
  */
-int ms_pool_run(size_t n, int nworkers, const struct ms_pool_ops *ops,
+int workpool_run(size_t n, int nworkers, const struct workpool_ops *ops,
 		void *ctx);
 /* Mark a job deferred by its job function as finished. */
-void ms_pool_finish(struct ms_pool *p, size_t i);
+void workpool_finish(struct workpool *p, size_t i);
 /* The same for n jobs at once (a committed group): one lock, and at most
  * one wake-up of the calling thread. */
-void ms_pool_finish_many(struct ms_pool *p, const size_t *idx, size_t n);
+void workpool_finish_many(struct workpool *p, const size_t *idx, size_t n);
 
 /* The online CPUs, at least 1: the default worker count. */
-int ms_pool_default_workers(void);
+int workpool_default_workers(void);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "kernel/asn1.h"
 
@@ -8,7 +9,6 @@
 /* lib/asn1_decoder.c: ten open constructed elements, ten nested routines */
 #define ASN1_CONS_DEPTH 10
 #define ASN1_JUMP_DEPTH 10
-#define TAG_CONS 0x20
 
 /*
  * An element whose grammar type is not constructed (ANY, mostly) but
@@ -56,7 +56,7 @@ static int indef_extent(const uint8_t *d, size_t datalen, size_t start,
 		}
 		l = d[dp++];
 		if (l == 0x80) {
-			if (!(tag & TAG_CONS)) {
+			if (!(tag & AT_CONS)) {
 				*why = "indefinite length on a primitive";
 				return -EBADMSG;
 			}
@@ -136,8 +136,8 @@ next:
 			 * constructed bit is only ignored when the grammar
 			 * asks for a constructed element; a primitive
 			 * element must come with a primitive tag */
-			is_cons = op->tag & TAG_CONS;
-			if ((op->tag ^ tag) & ~(op->tag & TAG_CONS)) {
+			is_cons = op->tag & AT_CONS;
+			if ((op->tag ^ tag) & ~(op->tag & AT_CONS)) {
 				if (op->flags & AF_SKIP) {
 					dp--;
 					pc++;
@@ -150,7 +150,7 @@ next:
 		matched = true;
 		len = data[dp++];
 		if (len == 0x80) {
-			if (!(tag & TAG_CONS)) {
+			if (!(tag & AT_CONS)) {
 				*why = "indefinite length on a primitive";
 				return -EBADMSG;
 			}
@@ -324,4 +324,48 @@ next:
 overrun:
 	*why = "data overrun";
 	return -EBADMSG;
+}
+
+/* Dotted form of an OID's contents into buf; -EBADMSG when malformed. */
+static int oid_dotted(const uint8_t *p, size_t len, char *buf, size_t size)
+{
+	size_t i, n = 0;
+	uint64_t v = 0;
+	int first = 1, w;
+
+	if (len == 0 || (p[len - 1] & 0x80))
+		return -EBADMSG;
+	for (i = 0; i < len; i++) {
+		if (v >> 56)
+			return -EBADMSG;
+		v = v << 7 | (p[i] & 0x7f);
+		if (p[i] & 0x80)
+			continue;
+		if (first) {
+			unsigned a = v < 40 ? 0 : v < 80 ? 1 : 2;
+
+			w = snprintf(buf + n, size - n, "%u.%llu", a,
+				     (unsigned long long)(v - 40 * a));
+			first = 0;
+		} else {
+			w = snprintf(buf + n, size - n, ".%llu",
+				     (unsigned long long)v);
+		}
+		if (w < 0 || (size_t)w >= size - n)
+			return -EBADMSG;
+		n += w;
+		v = 0;
+	}
+	return 0;
+}
+
+void asn1_oid_name(const uint8_t *p, size_t len, char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] == 0x80 && (i == 0 || !(p[i - 1] & 0x80)))
+			break;
+	if (i < len || oid_dotted(p, len, buf, size))
+		buf[0] = '\0';
 }

@@ -12,13 +12,33 @@
  *
  * A grammar is a set of routines, each an array of struct asn1_op
  * written from the ASN.1 module the kernel compiles with
- * scripts/asn1_compiler.c (one op per step that compiler emits).
+ * scripts/asn1_compiler.c (one op per step that compiler emits), in the
+ * one vocabulary below (M, M_ACT, M_F, ACT, END_SEQ, ...) that every
+ * table in kernel/ uses.  This is the only BER reader of the kernel
+ * model.
  */
 #ifndef MODSIGN_KERNEL_ASN1_H
 #define MODSIGN_KERNEL_ASN1_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* Tag bytes (AT_) as they appear on the wire (class | constructed |
+ * number); op kinds are A_, match flags AF_. */
+#define AT_CONS 0x20
+#define AT_BOOL 0x01
+#define AT_INT 0x02
+#define AT_BITSTR 0x03
+#define AT_OCTSTR 0x04
+#define AT_NULL 0x05
+#define AT_OID 0x06
+#define AT_IA5 0x16
+#define AT_UTCTIME 0x17
+#define AT_GENTIME 0x18
+#define AT_SEQ 0x30
+#define AT_SET 0x31
+#define AT_CTX(n) (0x80 | (n))
+#define AT_CTXC(n) (0xa0 | (n))
 
 /* An action: the element's header length, its tag (0 at the end of a
  * constructed element) and contents.  A negative return stops the
@@ -54,6 +74,18 @@ struct asn1_op {
 	const struct asn1_op *jump;
 };
 
+/* The grammar vocabulary: one op each, named after the compiler's ops. */
+#define M(t) { .kind = A_MATCH, .tag = (t) }
+#define M_ACT(t, a) { .kind = A_MATCH, .tag = (t), .act = (a) }
+#define M_F(f, t, a, j) { .kind = A_MATCH, .flags = (f), .tag = (t), \
+			  .act = (a), .jump = (j) }
+#define ACT(a) { .kind = A_ACT, .act = (a) }
+#define MAYBE_ACT(a) { .kind = A_MAYBE_ACT, .act = (a) }
+#define END_SEQ { .kind = A_END_SEQ }
+#define END_SEQ_ACT(a) { .kind = A_END_SEQ, .act = (a) }
+#define END_OF(l) { .kind = A_END_OF, .loop = (l) }
+#define OP(k) { .kind = (k) }
+
 /*
  * Run the grammar whose top routine is top over data.  0 when it
  * completes, an action's negative errno, -EMSGSIZE over 65535 bytes, or
@@ -62,5 +94,13 @@ struct asn1_op {
  */
 int asn1_decode(const struct asn1_op *top, void *ctx, const uint8_t *data,
 		size_t datalen, const char **why);
+
+/*
+ * The dotted form of an OID as the kernel's look_up_OID() tells OIDs
+ * apart, by their encoded bytes: an encoding that is not minimal (a
+ * 0x80 padding octet), not terminated, or empty names no OID it knows,
+ * and gets "" here, which equals none.
+ */
+void asn1_oid_name(const uint8_t *p, size_t len, char *buf, size_t size);
 
 #endif

@@ -48,7 +48,7 @@ static int add_entry(struct blacklist *bl, const char *s, size_t n)
 	return 0;
 }
 
-int bl_load(struct blacklist *bl, const char *text, size_t len, int *line)
+int blacklist_load(struct blacklist *bl, const char *text, size_t len, int *line)
 {
 	size_t i = 0;
 	int ret;
@@ -80,7 +80,7 @@ int bl_load(struct blacklist *bl, const char *text, size_t len, int *line)
 	return 0;
 }
 
-int bl_add(struct blacklist *bl, bool tbs, const uint8_t *h, size_t len)
+int blacklist_add(struct blacklist *bl, bool tbs, const uint8_t *h, size_t len)
 {
 	struct bl_entry *ne;
 
@@ -112,17 +112,17 @@ static bool has(const struct blacklist *bl, bool tbs, const uint8_t *h,
 	return false;
 }
 
-bool bl_has_tbs(const struct blacklist *bl, const uint8_t *h, size_t len)
+bool blacklist_has_tbs(const struct blacklist *bl, const uint8_t *h, size_t len)
 {
 	return has(bl, true, h, len);
 }
 
-bool bl_has_bin(const struct blacklist *bl, const uint8_t *h, size_t len)
+bool blacklist_has_bin(const struct blacklist *bl, const uint8_t *h, size_t len)
 {
 	return has(bl, false, h, len);
 }
 
-void bl_free(struct blacklist *bl)
+void blacklist_free(struct blacklist *bl)
 {
 	free(bl->e);
 	bl->e = NULL;

@@ -28,14 +28,14 @@ struct blacklist {
  * entry the kernel would refuse (blacklist.c: lower-case hex, an even
  * number of digits, tbs: or bin:), -ENOPKG for more than 128 digits.
  */
-int bl_load(struct blacklist *bl, const char *text, size_t len, int *line);
+int blacklist_load(struct blacklist *bl, const char *text, size_t len, int *line);
 /* One hash (mark_hash_blacklisted() from UEFI dbx); -EINVAL over 64
  * bytes, -ENOMEM. */
-int bl_add(struct blacklist *bl, bool tbs, const uint8_t *h, size_t len);
+int blacklist_add(struct blacklist *bl, bool tbs, const uint8_t *h, size_t len);
 /* is_hash_blacklisted(hash, BLACKLIST_HASH_X509_TBS) */
-bool bl_has_tbs(const struct blacklist *bl, const uint8_t *h, size_t len);
+bool blacklist_has_tbs(const struct blacklist *bl, const uint8_t *h, size_t len);
 /* is_hash_blacklisted(hash, BLACKLIST_HASH_BINARY) */
-bool bl_has_bin(const struct blacklist *bl, const uint8_t *h, size_t len);
-void bl_free(struct blacklist *bl);
+bool blacklist_has_bin(const struct blacklist *bl, const uint8_t *h, size_t len);
+void blacklist_free(struct blacklist *bl);
 
 #endif

@@ -7,7 +7,7 @@
 #include "kernel/verify.h"
 #include "kernel/x509.h"
 
-int kv_cert_check(const char *cert_path, const struct kr_rules *kr,
+int cert_check_chain(const char *cert_path, const struct kr_rules *kr,
 		  const uint8_t *buf, size_t len, struct ms_sigdesc *d,
 		  char *desc, size_t size)
 {
@@ -24,7 +24,7 @@ int kv_cert_check(const char *cert_path, const struct kr_rules *kr,
 		return err;
 	}
 	x509k_describe(cs.certs[0], desc, size);
-	kv_verify_module(&kv, buf, len, KV_USAGE_MODULE, &r);
+	verify_module(&kv, buf, len, KV_USAGE_MODULE, &r);
 	d->cert_judged = 1;
 	d->cert_description = desc;
 	for (int i = 0; i < MS_MAX_SIGNERS; i++)
@@ -33,7 +33,7 @@ int kv_cert_check(const char *cert_path, const struct kr_rules *kr,
 	for (size_t i = 0; r.err == 0 && r.msg && i < r.msg->n_sinfos &&
 	     i < MS_MAX_SIGNERS; i++)
 		d->cert_trusted[i] = r.msg->sinfos[i].trusted_by != NULL;
-	kv_result_free(&r);
+	verify_result_free(&r);
 	keyring_free(&cs);
 	return 0;
 }

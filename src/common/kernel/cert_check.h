@@ -22,7 +22,7 @@ struct kr_rules;
  * cert_trusted.  0, or -errno when cert_path gives the kernel no key
  * (d is then left as it was).
  */
-int kv_cert_check(const char *cert_path, const struct kr_rules *kr,
+int cert_check_chain(const char *cert_path, const struct kr_rules *kr,
 		  const uint8_t *buf, size_t len, struct ms_sigdesc *d,
 		  char *desc, size_t size);
 

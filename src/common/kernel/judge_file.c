@@ -10,14 +10,14 @@
 #include "module/trailer.h"
 
 /* No verdict on bytes a file no longer has: it shrank, or its storage
- * failed, while it was read (base/infile.h, MS_ECHANGED). */
+ * failed, while it was read (base/infile.h, INFILE_ECHANGED). */
 static int unchanged(struct kv_judgement *j)
 {
-	if (ms_file_check(&j->file.file))
-		return MS_ECHANGED;
-	if (ms_file_check(&j->sig)) {
+	if (infile_check(&j->file.file))
+		return INFILE_ECHANGED;
+	if (infile_check(&j->sig)) {
 		j->sig_unreadable = 1;
-		return MS_ECHANGED;
+		return INFILE_ECHANGED;
 	}
 	return 0;
 }
@@ -29,19 +29,19 @@ static int unchanged(struct kv_judgement *j)
  * accepted, or let through unsigned (ENODATA, ENOKEY, ENOPKG when not
  * enforcing), then gets -ENOEXEC if it is no valid ELF module.
  */
-static void elf_after_sig(struct kv_judgement *j)
+static void after_sig_elf(struct kv_judgement *j)
 {
-	const struct ms_modfile *m = &j->file;
-	struct ms_trailer t;
+	const struct module_file *m = &j->file;
+	struct trailer t;
 	const char *why;
 	size_t body = m->len;
 	int e = j->r.err;
 
 	if (e && e != -ENODATA && e != -ENOKEY && e != -ENOPKG)
 		return;
-	if (!ms_trailer_check(m->data, m->len, &t, &why))
+	if (!trailer_check(m->data, m->len, &t, &why))
 		body = t.body_len;
-	if (!ms_elf_module_check(m->data, body, &why))
+	if (!elf_check_module(m->data, body, &why))
 		return;
 	j->r.elf_refused = 1;
 	j->r.sig_err = e;
@@ -60,25 +60,25 @@ static const char no_sig_check[] = "CONFIG_MODULE_SIG is not set: the "
  * (module_sig_check() strips it only when built) and elf_validity_check()
  * sees the whole file.
  */
-static void elf_only(struct kv_judgement *j)
+static void only_elf(struct kv_judgement *j)
 {
 	const char *why;
 
 	j->r.err = 0;
 	j->r.reason = no_sig_check;
-	if (!ms_elf_module_check(j->file.data, j->file.len, &why))
+	if (!elf_check_module(j->file.data, j->file.len, &why))
 		return;
 	j->r.elf_refused = 1;
 	j->r.err = -ENOEXEC;
 	j->r.reason = why;
 }
 
-int kv_judge_file(const struct kv_ctx *kv, const char *file,
+int judge_file_run(const struct kv_ctx *kv, const char *file,
 		  const char *sigpath, int usage, struct kv_judgement *j)
 {
-	struct ms_modfile *m = &j->file;
+	struct module_file *m = &j->file;
 	const char *why = NULL;
-	struct ms_trailer t;
+	struct trailer t;
 	int err;
 
 	memset(j, 0, sizeof(*j));
@@ -88,22 +88,22 @@ int kv_judge_file(const struct kv_ctx *kv, const char *file,
 		/* Detached data is checked as stored. */
 		j->usage = usage >= 0 ? (enum kv_usage)usage
 				      : KV_USAGE_UNSPECIFIED;
-		err = ms_file_open(file, &m->file);
+		err = infile_open(file, &m->file);
 		if (err)
 			return err;
 		m->data = m->file.data;
 		m->len = m->file.len;
-		err = ms_file_open(sigpath, &j->sig);
+		err = infile_open(sigpath, &j->sig);
 		if (err) {
 			j->sig_unreadable = 1;
 			return err;
 		}
-		kv_verify_pkcs7(kv, m->data, m->len, j->sig.data, j->sig.len,
+		verify_pkcs7(kv, m->data, m->len, j->sig.data, j->sig.len,
 				j->usage, &j->r);
 		return unchanged(j);
 	}
 	j->usage = usage >= 0 ? (enum kv_usage)usage : KV_USAGE_MODULE;
-	err = ms_modfile_open(file, m, &why);
+	err = module_file_open(file, m, &why);
 	if (err) {
 		j->why = why;
 		/* module_decompress() (kernel/module/decompress.c) answers
@@ -119,29 +119,29 @@ int kv_judge_file(const struct kv_ctx *kv, const char *file,
 		return 0;
 	}
 	if (kv->sig_unchecked && j->usage == KV_USAGE_MODULE) {
-		elf_only(j);
+		only_elf(j);
 		return unchanged(j);
 	}
-	if (m->signed_after && ms_modfile_signed_after(m, &why) == -ENODATA) {
+	if (m->signed_after && module_file_signed_after(m, &why) == -ENODATA) {
 		/* The trailer sits after the compressed stream, where the
 		 * kernel's decompressor never looks: an unsigned module. */
 		j->r.err = -ENODATA;
-		j->r.reason = MS_SIGNED_AFTER_MSG;
+		j->r.reason = MODULE_FILE_SIGNED_AFTER_MSG;
 	} else {
-		kv_verify_module(kv, m->data, m->len, j->usage, &j->r);
+		verify_module(kv, m->data, m->len, j->usage, &j->r);
 	}
 	/* signed twice: the kernel strips and checks the last signature
 	 * only, as extract-sig says too */
-	if (!ms_trailer_check(m->data, m->len, &t, &why))
-		j->r.signed_twice = ms_has_magic(m->data, t.body_len);
+	if (!trailer_check(m->data, m->len, &t, &why))
+		j->r.signed_twice = trailer_has_magic(m->data, t.body_len);
 	if (j->usage == KV_USAGE_MODULE)
-		elf_after_sig(j);
+		after_sig_elf(j);
 	return unchanged(j);
 }
 
-void kv_judgement_free(struct kv_judgement *j)
+void judge_file_free(struct kv_judgement *j)
 {
-	kv_result_free(&j->r);
-	ms_file_close(&j->sig);
-	ms_modfile_close(&j->file);
+	verify_result_free(&j->r);
+	infile_close(&j->sig);
+	module_file_close(&j->file);
 }

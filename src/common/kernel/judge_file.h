@@ -23,8 +23,8 @@ struct kv_judgement {
 	int sig_unreadable;	/* the error was the detached signature's */
 	char reason[160];	/* r.reason, when made for this file */
 	/* The parsed message points into these: open until freed. */
-	struct ms_modfile file;
-	struct ms_file sig;
+	struct module_file file;
+	struct infile sig;
 };
 
 /*
@@ -32,15 +32,15 @@ struct kv_judgement {
  * appended one; usage < 0 takes the default of the form (module for
  * appended, unspecified for detached).  Returns 0 when judged (the
  * verdict is j->r.err), else the -errno that kept the file (or with
- * j->sig_unreadable, its signature) from being read, MS_ECHANGED when
+ * j->sig_unreadable, its signature) from being read, INFILE_ECHANGED when
  * it changed while it was read.  A module that does not decompress is
  * judged -EINVAL, as module_decompress() answers (j->why says why).
  * With kv->sig_unchecked a module's signature is not looked at: 0 with
  * the reason that none is checked, or the ELF checks' -ENOEXEC.
- * kv_judgement_free in every case.
+ * judge_file_free in every case.
  */
-int kv_judge_file(const struct kv_ctx *kv, const char *file,
+int judge_file_run(const struct kv_ctx *kv, const char *file,
 		  const char *sigpath, int usage, struct kv_judgement *j);
-void kv_judgement_free(struct kv_judgement *j);
+void judge_file_free(struct kv_judgement *j);
 
 #endif

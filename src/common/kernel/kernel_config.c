@@ -26,20 +26,20 @@ static int read_config(const char *path, uint8_t **out, size_t *out_len,
 {
 	size_t len, used;
 	uint8_t *buf;
-	enum ms_comp c;
+	enum compress_fmt c;
 	int ret;
 
 	*out = NULL;
-	ret = ms_read_stream(path, KC_FILE_MAX, &buf, &len);
+	ret = infile_read_stream(path, KC_FILE_MAX, &buf, &len);
 	if (ret)
 		return ret;
-	c = ms_comp_detect(buf, len);
-	if (c == MS_COMP_NONE) {
+	c = compress_detect(buf, len);
+	if (c == COMPRESS_NONE) {
 		*out = buf;
 		*out_len = len;
 		return 0;
 	}
-	ret = ms_decompress(c, buf, len, KC_FILE_MAX, out, out_len, &used,
+	ret = compress_decode(c, buf, len, KC_FILE_MAX, out, out_len, &used,
 			    why);
 	free(buf);
 	return ret;
@@ -160,7 +160,7 @@ static void pick_line(struct kconfig *kc)
 		kc->rules = *kr_get(kc->too_old ? 0 : KR_DEFAULT);
 }
 
-int kc_settle_line(struct kconfig *kc, const struct kr_rules *kr)
+int kernel_config_settle_line(struct kconfig *kc, const struct kr_rules *kr)
 {
 	unsigned crypto = kc->rules.crypto;
 	bool waiver = kc->rules.mldsa_authattr_waiver;
@@ -170,7 +170,7 @@ int kc_settle_line(struct kconfig *kc, const struct kr_rules *kr)
 	kc->rules = *kr;
 	kc->rules.crypto = crypto;
 	kc->rules.from_config = true;
-	/* the waiver exists on the 7.3 line only (see kc_load) */
+	/* the waiver exists on the 7.3 line only (see kernel_config_load) */
 	kc->rules.mldsa_authattr_waiver = waiver && kr->line == KR_7_3;
 	kc->line_note = NULL;
 	return 0;
@@ -214,12 +214,12 @@ static const char *const lockdown_names[] = {
 	[KC_LOCK_CONFIDENTIALITY] = "confidentiality",
 };
 
-const char *kc_lockdown_name(enum kc_lockdown l)
+const char *kernel_config_lockdown_name(enum kc_lockdown l)
 {
 	return lockdown_names[l];
 }
 
-int kc_lockdown_by_name(const char *name)
+int kernel_config_lockdown_by_name(const char *name)
 {
 	for (size_t i = 0; i < N(lockdown_names); i++)
 		if (strcmp(name, lockdown_names[i]) == 0)
@@ -329,7 +329,7 @@ static int assign(struct kconfig *kc, const char *name, const char *val,
 	return 0;
 }
 
-int kc_load(const char *path, const char *tree, struct kconfig *kc,
+int kernel_config_load(const char *path, const char *tree, struct kconfig *kc,
 	    int *line)
 {
 	char *text, *p, *end, *bl = NULL, *rev = NULL;
@@ -423,11 +423,11 @@ out:
 	free(rev);
 	free(text);
 	if (ret)
-		kc_free(kc);
+		kernel_config_free(kc);
 	return ret;
 }
 
-int kc_load_failure(int err, int line, const struct kconfig *kc, char *why,
+int kernel_config_load_failure(int err, int line, const struct kconfig *kc, char *why,
 		    size_t n)
 {
 	switch (err) {
@@ -445,12 +445,12 @@ int kc_load_failure(int err, int line, const struct kconfig *kc, char *why,
 		return MS_EXIT_IO;
 	default:
 		snprintf(why, n, "cannot read the kernel config: %s (check "
-			 "--kernel-config)", ms_io_strerror(err));
+			 "--kernel-config)", infile_strerror(err));
 		return MS_EXIT_IO;
 	}
 }
 
-void kc_free(struct kconfig *kc)
+void kernel_config_free(struct kconfig *kc)
 {
 	free(kc->blacklist);
 	free(kc->blacklist_path);
@@ -467,7 +467,7 @@ static bool has(const struct kconfig *kc, const char *name)
 	return b != KR_C_NONE && (kc->rules.crypto & (1u << b));
 }
 
-int kc_digest_warnings(const struct kconfig *kc, const char *hash,
+int kernel_config_digest_warnings(const struct kconfig *kc, const char *hash,
 		       char warn[KC_MAX_WARN][200])
 {
 	int n = 0;
@@ -493,7 +493,7 @@ static const char *key_type_option(const char *kt)
 	       strcmp(kt, "mldsa65") == 0 ? "MLDSA_65" : "MLDSA_87";
 }
 
-int kc_key_warnings(const struct kconfig *kc, EVP_PKEY *key,
+int kernel_config_key_warnings(const struct kconfig *kc, EVP_PKEY *key,
 		    char warn[KC_MAX_WARN][200])
 {
 	const char *kt = NULL;

@@ -27,9 +27,9 @@ enum kc_lockdown {
 };
 
 /* "none", "integrity", "confidentiality" */
-const char *kc_lockdown_name(enum kc_lockdown l);
+const char *kernel_config_lockdown_name(enum kc_lockdown l);
 /* The level named so (as /sys/kernel/security/lockdown words it), or -1 */
-int kc_lockdown_by_name(const char *name);
+int kernel_config_lockdown_by_name(const char *name);
 
 /* The options that say which keyrings there are and what may enter
  * them (certs/Kconfig, security/integrity/Kconfig). */
@@ -107,22 +107,22 @@ struct kconfig {
  */
 /*
  * A .config without its "# Linux/<arch> VERSION Kernel Configuration"
- * line says no version: kc_load takes the newest line's rules, and the
+ * line says no version: kernel_config_load takes the newest line's rules, and the
  * user's --kernel settles it instead (the crypto bits read stay).  No
  * change, and -EEXIST, when the file names its version.
  */
-int kc_settle_line(struct kconfig *kc, const struct kr_rules *kr);
-int kc_load(const char *path, const char *tree, struct kconfig *kc,
+int kernel_config_settle_line(struct kconfig *kc, const struct kr_rules *kr);
+int kernel_config_load(const char *path, const char *tree, struct kconfig *kc,
 	    int *line);
 /*
- * kc_load's failure err in words, the same in every tool: why gets the
+ * kernel_config_load's failure err in words, the same in every tool: why gets the
  * line to say after the file's name, and the exit code is returned
  * (base/exitcode.h): MS_EXIT_USAGE for a file that is not a .config,
  * MS_EXIT_IO for one that cannot be read or decompressed.
  */
-int kc_load_failure(int err, int line, const struct kconfig *kc, char *why,
+int kernel_config_load_failure(int err, int line, const struct kconfig *kc, char *why,
 		    size_t n);
-void kc_free(struct kconfig *kc);
+void kernel_config_free(struct kconfig *kc);
 
 
 #define KC_MAX_WARN 2
@@ -132,9 +132,9 @@ void kc_free(struct kconfig *kc);
  * kernel lacks it; the key type differs from MODULE_SIG_KEY_TYPE_* or
  * the kernel lacks it.
  */
-int kc_digest_warnings(const struct kconfig *kc, const char *hash,
+int kernel_config_digest_warnings(const struct kconfig *kc, const char *hash,
 		       char warn[KC_MAX_WARN][200]);
-int kc_key_warnings(const struct kconfig *kc, EVP_PKEY *key,
+int kernel_config_key_warnings(const struct kconfig *kc, EVP_PKEY *key,
 		    char warn[KC_MAX_WARN][200]);
 
 #endif

@@ -220,7 +220,7 @@ int keyring_add_file(struct keyring *cs, const char *path,
 	size_t len;
 	int ret, count = 0;
 
-	ret = ms_read_all(path, CS_MAX_FILE, &buf, &len);
+	ret = infile_read_all(path, CS_MAX_FILE, &buf, &len);
 	if (ret)
 		return ret;
 	if (len >= 2 && buf[0] == 0x30 && (buf[1] == 0x81 || buf[1] == 0x82))

@@ -5,7 +5,6 @@
 
 #include "base/exitcode.h"
 #include "kernel/asn1.h"
-#include "kernel/ber.h"
 #include "kernel/pkcs7.h"
 
 #define OID_SIGNED_DATA "1.2.840.113549.1.7.2"
@@ -52,7 +51,7 @@ static bool oid_is(const uint8_t *p, size_t len, const char *dotted)
 {
 	char o[64];
 
-	ber_oid_name(p, len, o, sizeof(o));
+	asn1_oid_name(p, len, o, sizeof(o));
 	return strcmp(o, dotted) == 0;
 }
 
@@ -63,7 +62,7 @@ static int act_oid(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 	struct ctx *c = ctx;
 
 	(void)hdr, (void)tag;
-	ber_oid_name(v, len, c->last_oid, sizeof(c->last_oid));
+	asn1_oid_name(v, len, c->last_oid, sizeof(c->last_oid));
 	return 0;
 }
 
@@ -125,7 +124,7 @@ static int act_cert(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 	size_t n = len + hdr, left = c->der + c->der_len - start;
 	int ret;
 
-	if (tag != BER_SEQ)
+	if (tag != AT_SEQ)
 		return fail(c, -EBADMSG, "embedded certificate is not a SEQUENCE");
 	if (start[1] == 0x80)
 		n += 2;
@@ -232,7 +231,7 @@ static int act_authattr(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 		if (*seen & MD)
 			return fail(c, -EKEYREJECTED, "repeated messageDigest authattr");
 		*seen |= MD;
-		if (tag != BER_OCTSTR)
+		if (tag != AT_OCTSTR)
 			return fail(c, -EBADMSG, "messageDigest authattr is not an OCTET STRING");
 		si->msgdigest = v;
 		si->msgdigest_len = len;
@@ -377,18 +376,18 @@ static int act_signed_info(void *ctx, size_t hdr, uint8_t tag,
 		si->issuer_len = c->raw_issuer_len;
 		si->serial = c->raw_serial;
 		si->serial_len = c->raw_serial_len;
-		ret = kid_make(&si->auth_id, si->serial, si->serial_len,
+		ret = x509k_kid_make(&si->auth_id, si->serial, si->serial_len,
 			       si->issuer, si->issuer_len);
 	} else {
 		si->skid = c->raw_skid;
 		si->skid_len = c->raw_skid_len;
-		ret = kid_make(&si->auth_id, si->skid, si->skid_len, NULL, 0);
+		ret = x509k_kid_make(&si->auth_id, si->skid, si->skid_len, NULL, 0);
 	}
 	if (ret)
 		return ret;
 	ns = realloc(m->sinfos, (m->n_sinfos + 1) * sizeof(*ns));
 	if (!ns) {
-		kid_free(&si->auth_id);
+		x509k_kid_free(&si->auth_id);
 		return -ENOMEM;
 	}
 	m->sinfos = ns;
@@ -403,48 +402,35 @@ static int act_signed_info(void *ctx, size_t hdr, uint8_t tag,
  * crypto/asymmetric_keys/pkcs7.asn1, one routine per jump target of the
  * compiled grammar.  Index comments are the loop targets of A_END_OF.
  */
-#define M(t) { .kind = A_MATCH, .tag = (t) }
-#define M_ACT(t, a) { .kind = A_MATCH, .tag = (t), .act = (a) }
-#define M_F(f, t, a, j) { .kind = A_MATCH, .flags = (f), .tag = (t), \
-			  .act = (a), .jump = (j) }
-#define ACT(a) { .kind = A_ACT, .act = (a) }
-#define MAYBE_ACT(a) { .kind = A_MAYBE_ACT, .act = (a) }
-#define END_SEQ(a) { .kind = A_END_SEQ, .act = (a) }
-#define END_OF(l) { .kind = A_END_OF, .loop = (l) }
-#define OP(k) { .kind = (k) }
-#define SKIP AF_SKIP
-#define ANY AF_ANY
-#define JUMP AF_JUMP
-#define COND AF_COND
 
 /* AlgorithmIdentifier-shaped: algorithm OID ({ pkcs7_note_OID }),
  * parameters ANY OPTIONAL */
 static const struct asn1_op r_alg[] = {
-	M_ACT(BER_OID, act_oid),
-	M_F(ANY | SKIP, 0, NULL, NULL),
-	END_SEQ(NULL),
+	M_ACT(AT_OID, act_oid),
+	M_F(AF_ANY | AF_SKIP, 0, NULL, NULL),
+	END_SEQ,
 	OP(A_RETURN),
 };
 
 /* SET OF / SEQUENCE OF DigestAlgorithmIdentifier */
 static const struct asn1_op r_alg_of[] = {
-	/* 0 */ M_F(JUMP, BER_SEQ, NULL, r_alg),
+	/* 0 */ M_F(AF_JUMP, AT_SEQ, NULL, r_alg),
 	END_OF(0),
 	OP(A_RETURN),
 };
 
 /* ContentInfo's content: [0] EXPLICIT Data, Data ::= ANY */
 static const struct asn1_op r_data[] = {
-	M_F(ANY, 0, act_data, NULL),
-	END_SEQ(NULL),
+	M_F(AF_ANY, 0, act_data, NULL),
+	END_SEQ,
 	OP(A_RETURN),
 };
 
 /* [0] IMPLICIT SET OF CHOICE { Certificate (ANY), [0] IMPLICIT ...
  * (ANY too) } */
 static const struct asn1_op r_cert_set[] = {
-	/* 0 */ M_F(ANY | SKIP, 0, act_cert, NULL),
-	M_F(COND | ANY | SKIP, 0, act_cert, NULL),
+	/* 0 */ M_F(AF_ANY | AF_SKIP, 0, act_cert, NULL),
+	M_F(AF_COND | AF_ANY | AF_SKIP, 0, act_cert, NULL),
 	OP(A_COND_FAIL),
 	END_OF(0),
 	OP(A_RETURN),
@@ -453,14 +439,14 @@ static const struct asn1_op r_cert_set[] = {
 /* SEQUENCE OF Certificate (ANY): [2] certificates, and the contents of
  * each CertificateList */
 static const struct asn1_op r_cert_seq[] = {
-	/* 0 */ M_F(ANY, 0, act_cert, NULL),
+	/* 0 */ M_F(AF_ANY, 0, act_cert, NULL),
 	END_OF(0),
 	OP(A_RETURN),
 };
 
 /* SET OF / SEQUENCE OF CertificateList (itself SEQUENCE OF Certificate) */
 static const struct asn1_op r_crls[] = {
-	/* 0 */ M_F(JUMP, BER_SEQ, NULL, r_cert_seq),
+	/* 0 */ M_F(AF_JUMP, AT_SEQ, NULL, r_cert_seq),
 	END_OF(0),
 	OP(A_RETURN),
 };
@@ -468,41 +454,41 @@ static const struct asn1_op r_crls[] = {
 /* AuthenticatedAttribute ::= SEQUENCE { type OID ({ pkcs7_note_OID }),
  * values SET OF ANY ({ pkcs7_sig_note_authenticated_attr }) } */
 static const struct asn1_op r_aa[] = {
-	M_ACT(BER_OID, act_oid),
-	M(BER_SET),
-	/* 2 */ M_F(ANY, 0, act_authattr, NULL),
+	M_ACT(AT_OID, act_oid),
+	M(AT_SET),
+	/* 2 */ M_F(AF_ANY, 0, act_authattr, NULL),
 	END_OF(2),
-	END_SEQ(NULL),
+	END_SEQ,
 	OP(A_RETURN),
 };
 
 static const struct asn1_op r_aa_set[] = {
-	/* 0 */ M_F(JUMP, BER_SEQ, NULL, r_aa),
+	/* 0 */ M_F(AF_JUMP, AT_SEQ, NULL, r_aa),
 	END_OF(0),
 	OP(A_RETURN),
 };
 
 /* [2] EXPLICIT SEQUENCE OF AuthenticatedAttribute */
 static const struct asn1_op r_aa_seq[] = {
-	M(BER_SEQ),
-	/* 1 */ M_F(JUMP, BER_SEQ, NULL, r_aa),
+	M(AT_SEQ),
+	/* 1 */ M_F(AF_JUMP, AT_SEQ, NULL, r_aa),
 	END_OF(1),
-	END_SEQ(NULL),
+	END_SEQ,
 	OP(A_RETURN),
 };
 
 /* UnauthenticatedAttribute ::= SEQUENCE { type OID, values SET OF ANY } */
 static const struct asn1_op r_ua[] = {
-	M(BER_OID),
-	M(BER_SET),
-	/* 2 */ M_F(ANY, 0, NULL, NULL),
+	M(AT_OID),
+	M(AT_SET),
+	/* 2 */ M_F(AF_ANY, 0, NULL, NULL),
 	END_OF(2),
-	END_SEQ(NULL),
+	END_SEQ,
 	OP(A_RETURN),
 };
 
 static const struct asn1_op r_ua_of[] = {
-	/* 0 */ M_F(JUMP, BER_SEQ, NULL, r_ua),
+	/* 0 */ M_F(AF_JUMP, AT_SEQ, NULL, r_ua),
 	END_OF(0),
 	OP(A_RETURN),
 };
@@ -510,87 +496,87 @@ static const struct asn1_op r_ua_of[] = {
 /* IssuerAndSerialNumber ::= SEQUENCE { issuer Name, serialNumber INTEGER },
  * Name ::= SEQUENCE OF SET OF SEQUENCE { OID, ANY } */
 static const struct asn1_op r_issuer_serial[] = {
-	M(BER_SEQ),
-	/* 1 */ M(BER_SET),
-	/* 2 */ M(BER_SEQ),
-	M_ACT(BER_OID, act_oid),
-	M_F(ANY, 0, NULL, NULL),
-	END_SEQ(NULL),
+	M(AT_SEQ),
+	/* 1 */ M(AT_SET),
+	/* 2 */ M(AT_SEQ),
+	M_ACT(AT_OID, act_oid),
+	M_F(AF_ANY, 0, NULL, NULL),
+	END_SEQ,
 	END_OF(2),
 	END_OF(1),
 	ACT(act_issuer),
-	M(BER_INT),
+	M(AT_INT),
 	ACT(act_serial),
-	END_SEQ(NULL),
+	END_SEQ,
 	OP(A_RETURN),
 };
 
 /* SignerInfo ({ pkcs7_note_signed_info }) */
 static const struct asn1_op r_sinfo[] = {
-	M_ACT(BER_INT, act_si_version),
+	M_ACT(AT_INT, act_si_version),
 	/* sid: CHOICE { IssuerAndSerialNumber, [0] IMPLICIT OCTET STRING } */
-	M_F(JUMP | SKIP, BER_SEQ, NULL, r_issuer_serial),
-	M_F(COND | SKIP, BER_CTX(0), act_skid, NULL),
+	M_F(AF_JUMP | AF_SKIP, AT_SEQ, NULL, r_issuer_serial),
+	M_F(AF_COND | AF_SKIP, AT_CTX(0), act_skid, NULL),
 	OP(A_COND_FAIL),
-	M_F(JUMP, BER_SEQ, NULL, r_alg),
+	M_F(AF_JUMP, AT_SEQ, NULL, r_alg),
 	ACT(act_digest_algo),
 	/* authenticatedAttributes CHOICE { [0] IMPLICIT SET OF,
 	 * [2] EXPLICIT SEQUENCE OF } OPTIONAL */
-	M_F(JUMP | SKIP, BER_CTXC(0), NULL, r_aa_set),
+	M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, r_aa_set),
 	MAYBE_ACT(act_authattrs),
-	M_F(COND | JUMP | SKIP, BER_CTXC(2), NULL, r_aa_seq),
+	M_F(AF_COND | AF_JUMP | AF_SKIP, AT_CTXC(2), NULL, r_aa_seq),
 	/* digestEncryptionAlgorithm */
-	M(BER_SEQ),
-	M_ACT(BER_OID, act_oid),
-	M_F(ANY | SKIP, 0, NULL, NULL),
-	END_SEQ(NULL),
+	M(AT_SEQ),
+	M_ACT(AT_OID, act_oid),
+	M_F(AF_ANY | AF_SKIP, 0, NULL, NULL),
+	END_SEQ,
 	ACT(act_pkey_algo),
-	M_ACT(BER_OCTSTR, act_signature),
+	M_ACT(AT_OCTSTR, act_signature),
 	/* unauthenticatedAttributes CHOICE { [1] IMPLICIT SET OF,
 	 * [3] IMPLICIT SEQUENCE OF } OPTIONAL */
-	M_F(JUMP | SKIP, BER_CTXC(1), NULL, r_ua_of),
-	M_F(COND | JUMP | SKIP, BER_CTXC(3), NULL, r_ua_of),
-	END_SEQ(act_signed_info),
+	M_F(AF_JUMP | AF_SKIP, AT_CTXC(1), NULL, r_ua_of),
+	M_F(AF_COND | AF_JUMP | AF_SKIP, AT_CTXC(3), NULL, r_ua_of),
+	END_SEQ_ACT(act_signed_info),
 	OP(A_RETURN),
 };
 
 static const struct asn1_op r_sinfo_of[] = {
-	/* 0 */ M_F(JUMP, BER_SEQ, NULL, r_sinfo),
+	/* 0 */ M_F(AF_JUMP, AT_SEQ, NULL, r_sinfo),
 	END_OF(0),
 	OP(A_RETURN),
 };
 
 /* [0] EXPLICIT SignedData */
 static const struct asn1_op r_signed_data[] = {
-	M(BER_SEQ),
-	M_ACT(BER_INT, act_sd_version),
+	M(AT_SEQ),
+	M_ACT(AT_INT, act_sd_version),
 	/* digestAlgorithms: CHOICE { SET OF, SEQUENCE OF } */
-	M_F(JUMP | SKIP, BER_SET, NULL, r_alg_of),
-	M_F(COND | JUMP | SKIP, BER_SEQ, NULL, r_alg_of),
+	M_F(AF_JUMP | AF_SKIP, AT_SET, NULL, r_alg_of),
+	M_F(AF_COND | AF_JUMP | AF_SKIP, AT_SEQ, NULL, r_alg_of),
 	OP(A_COND_FAIL),
 	/* contentInfo ContentInfo ({ pkcs7_note_content }) */
-	M(BER_SEQ),
-	M_ACT(BER_OID, act_oid),
+	M(AT_SEQ),
+	M_ACT(AT_OID, act_oid),
 	ACT(act_oid),
-	M_F(JUMP | SKIP, BER_CTXC(0), NULL, r_data),
-	END_SEQ(NULL),
+	M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, r_data),
+	END_SEQ,
 	ACT(act_content),
 	/* certificates CHOICE { [0] IMPLICIT SET OF, [2] IMPLICIT
 	 * SEQUENCE OF } OPTIONAL ({ pkcs7_note_certificate_list }) */
-	M_F(JUMP | SKIP, BER_CTXC(0), NULL, r_cert_set),
-	M_F(COND | JUMP | SKIP, BER_CTXC(2), NULL, r_cert_seq),
+	M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, r_cert_set),
+	M_F(AF_COND | AF_JUMP | AF_SKIP, AT_CTXC(2), NULL, r_cert_seq),
 	ACT(act_cert_list),
 	/* crls CHOICE { [1] IMPLICIT SET OF, [3] IMPLICIT SEQUENCE OF }
 	 * OPTIONAL */
-	M_F(JUMP | SKIP, BER_CTXC(1), NULL, r_crls),
-	M_F(COND | JUMP | SKIP, BER_CTXC(3), NULL, r_crls),
+	M_F(AF_JUMP | AF_SKIP, AT_CTXC(1), NULL, r_crls),
+	M_F(AF_COND | AF_JUMP | AF_SKIP, AT_CTXC(3), NULL, r_crls),
 	/* signerInfos CHOICE { SET OF, SEQUENCE OF }: its first
 	 * alternative skips at the end of the data like an OPTIONAL one */
-	M_F(JUMP | SKIP, BER_SET, NULL, r_sinfo_of),
-	M_F(COND | JUMP | SKIP, BER_SEQ, NULL, r_sinfo_of),
+	M_F(AF_JUMP | AF_SKIP, AT_SET, NULL, r_sinfo_of),
+	M_F(AF_COND | AF_JUMP | AF_SKIP, AT_SEQ, NULL, r_sinfo_of),
 	OP(A_COND_FAIL),
-	END_SEQ(NULL),
-	END_SEQ(NULL),
+	END_SEQ,
+	END_SEQ,
 	OP(A_RETURN),
 };
 
@@ -598,11 +584,11 @@ static const struct asn1_op r_signed_data[] = {
  * ({ pkcs7_check_content_type }), content [0] EXPLICIT SignedData
  * OPTIONAL } */
 static const struct asn1_op r_pkcs7[] = {
-	M(BER_SEQ),
-	M_ACT(BER_OID, act_oid),
+	M(AT_SEQ),
+	M_ACT(AT_OID, act_oid),
 	ACT(act_content_type),
-	M_F(JUMP | SKIP, BER_CTXC(0), NULL, r_signed_data),
-	END_SEQ(NULL),
+	M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, r_signed_data),
+	END_SEQ,
 	OP(A_COMPLETE),
 };
 
@@ -648,7 +634,7 @@ static int parse(struct ctx *c, const uint8_t *der, size_t len)
 	return 0;
 }
 
-int p7_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
+int pkcs7_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
 	     const struct blacklist *bl, struct p7_msg **out,
 	     const char **why)
 {
@@ -661,18 +647,18 @@ int p7_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
 	if (!c.m)
 		return -ENOMEM;
 	ret = parse(&c, der, len);
-	kid_free(&c.cur.auth_id);
+	x509k_kid_free(&c.cur.auth_id);
 	if (ret) {
 		if (!*why)
 			*why = "malformed PKCS#7 message";
-		p7_free(c.m);
+		pkcs7_free(c.m);
 		return ret;
 	}
 	*out = c.m;
 	return 0;
 }
 
-void p7_free(struct p7_msg *m)
+void pkcs7_free(struct p7_msg *m)
 {
 	size_t i;
 
@@ -681,7 +667,7 @@ void p7_free(struct p7_msg *m)
 	for (i = 0; i < m->n_certs; i++)
 		x509k_free(m->certs[i]);
 	for (i = 0; i < m->n_sinfos; i++) {
-		kid_free(&m->sinfos[i].auth_id);
+		x509k_kid_free(&m->sinfos[i].auth_id);
 		free(m->sinfos[i].signed_attrs);
 	}
 	free(m->certs);

@@ -66,9 +66,9 @@ struct p7_msg {
  * pkcs7_parse_message(): 0 and *out, or the kernel's error with *why.
  * The message points into der, which must outlive it.
  */
-int p7_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
+int pkcs7_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
 	     const struct blacklist *bl, struct p7_msg **out,
 	     const char **why);
-void p7_free(struct p7_msg *m);
+void pkcs7_free(struct p7_msg *m);
 
 #endif

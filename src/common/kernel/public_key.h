@@ -16,9 +16,6 @@
 
 #include "kernel/rules.h"
 
-struct ber_it;
-struct ber_tlv;
-
 /* struct public_key: what the kernel keeps of a SubjectPublicKeyInfo. */
 struct pk_key {
 	EVP_PKEY *pkey;		/* NULL when OpenSSL cannot decode it (or,

@@ -632,7 +632,7 @@ static pthread_once_t fetch_once = PTHREAD_ONCE_INIT;
 static void release_fetched(void)
 {
 	/* an OPENSSL_atexit() handler: OPENSSL_cleanup() runs it first,
-	 * at exit or when a main calls it (ms_openssl_done) */
+	 * at exit or when a main calls it (openssl_init_done) */
 	for (size_t i = 0; i < N(hashes); i++) {
 		EVP_MD_free(fetched[i].md);
 		fetched[i].md = NULL;
@@ -695,7 +695,7 @@ static const struct kr_hash *hash_of_md(const EVP_MD *md)
 }
 
 /* pkcs7_sig_note_digest_algo(), then pkcs7_digest()'s allocation. */
-static int digest_on(const struct kr_rules *kr, const struct kr_hash *h,
+static int hash_enabled(const struct kr_rules *kr, const struct kr_hash *h,
 		     const char **why)
 {
 	if (!h) {
@@ -724,12 +724,12 @@ int kr_digest_check(const struct kr_rules *kr, const EVP_MD *md,
 	*why = NULL;
 	*advice = h ? h->advice : NULL;
 	if (kr)
-		return digest_on(kr, h, why);
+		return hash_enabled(kr, h, why);
 	/* no line named: only what every line refuses, in the newest
 	 * line's words */
 	for (int l = KR_NLINES - 1; l >= 0; l--) {
 		const char *w;
-		int r = digest_on(kr_get((enum kr_line)l), h, &w);
+		int r = hash_enabled(kr_get((enum kr_line)l), h, &w);
 
 		if (!r)
 			return 0;

@@ -4,30 +4,30 @@
 #include "base/exitcode.h"
 #include "kernel/sig_check.h"
 
-bool kv_sig_soft(int err)
+bool sig_check_soft(int err)
 {
 	return err == -ENODATA || err == -ENOKEY || err == -ENOPKG;
 }
 
-int kv_sig_errno(const struct kv_sig_policy *p, enum kv_usage usage,
+int sig_check_errno(const struct sig_check_policy *p, enum kv_usage usage,
 		 int err)
 {
-	if (usage != KV_USAGE_MODULE || !kv_sig_soft(err))
+	if (usage != KV_USAGE_MODULE || !sig_check_soft(err))
 		return err;
 	if (p->enforce)
 		return -EKEYREJECTED;
 	return p->locked ? -EPERM : err;
 }
 
-const struct kv_result *kv_sig_decided(const struct kv_sig_policy *p,
+const struct kv_result *sig_check_decided(const struct sig_check_policy *p,
 				       enum kv_usage usage,
 				       const struct kv_result *r,
 				       struct kv_result *tmp)
 {
 	/* load_module(): module_sig_check() runs before
 	 * elf_validity_check() */
-	if (!r->elf_refused || !kv_sig_soft(r->sig_err) ||
-	    kv_sig_errno(p, usage, r->sig_err) == r->sig_err)
+	if (!r->elf_refused || !sig_check_soft(r->sig_err) ||
+	    sig_check_errno(p, usage, r->sig_err) == r->sig_err)
 		return r;
 	*tmp = *r;
 	tmp->err = r->sig_err;
@@ -36,17 +36,17 @@ const struct kv_result *kv_sig_decided(const struct kv_sig_policy *p,
 	return tmp;
 }
 
-bool kv_sig_loads_unsigned(const struct kv_sig_policy *p,
+bool sig_check_loads_unsigned(const struct sig_check_policy *p,
 			   enum kv_usage usage, int err)
 {
-	return usage == KV_USAGE_MODULE && kv_sig_soft(err) && !p->enforce &&
+	return usage == KV_USAGE_MODULE && sig_check_soft(err) && !p->enforce &&
 	       !p->locked;
 }
 
-void kv_sig_answer(const struct kv_sig_policy *p, enum kv_usage usage,
-		   const struct kv_result *r, struct kv_sig_answer *a)
+void sig_check_judge(const struct sig_check_policy *p, enum kv_usage usage,
+		   const struct kv_result *r, struct sig_check_answer *a)
 {
-	*a = (struct kv_sig_answer){ 0 };
+	*a = (struct sig_check_answer){ 0 };
 	if (usage == KV_USAGE_MODULE && p->no_modules) {
 		/* not a kv_result errno: there -ENOSYS is MS_ENOALG */
 		a->no_modules = true;
@@ -55,8 +55,8 @@ void kv_sig_answer(const struct kv_sig_policy *p, enum kv_usage usage,
 		a->exit_code = MS_EXIT_REJECTED;
 		return;
 	}
-	a->r = kv_sig_decided(p, usage, r, &a->tmp);
-	a->shown = kv_sig_errno(p, usage, a->r->err);
+	a->r = sig_check_decided(p, usage, r, &a->tmp);
+	a->shown = sig_check_errno(p, usage, a->r->err);
 	a->exit_code = a->shown == -EPERM ? MS_EXIT_REJECTED :
-		       ms_exit_for_errno(a->shown);
+		       exitcode_for_errno(a->shown);
 }

@@ -19,7 +19,7 @@
 #include "kernel/verify.h"
 
 /* What module_sig_check() is asked under. */
-struct kv_sig_policy {
+struct sig_check_policy {
 	bool enforce;	/* is_module_sig_enforced() */
 	bool locked;	/* lockdown at integrity or confidentiality */
 	/* CONFIG_MODULES is not set: kernel/sys_ni.c makes finit_module()
@@ -29,10 +29,10 @@ struct kv_sig_policy {
 
 /* A verdict the kernel loads unsigned when neither enforcing nor locked
  * down: -ENODATA, -ENOKEY, -ENOPKG. */
-bool kv_sig_soft(int err);
+bool sig_check_soft(int err);
 
 /* The errno the user sees for err (module_sig_check()'s). */
-int kv_sig_errno(const struct kv_sig_policy *p, enum kv_usage usage,
+int sig_check_errno(const struct sig_check_policy *p, enum kv_usage usage,
 		 int err);
 
 /*
@@ -40,7 +40,7 @@ int kv_sig_errno(const struct kv_sig_policy *p, enum kv_usage usage,
  * a soft signature outcome is, when enforcing or locked down, stopped at
  * its signature first (the result, in tmp); otherwise r.
  */
-const struct kv_result *kv_sig_decided(const struct kv_sig_policy *p,
+const struct kv_result *sig_check_decided(const struct sig_check_policy *p,
 				       enum kv_usage usage,
 				       const struct kv_result *r,
 				       struct kv_result *tmp);
@@ -48,11 +48,11 @@ const struct kv_result *kv_sig_decided(const struct kv_sig_policy *p,
 /* Whether the kernel would still load a module whose signature failed
  * with err, tainting itself: a soft failure, neither enforced nor locked
  * down.  Never for other usages: their callers refuse every failure. */
-bool kv_sig_loads_unsigned(const struct kv_sig_policy *p,
+bool sig_check_loads_unsigned(const struct sig_check_policy *p,
 			   enum kv_usage usage, int err);
 
 /* module_sig_check()'s answer for one judged file. */
-struct kv_sig_answer {
+struct sig_check_answer {
 	/* no module loads at all (p->no_modules, usage module): the kernel
 	 * says -ENOSYS before any signature is looked at */
 	bool no_modules;
@@ -67,7 +67,7 @@ struct kv_sig_answer {
 };
 
 /* Fill *a with the answer to r under p. */
-void kv_sig_answer(const struct kv_sig_policy *p, enum kv_usage usage,
-		   const struct kv_result *r, struct kv_sig_answer *a);
+void sig_check_judge(const struct sig_check_policy *p, enum kv_usage usage,
+		   const struct kv_result *r, struct sig_check_answer *a);
 
 #endif

@@ -45,9 +45,9 @@ static struct x509k_cert *find_key(const struct keyring *ring,
 	for (i = 0; i < ring->n; i++) {
 		struct x509k_cert *k = ring->certs[i];
 
-		if (!kid_same(lookup, &k->id) && !kid_same(lookup, &k->skid))
+		if (!x509k_kid_same(lookup, &k->id) && !x509k_kid_same(lookup, &k->skid))
 			continue;
-		if (id0->data && id1->data && !kid_same(id1, &k->skid)) {
+		if (id0->data && id1->data && !x509k_kid_same(id1, &k->skid)) {
 			*err = -EKEYREJECTED;
 			return NULL;
 		}
@@ -121,7 +121,7 @@ static int sinfo_digest(const struct kr_rules *kr, struct p7_sinfo *si,
 }
 
 /* pkcs7_verify_sig_chain() */
-static int verify_chain(const struct kr_rules *kr, struct p7_msg *m,
+static int sinfo_chain(const struct kr_rules *kr, struct p7_msg *m,
 			struct p7_sinfo *si, const char **why)
 {
 	struct x509k_cert *x = si->signer, *p;
@@ -151,16 +151,16 @@ static int verify_chain(const struct kr_rules *kr, struct p7_msg *m,
 		p = NULL;
 		if (x->akid_id.data) {
 			for (i = 0; i < m->n_certs && !p; i++)
-				if (kid_same(&m->certs[i]->id, &x->akid_id))
+				if (x509k_kid_same(&m->certs[i]->id, &x->akid_id))
 					p = m->certs[i];
 			if (p && x->akid_keyid.data &&
-			    !kid_same(&x->akid_keyid, &p->skid)) {
+			    !x509k_kid_same(&x->akid_keyid, &p->skid)) {
 				*why = "X.509 chain contains auth-skid nonmatch";
 				return -EKEYREJECTED;
 			}
 		} else if (x->akid_keyid.data) {
 			for (i = 0; i < m->n_certs && !p; i++)
-				if (kid_same(&m->certs[i]->skid,
+				if (x509k_kid_same(&m->certs[i]->skid,
 					     &x->akid_keyid))
 					p = m->certs[i];
 		}
@@ -183,7 +183,7 @@ static int verify_chain(const struct kr_rules *kr, struct p7_msg *m,
 }
 
 /* pkcs7_verify_one() */
-static int verify_one(const struct kr_rules *kr, struct p7_msg *m,
+static int sinfo_verify(const struct kr_rules *kr, struct p7_msg *m,
 		      struct p7_sinfo *si, const uint8_t *data, size_t len,
 		      const char **why)
 {
@@ -198,7 +198,7 @@ static int verify_one(const struct kr_rules *kr, struct p7_msg *m,
 	 * another is passed over: "X.509 algo and PKCS#7 sig algo don't
 	 * match") */
 	for (i = 0; i < m->n_certs; i++) {
-		if (kid_same(&m->certs[i]->id, &si->auth_id) &&
+		if (x509k_kid_same(&m->certs[i]->id, &si->auth_id) &&
 		    (!kr->old_pkey_algo_checks || !si->sig.pkey_algo ||
 		     !m->certs[i]->pub.algo ||
 		     pk_algo_matches(m->certs[i]->pub.algo,
@@ -225,12 +225,12 @@ static int verify_one(const struct kr_rules *kr, struct p7_msg *m,
 		       "embedded signer certificate";
 	if (ret)
 		return ret;
-	return verify_chain(kr, m, si, why);
+	return sinfo_chain(kr, m, si, why);
 }
 
 /* crypto/asymmetric_keys/pkcs7_verify.c, pkcs7_verify(): the usage gate,
  * then every signer */
-static int pkcs7_verify(const struct kr_rules *kr, struct p7_msg *m,
+static int message_verify(const struct kr_rules *kr, struct p7_msg *m,
 			enum kv_usage usage, const uint8_t *data,
 			size_t len, const char **why)
 {
@@ -285,7 +285,7 @@ static int pkcs7_verify(const struct kr_rules *kr, struct p7_msg *m,
 	for (i = 0; i < m->n_sinfos; i++) {
 		struct p7_sinfo *si = &m->sinfos[i];
 
-		ret = verify_one(kr, m, si, data, len, &w);
+		ret = sinfo_verify(kr, m, si, data, len, &w);
 		if (si->blacklisted) {
 			if (actual == -ENOPKG) {
 				actual = -EKEYREJECTED;
@@ -435,7 +435,7 @@ static int validate_trust(const struct kr_rules *kr,
 	return cached;
 }
 
-int kv_verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
+int verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
 		    size_t len, const uint8_t *sig, size_t sig_len,
 		    enum kv_usage usage, struct kv_result *res)
 {
@@ -445,14 +445,14 @@ int kv_verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
 	int ret;
 
 	res->sig_len = sig_len;
-	ret = p7_parse(sig, sig_len, kv->kr, kv->bl, &m, &why);
+	ret = pkcs7_parse(sig, sig_len, kv->kr, kv->bl, &m, &why);
 	if (ret)
 		return fail(res, ret, why);
 	res->msg = m;
 	/* pkcs7_supply_detached_data(): -EINVAL mapped to -EBADMSG */
 	if (m->data)
 		return fail(res, -EBADMSG, "PKCS#7 signature with non-detached data");
-	ret = pkcs7_verify(kv->kr, m, usage, data, len, &why);
+	ret = message_verify(kv->kr, m, usage, data, len, &why);
 	if (ret)
 		return fail(res, ret, why);
 
@@ -477,18 +477,18 @@ int kv_verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
 	return 0;
 }
 
-int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
+int verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 		     size_t len, enum kv_usage usage, struct kv_result *res)
 {
-	struct ms_trailer t;
+	struct trailer t;
 	const char *why;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	ret = ms_trailer_check(buf, len, &t, &why);
+	ret = trailer_check(buf, len, &t, &why);
 	if (ret)
 		return fail(res, ret, why);
-	ret = kv_verify_pkcs7(kv, buf, t.body_len, buf + t.sig_off,
+	ret = verify_pkcs7(kv, buf, t.body_len, buf + t.sig_off,
 			      t.sig_len, usage, res);
 	/*
 	 * Debian, Fedora and Ubuntu carry "KEYS: Make use of platform keyring
@@ -503,9 +503,9 @@ int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 		pk.trusted = kv->platform;
 		pk.platform = NULL;
 		pk.platform_pass = true;
-		kv_result_free(res);
+		verify_result_free(res);
 		memset(res, 0, sizeof(*res));
-		ret = kv_verify_pkcs7(&pk, buf, t.body_len, buf + t.sig_off,
+		ret = verify_pkcs7(&pk, buf, t.body_len, buf + t.sig_off,
 				      t.sig_len, usage, res);
 	}
 	/*
@@ -521,7 +521,7 @@ int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 		size_t dlen;
 
 		ret = pk_digest(kr_hash_by_name("sha256"), buf, len, d, &dlen);
-		if (!ret && bl_has_bin(kv->bl, d, dlen))
+		if (!ret && blacklist_has_bin(kv->bl, d, dlen))
 			ret = fail(res, -EKEYREJECTED, "the module's whole-file "
 				   "SHA-256 is blacklisted (Debian's "
 				   "mod_is_hash_blacklisted)");
@@ -531,13 +531,13 @@ int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 	return ret;
 }
 
-void kv_result_free(struct kv_result *res)
+void verify_result_free(struct kv_result *res)
 {
-	p7_free(res->msg);
+	pkcs7_free(res->msg);
 	res->msg = NULL;
 }
 
-const char *kv_usage_name(enum kv_usage u)
+const char *verify_usage_name(enum kv_usage u)
 {
 	switch (u) {
 	case KV_USAGE_MODULE: return "module";
@@ -549,7 +549,7 @@ const char *kv_usage_name(enum kv_usage u)
 	return "?";
 }
 
-int kv_usage_by_name(const char *name)
+int verify_usage_by_name(const char *name)
 {
 	static const enum kv_usage all[] = { KV_USAGE_MODULE, KV_USAGE_FIRMWARE,
 					     KV_USAGE_KEXEC,
@@ -557,15 +557,21 @@ int kv_usage_by_name(const char *name)
 					     KV_USAGE_BPF };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		if (strcmp(name, kv_usage_name(all[i])) == 0)
+		if (strcmp(name, verify_usage_name(all[i])) == 0)
 			return all[i];
 	return -1;
 }
 
-int kv_restrict_by_signature(const struct kr_rules *kr,
+/* A key of the image's: filed in .builtin_trusted_keys, or with no
+ * keyring label at all (a -k, -c or --vmlinux key). */
+static bool is_builtin(const struct x509k_cert *k)
+{
+	return !k->keyring || strcmp(k->keyring, ".builtin_trusted_keys") == 0;
+}
+
+int verify_restrict_by_signature(const struct kr_rules *kr,
 			     const struct keyring *ring,
 			     const struct x509k_cert *c, bool builtin_only,
-			     bool (*is_builtin)(const struct x509k_cert *k),
 			     const char **why)
 {
 	struct x509k_cert *key;

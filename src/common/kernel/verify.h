@@ -31,10 +31,10 @@ enum kv_usage {
 	KV_USAGE_BPF = 6,
 };
 
-/* "module", "firmware", "kexec", "unspecified", "bpf"; kv_usage_by_name
+/* "module", "firmware", "kexec", "unspecified", "bpf"; verify_usage_by_name
  * gives -1 for any other name. */
-const char *kv_usage_name(enum kv_usage u);
-int kv_usage_by_name(const char *name);
+const char *verify_usage_name(enum kv_usage u);
+int verify_usage_by_name(const char *name);
 
 struct kv_ctx {
 	const struct kr_rules *kr;
@@ -49,7 +49,7 @@ struct kv_ctx {
 	bool platform_pass;
 	/* a kernel without CONFIG_MODULE_SIG: module_sig_check() is not
 	 * built (kernel/module/internal.h), so load_module() checks no
-	 * signature and taints nothing; kv_judge_file() then judges a
+	 * signature and taints nothing; judge_file_run() then judges a
 	 * module by its ELF alone */
 	bool sig_unchecked;
 };
@@ -72,7 +72,7 @@ struct kv_result {
 };
 
 /* verify_pkcs7_signature(data, len, sig, sig_len, keyring, usage) */
-int kv_verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
+int verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
 		    size_t len, const uint8_t *sig, size_t sig_len,
 		    enum kv_usage usage, struct kv_result *res);
 /*
@@ -80,9 +80,9 @@ int kv_verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
  * then (lines with module_bin_blacklist, module usage) Debian's
  * whole-file hash check.
  */
-int kv_verify_module(const struct kv_ctx *kv, const uint8_t *buf,
+int verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 		     size_t len, enum kv_usage usage, struct kv_result *res);
-void kv_result_free(struct kv_result *res);
+void verify_result_free(struct kv_result *res);
 
 /*
  * crypto/asymmetric_keys/restrict.c: restrict_link_by_signature(), as
@@ -91,13 +91,12 @@ void kv_result_free(struct kv_result *res);
  * enters only when a key of ring, found by its authorityKeyIdentifier
  * (find_asymmetric_key()), verifies its signature.  builtin_only
  * (SECONDARY_TRUSTED_KEYRING_SIGNED_BY_BUILTIN): that key must be one
- * of the image's, is_builtin says which.  0, -ENOKEY (no AKID, no such
+ * of the image's (labelled .builtin_trusted_keys, or with no label).  0, -ENOKEY (no AKID, no such
  * key, or not built in), or the signature check's error; *why says it.
  */
-int kv_restrict_by_signature(const struct kr_rules *kr,
+int verify_restrict_by_signature(const struct kr_rules *kr,
 			     const struct keyring *ring,
 			     const struct x509k_cert *c, bool builtin_only,
-			     bool (*is_builtin)(const struct x509k_cert *k),
 			     const char **why);
 
 #endif

@@ -9,7 +9,6 @@
 #include "base/exitcode.h"
 #include "base/format.h"
 #include "kernel/asn1.h"
-#include "kernel/ber.h"
 #include "kernel/x509.h"
 
 #define OID_CN "2.5.4.3"
@@ -20,13 +19,13 @@
 #define OID_BASICCONS "2.5.29.19"
 #define OID_AKID "2.5.29.35"
 
-bool kid_same(const struct kid *a, const struct kid *b)
+bool x509k_kid_same(const struct kid *a, const struct kid *b)
 {
 	return a->data && b->data && a->len == b->len &&
 	       memcmp(a->data, b->data, a->len) == 0;
 }
 
-int kid_make(struct kid *k, const uint8_t *a, size_t alen,
+int x509k_kid_make(struct kid *k, const uint8_t *a, size_t alen,
 	     const uint8_t *b, size_t blen)
 {
 	k->data = malloc(alen + blen + 1);
@@ -40,7 +39,7 @@ int kid_make(struct kid *k, const uint8_t *a, size_t alen,
 	return 0;
 }
 
-void kid_free(struct kid *k)
+void x509k_kid_free(struct kid *k)
 {
 	free(k->data);
 	k->data = NULL;
@@ -70,9 +69,9 @@ int x509k_decode_time(uint8_t tag, const uint8_t *v, size_t len, int64_t *t)
 	/* x509_cert_parser.c, x509_decode_time(): UTCTime exactly
 	 * YYMMDDHHMMSSZ, GeneralizedTime exactly
 	 * YYYYMMDDHHMMSSZ and never for 1950..2049 */
-	if (tag == BER_UTCTIME && len == 13)
+	if (tag == AT_UTCTIME && len == 13)
 		nf = 6;
-	else if (tag == BER_GENTIME && len == 15)
+	else if (tag == AT_GENTIME && len == 15)
 		nf = 7;
 	else
 		return -EBADMSG;
@@ -157,9 +156,9 @@ void x509k_describe(const struct x509k_cert *c, char *buf, size_t size)
 	char hex[129];
 
 	if (c->skid.data)
-		ms_hex_to(hex, sizeof(hex), c->skid.data, c->skid.len);
+		format_hex_to(hex, sizeof(hex), c->skid.data, c->skid.len);
 	else
-		ms_hex_to(hex, sizeof(hex), c->serial, c->serial_len);
+		format_hex_to(hex, sizeof(hex), c->serial, c->serial_len);
 	snprintf(buf, size, "%s: %s", c->name, hex);
 }
 
@@ -172,19 +171,19 @@ static int note_extension(struct x509k_cert *c, const struct kr_rules *kr,
 	if (strcmp(oid, OID_SKID) == 0) {
 		/* crypto/asymmetric_keys/x509_cert_parser.c: exactly one
 		 * SKID, an OCTET STRING filling the value */
-		if (c->skid.data || vlen < 3 || v[0] != BER_OCTSTR ||
+		if (c->skid.data || vlen < 3 || v[0] != AT_OCTSTR ||
 		    v[1] != vlen - 2) {
 			*why = "malformed subjectKeyIdentifier";
 			return -EBADMSG;
 		}
-		return kid_make(&c->skid, v + 2, vlen - 2, NULL, 0);
+		return x509k_kid_make(&c->skid, v + 2, vlen - 2, NULL, 0);
 	}
 	if (strcmp(oid, OID_KEYUSAGE) == 0 && kr->x509_constraints) {
 		/* crypto/asymmetric_keys/x509_cert_parser.c, as Debian's 6.12
 		 * has it: a BIT STRING of at least 4
 		 * bytes, unused bits < 8; keyCertSign read from a 1-byte
 		 * string with at most 2 unused bits, or from a 2-byte one */
-		if (vlen < 4 || v[0] != BER_BITSTR || v[2] >= 8) {
+		if (vlen < 4 || v[0] != AT_BITSTR || v[2] >= 8) {
 			*why = "malformed keyUsage";
 			return -EBADMSG;
 		}
@@ -207,13 +206,13 @@ static int note_extension(struct x509k_cert *c, const struct kr_rules *kr,
 		 * included, fails the parse: Debian's 6.12 has this strict
 		 * form (the real-kernel stage showed it, conformance c63).
 		 */
-		if (vlen < 2 || v[0] != BER_SEQ || v[1] != vlen - 2) {
+		if (vlen < 2 || v[0] != AT_SEQ || v[1] != vlen - 2) {
 			*why = "malformed basicConstraints";
 			return -EBADMSG;
 		}
 		if (v[1] == 0)
 			return 0;
-		if (vlen < 5 || v[2] != BER_BOOL || v[3] != 1 || v[4] != 0xff) {
+		if (vlen < 5 || v[2] != AT_BOOL || v[3] != 1 || v[4] != 0xff) {
 			*why = "basicConstraints neither empty nor cA TRUE";
 			return -EBADMSG;
 		}
@@ -244,7 +243,7 @@ static int sig_params(struct x509k_cert *c, const struct kr_rules *kr,
 				&dlen);
 		if (ret)
 			return ret;
-		if (bl_has_tbs(bl, d, dlen))
+		if (blacklist_has_tbs(bl, d, dlen))
 			c->blacklisted = true;
 	}
 	if (c->sig.takes_data) {
@@ -263,7 +262,7 @@ static int sig_params(struct x509k_cert *c, const struct kr_rules *kr,
 	if (ret)
 		return ret;
 	if (!kr->tbs_blacklist_sha256 &&
-	    bl_has_tbs(bl, c->sig.digest, c->sig.dlen))
+	    blacklist_has_tbs(bl, c->sig.digest, c->sig.dlen))
 		c->blacklisted = true;
 	return 0;
 }
@@ -279,8 +278,8 @@ static int check_self_signed(struct x509k_cert *c, const struct kr_rules *kr,
 	    memcmp(c->subject, c->issuer, c->issuer_len) != 0)
 		return 0;
 	if (c->akid_id.data || c->akid_keyid.data) {
-		bool a = kid_same(&c->skid, &c->akid_keyid);
-		bool b = kid_same(&c->id, &c->akid_id);
+		bool a = x509k_kid_same(&c->skid, &c->akid_keyid);
+		bool b = x509k_kid_same(&c->id, &c->akid_id);
 
 		if (!a && !b)
 			return 0;
@@ -355,7 +354,7 @@ static int x_oid(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 	struct xctx *x = ctx;
 
 	(void)hdr, (void)tag;
-	ber_oid_name(v, len, x->last_oid, sizeof(x->last_oid));
+	asn1_oid_name(v, len, x->last_oid, sizeof(x->last_oid));
 	x->last_oid_raw = v;
 	x->last_oid_len = len;
 	return 0;
@@ -556,7 +555,7 @@ static int x_akid_kid(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 	(void)hdr, (void)tag;
 	if (x->c->akid_keyid.data)
 		return 0;
-	return kid_make(&x->c->akid_keyid, v, len, NULL, 0);
+	return x509k_kid_make(&x->c->akid_keyid, v, len, NULL, 0);
 }
 
 static int x_akid_name(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
@@ -578,24 +577,15 @@ static int x_akid_serial(void *ctx, size_t hdr, uint8_t tag,
 	(void)hdr, (void)tag;
 	if (!x->akid_issuer || x->c->akid_id.data)
 		return 0;
-	return kid_make(&x->c->akid_id, v, len, x->akid_issuer,
+	return x509k_kid_make(&x->c->akid_id, v, len, x->akid_issuer,
 			x->akid_issuer_len);
 }
 
-#define M(t) { .kind = A_MATCH, .tag = (t) }
-#define M_ACT(t, a) { .kind = A_MATCH, .tag = (t), .act = (a) }
-#define M_F(f, t, a, j) { .kind = A_MATCH, .flags = (f), .tag = (t), \
-			  .act = (a), .jump = (j) }
-#define ACT(a) { .kind = A_ACT, .act = (a) }
-#define END_SEQ { .kind = A_END_SEQ }
-#define END_OF(l) { .kind = A_END_OF, .loop = (l) }
-#define OP(k) { .kind = (k) }
-#define BER_IA5 0x16
 
 /* AlgorithmIdentifier ::= SEQUENCE { algorithm OID ({ x509_note_OID }),
  * parameters ANY OPTIONAL ({ x509_note_params }) } */
 static const struct asn1_op x_r_alg[] = {
-	M_ACT(BER_OID, x_oid),
+	M_ACT(AT_OID, x_oid),
 	M_F(AF_ANY | AF_SKIP, 0, x_params, NULL),
 	END_SEQ,
 	OP(A_RETURN),
@@ -605,9 +595,9 @@ static const struct asn1_op x_r_alg[] = {
  * SEQUENCE { OID ({ x509_note_OID }), ANY
  * ({ x509_extract_name_segment }) } */
 static const struct asn1_op x_r_name[] = {
-	/* 0 */ M(BER_SET),
-	/* 1 */ M(BER_SEQ),
-	M_ACT(BER_OID, x_oid),
+	/* 0 */ M(AT_SET),
+	/* 1 */ M(AT_SEQ),
+	M_ACT(AT_OID, x_oid),
 	M_F(AF_ANY, 0, x_name_segment, NULL),
 	END_SEQ,
 	END_OF(1),
@@ -617,7 +607,7 @@ static const struct asn1_op x_r_name[] = {
 
 /* version [0] EXPLICIT INTEGER */
 static const struct asn1_op x_r_version[] = {
-	M(BER_INT),
+	M(AT_INT),
 	END_SEQ,
 	OP(A_RETURN),
 };
@@ -625,11 +615,11 @@ static const struct asn1_op x_r_version[] = {
 /* extensions [3] EXPLICIT SEQUENCE OF SEQUENCE { extnid OID, critical
  * BOOLEAN OPTIONAL, extnValue OCTET STRING ({ x509_process_extension }) } */
 static const struct asn1_op x_r_extensions[] = {
-	M(BER_SEQ),
-	/* 1 */ M(BER_SEQ),
-	M_ACT(BER_OID, x_oid),
-	M_F(AF_SKIP, BER_BOOL, NULL, NULL),
-	M_ACT(BER_OCTSTR, x_extension),
+	M(AT_SEQ),
+	/* 1 */ M(AT_SEQ),
+	M_ACT(AT_OID, x_oid),
+	M_F(AF_SKIP, AT_BOOL, NULL, NULL),
+	M_ACT(AT_OCTSTR, x_extension),
 	END_SEQ,
 	END_OF(1),
 	END_SEQ,
@@ -637,42 +627,42 @@ static const struct asn1_op x_r_extensions[] = {
 };
 
 static const struct asn1_op x_r_cert[] = {
-	M(BER_SEQ),
+	M(AT_SEQ),
 	/* TBSCertificate */
-	M(BER_SEQ),
-	M_F(AF_JUMP | AF_SKIP, BER_CTXC(0), NULL, x_r_version),
-	M(BER_INT),
+	M(AT_SEQ),
+	M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, x_r_version),
+	M(AT_INT),
 	ACT(x_serial),
-	M_F(AF_JUMP, BER_SEQ, NULL, x_r_alg),
+	M_F(AF_JUMP, AT_SEQ, NULL, x_r_alg),
 	ACT(x_sig_algo),
-	M_F(AF_JUMP, BER_SEQ, NULL, x_r_name),
+	M_F(AF_JUMP, AT_SEQ, NULL, x_r_name),
 	ACT(x_issuer),
 	/* Validity: two CHOICEs of UTCTime and GeneralizedTime */
-	M(BER_SEQ),
-	M_F(AF_SKIP, BER_UTCTIME, NULL, NULL),
-	M_F(AF_COND | AF_SKIP, BER_GENTIME, NULL, NULL),
+	M(AT_SEQ),
+	M_F(AF_SKIP, AT_UTCTIME, NULL, NULL),
+	M_F(AF_COND | AF_SKIP, AT_GENTIME, NULL, NULL),
 	OP(A_COND_FAIL),
 	ACT(x_not_before),
-	M_F(AF_SKIP, BER_UTCTIME, NULL, NULL),
-	M_F(AF_COND | AF_SKIP, BER_GENTIME, NULL, NULL),
+	M_F(AF_SKIP, AT_UTCTIME, NULL, NULL),
+	M_F(AF_COND | AF_SKIP, AT_GENTIME, NULL, NULL),
 	OP(A_COND_FAIL),
 	ACT(x_not_after),
 	END_SEQ,
-	M_F(AF_JUMP, BER_SEQ, NULL, x_r_name),
+	M_F(AF_JUMP, AT_SEQ, NULL, x_r_name),
 	ACT(x_subject),
 	/* SubjectPublicKeyInfo */
-	M(BER_SEQ),
-	M_F(AF_JUMP, BER_SEQ, NULL, x_r_alg),
-	M_ACT(BER_BITSTR, x_key),
+	M(AT_SEQ),
+	M_F(AF_JUMP, AT_SEQ, NULL, x_r_alg),
+	M_ACT(AT_BITSTR, x_key),
 	END_SEQ,
 	/* issuerUniqueID [1] IMPLICIT, subjectUniqueID [2] IMPLICIT */
-	M_F(AF_SKIP, BER_CTX(1), NULL, NULL),
-	M_F(AF_SKIP, BER_CTX(2), NULL, NULL),
-	M_F(AF_JUMP | AF_SKIP, BER_CTXC(3), NULL, x_r_extensions),
+	M_F(AF_SKIP, AT_CTX(1), NULL, NULL),
+	M_F(AF_SKIP, AT_CTX(2), NULL, NULL),
+	M_F(AF_JUMP | AF_SKIP, AT_CTXC(3), NULL, x_r_extensions),
 	END_SEQ,
 	ACT(x_tbs),
-	M_F(AF_JUMP, BER_SEQ, NULL, x_r_alg),
-	M_ACT(BER_BITSTR, x_signature),
+	M_F(AF_JUMP, AT_SEQ, NULL, x_r_alg),
+	M_ACT(AT_BITSTR, x_signature),
 	END_SEQ,
 	OP(A_COMPLETE),
 };
@@ -686,29 +676,29 @@ static const struct asn1_op x_r_gn_any[] = {
 };
 
 static const struct asn1_op x_r_gn_ia5[] = {
-	M(BER_IA5),
+	M(AT_IA5),
 	END_SEQ,
 	OP(A_RETURN),
 };
 
 static const struct asn1_op x_r_gn_octets[] = {
-	M(BER_OCTSTR),
+	M(AT_OCTSTR),
 	END_SEQ,
 	OP(A_RETURN),
 };
 
 static const struct asn1_op x_r_gn_oid[] = {
-	M(BER_OID),
+	M(AT_OID),
 	END_SEQ,
 	OP(A_RETURN),
 };
 
 /* directoryName [4]: Name ({ x509_akid_note_name }) */
 static const struct asn1_op x_r_gn_dirname[] = {
-	M(BER_SEQ),
-	/* 1 */ M(BER_SET),
-	/* 2 */ M(BER_SEQ),
-	M_ACT(BER_OID, x_oid),
+	M(AT_SEQ),
+	/* 1 */ M(AT_SET),
+	/* 2 */ M(AT_SEQ),
+	M_ACT(AT_OID, x_oid),
 	M_F(AF_ANY, 0, x_name_segment, NULL),
 	END_SEQ,
 	END_OF(2),
@@ -718,11 +708,11 @@ static const struct asn1_op x_r_gn_dirname[] = {
 	OP(A_RETURN),
 };
 
-#define GN(n, r) M_F(AF_COND | AF_JUMP | AF_SKIP, BER_CTXC(n), NULL, r)
+#define GN(n, r) M_F(AF_COND | AF_JUMP | AF_SKIP, AT_CTXC(n), NULL, r)
 
 /* GeneralNames ::= SEQUENCE OF GeneralName (a CHOICE) */
 static const struct asn1_op x_r_general_names[] = {
-	/* 0 */ M_F(AF_JUMP | AF_SKIP, BER_CTXC(0), NULL, x_r_gn_any),
+	/* 0 */ M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, x_r_gn_any),
 	GN(1, x_r_gn_ia5),
 	GN(2, x_r_gn_ia5),
 	GN(3, x_r_gn_any),
@@ -739,8 +729,8 @@ static const struct asn1_op x_r_general_names[] = {
 /* The 6.12 and 7.3 grammar (kr->akid_implicit_names): otherName [0]
  * IMPLICIT SEQUENCE { type-id OID, value [0] ANY } */
 static const struct asn1_op x_r_gn_other_name[] = {
-	M(BER_OID),
-	M_F(AF_JUMP, BER_CTXC(0), NULL, x_r_gn_any),
+	M(AT_OID),
+	M_F(AF_JUMP, AT_CTXC(0), NULL, x_r_gn_any),
 	END_SEQ,
 	OP(A_RETURN),
 };
@@ -748,18 +738,18 @@ static const struct asn1_op x_r_gn_other_name[] = {
 /* ediPartyName [5] IMPLICIT SEQUENCE { nameAssigner [0] ANY OPTIONAL,
  * partyName [1] ANY } */
 static const struct asn1_op x_r_gn_edi_party[] = {
-	M_F(AF_JUMP | AF_SKIP, BER_CTXC(0), NULL, x_r_gn_any),
-	M_F(AF_JUMP, BER_CTXC(1), NULL, x_r_gn_any),
+	M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, x_r_gn_any),
+	M_F(AF_JUMP, AT_CTXC(1), NULL, x_r_gn_any),
 	END_SEQ,
 	OP(A_RETURN),
 };
 
 /* the string, octet and OID alternatives IMPLICIT: a primitive tag, its
  * contents not looked into */
-#define GN_PRIM(n) M_F(AF_COND | AF_SKIP, BER_CTX(n), NULL, NULL)
+#define GN_PRIM(n) M_F(AF_COND | AF_SKIP, AT_CTX(n), NULL, NULL)
 
 static const struct asn1_op x_r_general_names_implicit[] = {
-	/* 0 */ M_F(AF_JUMP | AF_SKIP, BER_CTXC(0), NULL, x_r_gn_other_name),
+	/* 0 */ M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, x_r_gn_other_name),
 	GN_PRIM(1),
 	GN_PRIM(2),
 	GN(3, x_r_gn_any),
@@ -778,10 +768,10 @@ static const struct asn1_op x_r_general_names_implicit[] = {
  * authorityCertSerialNumber [2] IMPLICIT OPTIONAL }: one shape, with
  * 6.1's GeneralName or the later one */
 #define AKID_GRAMMAR(general_names) {					\
-	M(BER_SEQ),							\
-	M_F(AF_SKIP, BER_CTX(0), x_akid_kid, NULL),			\
-	M_F(AF_JUMP | AF_SKIP, BER_CTXC(1), NULL, general_names),	\
-	M_F(AF_SKIP, BER_CTX(2), x_akid_serial, NULL),			\
+	M(AT_SEQ),							\
+	M_F(AF_SKIP, AT_CTX(0), x_akid_kid, NULL),			\
+	M_F(AF_JUMP | AF_SKIP, AT_CTXC(1), NULL, general_names),	\
+	M_F(AF_SKIP, AT_CTX(2), x_akid_serial, NULL),			\
 	END_SEQ,							\
 	OP(A_COMPLETE),							\
 }
@@ -817,7 +807,7 @@ static int parse_cert(struct x509k_cert *c, const struct kr_rules *kr,
 			return ret;
 		}
 	}
-	if ((ret = kid_make(&c->id, c->serial, c->serial_len, c->issuer,
+	if ((ret = x509k_kid_make(&c->id, c->serial, c->serial_len, c->issuer,
 			    c->issuer_len)))
 		return ret;
 	ret = sig_params(c, kr, bl, x.tbs, x.tbs_len);
@@ -857,10 +847,10 @@ void x509k_free(struct x509k_cert *c)
 {
 	if (!c)
 		return;
-	kid_free(&c->id);
-	kid_free(&c->skid);
-	kid_free(&c->akid_id);
-	kid_free(&c->akid_keyid);
+	x509k_kid_free(&c->id);
+	x509k_kid_free(&c->skid);
+	x509k_kid_free(&c->akid_id);
+	x509k_kid_free(&c->akid_keyid);
 	EVP_PKEY_free(c->pub.pkey);
 	free(c->path);
 	free(c->der);

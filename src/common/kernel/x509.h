@@ -25,10 +25,10 @@ struct kid {
 };
 
 /* asymmetric_key_id_same(): false when either side is absent */
-bool kid_same(const struct kid *a, const struct kid *b);
-int kid_make(struct kid *k, const uint8_t *a, size_t alen,
+bool x509k_kid_same(const struct kid *a, const struct kid *b);
+int x509k_kid_make(struct kid *k, const uint8_t *a, size_t alen,
 	     const uint8_t *b, size_t blen);
-void kid_free(struct kid *k);
+void x509k_kid_free(struct kid *k);
 
 struct x509k_cert {
 	uint8_t *der;

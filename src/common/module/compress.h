@@ -15,16 +15,16 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
-enum ms_comp {
-	MS_COMP_NONE,
-	MS_COMP_GZIP,
-	MS_COMP_XZ,
-	MS_COMP_ZSTD,
+enum compress_fmt {
+	COMPRESS_NONE,
+	COMPRESS_GZIP,
+	COMPRESS_XZ,
+	COMPRESS_ZSTD,
 	/* Kernel images only (bzImage payloads): the kernel's module loader
-	 * knows none of these, so ms_comp_detect() never answers them. */
-	MS_COMP_LZ4,		/* lz4 -l: the legacy frame of lib/decompress_unlz4 */
-	MS_COMP_LZMA,		/* lzma -9: the .lzma "alone" format */
-	MS_COMP_BZIP2,
+	 * knows none of these, so compress_detect() never answers them. */
+	COMPRESS_LZ4,		/* lz4 -l: the legacy frame of lib/decompress_unlz4 */
+	COMPRESS_LZMA,		/* lzma -9: the .lzma "alone" format */
+	COMPRESS_BZIP2,
 };
 
 /*
@@ -32,19 +32,19 @@ enum ms_comp {
  * distribution kernels are tens of MiB, debug builds a few hundred; the cap
  * only stops a small file from filling memory.
  */
-#define MS_DECOMPRESS_MAX ((size_t)1 << 30)
+#define COMPRESS_DECODE_MAX ((size_t)1 << 30)
 
-/* The format whose magic starts buf; MS_COMP_NONE for anything else. */
-enum ms_comp ms_comp_detect(const uint8_t *buf, size_t len);
+/* The format whose magic starts buf; COMPRESS_NONE for anything else. */
+enum compress_fmt compress_detect(const uint8_t *buf, size_t len);
 
 /*
  * The format of a kernel image payload (arch/x86/boot/compressed: gzip,
- * xz, zstd, lz4, lzma, bzip2) at the start of buf; MS_COMP_NONE else.
+ * xz, zstd, lz4, lzma, bzip2) at the start of buf; COMPRESS_NONE else.
  */
-enum ms_comp ms_comp_detect_kernel(const uint8_t *buf, size_t len);
+enum compress_fmt compress_detect_kernel(const uint8_t *buf, size_t len);
 
-/* "gzip", "xz", "zstd", "lz4", "lzma", "bzip2"; "none" for MS_COMP_NONE. */
-const char *ms_comp_name(enum ms_comp c);
+/* "gzip", "xz", "zstd", "lz4", "lzma", "bzip2"; "none" for COMPRESS_NONE. */
+const char *compress_name(enum compress_fmt c);
 
 /*
  * Decompress the first stream (gzip member, xz stream, zstd frame, lz4
@@ -53,13 +53,13 @@ const char *ms_comp_name(enum ms_comp c);
  * bytes that stream took: anything after it is ignored by the kernel and
  * left for the caller to judge.  Errors: -EBADMSG for a corrupt or
  * truncated stream (with *why saying which), -EFBIG when the result would
- * exceed max (*why naming max), -ENOMEM, -EINVAL for MS_COMP_NONE,
+ * exceed max (*why naming max), -ENOMEM, -EINVAL for COMPRESS_NONE,
  * -ELIBACC when the format's library cannot be loaded.  A stream that
  * expands past max is stopped as soon as it crosses it, after at most
  * max(16 MiB, 8 times in_len) bytes of output memory, never max; an
  * output beyond that which still fits is decoded twice.
  */
-int ms_decompress(enum ms_comp c, const uint8_t *in, size_t in_len,
+int compress_decode(enum compress_fmt c, const uint8_t *in, size_t in_len,
 		  size_t max, uint8_t **out, size_t *out_len, size_t *used,
 		  const char **why);
 
@@ -74,7 +74,7 @@ int ms_decompress(enum ms_comp c, const uint8_t *in, size_t in_len,
  * the kernel-image-only formats), -ELIBACC (the library cannot be
  * loaded).
  */
-int ms_compress(enum ms_comp c, const struct iovec *iov, int iovcnt,
+int compress_encode(enum compress_fmt c, const struct iovec *iov, int iovcnt,
 		uint8_t **out, size_t *out_len);
 
 

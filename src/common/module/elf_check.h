@@ -27,8 +27,8 @@
  * architecture, and modules are checked on other machines) and what
  * needs the kernel's own structures (.gnu.linkonce.this_module's size).
  * Both ELF classes and byte orders are read.  body may be an input's
- * mapping (read through ms_map_read).
+ * mapping (read through infile_map_read).
  */
-int ms_elf_module_check(const uint8_t *body, size_t len, const char **why);
+int elf_check_module(const uint8_t *body, size_t len, const char **why);
 
 #endif

@@ -6,7 +6,7 @@
 #include "module/module_file.h"
 #include "module/trailer.h"
 
-static int modfile_open(const char *path, struct ms_modfile *m,
+static int modfile_open(const char *path, struct module_file *m,
 			const char **why, int lock)
 {
 	const uint8_t *stored;
@@ -15,20 +15,20 @@ static int modfile_open(const char *path, struct ms_modfile *m,
 
 	memset(m, 0, sizeof(*m));
 	*why = NULL;
-	err = lock == 2 ? ms_file_open_trylock(path, &m->file)
-	    : lock ? ms_file_open_locked(path, &m->file)
-		   : ms_file_open(path, &m->file);
+	err = lock == 2 ? infile_open_trylock(path, &m->file)
+	    : lock ? infile_open_locked(path, &m->file)
+		   : infile_open(path, &m->file);
 	if (err)
 		return err;
 	stored = m->file.data;
-	m->comp = ms_comp_detect(stored, m->file.len);
-	if (m->comp == MS_COMP_NONE) {
+	m->comp = compress_detect(stored, m->file.len);
+	if (m->comp == COMPRESS_NONE) {
 		m->data = stored;
 		m->len = m->file.len;
 		return 0;
 	}
 
-	err = ms_decompress(m->comp, stored, m->file.len, MS_DECOMPRESS_MAX,
+	err = compress_decode(m->comp, stored, m->file.len, COMPRESS_DECODE_MAX,
 			    &m->buf, &m->len, &used, why);
 	/* No module is that large: one that expands past the limit is a
 	 * malformed file (a decompression bomb), not a failing disk. */
@@ -43,7 +43,7 @@ static int modfile_open(const char *path, struct ms_modfile *m,
 	 * kmod; xz -d and zstd -d call such a file corrupt.  A trailer there
 	 * is the signed-after-compression mistake; anything else is damage. */
 	if (used < m->file.len) {
-		if (!ms_has_magic(stored, m->file.len)) {
+		if (!trailer_has_magic(stored, m->file.len)) {
 			*why = "data after the end of the compressed stream";
 			err = -EBADMSG;
 			goto fail;
@@ -54,46 +54,46 @@ static int modfile_open(const char *path, struct ms_modfile *m,
 fail:
 	/* Garbage read from a file that changed meanwhile is not its
 	 * content's fault. */
-	if (ms_file_check(&m->file)) {
+	if (infile_check(&m->file)) {
 		*why = NULL;
-		err = MS_ECHANGED;
+		err = INFILE_ECHANGED;
 	}
-	ms_modfile_close(m);
+	module_file_close(m);
 	return err;
 }
 
-void ms_modfile_close(struct ms_modfile *m)
+void module_file_close(struct module_file *m)
 {
-	ms_file_close(&m->file);
+	infile_close(&m->file);
 	free(m->buf);
 	m->buf = NULL;
 	m->data = NULL;
 	m->len = 0;
 }
 
-int ms_modfile_signed_after(const struct ms_modfile *m, const char **what)
+int module_file_signed_after(const struct module_file *m, const char **what)
 {
-	if (ms_has_magic(m->data, m->len)) {
+	if (trailer_has_magic(m->data, m->len)) {
 		*what = "a second signature is appended after compression, "
 			"where the kernel never looks";
 		return 0;
 	}
-	*what = MS_SIGNED_AFTER_MSG;
+	*what = MODULE_FILE_SIGNED_AFTER_MSG;
 	return -ENODATA;
 }
 
-int ms_modfile_open(const char *path, struct ms_modfile *m, const char **why)
+int module_file_open(const char *path, struct module_file *m, const char **why)
 {
 	return modfile_open(path, m, why, 0);
 }
 
-int ms_modfile_open_locked(const char *path, struct ms_modfile *m,
+int module_file_open_locked(const char *path, struct module_file *m,
 			   const char **why)
 {
 	return modfile_open(path, m, why, 1);
 }
 
-int ms_modfile_open_trylock(const char *path, struct ms_modfile *m,
+int module_file_open_trylock(const char *path, struct module_file *m,
 			    const char **why)
 {
 	return modfile_open(path, m, why, 2);

@@ -25,9 +25,9 @@
  *                file = [ stream ][ CMS | desc | magic ]
  *                       `stream_len'  ignored by the kernel's decompressors
  */
-struct ms_modfile {
-	struct ms_file file;	/* as stored: fd, read-only map, stat */
-	enum ms_comp comp;	/* recognised by content, not by name */
+struct module_file {
+	struct infile file;	/* as stored: fd, read-only map, stat */
+	enum compress_fmt comp;	/* recognised by content, not by name */
 	const uint8_t *data;	/* the module the kernel sees */
 	size_t len;
 	size_t stream_len;	/* stored bytes of the compressed stream */
@@ -37,33 +37,34 @@ struct ms_modfile {
 
 /*
  * Open path and, when it is compressed, decompress its first stream.
- * Errors: those of ms_file_open() with *why = NULL; or, with *why saying
+ * Errors: those of infile_open() with *why = NULL; or, with *why saying
  * what is wrong with the content, -EBADMSG (corrupt or truncated stream,
  * bytes after the stream that are not a signature trailer, or a stream
- * that expands past MS_DECOMPRESS_MAX, *why naming the limit), -ENOMEM.  A signature appended after
- * compression is not an error here: signed_after is set and data holds
+ * that expands past COMPRESS_DECODE_MAX, *why naming the limit),
+ * -ENOMEM.  A signature appended after compression is not an error
+ * here: signed_after is set and data holds
  * the decompressed stream without it, which is what the kernel loads.
  */
-int ms_modfile_open(const char *path, struct ms_modfile *m,
+int module_file_open(const char *path, struct module_file *m,
 		    const char **why);
-/* The same under the file's exclusive lock (ms_file_open_locked). */
-int ms_modfile_open_locked(const char *path, struct ms_modfile *m,
+/* The same under the file's exclusive lock (infile_open_locked). */
+int module_file_open_locked(const char *path, struct module_file *m,
 			   const char **why);
-/* Or -EWOULDBLOCK at once when the lock is held (ms_file_open_trylock). */
-int ms_modfile_open_trylock(const char *path, struct ms_modfile *m,
+/* Or -EWOULDBLOCK at once when the lock is held (infile_open_trylock). */
+int module_file_open_trylock(const char *path, struct module_file *m,
 			    const char **why);
-void ms_modfile_close(struct ms_modfile *m);
+void module_file_close(struct module_file *m);
 
-#define MS_SIGNED_AFTER_MSG \
+#define MODULE_FILE_SIGNED_AFTER_MSG \
 	"signature appended to a compressed module: the kernel sees an " \
 	"unsigned module"
 
 /*
  * The kernel's verdict on a signed_after file, with the words for it:
- * -ENODATA and MS_SIGNED_AFTER_MSG when the decompressed module carries
+ * -ENODATA and MODULE_FILE_SIGNED_AFTER_MSG when the decompressed module carries
  * no signature of its own; 0 with a warning text when it does (the
  * outer trailer is then merely ignored by the kernel).
  */
-int ms_modfile_signed_after(const struct ms_modfile *m, const char **what);
+int module_file_signed_after(const struct module_file *m, const char **what);
 
 #endif

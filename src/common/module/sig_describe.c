@@ -11,7 +11,7 @@
 #include "base/format.h"
 #include "module/sig_describe.h"
 
-const char *ms_id_type_name(unsigned id_type)
+const char *sig_describe_id_type_name(unsigned id_type)
 {
 	/* kmod's pkey_id_type names (libkmod-signature.c) */
 	static const char *const names[] = { "PGP", "X509", "PKCS#7" };
@@ -56,7 +56,7 @@ static char *name_text(const X509_NAME *name)
 
 	if (name_content(name, &p, &len))
 		return NULL;
-	ms_format_name(buf, sizeof(buf), p, len);
+	format_name(buf, sizeof(buf), p, len);
 	return strdup(buf);
 }
 
@@ -68,7 +68,7 @@ static char *signer_text(const X509_NAME *name)
 	char buf[512];
 
 	if (name_content(name, &p, &len) ||
-	    ms_format_signer(buf, sizeof(buf), p, len))
+	    format_signer(buf, sizeof(buf), p, len))
 		return NULL;
 	return strdup(buf);
 }
@@ -90,7 +90,7 @@ static void fill_serial(struct ms_signer_desc *sd, const ASN1_INTEGER *sno)
 
 static void describe_cert(struct ms_signer_desc *sd, X509 *x, const char *from)
 {
-	ms_pkey_describe(X509_get0_pubkey(x), sd->key, sizeof(sd->key));
+	format_pkey(X509_get0_pubkey(x), sd->key, sizeof(sd->key));
 	sd->cert_from = from;
 	sd->subject = name_text(X509_get_subject_name(x));
 	sd->subject_cn = signer_text(X509_get_subject_name(x));
@@ -203,7 +203,7 @@ static int fill_cms(struct ms_sigdesc *d, const uint8_t *blob, size_t len,
 	return 0;
 }
 
-int ms_sigdesc_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
+int sig_describe_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
 		    X509 *cert, const char *cert_path)
 {
 	const char *why;
@@ -211,17 +211,17 @@ int ms_sigdesc_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
 
 	memset(d, 0, sizeof(*d));
 	d->file_len = len;
-	err = ms_trailer_split(buf, len, &d->t, &why);
-	if (err || d->t.desc.id_type != MS_ID_PKCS7)
+	err = trailer_split(buf, len, &d->t, &why);
+	if (err || d->t.desc.id_type != TRAILER_ID_PKCS7)
 		return err;
 	/* What the kernel's module_sig_check() leaves after stripping one
 	 * trailer is the body it hashes: a second magic there is an older
 	 * signature that is now part of what is signed. */
-	d->signed_twice = ms_has_magic(buf, d->t.body_len);
+	d->signed_twice = trailer_has_magic(buf, d->t.body_len);
 	return fill_cms(d, buf + d->t.sig_off, d->t.sig_len, cert, cert_path);
 }
 
-int ms_sigdesc_fill_detached(struct ms_sigdesc *d, const uint8_t *blob,
+int sig_describe_fill_detached(struct ms_sigdesc *d, const uint8_t *blob,
 			     size_t len, size_t body_len, int body_tail_magic,
 			     const char *sig_file, X509 *cert,
 			     const char *cert_path)
@@ -231,12 +231,12 @@ int ms_sigdesc_fill_detached(struct ms_sigdesc *d, const uint8_t *blob,
 	d->file_len = body_len;
 	d->t.body_len = body_len;
 	d->t.sig_len = len;
-	d->t.desc.id_type = MS_ID_PKCS7;
+	d->t.desc.id_type = TRAILER_ID_PKCS7;
 	d->signed_twice = body_tail_magic;
 	return fill_cms(d, blob, len, cert, cert_path);
 }
 
-void ms_sigdesc_free(struct ms_sigdesc *d)
+void sig_describe_free(struct ms_sigdesc *d)
 {
 	for (int i = 0; i < MS_MAX_SIGNERS; i++) {
 		struct ms_signer_desc *s = &d->s[i];

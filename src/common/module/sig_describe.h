@@ -60,14 +60,14 @@ struct ms_sigdesc {
 	 * every size and offset here is then of the decompressed module. */
 	const char *compression;
 	size_t compressed_len;
-	struct ms_trailer t;
+	struct trailer t;
 	int cms_ok;		/* the blob parsed as CMS SignedData */
 	int n_signers;		/* all SignerInfos, even past MS_MAX_SIGNERS */
 	int n_certs;		/* embedded certificates */
 	int detached;		/* no embedded content */
 	struct ms_signer_desc s[MS_MAX_SIGNERS];
 	const char *kernel;	/* the line the waivers speak for, or NULL */
-	/* A detached signature (ms_sigdesc_fill_detached): the file it was
+	/* A detached signature (sig_describe_fill_detached): the file it was
 	 * read from; t then holds only body_len (0: no body given) and
 	 * sig_len.  NULL for an appended one. */
 	const char *sig_file;
@@ -94,7 +94,7 @@ struct ms_sigdesc {
  * than PKCS#7 returns 0 with cms_ok = 0, and -EBADMSG when a PKCS#7 blob
  * is not CMS.
  */
-int ms_sigdesc_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
+int sig_describe_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
 		    X509 *cert, const char *cert_path);
 /*
  * Describe a detached signature blob (a .p7s, as sign-file -d writes),
@@ -102,13 +102,13 @@ int ms_sigdesc_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
  * end with the magic (body_tail_magic).  sig_file names the blob's file.
  * Returns 0, or -EBADMSG when blob is not CMS SignedData.
  */
-int ms_sigdesc_fill_detached(struct ms_sigdesc *d, const uint8_t *blob,
+int sig_describe_fill_detached(struct ms_sigdesc *d, const uint8_t *blob,
 			     size_t len, size_t body_len, int body_tail_magic,
 			     const char *sig_file, X509 *cert,
 			     const char *cert_path);
-void ms_sigdesc_free(struct ms_sigdesc *d);
+void sig_describe_free(struct ms_sigdesc *d);
 
 /* "PKCS#7", "X509", "PGP"; NULL for an unknown id type. */
-const char *ms_id_type_name(unsigned id_type);
+const char *sig_describe_id_type_name(unsigned id_type);
 
 #endif

@@ -23,13 +23,13 @@
  * extract-module-sig.pl still understand it.
  */
 
-int ms_has_magic(const uint8_t *buf, size_t len)
+int trailer_has_magic(const uint8_t *buf, size_t len)
 {
-	return len > MS_MAGIC_LEN &&
-	       memcmp(buf + len - MS_MAGIC_LEN, MS_MAGIC, MS_MAGIC_LEN) == 0;
+	return len > TRAILER_MAGIC_LEN &&
+	       memcmp(buf + len - TRAILER_MAGIC_LEN, TRAILER_MAGIC, TRAILER_MAGIC_LEN) == 0;
 }
 
-static void decode_desc(const uint8_t *p, struct ms_desc *d)
+static void decode_desc(const uint8_t *p, struct trailer_desc *d)
 {
 	d->algo = p[0];
 	d->hash = p[1];
@@ -41,34 +41,34 @@ static void decode_desc(const uint8_t *p, struct ms_desc *d)
 		     (uint32_t)p[10] << 8 | p[11];
 }
 
-int ms_trailer_check(const uint8_t *buf, size_t len, struct ms_trailer *t,
+int trailer_check(const uint8_t *buf, size_t len, struct trailer *t,
 		     const char **reason)
 {
-	struct ms_desc *d = &t->desc;
+	struct trailer_desc *d = &t->desc;
 
 	memset(t, 0, sizeof(*t));
 	/* module_sig_check(): the magic must be the very last bytes, and the
 	 * file strictly longer than it; otherwise "unsigned module". */
-	if (!ms_has_magic(buf, len)) {
+	if (!trailer_has_magic(buf, len)) {
 		*reason = "unsigned module (no signature magic at the end)";
 		return -ENODATA;
 	}
-	len -= MS_MAGIC_LEN;
+	len -= TRAILER_MAGIC_LEN;
 
 	/* mod_verify_sig(): room for the descriptor. */
-	if (len <= MS_DESC_LEN) {
+	if (len <= TRAILER_DESC_LEN) {
 		*reason = "signature descriptor truncated";
 		return -EBADMSG;
 	}
-	decode_desc(buf + len - MS_DESC_LEN, d);
+	decode_desc(buf + len - TRAILER_DESC_LEN, d);
 
 	/* mod_check_sig(), in its order: length first, so an oversized
 	 * sig_len wins over a wrong id_type. */
-	if (d->sig_len >= len - MS_DESC_LEN) {
+	if (d->sig_len >= len - TRAILER_DESC_LEN) {
 		*reason = "signature length exceeds the module";
 		return -EBADMSG;
 	}
-	if (d->id_type != MS_ID_PKCS7) {
+	if (d->id_type != TRAILER_ID_PKCS7) {
 		*reason = "module: not signed with expected PKCS#7 message";
 		return -ENOPKG;
 	}
@@ -78,28 +78,28 @@ int ms_trailer_check(const uint8_t *buf, size_t len, struct ms_trailer *t,
 		return -EBADMSG;
 	}
 	t->sig_len = d->sig_len;
-	t->body_len = len - MS_DESC_LEN - d->sig_len;
+	t->body_len = len - TRAILER_DESC_LEN - d->sig_len;
 	t->sig_off = t->body_len;
 	*reason = NULL;
 	return 0;
 }
 
-int ms_trailer_split(const uint8_t *buf, size_t len, struct ms_trailer *t,
+int trailer_split(const uint8_t *buf, size_t len, struct trailer *t,
 		     const char **reason)
 {
-	struct ms_desc *d = &t->desc;
+	struct trailer_desc *d = &t->desc;
 	size_t p, need;
 
 	memset(t, 0, sizeof(*t));
-	if (!ms_has_magic(buf, len)) {
+	if (!trailer_has_magic(buf, len)) {
 		*reason = "not signed (no signature magic at the end)";
 		return -ENODATA;
 	}
-	if (len < MS_TRAILER_OVERHEAD) {
+	if (len < TRAILER_OVERHEAD) {
 		*reason = "signature descriptor truncated";
 		return -EBADMSG;
 	}
-	p = len - MS_TRAILER_OVERHEAD;
+	p = len - TRAILER_OVERHEAD;
 	decode_desc(buf + p, d);
 	need = (size_t)d->signer_len + d->key_id_len + d->sig_len;
 	if (d->sig_len == 0) {
@@ -120,13 +120,13 @@ int ms_trailer_split(const uint8_t *buf, size_t len, struct ms_trailer *t,
 	return 0;
 }
 
-void ms_trailer_encode(uint32_t sig_len, uint8_t out[MS_TRAILER_OVERHEAD])
+void trailer_encode(uint32_t sig_len, uint8_t out[TRAILER_OVERHEAD])
 {
-	memset(out, 0, MS_DESC_LEN);
-	out[2] = MS_ID_PKCS7;
+	memset(out, 0, TRAILER_DESC_LEN);
+	out[2] = TRAILER_ID_PKCS7;
 	out[8] = (uint8_t)(sig_len >> 24);
 	out[9] = (uint8_t)(sig_len >> 16);
 	out[10] = (uint8_t)(sig_len >> 8);
 	out[11] = (uint8_t)sig_len;
-	memcpy(out + MS_DESC_LEN, MS_MAGIC, MS_MAGIC_LEN);
+	memcpy(out + TRAILER_DESC_LEN, TRAILER_MAGIC, TRAILER_MAGIC_LEN);
 }

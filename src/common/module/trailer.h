@@ -9,20 +9,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MS_MAGIC "~Module signature appended~\n"
-#define MS_MAGIC_LEN 28
-#define MS_DESC_LEN 12
-#define MS_TRAILER_OVERHEAD (MS_DESC_LEN + MS_MAGIC_LEN)
+#define TRAILER_MAGIC "~Module signature appended~\n"
+#define TRAILER_MAGIC_LEN 28
+#define TRAILER_DESC_LEN 12
+#define TRAILER_OVERHEAD (TRAILER_DESC_LEN + TRAILER_MAGIC_LEN)
 
 /* include/linux/module_signature.h: enum pkey_id_type */
-enum ms_id_type {
-	MS_ID_PGP = 0,
-	MS_ID_X509 = 1,
-	MS_ID_PKCS7 = 2,
+enum trailer_id_type {
+	TRAILER_ID_PGP = 0,
+	TRAILER_ID_X509 = 1,
+	TRAILER_ID_PKCS7 = 2,
 };
 
 /* struct module_signature, field by field (no padding, sig_len big-endian). */
-struct ms_desc {
+struct trailer_desc {
 	uint8_t algo;
 	uint8_t hash;
 	uint8_t id_type;
@@ -33,8 +33,8 @@ struct ms_desc {
 };
 
 /* One appended signature, located in a buffer. */
-struct ms_trailer {
-	struct ms_desc desc;
+struct trailer {
+	struct trailer_desc desc;
 	size_t body_len;	/* bytes covered by the signature */
 	size_t sig_off;		/* offset of the signature blob */
 	size_t sig_len;
@@ -43,9 +43,9 @@ struct ms_trailer {
 };
 
 /* True when buf ends with the magic (and is longer than it). */
-int ms_has_magic(const uint8_t *buf, size_t len);
+int trailer_has_magic(const uint8_t *buf, size_t len);
 /* What every tool says of a body that ends with the magic: signed twice */
-#define MS_SIGNED_TWICE_WHY "the body still ends with an older signature, " \
+#define TRAILER_SIGNED_TWICE_WHY "the body still ends with an older signature, " \
 	"which the kernel reads as part of the module (sign the unsigned " \
 	"module, or use sign-file --replace)"
 
@@ -55,7 +55,7 @@ int ms_has_magic(const uint8_t *buf, size_t len);
  * 0 and *t filled, or -ENODATA, -EBADMSG, -ENOPKG exactly as the kernel
  * returns them.  *reason gets the kernel's message (static string).
  */
-int ms_trailer_check(const uint8_t *buf, size_t len, struct ms_trailer *t,
+int trailer_check(const uint8_t *buf, size_t len, struct trailer *t,
 		     const char **reason);
 
 /*
@@ -65,10 +65,10 @@ int ms_trailer_check(const uint8_t *buf, size_t len, struct ms_trailer *t,
  * the legacy signer-name and key-id regions.  -ENODATA when there is no
  * magic, -EBADMSG when the descriptor does not fit the file.
  */
-int ms_trailer_split(const uint8_t *buf, size_t len, struct ms_trailer *t,
+int trailer_split(const uint8_t *buf, size_t len, struct trailer *t,
 		     const char **reason);
 
 /* Encode the 12-byte descriptor and magic for a PKCS#7 blob of sig_len. */
-void ms_trailer_encode(uint32_t sig_len, uint8_t out[MS_TRAILER_OVERHEAD]);
+void trailer_encode(uint32_t sig_len, uint8_t out[TRAILER_OVERHEAD]);
 
 #endif

@@ -11,7 +11,7 @@ static int said(const char *what, const char *name, int ret,
 		const struct kr_rules *kr, const char *note)
 {
 	if (ret == -EINVAL) {
-		ms_error(strcmp(what, "--kernel") ? what : NULL,
+		log_error(strcmp(what, "--kernel") ? what : NULL,
 			 "not a kernel version '%s' (use MAJOR.MINOR: the "
 			 "lines are %s)", name, kr_line_names());
 		return -1;
@@ -20,7 +20,7 @@ static int said(const char *what, const char *name, int ret,
 		/* before 5.10 mod_check_sig(), the PKCS#7 and X.509 parsers
 		 * and the keyrings differ in ways no kernel of the stage
 		 * confirms: a guessed OK would be worse than none */
-		ms_error(strcmp(what, "--kernel") ? what : NULL,
+		log_error(strcmp(what, "--kernel") ? what : NULL,
 			 "kernel %s is older than %s, the oldest kernel this "
 			 "tool models: not judged (give --kernel %s or newer "
 			 "to judge by those rules)", name, kr_oldest,
@@ -28,7 +28,7 @@ static int said(const char *what, const char *name, int ret,
 		return -1;
 	}
 	if (!kr->exact)
-		ms_warn(strcmp(what, "--kernel") ? what : NULL, "%s %s: %s",
+		log_warn(strcmp(what, "--kernel") ? what : NULL, "%s %s: %s",
 			strcmp(what, "--kernel") ? "kernel" : "--kernel",
 			name, note ? note : "not confirmed by a real kernel");
 	return 0;
@@ -45,10 +45,10 @@ int rp_kernel_arg_release(const char *what, const char *name,
 
 int rp_kernel_arg_usage(const char *name, int *usage)
 {
-	*usage = kv_usage_by_name(name);
+	*usage = verify_usage_by_name(name);
 	if (*usage >= 0)
 		return 0;
-	ms_error(NULL, "unknown usage '%s' (use module, firmware, "
+	log_error(NULL, "unknown usage '%s' (use module, firmware, "
 		 "unspecified, kexec or bpf)", name);
 	return -1;
 }

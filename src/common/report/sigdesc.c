@@ -12,7 +12,7 @@
 static void print_hex_line(FILE *out, const char *label, const uint8_t *p,
 			   size_t len)
 {
-	char *h = ms_hex(p, len);
+	char *h = format_hex(p, len);
 
 	fprintf(out, "  %-16s%s\n", label, h ? h : "");
 	free(h);
@@ -66,9 +66,9 @@ static const char *text_of_waiver(enum ms_waiver w)
 static void print_appended_head(FILE *out, const struct ms_sigdesc *d,
 				const char *file)
 {
-	const struct ms_desc *ds = &d->t.desc;
-	const char *idn = ms_id_type_name(ds->id_type);
-	char *quoted = ms_quote_name(file);
+	const struct trailer_desc *ds = &d->t.desc;
+	const char *idn = sig_describe_id_type_name(ds->id_type);
+	char *quoted = quote_name(file);
 
 	fprintf(out, "file:             %s (%zu bytes)\n",
 		quoted ? quoted : file, d->file_len);
@@ -97,7 +97,7 @@ static void print_appended_head(FILE *out, const struct ms_sigdesc *d,
 static void print_detached_head(FILE *out, const struct ms_sigdesc *d,
 				const char *file)
 {
-	char *quoted = ms_quote_name(file);
+	char *quoted = quote_name(file);
 	const char *shown = quoted ? quoted : file;
 
 	if (strcmp(file, d->sig_file) != 0) {
@@ -115,7 +115,7 @@ static void print_detached_head(FILE *out, const struct ms_sigdesc *d,
 			"file with --sig %s FILE)\n", shown);
 	}
 	free(quoted);
-	quoted = ms_quote_name(d->sig_file);
+	quoted = quote_name(d->sig_file);
 	fprintf(out, "signature:        detached, %s (%zu bytes, no "
 		"descriptor or magic)\n", quoted ? quoted : d->sig_file,
 		d->t.sig_len);
@@ -174,12 +174,12 @@ static void desc_facts(const struct ms_sigdesc *d,
 	}
 	if (s->serial) {
 		f.has_serial = true;
-		ms_format_serial(f.serial, sizeof(f.serial), s->serial,
+		format_serial(f.serial, sizeof(f.serial), s->serial,
 				 s->serial_len);
 	}
 	if (s->skid) {
 		f.has_skid = true;
-		ms_hex_to(f.skid, sizeof(f.skid), s->skid, s->skid_len);
+		format_hex_to(f.skid, sizeof(f.skid), s->skid, s->skid_len);
 	}
 	if (s->cert_from) {
 		f.has_key = true;
@@ -208,7 +208,7 @@ void rp_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
 		print_appended_head(out, d, file);
 	if (d->signed_twice)
 		fprintf(out, "signed twice:     yes: %s\n",
-			MS_SIGNED_TWICE_WHY);
+			TRAILER_SIGNED_TWICE_WHY);
 	if (!d->cms_ok)
 		return;
 	fprintf(out, "content:          %s\n", d->detached ? "detached" :
@@ -328,12 +328,12 @@ json_object *rp_sigdesc_signers_json(const struct ms_sigdesc *d)
 
 json_object *rp_sigdesc_json(const struct ms_sigdesc *d, const char *file)
 {
-	const struct ms_desc *ds = &d->t.desc;
+	const struct trailer_desc *ds = &d->t.desc;
 	json_object *o = json_object_new_object(), *desc;
 
-	ms_json_add_name(o, "file", file);
+	json_name_add(o, "file", file);
 	/* null for an appended signature, else the .p7s read */
-	ms_json_add_name(o, "signature_file", d->sig_file);
+	json_name_add(o, "signature_file", d->sig_file);
 	json_object_object_add(o, "file_size", d->sig_file &&
 			       !strcmp(file, d->sig_file) ? NULL :
 			       json_object_new_int64((int64_t)d->file_len));
@@ -342,7 +342,7 @@ json_object *rp_sigdesc_json(const struct ms_sigdesc *d, const char *file)
 			       json_object_new_int64((int64_t)d->compressed_len)
 			       : NULL);
 	json_object_object_add(o, "id_type",
-			       json_str(ms_id_type_name(ds->id_type)));
+			       json_str(sig_describe_id_type_name(ds->id_type)));
 	json_object_object_add(o, "body_size", d->sig_file &&
 			       !strcmp(file, d->sig_file) ? NULL :
 			       json_object_new_int64((int64_t)d->t.body_len));
@@ -383,7 +383,7 @@ json_object *rp_sigdesc_json(const struct ms_sigdesc *d, const char *file)
 	if (d->cert_path) {
 		json_object *c = json_object_new_object();
 
-		ms_json_add_name(c, "file", d->cert_path);
+		json_name_add(c, "file", d->cert_path);
 		json_object_object_add(c, "is_signer",
 				       json_object_new_boolean(d->cert_signs));
 		json_object_object_add(o, "given_certificate", c);

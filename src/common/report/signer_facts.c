@@ -38,7 +38,7 @@ json_object *rp_signer_facts_json(const struct rp_signer_facts *f)
 			       str_if(f->has_subject, f->subject));
 	json_object_object_add(o, "certificate_issuer",
 			       str_if(f->has_cert_issuer, f->cert_issuer));
-	ms_json_add_name(o, "certificate", f->certificate);
+	json_name_add(o, "certificate", f->certificate);
 	json_object_object_add(o, "trusted", f->trusted < 0 ? NULL :
 			       json_object_new_boolean(f->trusted));
 	return o;

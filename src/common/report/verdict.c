@@ -31,13 +31,13 @@ static const char *modules_name(enum kc_modules m)
 	}
 }
 
-static const char *lockdown_name(enum mc_lockdown l)
+static const char *lockdown_name(enum machine_lockdown l)
 {
 	switch (l) {
-	case MC_LD_NONE: return "none";
-	case MC_LD_IF_SB: return "if-secure-boot";
-	case MC_LD_INTEGRITY: return "integrity";
-	case MC_LD_CONFIDENTIALITY: return "confidentiality";
+	case MACHINE_LD_NONE: return "none";
+	case MACHINE_LD_IF_SB: return "if-secure-boot";
+	case MACHINE_LD_INTEGRITY: return "integrity";
+	case MACHINE_LD_CONFIDENTIALITY: return "confidentiality";
 	default: return NULL;
 	}
 }
@@ -52,9 +52,9 @@ static const char *lockdown_name(enum mc_lockdown l)
 static json_object *loads_unsigned(const struct rp_context *c,
 				   enum kv_usage usage, int err)
 {
-	if (!kv_sig_loads_unsigned(&c->sig, usage, err))
+	if (!sig_check_loads_unsigned(&c->sig, usage, err))
 		return json_object_new_boolean(0);
-	if (c->lockdown == MC_LD_IF_SB)
+	if (c->lockdown == MACHINE_LD_IF_SB)
 		return NULL;
 	return json_object_new_boolean(1);
 }
@@ -64,12 +64,12 @@ static const char *soft_words(const struct rp_context *c, enum kv_usage usage)
 {
 	switch (usage) {
 	case KV_USAGE_MODULE:
-		if (c->lockdown == MC_LD_IF_SB)
+		if (c->lockdown == MACHINE_LD_IF_SB)
 			return "the kernel would load it unsigned, tainted, "
 			       "unless booted with Secure Boot: its "
 			       "CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT then "
 			       "refuses it; ask with --machine";
-		if (c->lockdown == MC_LD_UNKNOWN)
+		if (c->lockdown == MACHINE_LD_UNKNOWN)
 			return "the kernel would load it unsigned, tainted, "
 			       "unless enforcing or locked down; ask with "
 			       "--machine";
@@ -106,9 +106,9 @@ static json_object *jstr_or_null(const char *s)
 }
 
 /* --machine: what was read, and what was missing */
-static json_object *machine_json(const struct rp_context *c)
+static json_object *json_machine(const struct rp_context *c)
 {
-	const struct mc_machine *m = c->machine;
+	const struct machine *m = c->machine;
 	json_object *o = json_object_new_object(), *miss;
 
 	json_object_object_add(o, "release", json_object_new_string(m->release));
@@ -121,9 +121,9 @@ static json_object *machine_json(const struct rp_context *c)
 	json_object_object_add(o, "config_from", m->has_config ?
 			       json_object_new_string(m->config_from) : NULL);
 	json_object_object_add(o, "secure_boot",
-			       json_object_new_string(mc_secure_boot_name(m->sb)));
+			       json_object_new_string(machine_secure_boot_name(m->sb)));
 	json_object_object_add(o, "lockdown_file", m->lockdown < 0 ? NULL :
-			       json_object_new_string(kc_lockdown_name(
+			       json_object_new_string(kernel_config_lockdown_name(
 				       (enum kc_lockdown)m->lockdown)));
 	json_object_object_add(o, "sig_enforce", m->sig_enforce < 0 ? NULL :
 			       json_object_new_boolean(m->sig_enforce));
@@ -249,37 +249,37 @@ static void signer_facts(const struct p7_sinfo *si, struct rp_signer_facts *fp)
 
 	if (si->issuer) {
 		f.has_issuer = true;
-		ms_format_name(f.issuer, sizeof(f.issuer), si->issuer,
+		format_name(f.issuer, sizeof(f.issuer), si->issuer,
 			       si->issuer_len);
-		f.has_signer = ms_format_signer(f.signer, sizeof(f.signer),
+		f.has_signer = format_signer(f.signer, sizeof(f.signer),
 						si->issuer,
 						si->issuer_len) == 0;
 		f.has_modinfo_signer = f.has_signer;
 		memcpy(f.modinfo_signer, f.signer, sizeof(f.modinfo_signer));
 		f.has_serial = true;
-		ms_format_serial(f.serial, sizeof(f.serial), si->serial,
+		format_serial(f.serial, sizeof(f.serial), si->serial,
 				 si->serial_len);
 	}
 	if (si->skid) {
 		f.has_skid = true;
-		ms_hex_to(f.skid, sizeof(f.skid), si->skid, si->skid_len);
+		format_hex_to(f.skid, sizeof(f.skid), si->skid, si->skid_len);
 	}
 	if (c) {
 		f.has_key = c->pub.pkey != NULL;
 		if (c->pub.pkey)
-			ms_pkey_describe(c->pub.pkey, f.key_type,
+			format_pkey(c->pub.pkey, f.key_type,
 					 sizeof(f.key_type));
 		x509k_describe(c, f.key_description,
 			       sizeof(f.key_description));
 		f.has_subject = true;
-		ms_format_name(f.subject, sizeof(f.subject), c->subject,
+		format_name(f.subject, sizeof(f.subject), c->subject,
 			       c->subject_len);
 		f.has_cert_issuer = true;
-		ms_format_name(f.cert_issuer, sizeof(f.cert_issuer),
+		format_name(f.cert_issuer, sizeof(f.cert_issuer),
 			       c->issuer, c->issuer_len);
 		/* identified by skid: kmod names the certificate's */
 		if (!f.has_signer)
-			f.has_signer = ms_format_signer(f.signer,
+			f.has_signer = format_signer(f.signer,
 							sizeof(f.signer),
 							c->subject,
 							c->subject_len) == 0;
@@ -292,9 +292,9 @@ static void signer_facts(const struct p7_sinfo *si, struct rp_signer_facts *fp)
 static void cert_names(const struct x509k_cert *k, char *cn, size_t cn_size,
 		       char *icn, size_t icn_size)
 {
-	if (ms_format_signer(cn, cn_size, k->subject, k->subject_len))
+	if (format_signer(cn, cn_size, k->subject, k->subject_len))
 		snprintf(cn, cn_size, "%s", k->name);
-	if (ms_format_signer(icn, icn_size, k->issuer, k->issuer_len))
+	if (format_signer(icn, icn_size, k->issuer, k->issuer_len))
 		snprintf(icn, icn_size, "%s", "");
 }
 
@@ -309,7 +309,7 @@ static json_object *signer_json(const struct p7_sinfo *si)
 void rp_verdict_json(FILE *out, const struct rp_context *c, const char *file,
 		     enum kv_usage usage, const struct kv_result *given)
 {
-	struct kv_sig_answer a;
+	struct sig_check_answer a;
 	bool nomod;
 	const struct kv_result *r;
 	int shown;
@@ -318,25 +318,25 @@ void rp_verdict_json(FILE *out, const struct rp_context *c, const char *file,
 	size_t i;
 	int sig;
 
-	kv_sig_answer(&c->sig, usage, given, &a);
+	sig_check_judge(&c->sig, usage, given, &a);
 	nomod = a.no_modules;
 	r = a.r;
 	shown = a.shown;
-	ms_json_add_name(j, "file", file);
+	json_name_add(j, "file", file);
 	json_object_object_add(j, "verdict", json_object_new_string(nomod ?
 			       "REJECTED" : verdict_word(shown)));
 	/* a verdict this build cannot reach has no kernel errno */
 	json_object_object_add(j, "errno", shown && (nomod ||
 			       shown != -MS_ENOALG) ?
-			       json_object_new_string(ms_errno_name(shown)) : NULL);
+			       json_object_new_string(exitcode_errno_name(shown)) : NULL);
 	json_object_object_add(j, "underlying_errno",
 			       r->err && r->err != -MS_ENOALG ?
-			       json_object_new_string(ms_errno_name(r->err)) : NULL);
+			       json_object_new_string(exitcode_errno_name(r->err)) : NULL);
 	/* the signature check's own verdict, before load_module()'s ELF
 	 * checks: what the kernel's mod_verify_sig() says */
 	sig = r->elf_refused ? r->sig_err : r->err;
 	json_object_object_add(j, "signature_errno", sig && sig != -MS_ENOALG ?
-			       json_object_new_string(ms_errno_name(sig)) : NULL);
+			       json_object_new_string(exitcode_errno_name(sig)) : NULL);
 	cannot_check(lacks, sizeof(lacks));
 	json_object_object_add(j, "reason", nomod ?
 			       json_object_new_string(no_modules_why) :
@@ -356,7 +356,7 @@ void rp_verdict_json(FILE *out, const struct rp_context *c, const char *file,
 	if (c->rules->asked[0])
 		json_object_object_add(j, "kernel_asked",
 				       json_object_new_string(c->rules->asked));
-	json_object_object_add(j, "usage", json_object_new_string(kv_usage_name(usage)));
+	json_object_object_add(j, "usage", json_object_new_string(verify_usage_name(usage)));
 	json_object_object_add(j, "enforce", json_object_new_boolean(c->sig.enforce));
 	json_object_object_add(j, "lockdown",
 			       jstr_or_null(lockdown_name(c->lockdown)));
@@ -368,7 +368,7 @@ void rp_verdict_json(FILE *out, const struct rp_context *c, const char *file,
 	json_object_object_add(j, "module_sig", json_object_new_string(
 			       modules_name(c->modules)));
 	if (c->machine)
-		json_object_object_add(j, "machine", machine_json(c));
+		json_object_object_add(j, "machine", json_machine(c));
 	json_object_object_add(j, "keyring", jstr_or_null(trusted_keyring(r)));
 	for (i = 0; r->msg && i < r->msg->n_sinfos; i++)
 		json_object_array_add(sg, signer_json(&r->msg->sinfos[i]));
@@ -382,14 +382,14 @@ static void print_text(FILE *out, const struct rp_context *c,
 		       const char *file, enum kv_usage usage,
 		       const struct kv_result *given)
 {
-	struct kv_sig_answer a;
+	struct sig_check_answer a;
 	const struct kv_result *r;
 	int shown;
 	const struct p7_sinfo *si = NULL;
 	char key[64], id[160], cn[256], icn[256];
 	size_t i;
 
-	kv_sig_answer(&c->sig, usage, given, &a);
+	sig_check_judge(&c->sig, usage, given, &a);
 	r = a.r;
 	shown = a.shown;
 	if (a.no_modules) {
@@ -398,7 +398,7 @@ static void print_text(FILE *out, const struct rp_context *c,
 		return;
 	}
 	if (r->signed_twice)
-		ms_warn(file, "signed twice: %s", MS_SIGNED_TWICE_WHY);
+		log_warn(file, "signed twice: %s", TRAILER_SIGNED_TWICE_WHY);
 	if (shown == 0) {
 		for (i = 0; r->msg && i < r->msg->n_sinfos; i++)
 			if (r->msg->sinfos[i].trusted_by) {
@@ -415,13 +415,13 @@ static void print_text(FILE *out, const struct rp_context *c,
 		}
 		key[0] = '\0';
 		if (si->trusted_by->pub.pkey)
-			ms_pkey_describe(si->trusted_by->pub.pkey, key,
+			format_pkey(si->trusted_by->pub.pkey, key,
 					 sizeof(key));
 		if (si->trusted_by->skid.data)
-			ms_hex_to(id, sizeof(id), si->trusted_by->skid.data,
+			format_hex_to(id, sizeof(id), si->trusted_by->skid.data,
 				  si->trusted_by->skid.len);
 		else
-			ms_format_serial(id, sizeof(id),
+			format_serial(id, sizeof(id),
 					 si->trusted_by->serial,
 					 si->trusted_by->serial_len);
 		/* the certificate that vouched and who issued it, by
@@ -443,9 +443,9 @@ static void print_text(FILE *out, const struct rp_context *c,
 			file, id, r->reason ? r->reason : "an ML-DSA signature");
 		return;
 	}
-	if (shown == -EKEYREJECTED && kv_sig_soft(r->err)) {
+	if (shown == -EKEYREJECTED && sig_check_soft(r->err)) {
 		fprintf(out, "%s: REJECTED -EKEYREJECTED: %s (-%s: %s)\n", file,
-			enforce_words(r->err), ms_errno_name(r->err),
+			enforce_words(r->err), exitcode_errno_name(r->err),
 			r->reason ? r->reason : "");
 		return;
 	}
@@ -456,14 +456,14 @@ static void print_text(FILE *out, const struct rp_context *c,
 		fprintf(out, "%s: REJECTED -EPERM: Lockdown: modprobe: "
 			"unsigned module loading is restricted; see man "
 			"kernel_lockdown.7 (-%s: %s; locked down by %s)\n",
-			file, ms_errno_name(r->err),
+			file, exitcode_errno_name(r->err),
 			r->reason ? r->reason : "", c->locked_by ?
 			c->locked_by : "lockdown");
 		return;
 	}
 	fprintf(out, "%s: %s -%s: %s", file, verdict_word(shown),
-		ms_errno_name(shown), r->reason ? r->reason : "no reason");
-	if (kv_sig_soft(shown))
+		exitcode_errno_name(shown), r->reason ? r->reason : "no reason");
+	if (sig_check_soft(shown))
 		fprintf(out, " (%s)", soft_words(c, usage));
 	fputc('\n', out);
 }
@@ -472,7 +472,7 @@ static void print_text(FILE *out, const struct rp_context *c,
 void rp_verdict_text(FILE *out, const struct rp_context *c, const char *file,
 		     enum kv_usage usage, const struct kv_result *given)
 {
-	char *quoted = ms_quote_name(file);
+	char *quoted = quote_name(file);
 
 	print_text(out, c, quoted ? quoted : file, usage, given);
 	free(quoted);
@@ -525,12 +525,12 @@ void rp_verdict_error_json(FILE *out, const char *file, int err,
 {
 	json_object *j = json_object_new_object();
 
-	ms_json_add_name(j, "file", file);
+	json_name_add(j, "file", file);
 	json_object_object_add(j, "verdict", json_object_new_string("ERROR"));
 	json_object_object_add(j, "errno",
-			       json_object_new_string(ms_errno_name(err)));
+			       json_object_new_string(exitcode_errno_name(err)));
 	/* it may name the file, or another */
-	ms_json_add_name(j, "reason", reason);
+	json_name_add(j, "reason", reason);
 	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
 	json_object_put(j);
 }

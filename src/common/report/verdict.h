@@ -23,12 +23,12 @@ struct rp_context {
 	const struct kr_rules *rules;
 	/* what module_sig_check() is asked under (kernel/sig_check.h):
 	 * its answer is what is printed */
-	struct kv_sig_policy sig;
-	enum mc_lockdown lockdown;	/* for words: how sig.locked is known */
+	struct sig_check_policy sig;
+	enum machine_lockdown lockdown;	/* for words: how sig.locked is known */
 	const char *locked_by;	/* what set the lockdown level, for words */
 	/* --machine: what was read, and each part found missing or
 	 * different from what the files predict */
-	const struct mc_machine *machine;
+	const struct machine *machine;
 	char *const *differences;
 	size_t n_differences;
 	const struct km_model *km;	/* --machine's keyring model */

@@ -96,7 +96,7 @@ int efi_siglist_read_efivar(const char *path, uint8_t **data, size_t *len)
 	int ret;
 
 	/* db and MokListRT are at most a few hundred KiB */
-	ret = ms_read_all(path, 16u << 20, &buf, &n);
+	ret = infile_read_all(path, 16u << 20, &buf, &n);
 	if (ret)
 		return ret;
 	if (n < 4) {

@@ -8,71 +8,34 @@
 #include <openssl/x509.h>
 
 #include "kernel/x509.h"
+#include "module/elf.h"
 #include "trust/kernel_image.h"
+#include "trust/kernel_image_parts.h"
 
 /* A decompressed kernel is tens of MiB; debug builds a few hundred.
  * (The fuzz build lowers it to stay within libFuzzer's memory limit.) */
-#ifndef VM_DECOMPRESS_MAX
-#define VM_DECOMPRESS_MAX ((size_t)1 << 30)
+#ifndef KERNEL_IMAGE_DECOMPRESS_MAX
+#define KERNEL_IMAGE_DECOMPRESS_MAX ((size_t)1 << 30)
 #endif
 /* Candidate payloads tried when the boot header does not say. */
-#define VM_MAX_TRIES 64
+#define KERNEL_IMAGE_MAX_TRIES 64
 
-static uint16_t le16(const uint8_t *p)
+/*
+ * The image's ELF header (module/elf.c reads it): -EINVAL when the image
+ * is no ELF file, -EBADMSG when damaged, including a section header
+ * table that does not lie inside it.  An image without section headers
+ * is scanned whole.
+ */
+static int image_elf_open(const uint8_t *p, size_t len, struct elf_file *e)
 {
-	return (uint16_t)(p[0] | p[1] << 8);
-}
+	const char *why;
+	int ret;
 
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-/* An ELF reader for both classes and byte orders. */
-struct elf {
-	const uint8_t *p;
-	size_t len;
-	bool is64, be;
-	uint16_t type;
-	uint64_t shoff;
-	uint16_t shentsize, shnum, shstrndx;
-};
-
-static uint64_t rd(const struct elf *e, const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		v |= (uint64_t)p[e->be ? n - 1 - i : i] << (8 * i);
-	return v;
-}
-
-struct shdr {
-	uint32_t name, type;
-	uint64_t addr, offset, size;
-	uint32_t link;
-	uint64_t entsize;
-};
-
-static int elf_open(const uint8_t *p, size_t len, struct elf *e)
-{
-	if (len < 52 || memcmp(p, "\177ELF", 4) != 0)
+	if (len < 52)
 		return -EINVAL;
-	if ((p[4] != 1 && p[4] != 2) || (p[5] != 1 && p[5] != 2))
-		return -EBADMSG;
-	e->p = p;
-	e->len = len;
-	e->is64 = p[4] == 2;
-	e->be = p[5] == 2;
-	if (e->is64 && len < 64)
-		return -EBADMSG;
-	e->type = (uint16_t)rd(e, p + 16, 2);
-	e->shoff = rd(e, p + (e->is64 ? 0x28 : 0x20), e->is64 ? 8 : 4);
-	e->shentsize = (uint16_t)rd(e, p + (e->is64 ? 0x3a : 0x2e), 2);
-	e->shnum = (uint16_t)rd(e, p + (e->is64 ? 0x3c : 0x30), 2);
-	e->shstrndx = (uint16_t)rd(e, p + (e->is64 ? 0x3e : 0x32), 2);
+	ret = elf_read_header(p, len, e, &why);
+	if (ret)
+		return ret;
 	if (e->shnum == 0)
 		return 0;	/* no section headers: scanned whole */
 	if (e->shentsize < (e->is64 ? 64 : 40) || e->shoff > len ||
@@ -81,56 +44,48 @@ static int elf_open(const uint8_t *p, size_t len, struct elf *e)
 	return 0;
 }
 
-static int elf_shdr(const struct elf *e, unsigned i, struct shdr *s)
+/* Section header i, its contents inside the image. */
+static int image_elf_shdr(const struct elf_file *e, unsigned i,
+		    struct elf_section *s)
 {
-	const uint8_t *h;
-
-	if (i >= e->shnum)
+	if (i >= e->shnum || elf_read_section(e, i, s))
 		return -EBADMSG;
-	h = e->p + e->shoff + (uint64_t)i * e->shentsize;
-	s->name = (uint32_t)rd(e, h, 4);
-	s->type = (uint32_t)rd(e, h + 4, 4);
-	if (e->is64) {
-		s->addr = rd(e, h + 0x10, 8);
-		s->offset = rd(e, h + 0x18, 8);
-		s->size = rd(e, h + 0x20, 8);
-		s->link = (uint32_t)rd(e, h + 0x28, 4);
-		s->entsize = rd(e, h + 0x38, 8);
-	} else {
-		s->addr = rd(e, h + 0x0c, 4);
-		s->offset = rd(e, h + 0x10, 4);
-		s->size = rd(e, h + 0x14, 4);
-		s->link = (uint32_t)rd(e, h + 0x18, 4);
-		s->entsize = rd(e, h + 0x24, 4);
-	}
 	/* SHT_NOBITS occupies no file bytes */
-	if (s->type != 8 && (s->offset > e->len || s->size > e->len - s->offset))
+	if (s->type != 8 &&
+	    (s->offset > e->len || s->size > e->len - s->offset))
 		return -EBADMSG;
 	return 0;
 }
 
-/* The NUL-terminated string at off in section strndx, or NULL. */
-static const char *elf_str(const struct elf *e, unsigned strndx,
-			   uint64_t off)
+/* The NUL-terminated string at off in section s (or strndx), or NULL. */
+static const char *str_at(const struct elf_file *e,
+			  const struct elf_section *s, uint64_t off)
 {
-	struct shdr s;
 	const char *p;
 
-	if (elf_shdr(e, strndx, &s) || s.type == 8 || off >= s.size)
+	if (s->type == 8 || off >= s->size)
 		return NULL;
-	p = (const char *)e->p + s.offset + off;
-	return memchr(p, '\0', s.size - off) ? p : NULL;
+	p = (const char *)e->p + s->offset + off;
+	return memchr(p, '\0', s->size - off) ? p : NULL;
+}
+
+static const char *image_elf_str(const struct elf_file *e, unsigned strndx,
+			   uint64_t off)
+{
+	struct elf_section s;
+
+	return image_elf_shdr(e, strndx, &s) ? NULL : str_at(e, &s, off);
 }
 
 /* The file bytes at a symbol: its section's offset plus the symbol value
  * (section-relative in a relocatable object, an address otherwise). */
-static int sym_bytes(const struct elf *e, unsigned shndx, uint64_t value,
+static int sym_bytes(const struct elf_file *e, unsigned shndx, uint64_t value,
 		     uint64_t want, size_t *off)
 {
-	struct shdr s;
+	struct elf_section s;
 	uint64_t rel;
 
-	if (elf_shdr(e, shndx, &s) || s.type == 8)
+	if (image_elf_shdr(e, shndx, &s) || s.type == 8)
 		return -EBADMSG;
 	rel = e->type == 1 ? value : value - s.addr;
 	if ((e->type != 1 && value < s.addr) || rel > s.size ||
@@ -146,7 +101,7 @@ static int sym_bytes(const struct elf *e, unsigned shndx, uint64_t value,
  * define them.  1 when found, 0 when absent, -EBADMSG when the symbols
  * point outside their sections.
  */
-static int sym_list(const struct elf *e, const char *name, size_t *loff,
+static int sym_list(const struct elf_file *e, const char *name, size_t *loff,
 		    size_t *llen)
 {
 	uint64_t lval = 0, sval = 0, size;
@@ -154,20 +109,26 @@ static int sym_list(const struct elf *e, const char *name, size_t *loff,
 	size_t nlen = strlen(name);
 	int found = 0;
 	size_t soff;
-	struct shdr sh;
+	struct elf_section sh, strs;
 
 	for (i = 0; i < e->shnum; i++) {
 		uint64_t n, j, esz = e->is64 ? 24 : 16;
+		bool have_strs;
 
-		if (elf_shdr(e, i, &sh) || sh.type != 2)	/* SHT_SYMTAB */
+		if (image_elf_shdr(e, i, &sh) || sh.type != 2)	/* SHT_SYMTAB */
 			continue;
+		/* its string table, read once for all its symbols */
+		have_strs = image_elf_shdr(e, sh.link, &strs) == 0;
 		n = sh.size / esz;
 		for (j = 0; j < n; j++) {
 			const uint8_t *y = e->p + sh.offset + j * esz;
-			uint32_t nm = (uint32_t)rd(e, y, 4);
-			unsigned shndx = (unsigned)rd(e, y + (e->is64 ? 6 : 14), 2);
-			uint64_t v = rd(e, y + (e->is64 ? 8 : 4), e->is64 ? 8 : 4);
-			const char *sym = elf_str(e, sh.link, nm);
+			uint32_t nm = (uint32_t)elf_get(e, y, 4);
+			unsigned shndx = (unsigned)elf_get(e, y + (e->is64 ? 6 : 14),
+							   2);
+			uint64_t v = elf_get(e, y + (e->is64 ? 8 : 4),
+					     e->is64 ? 8 : 4);
+			const char *sym = have_strs ? str_at(e, &strs, nm) :
+					  NULL;
 
 			if (!sym || shndx == 0 || shndx >= 0xff00 ||
 			    strncmp(sym, name, nlen) != 0)
@@ -188,7 +149,7 @@ static int sym_list(const struct elf *e, const char *name, size_t *loff,
 	/* .quad on 64-bit kernels, .long on 32-bit ones */
 	if (sym_bytes(e, ssec, sval, e->is64 ? 8 : 4, &soff))
 		return -EBADMSG;
-	size = rd(e, e->p + soff, e->is64 ? 8 : 4);
+	size = elf_get(e, e->p + soff, e->is64 ? 8 : 4);
 	if (sym_bytes(e, lsec, lval, size, loff))
 		return -EBADMSG;
 	*llen = (size_t)size;
@@ -201,7 +162,7 @@ static int sym_list(const struct elf *e, const char *name, size_t *loff,
  * (verifying module signatures is the point), so module_cert_size is not
  * skipped.  1 when the system list was found.
  */
-static int by_symbol(const struct elf *e, struct vm_image *img)
+static int by_symbol(const struct elf_file *e, struct kernel_image *img)
 {
 	size_t off, len;
 	int ret;
@@ -209,15 +170,15 @@ static int by_symbol(const struct elf *e, struct vm_image *img)
 	ret = sym_list(e, "system_certificate_list", &off, &len);
 	if (ret <= 0)
 		return ret;
-	img->how = VM_SYMBOL;
-	img->runs[0] = (struct vm_run){ off, len, VM_LIST_SYSTEM };
+	img->how = KERNEL_IMAGE_SYMBOL;
+	img->runs[0] = (struct kernel_image_run){ off, len, KERNEL_IMAGE_LIST_SYSTEM };
 	img->n_runs = 1;
 	ret = sym_list(e, "revocation_certificate_list", &off, &len);
 	if (ret < 0)
 		return ret;
 	if (ret && len)
 		img->runs[img->n_runs++] =
-			(struct vm_run){ off, len, VM_LIST_REVOCATION };
+			(struct kernel_image_run){ off, len, KERNEL_IMAGE_LIST_REVOCATION };
 	return 1;
 }
 
@@ -244,11 +205,11 @@ static bool plausible(const uint8_t *p, size_t avail, size_t *plen)
 /* Runs of back-to-back certificates in [from, to); a run is kept when
  * one of its certificates parses as the kernel parses it. */
 static int scan(const uint8_t *p, size_t from, size_t to,
-		const struct kr_rules *kr, struct vm_image *img)
+		const struct kr_rules *kr, struct kernel_image *img)
 {
 	size_t i = from, j, n;
 
-	while (i + 8 <= to && img->n_runs < VM_MAX_RUNS) {
+	while (i + 8 <= to && img->n_runs < KERNEL_IMAGE_MAX_RUNS) {
 		const uint8_t *hit = memchr(p + i, 0x30, to - i - 7);
 		bool good = false;
 
@@ -287,7 +248,7 @@ static int scan(const uint8_t *p, size_t from, size_t to,
  * blacklist_init() accepts them; at least 32 digits keeps ordinary
  * strings that merely start "bin:" out.
  */
-static void find_hashes(const uint8_t *p, size_t len, struct vm_image *img)
+static void find_hashes(const uint8_t *p, size_t len, struct kernel_image *img)
 {
 	static const char *const pfx[] = { "tbs:", "bin:" };
 	unsigned k;
@@ -297,7 +258,7 @@ static void find_hashes(const uint8_t *p, size_t len, struct vm_image *img)
 	for (k = 0; k < 2; k++) {
 		const uint8_t *q = p, *end = p + len;
 
-		while (img->n_hashes < VM_MAX_HASHES &&
+		while (img->n_hashes < KERNEL_IMAGE_MAX_HASHES &&
 		       (q = memmem(q, (size_t)(end - q), pfx[k], 4))) {
 			const uint8_t *h = q + 4;
 			size_t n = 0;
@@ -308,7 +269,7 @@ static void find_hashes(const uint8_t *p, size_t len, struct vm_image *img)
 			if ((q == p || q[-1] == '\0') && h + n < end &&
 			    h[n] == '\0' && n >= 32 && n <= 128 && n % 2 == 0)
 				img->hashes[img->n_hashes++] =
-					(struct vm_hash){ (size_t)(q - p), n + 4 };
+					(struct kernel_image_hash){ (size_t)(q - p), n + 4 };
 			q = h + n;
 		}
 	}
@@ -316,7 +277,7 @@ static void find_hashes(const uint8_t *p, size_t len, struct vm_image *img)
 
 /* The 64-bit little-endian size that follows a list at the next 8-byte
  * boundary (".align 8; NAME_size: .quad end - start") equals its length. */
-static bool sized_list(const uint8_t *p, size_t len, const struct vm_run *r)
+static bool sized_list(const uint8_t *p, size_t len, const struct kernel_image_run *r)
 {
 	size_t end = r->off + r->len, q = (end + 7) & ~(size_t)7, i;
 	uint64_t v = 0;
@@ -338,28 +299,28 @@ static bool sized_list(const uint8_t *p, size_t len, const struct vm_run *r)
  * revocation list (CONFIG_SYSTEM_REVOCATION_KEYS).  Any other run stays
  * trusted, as before: an image may hold a list we cannot place.
  */
-static void classify(const uint8_t *p, size_t len, struct vm_image *img)
+static void classify(const uint8_t *p, size_t len, struct kernel_image *img)
 {
 	size_t i;
 
 	for (i = 1; i < img->n_runs; i++)
 		if (sized_list(p, len, &img->runs[0]) &&
 		    sized_list(p, len, &img->runs[i]))
-			img->runs[i].list = VM_LIST_REVOCATION;
+			img->runs[i].list = KERNEL_IMAGE_LIST_REVOCATION;
 }
 
 /* Search an image (ELF or raw) for the lists. */
 static int find_lists(const uint8_t *p, size_t len, const struct kr_rules *kr,
-		  struct vm_image *img, const char **why)
+		  struct kernel_image *img, const char **why)
 {
-	struct elf e;
-	struct shdr sh;
+	struct elf_file e;
+	struct elf_section sh;
 	unsigned i;
 	int ret;
 
 	img->data = p;
 	img->len = len;
-	ret = elf_open(p, len, &e);
+	ret = image_elf_open(p, len, &e);
 	if (ret == -EBADMSG) {
 		*why = "corrupt ELF header";
 		return ret;
@@ -376,47 +337,47 @@ static int find_lists(const uint8_t *p, size_t len, const struct kr_rules *kr,
 		for (i = 0; i < e.shnum; i++) {
 			const char *name;
 
-			if (elf_shdr(&e, i, &sh)) {
+			if (image_elf_shdr(&e, i, &sh)) {
 				*why = "corrupt ELF section header";
 				return -EBADMSG;
 			}
 			/* __INITRODATA is ".init.rodata"; the kernel's linker
 			 * script (INIT_DATA) folds it into ".init.data" */
-			name = elf_str(&e, e.shstrndx, sh.name);
+			name = image_elf_str(&e, e.shstrndx, sh.name);
 			if (sh.type == 8 || !name ||
 			    (strcmp(name, ".init.data") != 0 &&
 			     strcmp(name, ".init.rodata") != 0))
 				continue;
-			img->how = VM_SECTION;
+			img->how = KERNEL_IMAGE_SECTION;
 			return scan(p, sh.offset, sh.offset + sh.size, kr, img);
 		}
 	}
-	img->how = VM_SCAN;
+	img->how = KERNEL_IMAGE_SCAN;
 	return scan(p, 0, len, kr, img);
 }
 
 static int search(const uint8_t *p, size_t len, const struct kr_rules *kr,
-		  struct vm_image *img, const char **why)
+		  struct kernel_image *img, const char **why)
 {
 	int ret = find_lists(p, len, kr, img, why);
 
 	if (ret)
 		return ret;
-	if (img->how != VM_SYMBOL)
+	if (img->how != KERNEL_IMAGE_SYMBOL)
 		classify(p, len, img);
 	find_hashes(p, len, img);
 	return 0;
 }
 
 /* Decompress a payload into img; 0, or -errno with *why. */
-static int unpack(const uint8_t *in, size_t len, enum ms_comp c,
-		  struct vm_image *img, const char **why)
+static int unpack(const uint8_t *in, size_t len, enum compress_fmt c,
+		  struct kernel_image *img, const char **why)
 {
 	size_t out_len, used;
 	uint8_t *out;
 	int ret;
 
-	ret = ms_decompress(c, in, len, VM_DECOMPRESS_MAX, &out, &out_len,
+	ret = compress_decode(c, in, len, KERNEL_IMAGE_DECOMPRESS_MAX, &out, &out_len,
 			    &used, why);
 	if (ret)
 		return ret;
@@ -447,7 +408,7 @@ static bool lzma_header_sane(const uint8_t *p, size_t avail)
 	for (i = 0; i < 8; i++)
 		size |= (uint64_t)p[5 + i] << (8 * i);
 	return dict >= 4096 && dict <= (1u << 30) &&
-	       (size == UINT64_MAX || size <= VM_DECOMPRESS_MAX);
+	       (size == UINT64_MAX || size <= KERNEL_IMAGE_DECOMPRESS_MAX);
 }
 
 /*
@@ -472,32 +433,30 @@ static int bzimage_payload(const uint8_t *p, size_t len, size_t *off,
 	return 0;
 }
 
-static int banner(const uint8_t *p, size_t len, char *out, size_t size);
-
 /*
  * An ELF file with no certificate list and no "Linux version" banner
  * (init/version.c's linux_banner) is some other program: /bin/ls is no
  * kernel whose keys could be empty.
  */
 static int search_elf(const uint8_t *buf, size_t len,
-		      const struct kr_rules *kr, struct vm_image *img,
+		      const struct kr_rules *kr, struct kernel_image *img,
 		      const char **why)
 {
 	char rel[64];
 	int ret = search(buf, len, kr, img, why);
 
-	if (ret || img->n_runs || banner(buf, len, rel, sizeof(rel)) == 0)
+	if (ret || img->n_runs || kernel_image_banner_release(buf, len, rel, sizeof(rel)) == 0)
 		return ret;
 	*why = "an ELF file with neither a Linux version banner nor a "
 	       "built-in certificate list: no kernel image";
 	return -EINVAL;
 }
 
-int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
-		  struct vm_image *img, const char **why)
+int kernel_image_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
+		  struct kernel_image *img, const char **why)
 {
 	size_t off, plen, i;
-	enum ms_comp c;
+	enum compress_fmt c;
 	int ret, tries = 0;
 
 	memset(img, 0, sizeof(*img));
@@ -511,8 +470,8 @@ int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
 
 	/* the boot header says where the payload is */
 	if (bzimage_payload(buf, len, &off, &plen) == 0) {
-		c = ms_comp_detect_kernel(buf + off, plen);
-		if (c != MS_COMP_NONE &&
+		c = compress_detect_kernel(buf + off, plen);
+		if (c != COMPRESS_NONE &&
 		    unpack(buf + off, plen, c, img, why) == 0) {
 			img->payload_off = off;
 			return search(img->owned, img->len, kr, img, why);
@@ -520,11 +479,11 @@ int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
 	}
 	/* a compressed whole file (Image.gz), or a payload found by its
 	 * magic (older boot protocols, damaged headers) */
-	for (i = 0; i + 8 <= len && tries < VM_MAX_TRIES; i++) {
-		c = ms_comp_detect_kernel(buf + i, len - i);
-		if (c == MS_COMP_NONE)
+	for (i = 0; i + 8 <= len && tries < KERNEL_IMAGE_MAX_TRIES; i++) {
+		c = compress_detect_kernel(buf + i, len - i);
+		if (c == COMPRESS_NONE)
 			continue;
-		if (c == MS_COMP_LZMA && !lzma_header_sane(buf + i, len - i))
+		if (c == COMPRESS_LZMA && !lzma_header_sane(buf + i, len - i))
 			continue;
 		tries++;
 		ret = unpack(buf + i, len - i, c, img, why);
@@ -536,7 +495,7 @@ int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
 		}
 		free(img->owned);
 		img->owned = NULL;
-		img->comp = MS_COMP_NONE;
+		img->comp = COMPRESS_NONE;
 	}
 	/* an uncompressed raw Image, or nothing the kernel would boot */
 	if (len >= 0x250 && le16(buf + 0x1fe) == 0xaa55) {
@@ -551,114 +510,20 @@ int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
 	return ret;
 }
 
-/* A release string's first word, if it starts MAJOR.MINOR. */
-static int take_release(const uint8_t *p, size_t avail, char *out,
-			size_t size)
-{
-	size_t n = 0;
-
-	while (n < avail && n + 1 < size && p[n] > ' ' && p[n] < 0x7f)
-		n++;
-	if (n < 3 || p[0] < '0' || p[0] > '9' || !memchr(p, '.', n))
-		return -ENOENT;
-	memcpy(out, p, n);
-	out[n] = '\0';
-	return 0;
-}
-
-/* What follows "Linux version " in the banner: the release alone
- * (take_release) or the whole line (take_line). */
-typedef int (*banner_take)(const uint8_t *p, size_t avail, char *out,
-			   size_t size);
-
-/* One printable line from p: up to a NUL, newline or control byte. */
-static int take_line(const uint8_t *p, size_t avail, char *out, size_t size)
-{
-	size_t n = 0;
-
-	while (n < avail && n + 1 < size && p[n] >= ' ' && p[n] < 0x7f)
-		n++;
-	if (n < 3 || p[0] < '0' || p[0] > '9')
-		return -ENOENT;
-	memcpy(out, p, n);
-	out[n] = '\0';
-	return 0;
-}
-
-static int banner_with(const uint8_t *p, size_t len, banner_take take,
-		       char *out, size_t size)
-{
-	static const char tag[] = "Linux version ";
-	const uint8_t *q = p, *end = p + len;
-
-	/* an empty file maps to no address: memmem() must not see NULL */
-	if (!len)
-		return -ENOENT;
-	while ((q = memmem(q, (size_t)(end - q), tag, sizeof(tag) - 1))) {
-		q += sizeof(tag) - 1;
-		if (take(q, (size_t)(end - q), out, size) == 0)
-			return 0;
-	}
-	return -ENOENT;
-}
-
-static int banner(const uint8_t *p, size_t len, char *out, size_t size)
-{
-	return banner_with(p, len, take_release, out, size);
-}
-
-/* The banner wherever the image keeps it: the x86 header's
- * kernel_version ("RELEASE (BUILDER) UTS_VERSION", 0x200 bytes before
- * the offset at 0x20e: arch/x86/boot/version.c), the image itself, or
- * the payload of a compressed image. */
-static int find_banner(const uint8_t *buf, size_t len, banner_take take,
-		       char *out, size_t size)
-{
-	struct vm_image img;
-	const char *why;
-	size_t off;
-	int ret;
-
-	if (len >= 0x250 && le16(buf + 0x1fe) == 0xaa55 &&
-	    memcmp(buf + 0x202, "HdrS", 4) == 0 && le16(buf + 0x20e)) {
-		off = (size_t)le16(buf + 0x20e) + 0x200;
-		if (off < len && take(buf + off, len - off, out, size) == 0)
-			return 0;
-	}
-	if (banner_with(buf, len, take, out, size) == 0)
-		return 0;
-	ret = vm_find_certs(buf, len, kr_get(KR_DEFAULT), &img, &why);
-	if (ret == 0)
-		ret = img.owned ? banner_with(img.data, img.len, take, out,
-					      size) : -ENOENT;
-	vm_free(&img);
-	return ret == -EINVAL ? -ENOENT : ret;
-}
-
-int vm_find_version(const uint8_t *buf, size_t len, char *out, size_t size)
-{
-	return find_banner(buf, len, take_release, out, size);
-}
-
-int vm_find_banner(const uint8_t *buf, size_t len, char *out, size_t size)
-{
-	return find_banner(buf, len, take_line, out, size);
-}
-
-void vm_free(struct vm_image *img)
+void kernel_image_free(struct kernel_image *img)
 {
 	free(img->owned);
 	memset(img, 0, sizeof(*img));
 }
 
-const char *vm_how_name(enum vm_how how)
+const char *kernel_image_how_name(enum kernel_image_how how)
 {
 	switch (how) {
-	case VM_SYMBOL:
+	case KERNEL_IMAGE_SYMBOL:
 		return "symbol system_certificate_list";
-	case VM_SECTION:
+	case KERNEL_IMAGE_SECTION:
 		return "scan of .init.data/.init.rodata";
-	case VM_SCAN:
+	case KERNEL_IMAGE_SCAN:
 		break;
 	}
 	return "scan of the whole image";

@@ -18,47 +18,47 @@
 #include "module/compress.h"
 #include "kernel/rules.h"
 
-#define VM_MAX_RUNS 8
+#define KERNEL_IMAGE_MAX_RUNS 8
 
 /* How the list was found, most exact first. */
-enum vm_how {
-	VM_SYMBOL,	/* system_certificate_list{,_size} in the symtab */
-	VM_SECTION,	/* a scan of .init.data (or .init.rodata in a .o) */
-	VM_SCAN,	/* a scan of the whole image */
+enum kernel_image_how {
+	KERNEL_IMAGE_SYMBOL,	/* system_certificate_list{,_size} in the symtab */
+	KERNEL_IMAGE_SECTION,	/* a scan of .init.data (or .init.rodata in a .o) */
+	KERNEL_IMAGE_SCAN,	/* a scan of the whole image */
 };
 
 /* Which list a run of certificates is. */
-enum vm_list {
-	VM_LIST_SYSTEM,		/* system_certificate_list: trusted */
-	VM_LIST_REVOCATION,	/* revocation_certificate_list
+enum kernel_image_list {
+	KERNEL_IMAGE_LIST_SYSTEM,		/* system_certificate_list: trusted */
+	KERNEL_IMAGE_LIST_REVOCATION,	/* revocation_certificate_list
 				 * (CONFIG_SYSTEM_REVOCATION_KEYS) */
 };
 
-struct vm_run {
+struct kernel_image_run {
 	size_t off;	/* in the (decompressed) image */
 	size_t len;
-	enum vm_list list;
+	enum kernel_image_list list;
 };
 
 /* A CONFIG_SYSTEM_BLACKLIST_HASH_LIST entry, "tbs:<hex>" or "bin:<hex>",
  * as the NUL-terminated string blacklist.c's blacklist_hashes[] points
  * at (len without the NUL). */
-#define VM_MAX_HASHES 1024
-struct vm_hash {
+#define KERNEL_IMAGE_MAX_HASHES 1024
+struct kernel_image_hash {
 	size_t off, len;
 };
 
-struct vm_image {
+struct kernel_image {
 	uint8_t *owned;		/* decompressed image, or NULL */
 	const uint8_t *data;	/* the image searched (owned or the input) */
 	size_t len;
-	enum ms_comp comp;	/* payload compression, MS_COMP_NONE if none */
+	enum compress_fmt comp;	/* payload compression, COMPRESS_NONE if none */
 	size_t payload_off;	/* where the payload was in the input */
 	int elf;		/* the searched image is an ELF file */
-	enum vm_how how;
-	struct vm_run runs[VM_MAX_RUNS];
+	enum kernel_image_how how;
+	struct kernel_image_run runs[KERNEL_IMAGE_MAX_RUNS];
 	size_t n_runs;
-	struct vm_hash hashes[VM_MAX_HASHES];
+	struct kernel_image_hash hashes[KERNEL_IMAGE_MAX_HASHES];
 	size_t n_hashes;
 };
 
@@ -71,15 +71,15 @@ struct vm_image {
  * kernel parses it (x509k, rules kr): random "30 82" bytes are no
  * certificate list.  Besides the system list, the revocation list
  * (revocation_certificate_list, the same layout, linked after it) is
- * found the same way and marked VM_LIST_REVOCATION; the blacklist hash
+ * found the same way and marked KERNEL_IMAGE_LIST_REVOCATION; the blacklist hash
  * strings are collected from the whole image.
  * 0 with img filled (n_runs may be 0: an image without certificates),
  * -EINVAL (*why) when buf is no kernel image, -EBADMSG (*why) for a
- * corrupt payload or ELF, -EFBIG, -ENOMEM.  vm_free() in every case.
+ * corrupt payload or ELF, -EFBIG, -ENOMEM.  kernel_image_free() in every case.
  */
-int vm_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
-		  struct vm_image *img, const char **why);
-void vm_free(struct vm_image *img);
+int kernel_image_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
+		  struct kernel_image *img, const char **why);
+void kernel_image_free(struct kernel_image *img);
 
 /*
  * The kernel release an image was built as ("6.1.0-57-amd64",
@@ -88,7 +88,7 @@ void vm_free(struct vm_image *img);
  * or its decompressed payload.  0 and out filled, or -ENOENT when none is
  * found, -EBADMSG, -ENOMEM.
  */
-int vm_find_version(const uint8_t *buf, size_t len, char *out, size_t size);
+int kernel_image_version(const uint8_t *buf, size_t len, char *out, size_t size);
 
 /*
  * The image's version line after "Linux version " (init/version.c
@@ -96,9 +96,9 @@ int vm_find_version(const uint8_t *buf, size_t len, char *out, size_t size);
  * header's kernel_version string (release, builder, UTS_VERSION): who
  * built the kernel.  0, -ENOENT, -EBADMSG, -ENOMEM.
  */
-int vm_find_banner(const uint8_t *buf, size_t len, char *out, size_t size);
+int kernel_image_banner(const uint8_t *buf, size_t len, char *out, size_t size);
 
 /* "symbol system_certificate_list", "scan of .init.data/.init.rodata"... */
-const char *vm_how_name(enum vm_how how);
+const char *kernel_image_how_name(enum kernel_image_how how);
 
 #endif

@@ -121,7 +121,7 @@ static int is_pkcs12(const char *path)
 	size_t len;
 	int yes;
 
-	if (ms_read_all(path, 64u << 20, &buf, &len))
+	if (infile_read_all(path, 64u << 20, &buf, &len))
 		return 0;
 	p = buf;
 	p12 = d2i_PKCS12(NULL, &p, (long)len);
@@ -221,23 +221,18 @@ int keyring_load_blacklist(const char *path, struct blacklist *bl, int *line)
 	int err;
 
 	*line = 0;
-	err = ms_read_all(path, BLACKLIST_FILE_MAX, &buf, &len);
+	err = infile_read_all(path, BLACKLIST_FILE_MAX, &buf, &len);
 	if (err)
 		return err;
-	err = bl_load(bl, (const char *)buf, len, line);
+	err = blacklist_load(bl, (const char *)buf, len, line);
 	free(buf);
 	return err ? -EINVAL : 0;
-}
-
-static bool is_builtin(const struct x509k_cert *k)
-{
-	return !k->keyring || strcmp(k->keyring, ".builtin_trusted_keys") == 0;
 }
 
 /*
  * --secondary FILE: each certificate of FILE into st->trusted, filed
  * in .secondary_trusted_keys, only when a key already trusted signed it
- * (kv_restrict_by_signature(); builtin_only: one of the image's, the
+ * (verify_restrict_by_signature(); builtin_only: one of the image's, the
  * keys labelled .builtin_trusted_keys, or with no label any -k, -c or
  * --vmlinux key).  A certificate accepted vouches for the next ones.
  * Each refusal is reported; -errno only when FILE cannot be read
@@ -270,9 +265,8 @@ static int add_secondary(const struct ts_stores *st, const char *path,
 
 		r.index = (int)i + 1;
 		r.why = NULL;
-		r.err = kv_restrict_by_signature(st->kr, st->trusted, c,
-						 builtin_only, is_builtin,
-						 &r.why);
+		r.err = verify_restrict_by_signature(st->kr, st->trusted, c,
+						 builtin_only, &r.why);
 		if (r.err == -ENOMEM) {
 			err = r.err;
 			goto out;

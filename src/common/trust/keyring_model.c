@@ -82,7 +82,7 @@ static void revocation(const struct kconfig *kc, struct km_model *o)
 		"MokListXRT revokes nothing (its hashes still do)";
 }
 
-void keyring_model_decide(const struct kconfig *kc, const struct mc_machine *m,
+void keyring_model_decide(const struct kconfig *kc, const struct machine *m,
 			  enum km_vendor given, const char *banner, const char *version,
 			  struct km_model *o)
 {
@@ -113,7 +113,7 @@ void keyring_model_decide(const struct kconfig *kc, const struct mc_machine *m,
 	/* arch_get_secureboot() is the EFI stub's verdict, which shim's
 	 * MokSBState turns off; unknown is taken as on, and said */
 	sb_on = m && m->has_efivars &&
-		(m->sb == MC_SB_ON || m->sb == MC_SB_UNKNOWN);
+		(m->sb == MACHINE_SB_ON || m->sb == MACHINE_SB_UNKNOWN);
 	/* ima_efi.c arch_get_ima_policy(): with Secure Boot on, module
 	 * signatures are enforced from then on */
 	if (sb_on && o->opts.ima_arch_policy) {
@@ -149,7 +149,7 @@ void keyring_model_decide(const struct kconfig *kc, const struct mc_machine *m,
 	/* "the MOK/MOKx can not be trusted when secure boot is disabled" */
 	if (!sb_on) {
 		o->mok = KM_MOK_NOT_LOADED;
-		o->mok_why = m->sb == MC_SB_SHIM_OFF ?
+		o->mok_why = m->sb == MACHINE_SB_SHIM_OFF ?
 			"shim's validation is off (MokSBState): the kernel "
 			"sees Secure Boot off and loads no MOK or MOKx key" :
 			"Secure Boot is off: the kernel loads no MOK or MOKx "

@@ -93,7 +93,7 @@ struct km_model {
  * known), which decides Debian's trust_moklist() and what
  * load_uefi_certs() asks.
  */
-void keyring_model_decide(const struct kconfig *kc, const struct mc_machine *m,
+void keyring_model_decide(const struct kconfig *kc, const struct machine *m,
 			  enum km_vendor given, const char *banner, const char *version,
 			  struct km_model *out);
 

@@ -21,11 +21,11 @@ static int failed(struct tk_failure *f, enum tk_step step, int err,
 }
 
 int keyrings_machine(const char *sysroot, const char *release,
-		     struct mp_request *rq, struct mc_machine *m,
+		     struct mp_request *rq, struct machine *m,
 		     struct mp_notes *notes, struct tk_failure *f)
 {
 	const char *root = sysroot ? sysroot : "/";
-	int several = 0, err = mc_probe(sysroot, release, m, &several);
+	int several = 0, err = machine_probe(sysroot, release, m, &several);
 
 	memset(f, 0, sizeof(*f));
 	f->root = root;
@@ -50,7 +50,7 @@ static struct mp_request request(struct tk_setup *s)
 				    &s->enforce, s->lockdown };
 }
 
-static int blacklist(const char *path, struct blacklist *bl,
+static int read_blacklist(const char *path, struct blacklist *bl,
 		     struct tk_failure *f)
 {
 	int err = keyring_load_blacklist(path, bl, &f->line);
@@ -73,7 +73,7 @@ static const char *first_image(const struct tk_setup *s)
  * directory there), resolved inside the root (trust/rootpath.h), never on
  * the host.  *out malloc'd; -ENOMEM or rootpath_resolve()'s error.
  */
-static int in_root(const struct mc_machine *m, const char *name, char **out)
+static int in_root(const struct machine *m, const char *name, char **out)
 {
 	size_t rlen = strlen(m->root);
 	const char *cfg = m->config, *slash;
@@ -140,7 +140,7 @@ static int config_files(struct tk_setup *s, struct tk_keyrings *k,
 	if (blp) {
 		if (access(blp, F_OK) != 0)
 			return failed(f, TK_KCONFIG_FILE, -ENOENT, s->kcpath);
-		if ((err = blacklist(blp, &k->bl, f)))
+		if ((err = read_blacklist(blp, &k->bl, f)))
 			return err;
 	}
 	if (revp) {
@@ -200,7 +200,7 @@ static int config(struct tk_setup *s, struct tk_keyrings *k,
 {
 	struct kconfig *kc = &k->kc;
 	const char *path = s->kcpath;
-	int err = kc_load(path, s->ktree, kc, &f->line);
+	int err = kernel_config_load(path, s->ktree, kc, &f->line);
 
 	f->kc = kc;
 	f->kline = s->kline;
@@ -208,7 +208,7 @@ static int config(struct tk_setup *s, struct tk_keyrings *k,
 		return failed(f, TK_KCONFIG, err, path);
 	/* --kernel settles what the file does not say */
 	if (s->kline)
-		kc_settle_line(kc, s->kr);
+		kernel_config_settle_line(kc, s->kr);
 	if (kc->too_old || (s->kline && s->kr->version != kc->rules.version))
 		return failed(f, TK_KCONFIG_RULES, -EINVAL, path);
 	s->kr = &kc->rules;
@@ -281,7 +281,7 @@ static int image_lines(struct tk_setup *s, const struct tk_words *w,
  * --machine: where this kernel files the machine's UEFI keys, by its
  * config and vendor (trust/keyring_model.h).
  */
-static int machine_model(struct tk_setup *s, struct tk_keyrings *k,
+static int model_machine(struct tk_setup *s, struct tk_keyrings *k,
 			 const struct tk_words *w, struct tk_failure *f)
 {
 	size_t had = s->notes->n;
@@ -346,9 +346,9 @@ int keyrings_load(struct tk_setup *s, struct tk_keyrings *k,
 		return err;
 	if ((err = image_lines(s, w, f)))
 		return err;
-	if (s->m && (err = machine_model(s, k, w, f)))
+	if (s->m && (err = model_machine(s, k, w, f)))
 		return err;
-	if (s->blpath && (err = blacklist(s->blpath, &k->bl, f)))
+	if (s->blpath && (err = read_blacklist(s->blpath, &k->bl, f)))
 		return err;
 	revocation_gate(s, k);
 	st = (struct ts_stores){ s->kr, &k->trusted, &k->revoked,
@@ -371,8 +371,8 @@ void keyrings_free(struct tk_keyrings *k)
 	keyring_free(&k->trusted);
 	keyring_free(&k->revoked);
 	keyring_free(&k->platform);
-	bl_free(&k->bl);
-	kc_free(&k->kc);
+	blacklist_free(&k->bl);
+	kernel_config_free(&k->kc);
 	free(k->beside);
 	free(k->bl_path);
 	free(k->rev_path);

@@ -58,7 +58,7 @@ struct tk_setup {
 	size_t nsrc;
 	/* --machine: its parts (NULL without), the notes of what was
 	 * missing (more are added), and out: the keyring model */
-	const struct mc_machine *m;
+	const struct machine *m;
 	struct mp_notes *notes;
 	struct km_model km;
 };
@@ -66,9 +66,9 @@ struct tk_setup {
 /* The step that failed, and what the tool needs to say so. */
 enum tk_step {
 	TK_NOMEM,		/* out of memory */
-	TK_MACHINE,		/* mc_probe(): err, root, release, several,
+	TK_MACHINE,		/* machine_probe(): err, root, release, several,
 				 * no_root */
-	TK_KCONFIG,		/* kc_load(): err, path, line, kc */
+	TK_KCONFIG,		/* kernel_config_load(): err, path, line, kc */
 	TK_KCONFIG_RULES,	/* the .config is too old, or not the
 				 * --kernel asked for: path, kc, kline */
 	TK_KCONFIG_FILE,	/* a file the .config names is not there:
@@ -142,11 +142,11 @@ struct tk_words {
  * --machine: probe the machine under sysroot (NULL: this one) for
  * kernel release (NULL: the only one, or the running one) into m, then
  * settle its parts into rq (trust/machine_parts.h: machine_parts_settle()).  0, or
- * -errno with *f saying why (TK_MACHINE, TK_NOMEM).  mc_free(m) and
+ * -errno with *f saying why (TK_MACHINE, TK_NOMEM).  machine_free(m) and
  * machine_parts_notes_free(notes) in every case.
  */
 int keyrings_machine(const char *sysroot, const char *release,
-		     struct mp_request *rq, struct mc_machine *m,
+		     struct mp_request *rq, struct machine *m,
 		     struct mp_notes *notes, struct tk_failure *f);
 
 /*

@@ -12,15 +12,15 @@
 
 #include <stdbool.h>
 
-enum mc_secure_boot {
-	MC_SB_NO_UEFI,		/* no efivarfs: not booted with UEFI */
-	MC_SB_OFF,		/* SecureBoot absent or 0, or SetupMode=1 */
-	MC_SB_SHIM_OFF,		/* on, but shim's validation disabled */
-	MC_SB_ON,
-	MC_SB_UNKNOWN,		/* SecureBoot unreadable */
+enum machine_secure_boot {
+	MACHINE_SB_NO_UEFI,		/* no efivarfs: not booted with UEFI */
+	MACHINE_SB_OFF,		/* SecureBoot absent or 0, or SetupMode=1 */
+	MACHINE_SB_SHIM_OFF,		/* on, but shim's validation disabled */
+	MACHINE_SB_ON,
+	MACHINE_SB_UNKNOWN,		/* SecureBoot unreadable */
 };
 
-struct mc_machine {
+struct machine {
 	char release[128];	/* the kernel judged for */
 	char *root;		/* NULL: this machine */
 	bool running;		/* release is the kernel running there */
@@ -38,7 +38,7 @@ struct mc_machine {
 	bool has_mokvars, has_mok_table, has_mok_trusted, has_mokx;
 	bool has_ignore_db;
 	char *proc_keys;	/* the running kernel's /proc/keys */
-	enum mc_secure_boot sb;
+	enum machine_secure_boot sb;
 	int lockdown;		/* enum kc_lockdown, -1 when not readable */
 	int sig_enforce;	/* 0 or 1, -1 when not readable */
 	bool mok_pending;	/* MokNew: a key waits for MokManager */
@@ -57,24 +57,24 @@ struct mc_machine {
  * headers' build/.config, or /proc/config.gz when R runs there.
  * Returns 0, -ENOENT when root has no kernel to choose, -ENOTUNIQ
  * (*several set) when it has several, -ENAMETOOLONG or -ENOMEM.
- * mc_free in every case.
+ * machine_free in every case.
  */
-int mc_probe(const char *root, const char *release, struct mc_machine *m,
+int machine_probe(const char *root, const char *release, struct machine *m,
 	     int *several);
-void mc_free(struct mc_machine *m);
+void machine_free(struct machine *m);
 
 /* Where images and configs are looked for, as one line for messages. */
-const char *mc_image_places(void);
-const char *mc_config_places(void);
+const char *machine_image_places(void);
+const char *machine_config_places(void);
 
 /* What is known of a kernel's lockdown (security/lockdown). */
-enum mc_lockdown {
-	MC_LD_UNKNOWN,		/* nothing says: no .config, no machine */
-	MC_LD_NONE,
-	MC_LD_IF_SB,		/* LOCK_DOWN_IN_EFI_SECURE_BOOT, Secure Boot
+enum machine_lockdown {
+	MACHINE_LD_UNKNOWN,		/* nothing says: no .config, no machine */
+	MACHINE_LD_NONE,
+	MACHINE_LD_IF_SB,		/* LOCK_DOWN_IN_EFI_SECURE_BOOT, Secure Boot
 				 * state not known */
-	MC_LD_INTEGRITY,
-	MC_LD_CONFIDENTIALITY,
+	MACHINE_LD_INTEGRITY,
+	MACHINE_LD_CONFIDENTIALITY,
 };
 
 struct kconfig;
@@ -91,11 +91,11 @@ struct km_model;
  * may be NULL (no km: integrity, assumed without a .config).  *by: what
  * set the level (static or m's), or NULL.
  */
-enum mc_lockdown mc_lockdown(int given, const struct kconfig *kc,
-			     const struct mc_machine *m,
+enum machine_lockdown machine_lockdown(int given, const struct kconfig *kc,
+			     const struct machine *m,
 			     const struct km_model *km, const char **by);
 
 /* "on", "off", ... as the JSON and messages say it */
-const char *mc_secure_boot_name(enum mc_secure_boot sb);
+const char *machine_secure_boot_name(enum machine_secure_boot sb);
 
 #endif

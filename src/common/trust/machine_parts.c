@@ -102,7 +102,7 @@ static const enum tl_file mok_file[] = {
  * ignored, dbx, MokListXRT.  A source given on the command line too
  * (--mok, --efi-db, --efi-dbx) reads the machine's file.  0 or -ENOMEM.
  */
-static int fill_keyrings(const struct mc_machine *m, const struct km_model *km,
+static int fill_keyrings(const struct machine *m, const struct km_model *km,
 		       struct mp_request *rq, struct mp_notes *n)
 {
 	/* load_moklist_certs(): the MOK variable table first, then the
@@ -142,7 +142,7 @@ static int fill_keyrings(const struct mc_machine *m, const struct km_model *km,
 	return err;
 }
 
-int machine_parts_settle(const struct mc_machine *m, struct mp_request *rq,
+int machine_parts_settle(const struct machine *m, struct mp_request *rq,
 			 struct mp_notes *n)
 {
 	int err;
@@ -155,7 +155,7 @@ int machine_parts_settle(const struct mc_machine *m, struct mp_request *rq,
 		else if ((err = note(n, "no kernel image of %s in %s (%s): no "
 				     "built-in keys (give --vmlinux)",
 				     m->release, m->root ? m->root : "/",
-				     mc_image_places())))
+				     machine_image_places())))
 			return err;
 	}
 	if (!*rq->kcpath && !rq->kline) {
@@ -166,11 +166,11 @@ int machine_parts_settle(const struct mc_machine *m, struct mp_request *rq,
 				     "under Secure Boot (give "
 				     "--kernel-config)", m->release,
 				     m->root ? m->root : "/",
-				     mc_config_places())))
+				     machine_config_places())))
 			return err;
 	}
 	if (m->has_efivars) {
-		if (m->sb == MC_SB_UNKNOWN && (err = note(n, "%s: SecureBoot "
+		if (m->sb == MACHINE_SB_UNKNOWN && (err = note(n, "%s: SecureBoot "
 		    "unreadable: Secure Boot state unknown, taken as on",
 		    m->efivars)))
 			return err;
@@ -211,7 +211,7 @@ static void shipped_words(const struct vd_options *o, char *buf, size_t n)
 		 o->keyrings & KC_CA_MACHINE ? "y" : "n");
 }
 
-int machine_parts_model(const struct mc_machine *m, const struct kconfig *kc,
+int machine_parts_model(const struct machine *m, const struct kconfig *kc,
 			int given, struct mp_request *rq, struct km_model *km,
 			struct mp_notes *n)
 {
@@ -306,7 +306,7 @@ static int reconcile(struct keyring *cs, bool is_trusted,
 	return err;
 }
 
-int machine_parts_running(const struct mc_machine *m, struct keyring *trusted,
+int machine_parts_running(const struct machine *m, struct keyring *trusted,
 			  struct keyring *platform, struct mp_notes *n)
 {
 	struct rk_state rk;
@@ -317,7 +317,7 @@ int machine_parts_running(const struct mc_machine *m, struct keyring *trusted,
 
 	if (!m->running)
 		return 0;
-	err = ms_read_stream(m->proc_keys, 16u << 20, &buf, &len);
+	err = infile_read_stream(m->proc_keys, 16u << 20, &buf, &len);
 	if (err)
 		return err == -ENOMEM ? err :
 		       note(n, "no %s: the running kernel's keys not read",

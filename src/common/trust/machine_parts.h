@@ -40,7 +40,7 @@ struct mp_notes {
  * Settle every part of m into rq.  0, or -ENOMEM.  notes gets a line
  * for each part not found (the caller shows them); machine_parts_notes_free.
  */
-int machine_parts_settle(const struct mc_machine *m, struct mp_request *rq,
+int machine_parts_settle(const struct machine *m, struct mp_request *rq,
 			 struct mp_notes *notes);
 void machine_parts_notes_free(struct mp_notes *notes);
 
@@ -50,7 +50,7 @@ void machine_parts_notes_free(struct mp_notes *notes);
  * options (NULL: none read), keyring_model_decide(), then mp_keyrings(); an
  * unknown vendor is a note.  0 or -ENOMEM.
  */
-int machine_parts_model(const struct mc_machine *m, const struct kconfig *kc,
+int machine_parts_model(const struct machine *m, const struct kconfig *kc,
 			int given, struct mp_request *rq, struct km_model *km,
 			struct mp_notes *notes);
 
@@ -63,7 +63,7 @@ int machine_parts_model(const struct mc_machine *m, const struct kconfig *kc,
  * noted: its certificate is not here, so its modules stay UNKNOWN-KEY.
  * Each difference is a note.  0, or -ENOMEM.
  */
-int machine_parts_running(const struct mc_machine *m, struct keyring *trusted,
+int machine_parts_running(const struct machine *m, struct keyring *trusted,
 			  struct keyring *platform, struct mp_notes *notes);
 
 #endif

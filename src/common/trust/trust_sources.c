@@ -15,20 +15,20 @@
 int trust_sources_add_vmlinux(const struct ts_stores *st, const char *path,
 			      struct ts_note *note)
 {
-	struct vm_image img;
-	struct ms_file f = { .fd = -1 };
+	struct kernel_image img;
+	struct infile f = { .fd = -1 };
 	size_t i;
 	int ret, count;
 
 	memset(note, 0, sizeof(*note));
-	ret = ms_file_open(path, &f);
+	ret = infile_open(path, &f);
 	if (ret)
 		return ret;
 	if (f.len > TS_MAX_IMAGE) {
-		ms_file_close(&f);
+		infile_close(&f);
 		return -EFBIG;
 	}
-	ret = vm_find_certs(f.data, f.len, st->kr, &img, &note->why);
+	ret = kernel_image_find_certs(f.data, f.len, st->kr, &img, &note->why);
 	if (ret)
 		goto out;
 	note->comp = img.comp;
@@ -44,14 +44,14 @@ int trust_sources_add_vmlinux(const struct ts_stores *st, const char *path,
 		snprintf(line, sizeof(line), "\"%.*s\"",
 			 (int)img.hashes[i].len,
 			 (const char *)img.data + img.hashes[i].off);
-		ret = bl_load(st->bl, line, strlen(line), &bad);
+		ret = blacklist_load(st->bl, line, strlen(line), &bad);
 		if (ret == -ENOMEM)
 			goto out;
 		note->hashes += ret == 0;
 	}
 	ret = 0;
 	for (i = 0; i < img.n_runs; i++) {
-		bool sys = img.runs[i].list == VM_LIST_SYSTEM;
+		bool sys = img.runs[i].list == KERNEL_IMAGE_LIST_SYSTEM;
 
 		if (sys && !note->list_len) {
 			note->list_off = img.runs[i].off;
@@ -74,10 +74,10 @@ int trust_sources_add_vmlinux(const struct ts_stores *st, const char *path,
 			break;
 	}
 out:
-	if (ms_file_check(&f))
-		ret = MS_ECHANGED;
-	vm_free(&img);
-	ms_file_close(&f);
+	if (infile_check(&f))
+		ret = INFILE_ECHANGED;
+	kernel_image_free(&img);
+	infile_close(&f);
 	return ret;
 }
 
@@ -86,28 +86,28 @@ static int image_string(const char *path,
 			int (*find)(const uint8_t *, size_t, char *, size_t),
 			char *out, size_t size)
 {
-	struct ms_file f = { .fd = -1 };
+	struct infile f = { .fd = -1 };
 	int ret;
 
-	ret = ms_file_open(path, &f);
+	ret = infile_open(path, &f);
 	if (ret)
 		return ret;
 	/* an empty file is no image: loading it says so (-EINVAL), not
 	 * a "no version" warning first */
 	ret = f.len > TS_MAX_IMAGE ? -EFBIG : !f.len ? -EINVAL :
 	      find(f.data, f.len, out, size);
-	ms_file_close(&f);
+	infile_close(&f);
 	return ret;
 }
 
 int trust_sources_vmlinux_version(const char *path, char *out, size_t size)
 {
-	return image_string(path, vm_find_version, out, size);
+	return image_string(path, kernel_image_version, out, size);
 }
 
 int trust_sources_vmlinux_banner(const char *path, char *out, size_t size)
 {
-	return image_string(path, vm_find_banner, out, size);
+	return image_string(path, kernel_image_banner, out, size);
 }
 
 struct esl_ctx {
@@ -125,7 +125,7 @@ struct esl_ctx {
  * refused is tried in .platform (machine_keyring.c:
  * add_to_machine_keyring()).
  */
-static int machine_ca(struct esl_ctx *c, const struct esl_entry *e)
+static int esl_machine_ca(struct esl_ctx *c, const struct esl_entry *e)
 {
 	struct keyring *t = c->st->trusted;
 	size_t n0 = t->n;
@@ -163,7 +163,7 @@ static int esl_entry(void *p, const struct esl_entry *e)
 		c->note->x509++;
 		if (c->role == TS_ESL_MACHINE_CA ||
 		    c->role == TS_ESL_MACHINE_CA_MAX)
-			return machine_ca(c, e);
+			return esl_machine_ca(c, e);
 		cs = c->role == TS_ESL_TRUSTED ? c->st->trusted :
 		     c->role == TS_ESL_PLATFORM ? c->st->platform :
 		     c->st->revoked;
@@ -178,7 +178,7 @@ static int esl_entry(void *p, const struct esl_entry *e)
 			return 0;
 		}
 		c->note->tbs_hashes++;
-		return bl_add(c->st->bl, true, e->data, 32);
+		return blacklist_add(c->st->bl, true, e->data, 32);
 	case ESL_SHA256:
 		if ((c->role != TS_ESL_DBX && c->role != TS_ESL_DBX_HASHES) ||
 		    e->len != 32) {
@@ -186,7 +186,7 @@ static int esl_entry(void *p, const struct esl_entry *e)
 			return 0;
 		}
 		c->note->bin_hashes++;
-		return bl_add(c->st->bl, false, e->data, 32);
+		return blacklist_add(c->st->bl, false, e->data, 32);
 	case ESL_OTHER:
 		break;
 	}
@@ -206,7 +206,7 @@ int trust_sources_add_esl(const struct ts_stores *st, const char *path, bool efi
 	if (efivar)
 		ret = efi_siglist_read_efivar(path, &buf, &len);
 	else
-		ret = ms_read_all(path, 16u << 20, &buf, &len);
+		ret = infile_read_all(path, 16u << 20, &buf, &len);
 	if (ret) {
 		note->why = ret == -EBADMSG ? "shorter than the 4-byte "
 			    "efivarfs attributes" : NULL;

@@ -33,8 +33,8 @@ struct ts_stores {
 /* What one source gave, for messages. */
 struct ts_note {
 	/* kernel image */
-	enum ms_comp comp;
-	enum vm_how how;
+	enum compress_fmt comp;
+	enum kernel_image_how how;
 	size_t n_runs, list_off, list_len;
 	int listed;		/* system list elements seen */
 	int revocation;		/* revocation list elements seen */
@@ -56,11 +56,11 @@ struct ts_note {
 int trust_sources_add_vmlinux(const struct ts_stores *st, const char *path,
 			      struct ts_note *note);
 
-/* The release of a kernel image (vm_find_version()); -errno when the
+/* The release of a kernel image (kernel_image_version()); -errno when the
  * file cannot be read or holds none (-ENOENT), -EINVAL when empty. */
 int trust_sources_vmlinux_version(const char *path, char *out, size_t size);
 
-/* Its version line (vm_find_banner()); -errno as above. */
+/* Its version line (kernel_image_banner()); -errno as above. */
 int trust_sources_vmlinux_banner(const char *path, char *out, size_t size);
 
 enum ts_esl_role {

@@ -104,7 +104,7 @@ static int prepare(const char *uri, const struct ms_key_opts *o,
 	int err;
 
 	/* its provider or engine ends before the module does */
-	ms_openssl_need_teardown();
+	openssl_init_need_teardown();
 	if (ms_token_uri_parse(uri, u)) {
 		*why = MS_KEY_P11_URI;
 		return -EINVAL;
