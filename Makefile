@@ -144,7 +144,7 @@ $(BUILD)/bin/sign-file: ALL_LDFLAGS += -no-pie
 else
 MUSL_CC     := $(if $(SAN),,$(shell command -v musl-gcc 2>/dev/null))
 FRONT_CC    := $(or $(MUSL_CC),$(CC))
-FRONT_SRC   := src/front/sign-file.c src/sign-file/front.c \
+FRONT_SRC   := src/front/sign-file.c src/sign-file/front.c src/sign-file/sign_words.c \
 	       src/sign-file/agent_client.c src/sign-file/agent_wire.c \
 	       src/common/base/log.c src/common/base/quote.c
 FRONT_OBJ   := $(FRONT_SRC:src/%.c=$(BUILD)/front/%.o)

@@ -356,7 +356,7 @@ static int run_one(struct ms_sign_cmd *o)
 
 	if (code)
 		return code;
-	code = ms_run_one(o, ms_cmd_words_wanted(o), &d);
+	code = ms_run_one(o, &d);
 	if (!code)
 		ms_cmd_say_done(o, &d);
 	return code;

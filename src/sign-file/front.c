@@ -32,29 +32,31 @@ int ms_front_kmodsign(int argc, char **argv)
 	return 0;
 }
 
-void ms_front_job_words(struct ms_agent_job *j, char *const *words,
-			int nwords)
+void ms_front_job_words(struct ms_agent_job *j,
+			const struct ms_sign_words *w)
 {
-	j->hash = words[0];
-	j->key = words[1];
-	j->cert = words[2];
-	j->module = words[3];
+	j->hash = w->hash;
+	j->key = w->key;
+	j->cert = w->cert;
+	j->module = w->module;
 	j->dest = NULL;
-	if (nwords == 5 && strcmp(words[3], words[4]) != 0)
-		j->dest = words[4];
+	if (w->dest && strcmp(w->module, w->dest) != 0)
+		j->dest = w->dest;
 }
 
 int ms_front_delegate(int argc, char **argv, int *code)
 {
 	const char *sock = getenv(MS_AGENT_ENV);
 	struct ms_agent_job j = { 0 };
+	struct ms_sign_words w;
 
 	if (!sock || (argc != 5 && argc != 6) || ms_front_kmodsign(argc, argv))
 		return 0;
 	for (int i = 1; i < argc; i++)
 		if (argv[i][0] == '-')
 			return 0;
-	ms_front_job_words(&j, argv + 1, argc - 1);
+	ms_sign_words_decode(MS_VERB_SIGN, 3, argv + 1, argc - 1, &w);
+	ms_front_job_words(&j, &w);
 	if (ms_agent_delegate(sock, &j, code))
 		return 1;
 	unsetenv(MS_AGENT_ENV);

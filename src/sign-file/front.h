@@ -16,15 +16,17 @@
 #define MODSIGN_SIGN_FILE_FRONT_H
 
 #include "sign-file/agent_client.h"
+#include "sign-file/sign_words.h"
 
 /* Invoked as kmodsign, or --kmodsign before any "--": decided before
  * getopt runs, since it changes what the short option -D means. */
 int ms_front_kmodsign(int argc, char **argv);
 
 /* The job's positional part from "<hash> <key> <x509> <module>
- * [<dest>]" (nwords 4 or 5); a <dest> spelt as <module> is in place. */
-void ms_front_job_words(struct ms_agent_job *j, char *const *words,
-			int nwords);
+ * [<dest>]", decoded (sign-file/sign_words.h); a <dest> spelt as
+ * <module> is in place. */
+void ms_front_job_words(struct ms_agent_job *j,
+			const struct ms_sign_words *w);
 
 /*
  * kbuild's, DKMS's and akmods' command line, "sign-file <hash> <key>

@@ -46,7 +46,7 @@ static char *agent_preamble(const struct ms_signer *signer, const char *hash,
 	return pre;
 }
 
-int ms_run_agent(const struct ms_sign_cmd *c, int detached)
+int ms_run_agent(struct ms_sign_cmd *c, int detached)
 {
 	int (*report)(const struct ms_fail *f, int err) = ms_sign_report;
 	const char *names[MS_MAX_SIGNERS] = { 0 };
@@ -58,27 +58,28 @@ int ms_run_agent(const struct ms_sign_cmd *c, int detached)
 	char *pre = NULL;
 	int err, code = 0, ready = -1;
 
+	ms_sign_words_decode(c->verb, 3, c->words, c->nwords, &c->pos);
 	/* Forked before anything is loaded: a token session does not
 	 * survive fork(). */
 	if (detached && ms_agent_detach(&ready, &code))
 		return code;
 	openssl_init(c->verbose);
 	memset(&signer, 0, sizeof(signer));
-	err = ms_signer_init(&signer, c->words[0], c->keyid, &fail);
+	err = ms_signer_init(&signer, c->pos.hash, c->keyid, &fail);
 	if (!err)
 		err = ms_cmd_add_signers(c, &signer, 1, names, &fail);
 	if (err) {
 		code = report(&fail, err);
 		goto out;
 	}
-	pre = agent_preamble(&signer, c->words[0], names);
+	pre = agent_preamble(&signer, c->pos.hash, names);
 	conf.signer = &signer;
-	conf.hash = c->words[0];
-	conf.key = c->words[1];
-	conf.cert = c->words[2];
+	conf.hash = c->pos.hash;
+	conf.key = c->pos.key;
+	conf.cert = c->pos.cert;
 	conf.preamble = pre;
 	conf.jobs = c->batch.jobs ? c->batch.jobs : workpool_default_workers();
-	code = ms_agent_serve(&conf, c->ncmd ? c->words + 3 : NULL, ready);
+	code = ms_agent_serve(&conf, c->ncmd ? c->pos.rest : NULL, ready);
 	if (code < 0) {
 		log_error(NULL, "cannot start the signing agent: %s",
 			 strerror(-code));

@@ -18,13 +18,12 @@
 #include "sign-file/sign_report.h"
 #include "sign-file/sign_warn.h"
 
-/* The names in words, --files-from and -r (base/treewalk.h): exit code
- * or 0. */
-static int batch_list(const struct ms_sign_cmd *c, int first,
-		      struct batch_run_list *list)
+/* The modules named on the line, --files-from and -r (base/treewalk.h):
+ * exit code or 0. */
+static int batch_list(const struct ms_sign_cmd *c, struct batch_run_list *list)
 {
 	const struct treewalk_inputs in = {
-		.names = c->words + first, .n = c->nwords - first,
+		.names = c->pos.rest, .n = c->pos.nrest,
 		.from = c->batch.from, .nul = c->batch.nul,
 		.walk = c->batch.walk,
 	};
@@ -40,8 +39,7 @@ static int check_outputs(struct ms_sign_cmd *c, const struct batch_run_list *lis
 	struct samefile_inputs in = { 0 };
 	struct ms_fail fail;
 
-	ms_cmd_inputs(c, c->nextra ? NULL : c->words[1],
-		      c->nextra ? NULL : c->words[2], &in);
+	ms_cmd_inputs(c, c->pos.key, c->pos.cert, &in);
 	for (size_t i = 0; i < list->n; i++) {
 		c->req.module = list->v[i];
 		if (ms_sign_outputs_check(&c->req, 0, &in, &fail))
@@ -69,7 +67,7 @@ static int load_signer(struct ms_sign_cmd *c, struct ms_signer *signer,
 				c->kcpath ? kc : NULL, c->kcpath, names);
 	if (c->kcpath)
 		ms_sign_warn_kconfig(kc, c->kcpath, signer, hash);
-	c->req.cert_path = c->nextra ? c->extra_certs[0] : c->words[2];
+	c->req.cert_path = c->nextra ? c->extra_certs[0] : c->pos.cert;
 	ms_sign_warn_mldsa(signer, c->req.kernel, names);
 	return 0;
 }
@@ -78,7 +76,7 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 		 struct ms_sign_tally *tally)
 {
 	int (*report)(const struct ms_fail *f, int err) = ms_sign_report;
-	const char *hash = c->words[0];
+	const char *hash = c->pos.hash;
 	struct batch_run_list list = { 0 };
 	struct kconfig kc = { 0 };
 	struct ms_signer signer;
@@ -86,7 +84,7 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 
 	memset(&signer, 0, sizeof(signer));
 	/* skipped subdirectories: sign what was found, fail the run */
-	code = listed = batch_list(c, c->nextra ? 1 : 3, &list);
+	code = listed = batch_list(c, &list);
 	if (!list.n)
 		goto out;
 	code = check_outputs(c, &list, report);

@@ -25,7 +25,7 @@
  * option-free line over before this program runs (sign-file/front.h); it
  * comes here when there is no front end (STATIC_LIBCRYPTO=1) or the
  * tool proper is run by its own path. */
-static int try_agent(const struct ms_sign_cmd *c, int npos, int *code)
+static int try_agent(const struct ms_sign_cmd *c, int *code)
 {
 	const char *sock = getenv(MS_AGENT_ENV);
 	const struct ms_sign_req *r = &c->req;
@@ -34,9 +34,9 @@ static int try_agent(const struct ms_sign_cmd *c, int npos, int *code)
 	};
 
 	if (!sock || c->verb != MS_VERB_SIGN || c->nextra || c->kmod ||
-	    c->verbose || c->req.kernel || c->kcpath || npos != 4)
+	    c->verbose || c->req.kernel || c->kcpath || !c->pos.key)
 		return 0;
-	ms_front_job_words(&j, c->words, c->nwords);
+	ms_front_job_words(&j, &c->pos);
 	j.flags = (c->keyid ? MS_AGENT_F_KEYID : 0) |
 		  (r->save_p7s ? MS_AGENT_F_SAVE_P7S : 0) |
 		  (r->p7s_only ? MS_AGENT_F_P7S_ONLY : 0) |
@@ -52,24 +52,23 @@ static int try_agent(const struct ms_sign_cmd *c, int npos, int *code)
  * every output against the run's inputs before anything is loaded: 0 or
  * an exit code.
  */
-static int set_targets(struct ms_sign_cmd *c, int npos, const char *cert,
+static int set_targets(struct ms_sign_cmd *c, const char *cert,
 		       int (*report)(const struct ms_fail *f, int err))
 {
 	struct ms_sign_req *req = &c->req;
 	struct samefile_inputs in = { 0 };
 	struct ms_fail fail;
 
-	req->module = c->words[npos - 1];
+	req->module = c->pos.module;
 	req->overlap = 1;
 	/* <dest> that is <module> by any name: in place */
-	if (c->nwords == npos + 1 && (req->trailer_only ||
-	    !samefile_same(c->words[npos - 1], c->words[npos])) &&
-	    strcmp(c->words[npos - 1], c->words[npos]) != 0)
-		req->dest = c->words[npos];
+	if (c->pos.dest && (req->trailer_only ||
+	    !samefile_same(c->pos.module, c->pos.dest)) &&
+	    strcmp(c->pos.module, c->pos.dest) != 0)
+		req->dest = c->pos.dest;
 	if (ms_cmd_kmodsign_check(req))
 		return MS_EXIT_USAGE;
-	ms_cmd_inputs(c, npos == 4 ? c->words[c->verb == MS_VERB_RAW ? 0 : 1]
-				   : NULL,
+	ms_cmd_inputs(c, c->pos.raw ? c->pos.raw : c->pos.key,
 		      c->verb == MS_VERB_DIGEST ? NULL : cert, &in);
 	if (ms_sign_outputs_check(req, c->verb == MS_VERB_DIGEST, &in, &fail))
 		return report(&fail, -EEXIST);
@@ -115,7 +114,7 @@ static void warn(const struct ms_sign_cmd *c, const struct ms_signer *s,
 		ms_sign_warn_kconfig(kc, c->kcpath, s, hash);
 }
 
-int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done)
+int ms_run_one(struct ms_sign_cmd *c, struct ms_one_done *done)
 {
 	int (*report)(const struct ms_fail *f, int err) = ms_sign_report;
 	const char *names[MS_MAX_SIGNERS] = { 0 };
@@ -127,7 +126,7 @@ int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done)
 
 	memset(done, 0, sizeof(*done));
 	memset(&signer, 0, sizeof(signer));
-	if (try_agent(c, npos, &code)) {
+	if (try_agent(c, &code)) {
 		done->by_agent = 1;
 		return code;
 	}
@@ -135,9 +134,7 @@ int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done)
 	openssl_init(c->verbose);
 	outfile_cleanup_on_signals();
 
-	/* Positional layout of the kernel tool: in -s mode the key slot
-	 * holds the raw CMS and the hash moves to the second place. */
-	hash = c->verb == MS_VERB_RAW ? c->words[1] : c->words[0];
+	hash = c->pos.hash;
 	if (c->kcpath) {
 		code = ms_sign_kconfig_load(c->kcpath, &kc, c->req.kernel,
 					    &hash);
@@ -145,14 +142,14 @@ int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done)
 			return code;
 		c->req.kernel = &kc.rules;
 	}
-	cert = c->verb == MS_VERB_ATTACH ? c->words[1] : c->words[2];
-	code = set_targets(c, npos, cert, report);
+	cert = c->pos.cert;
+	code = set_targets(c, cert, report);
 	if (code) {
 		kernel_config_free(&kc);
 		return code;
 	}
 
-	err = ms_cmd_load(c, npos, &signer, hash, cert, names, &fail);
+	err = ms_cmd_load(c, &signer, hash, cert, names, &fail);
 	if (!err && c->verb != MS_VERB_RAW)
 		warn(c, &signer, hash, &kc, names);
 	if (!err)

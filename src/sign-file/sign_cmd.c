@@ -18,8 +18,8 @@ int ms_cmd_add_signers(const struct ms_sign_cmd *c, struct ms_signer *s,
 	int err = 0;
 
 	if (with_words) {
-		names[s->n] = c->words[1];
-		err = ms_signer_add(s, c->words[1], c->words[2], &c->kopts,
+		names[s->n] = c->pos.key;
+		err = ms_signer_add(s, c->pos.key, c->pos.cert, &c->kopts,
 				    fail);
 	}
 	for (int i = 0; !err && i < c->nextra; i++) {
@@ -30,7 +30,7 @@ int ms_cmd_add_signers(const struct ms_sign_cmd *c, struct ms_signer *s,
 	return err;
 }
 
-int ms_cmd_load(const struct ms_sign_cmd *c, int npos, struct ms_signer *s,
+int ms_cmd_load(const struct ms_sign_cmd *c, struct ms_signer *s,
 		const char *hash, const char *cert, const char **names,
 		struct ms_fail *fail)
 {
@@ -39,7 +39,7 @@ int ms_cmd_load(const struct ms_sign_cmd *c, int npos, struct ms_signer *s,
 	switch (c->verb) {
 	case MS_VERB_RAW:
 		/* In -s mode the key slot holds the raw CMS. */
-		return ms_signer_load_raw(s, c->words[0], c->words[2], fail);
+		return ms_signer_load_raw(s, c->pos.raw, c->pos.cert, fail);
 	case MS_VERB_ATTACH:
 		names[0] = cert;
 		return ms_signer_load_attach(s, hash, c->rawsig, cert, c->keyid,
@@ -49,8 +49,8 @@ int ms_cmd_load(const struct ms_sign_cmd *c, int npos, struct ms_signer *s,
 	case MS_VERB_SIGN:
 	default:
 		err = ms_signer_init(s, hash, c->keyid, fail);
-		return err ? err : ms_cmd_add_signers(c, s, npos == 4, names,
-						      fail);
+		return err ? err : ms_cmd_add_signers(c, s, c->pos.key != NULL,
+						      names, fail);
 	}
 }
 
@@ -144,14 +144,15 @@ static int words_error(const struct ms_sign_cmd *o, int need, int more)
 			 o->nwords, need);
 	else
 		log_error(NULL, "too many arguments (at most %d): '%s'",
-			 need + more, o->words[need + more]);
+			 need + more, o->pos.extra);
 	return MS_CLI_USAGE;
 }
 
-int ms_cmd_check_one(const struct ms_sign_cmd *o)
+int ms_cmd_check_one(struct ms_sign_cmd *o)
 {
 	int npos = ms_cmd_words_wanted(o);
 
+	ms_sign_words_decode(o->verb, npos - 1, o->words, o->nwords, &o->pos);
 	if (o->nextra && o->verb != MS_VERB_SIGN)
 		log_error(NULL, "--signer only goes with signing here");
 	else if (o->req.trailer_only && o->verb == MS_VERB_DIGEST)
@@ -167,10 +168,11 @@ int ms_cmd_check_one(const struct ms_sign_cmd *o)
 	return MS_EXIT_USAGE;
 }
 
-int ms_cmd_check_batch(const struct ms_sign_cmd *o)
+int ms_cmd_check_batch(struct ms_sign_cmd *o)
 {
 	int npos = o->nextra ? 1 : 3;
 
+	ms_sign_words_decode(o->verb, npos, o->words, o->nwords, &o->pos);
 	if (!o->batch.on)
 		log_error(NULL, "-r, --files-from, -0, -j and --json go with "
 			 "--batch");

@@ -11,15 +11,8 @@
 #include "kernel/rules.h"
 #include "sign-file/front.h"
 #include "sign-file/outcome.h"
+#include "sign-file/sign_words.h"
 #include "sign-file/signer.h"
-
-/* What the positional words mean (the kernel tool's layouts). */
-enum ms_verb {
-	MS_VERB_SIGN,		/* <hash> <key> <x509> <module> [<dest>] */
-	MS_VERB_RAW,		/* -s <raw-cms> <hash> <x509> <module> ... */
-	MS_VERB_ATTACH,		/* --attach SIG <hash> <x509> <module> ... */
-	MS_VERB_DIGEST,		/* --digest-only <hash> <module> */
-};
 
 struct ms_sign_batch_opts {
 	int on, nul, jobs, json;
@@ -39,14 +32,18 @@ struct ms_sign_cmd {
 	/* --signer KEY CERT, in order */
 	int nextra;
 	const char *extra_keys[MS_MAX_SIGNERS], *extra_certs[MS_MAX_SIGNERS];
-	/* the positional words */
+	/* the positional words as the option parser left them */
 	char **words;
 	int nwords;
+	/* and decoded (sign-file/sign_words.h) by the check of the run's
+	 * command line: ms_cmd_check_one, ms_cmd_check_batch, or
+	 * ms_run_agent */
+	struct ms_sign_words pos;
 };
 
 /*
- * Add the signers of a signing run to s: <key> <x509> (words 1 and 2)
- * when with_words, then each --signer.  names[] gets each key's name for
+ * Add the signers of a signing run to s: <key> <x509> (c->pos) when
+ * with_words, then each --signer.  names[] gets each key's name for
  * the messages.  0 or -errno with *fail.
  */
 int ms_cmd_add_signers(const struct ms_sign_cmd *c, struct ms_signer *s,
@@ -54,11 +51,11 @@ int ms_cmd_add_signers(const struct ms_sign_cmd *c, struct ms_signer *s,
 		       struct ms_fail *fail);
 
 /*
- * Load what the verb signs with, hash its digest and cert the signer's
- * certificate; npos is the number of positional words before <dest>.
- * 0 or -errno with *fail.
+ * Load what the verb signs with, hash its digest (c->pos.hash, or the
+ * one --kernel-config names) and cert the signer's certificate.  0 or
+ * -errno with *fail.
  */
-int ms_cmd_load(const struct ms_sign_cmd *c, int npos, struct ms_signer *s,
+int ms_cmd_load(const struct ms_sign_cmd *c, struct ms_signer *s,
 		const char *hash, const char *cert, const char **names,
 		struct ms_fail *fail);
 
@@ -78,13 +75,14 @@ int ms_cmd_kmodsign_check(const struct ms_sign_req *req);
 /*
  * The command line checked before a run: 0, MS_CLI_USAGE (base/
  * cli_options.h) after a line saying why when the usage helps, or
- * MS_EXIT_USAGE after one that says it all.  ms_cmd_words_wanted: how
- * many positional words the verb takes before the optional <dest> (with
- * --signer the key and certificate may come from --signer alone).
+ * MS_EXIT_USAGE after one that says it all.  Both decode the positional
+ * words into c->pos first.  ms_cmd_words_wanted: how many positional
+ * words the verb takes before the optional <dest> (with --signer the key
+ * and certificate may come from --signer alone).
  */
 int ms_cmd_words_wanted(const struct ms_sign_cmd *c);
-int ms_cmd_check_one(const struct ms_sign_cmd *c);
-int ms_cmd_check_batch(const struct ms_sign_cmd *c);
+int ms_cmd_check_one(struct ms_sign_cmd *c);
+int ms_cmd_check_batch(struct ms_sign_cmd *c);
 
 /* --pin-file (from_file) or --pin-fd arg: 0, or MS_EXIT_USAGE after
  * saying why (sign-file/pin.h). */
@@ -109,11 +107,10 @@ struct ms_one_done {
 };
 
 /*
- * Run c, a one-file command line the tool has validated, with npos
- * positional words before the optional <dest>.   Returns 0
- * with *done, or the exit code.
+ * Run c, a one-file command line ms_cmd_check_one has passed.  Returns
+ * 0 with *done, or the exit code.
  */
-int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done);
+int ms_run_one(struct ms_sign_cmd *c, struct ms_one_done *done);
 
 /*
  * sign-file --batch: "<hash> <key> <x509> <module>..." (or "<hash>
@@ -121,7 +118,7 @@ int ms_run_one(struct ms_sign_cmd *c, int npos, struct ms_one_done *done);
  * key load (sign-file/batch_sign.h).
  */
 /*
- * Run c, a batch command line the tool has validated.  view shows each
+ * Run c, a batch command line ms_cmd_check_batch has passed.  view shows each
  * file's outcome (the tool's printer); a failed step gets its diagnostic
  * and exit code from sign-file/sign_report.h's table; tally gets the files'
  * count once they were reached (tally->code is left alone when a key,
@@ -138,12 +135,13 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
  */
 /*
  * Load c's one signer and serve it: with detached (--agent-start) in a
- * child of its own, else for the command after "--" (c->words + 3).
+ * child of its own, else for the command after "--" (c->pos.rest, once
+ * decoded here).
  * A failed load gets its diagnostic and exit code from
  * sign-file/sign_report.h's table.  Returns the exit code: the command's with
  * --agent.
  */
-int ms_run_agent(const struct ms_sign_cmd *c, int detached);
+int ms_run_agent(struct ms_sign_cmd *c, int detached);
 
 /* --agent-stop: end the agent MODSIGN_AGENT names; 0 or an exit code
  * after one line on stderr. */
