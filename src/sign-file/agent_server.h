@@ -20,7 +20,6 @@ struct ms_agent_conf {
 	 * the key or hash), given only to clients naming the key the same
 	 * way; NULL or "" for none. */
 	const char *preamble;
-	int (*report)(const struct ms_fail *f, int err);
 };
 
 /*

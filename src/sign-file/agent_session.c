@@ -28,6 +28,7 @@
 #include "sign-file/agent_wire.h"
 #include "sign-file/durability.h"
 #include "sign-file/sign_many.h"
+#include "sign-file/sign_report.h"
 
 static int same_opt(const char *a, const char *b)
 {
@@ -216,7 +217,7 @@ static int sign_for(struct ms_agent_server *sv, const struct ms_agent_req *rq,
 	if (err) {
 		client_names(fail.path, mpre, (size_t)mp);
 		client_names(fail.path, dpre, (size_t)dp);
-		return sv->conf->report(&fail, err);
+		return ms_sign_report(&fail, err);
 	}
 	if (skipped && !(rq->flags & MS_AGENT_F_QUIET))
 		fprintf(cap, "%s: %s: already signed, left unchanged\n",

@@ -13,6 +13,7 @@
 #include "base/workpool.h"
 #include "sign-file/batch_sign.h"
 #include "sign-file/sign_many.h"
+#include "sign-file/sign_report.h"
 
 struct pend {
 	size_t i;
@@ -29,7 +30,6 @@ struct sign_run {
 	const struct ms_sign_req *req;
 	const struct batch_run_list *list;
 	const struct ms_sign_view *view;
-	int (*report)(const struct ms_fail *f, int err);
 	struct batch_run_result *res;
 	pthread_mutex_t glock;	/* cur */
 	struct group cur;	/* prepared, waiting for the next flush */
@@ -93,7 +93,7 @@ static void finish(struct sign_run *run, size_t i, int err, int skipped,
 		return;
 	}
 	if (err) {
-		r->code = run->report(fail, err);
+		r->code = ms_sign_report(fail, err);
 		r->tag = DONE_FAILED;
 		o.code = r->code;
 		o.reason = reason = captured_reason(c.err, r, name);
@@ -330,14 +330,13 @@ static void sign_done(void *ctx, size_t i)
 int ms_batch_sign_run(const struct ms_signer *s, const struct ms_sign_req *req,
 		      const struct batch_run_list *list, int jobs,
 		      const struct ms_sign_view *view,
-		      int (*report)(const struct ms_fail *f, int err),
 		      struct ms_sign_tally *tally)
 {
 	static const struct workpool_ops ops = { sign_job, sign_done,
 						sign_drain };
 	struct sign_run run = {
 		.s = s, .req = req, .list = list, .view = view,
-		.report = report, .code = MS_EXIT_OK,
+		.code = MS_EXIT_OK,
 	};
 	struct ms_signer local = *s;
 	struct ms_sign_many many;

@@ -15,8 +15,8 @@
  * file's output in list order, as view prints it (the tool's printer,
  * sign-file/sign_result.h).  req gives the per-file options
  * (policy, -p, -d; describe to hand the printer the signature made); its
- * module and dest are ignored.  report turns a failure into its
- * diagnostic and exit code (the tool's words).  *tally counts the files
+ * module and dest are ignored.  A failure gets its diagnostic and exit
+ * code from sign-file/sign_report.h's table.  *tally counts the files
  * for the summary, which is the caller's to print.  Returns the most
  * severe exit code.
  *
@@ -31,7 +31,6 @@
 int ms_batch_sign_run(const struct ms_signer *s, const struct ms_sign_req *req,
 		      const struct batch_run_list *list, int jobs,
 		      const struct ms_sign_view *view,
-		      int (*report)(const struct ms_fail *f, int err),
 		      struct ms_sign_tally *tally);
 
 #endif

@@ -48,9 +48,8 @@ static char *agent_preamble(const struct ms_signer *signer, const char *hash,
 
 int ms_run_agent(struct ms_sign_cmd *c, int detached)
 {
-	int (*report)(const struct ms_fail *f, int err) = ms_sign_report;
 	const char *names[MS_MAX_SIGNERS] = { 0 };
-	struct ms_agent_conf conf = { .report = report, .keyid = c->keyid,
+	struct ms_agent_conf conf = { .keyid = c->keyid,
 				      .provider = c->kopts.provider,
 				      .p11module = c->kopts.p11_module };
 	struct ms_signer signer;
@@ -69,7 +68,7 @@ int ms_run_agent(struct ms_sign_cmd *c, int detached)
 	if (!err)
 		err = ms_cmd_add_signers(c, &signer, 1, names, &fail);
 	if (err) {
-		code = report(&fail, err);
+		code = ms_sign_report(&fail, err);
 		goto out;
 	}
 	pre = agent_preamble(&signer, c->pos.hash, names);

@@ -33,8 +33,7 @@ static int batch_list(const struct ms_sign_cmd *c, struct batch_run_list *list)
 
 /* Every output of the list checked against the run's inputs before
  * anything is loaded: 0, or the exit code of the first clash. */
-static int check_outputs(struct ms_sign_cmd *c, const struct batch_run_list *list,
-			 int (*report)(const struct ms_fail *f, int err))
+static int check_outputs(struct ms_sign_cmd *c, const struct batch_run_list *list)
 {
 	struct samefile_inputs in = { 0 };
 	struct ms_fail fail;
@@ -43,7 +42,7 @@ static int check_outputs(struct ms_sign_cmd *c, const struct batch_run_list *lis
 	for (size_t i = 0; i < list->n; i++) {
 		c->req.module = list->v[i];
 		if (ms_sign_outputs_check(&c->req, 0, &in, &fail))
-			return report(&fail, -EEXIST);
+			return ms_sign_report(&fail, -EEXIST);
 	}
 	return 0;
 }
@@ -51,8 +50,7 @@ static int check_outputs(struct ms_sign_cmd *c, const struct batch_run_list *lis
 /* One key load, one PIN read, one token login for the whole run; the
  * warnings a run of one file gives, once. */
 static int load_signer(struct ms_sign_cmd *c, struct ms_signer *signer,
-		       const char *hash, const struct kconfig *kc,
-		       int (*report)(const struct ms_fail *f, int err))
+		       const char *hash, const struct kconfig *kc)
 {
 	const char *names[MS_MAX_SIGNERS] = { 0 };
 	struct ms_fail fail;
@@ -62,7 +60,7 @@ static int load_signer(struct ms_sign_cmd *c, struct ms_signer *signer,
 	if (!err)
 		err = ms_cmd_add_signers(c, signer, !c->nextra, names, &fail);
 	if (err)
-		return report(&fail, err);
+		return ms_sign_report(&fail, err);
 	ms_sign_warn_algorithms(signer, hash, c->req.kernel,
 				c->kcpath ? kc : NULL, c->kcpath, names);
 	if (c->kcpath)
@@ -75,7 +73,6 @@ static int load_signer(struct ms_sign_cmd *c, struct ms_signer *signer,
 int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 		 struct ms_sign_tally *tally)
 {
-	int (*report)(const struct ms_fail *f, int err) = ms_sign_report;
 	const char *hash = c->pos.hash;
 	struct batch_run_list list = { 0 };
 	struct kconfig kc = { 0 };
@@ -87,7 +84,7 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 	code = listed = batch_list(c, &list);
 	if (!list.n)
 		goto out;
-	code = check_outputs(c, &list, report);
+	code = check_outputs(c, &list);
 	if (code)
 		goto out;
 	log_set_verbose(c->verbose);
@@ -102,12 +99,12 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
 			goto out;
 		c->req.kernel = &kc.rules;
 	}
-	code = load_signer(c, &signer, hash, &kc, report);
+	code = load_signer(c, &signer, hash, &kc);
 	if (code)
 		goto out;
 	code = exitcode_worst(listed, ms_batch_sign_run(&signer, &c->req, &list,
 			     c->batch.jobs ? c->batch.jobs :
-			     workpool_default_workers(), view, report, tally));
+			     workpool_default_workers(), view, tally));
 out:
 	ms_signer_free(&signer);
 	ms_pin_clear();

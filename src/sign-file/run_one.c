@@ -52,8 +52,7 @@ static int try_agent(const struct ms_sign_cmd *c, int *code)
  * every output against the run's inputs before anything is loaded: 0 or
  * an exit code.
  */
-static int set_targets(struct ms_sign_cmd *c, const char *cert,
-		       int (*report)(const struct ms_fail *f, int err))
+static int set_targets(struct ms_sign_cmd *c, const char *cert)
 {
 	struct ms_sign_req *req = &c->req;
 	struct samefile_inputs in = { 0 };
@@ -71,7 +70,7 @@ static int set_targets(struct ms_sign_cmd *c, const char *cert,
 	ms_cmd_inputs(c, c->pos.raw ? c->pos.raw : c->pos.key,
 		      c->verb == MS_VERB_DIGEST ? NULL : cert, &in);
 	if (ms_sign_outputs_check(req, c->verb == MS_VERB_DIGEST, &in, &fail))
-		return report(&fail, -EEXIST);
+		return ms_sign_report(&fail, -EEXIST);
 	return 0;
 }
 
@@ -116,7 +115,6 @@ static void warn(const struct ms_sign_cmd *c, const struct ms_signer *s,
 
 int ms_run_one(struct ms_sign_cmd *c, struct ms_one_done *done)
 {
-	int (*report)(const struct ms_fail *f, int err) = ms_sign_report;
 	const char *names[MS_MAX_SIGNERS] = { 0 };
 	struct kconfig kc = { 0 };
 	struct ms_signer signer;
@@ -143,7 +141,7 @@ int ms_run_one(struct ms_sign_cmd *c, struct ms_one_done *done)
 		c->req.kernel = &kc.rules;
 	}
 	cert = c->pos.cert;
-	code = set_targets(c, cert, report);
+	code = set_targets(c, cert);
 	if (code) {
 		kernel_config_free(&kc);
 		return code;
@@ -159,5 +157,5 @@ int ms_run_one(struct ms_sign_cmd *c, struct ms_one_done *done)
 	ms_signer_free(&signer);
 	ms_pin_clear();
 	kernel_config_free(&kc);
-	return err ? report(&fail, err) : MS_EXIT_OK;
+	return err ? ms_sign_report(&fail, err) : MS_EXIT_OK;
 }
