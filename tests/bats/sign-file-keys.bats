@@ -319,3 +319,20 @@ cms_verify() { # sig body cert
 	assert_success
 	cmp ref.ko one.ko
 }
+
+@test "--signer alone writes over an existing <dest>: the line has no <x509> to protect" {
+	# "<hash> <module> <dest>": the third word is <dest>, not a
+	# certificate, so a <dest> holding this module is signed into
+	reference ref.ko
+	cp m.ko out.ko
+	run "$SIGN_FILE" --signer "$KEYS/rsa2048.key" "$KEYS/rsa2048.crt" \
+		sha256 m.ko out.ko
+	assert_success
+	cmp ref.ko out.ko
+	# the certificate itself still is an input no output may be
+	cp "$KEYS/rsa2048.crt" c.crt
+	run "$SIGN_FILE" --signer "$KEYS/rsa2048.key" c.crt sha256 m.ko c.crt
+	assert_failure 2
+	assert_output --partial "c.crt: is a --signer certificate"
+	cmp "$KEYS/rsa2048.crt" c.crt
+}
