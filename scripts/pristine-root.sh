@@ -24,8 +24,8 @@
 #          comes first)
 #   DIR    a new or empty directory (made anew if it exists and holds a
 #          previous root of this script)
-#   --no-deb    skip the package stage (CI runs it in one root: its
-#          autopkgtest is one more run of the whole suite)
+#   --no-deb    skip the package stage (CI runs it in roots of its own,
+#          beside the one that runs make check)
 #   --no-check  skip make check (the package stage then fetches the
 #          references itself): a quicker run, for the package stage
 #   --no-rebuild  the package stage without its second build and cmp
