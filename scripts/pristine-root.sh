@@ -13,7 +13,8 @@
 #     make check
 #
 # Their deps targets (scripts/install-deps.sh) must install everything
-# else; that is what this proves.  Then the Debian package, end to end
+# else; that is what this proves.  Before them, plain `make` must stop
+# with one line naming `make deps-build`.  Then the Debian package, end to end
 # (scripts/check-deb.sh: make deb, a second build compared byte for
 # byte, lintian, hardening-check, apt install, autopkgtest).  Exits
 # non-zero if any fails.
@@ -23,8 +24,8 @@
 #          comes first)
 #   DIR    a new or empty directory (made anew if it exists and holds a
 #          previous root of this script)
-#   --no-deb    skip the package stage (CI runs it in one root: its
-#          autopkgtest is one more run of the whole suite)
+#   --no-deb    skip the package stage (CI runs it in roots of its own,
+#          beside the one that runs make check)
 #   --no-check  skip make check (the package stage then fetches the
 #          references itself): a quicker run, for the package stage
 #   --no-rebuild  the package stage without its second build and cmp
@@ -176,7 +177,17 @@ command_make() {
 }
 stage "apt-get install make" command_make
 
+# Plain make before anything is installed: it must stop with one line
+# that names the command installing what it needs, never with the raw
+# complaints of pkg-config or the compiler.
+plain_make() {
+	in_root 'out=$(make 2>&1) && { echo "plain make passed with no build dependencies installed"; exit 1; }
+		printf "%s\n" "$out"
+		[ "$(printf "%s\n" "$out" | wc -l)" -eq 1 ] &&
+			printf "%s\n" "$out" | grep -q "install them with: make deps-build"'
+}
 rc=0
+stage "plain make: one line naming make deps-build" plain_make || rc=1
 stage "make demo" in_root "make demo" || rc=1
 [ -z "$check" ] || stage "make check" in_root "make check" || rc=1
 [ -z "$deb" ] || stage "check-deb" in_root "scripts/check-deb.sh $debargs" || rc=1
