@@ -191,8 +191,8 @@ hdr {
 	}
 	if (!depth && line ~ /(^|[^A-Za-z0-9_])enum([[:space:]]+[A-Za-z_][A-Za-z0-9_]*)?[[:space:]]*\{/) {
 		inenum = 1
-		sub(/.*\{/, "", line)
 		body = line
+		sub(/.*\{/, "", body)
 	} else if (inenum)
 		body = line
 	else
@@ -215,6 +215,8 @@ hdr {
 	depth += length(o) - length(cl)
 	if (intypedef && !depth && line ~ /;/) {
 		t = td
+		while (gsub(/\{[^{}]*\}/, " ", t))
+			;	# the body of a struct or enum: members, not the name
 		if (t ~ /\([[:space:]]*\*[[:space:]]*[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\)/) {
 			sub(/^[^(]*\([[:space:]]*\*[[:space:]]*/, "", t); sub(/[^A-Za-z0-9_].*/, "", t)
 		} else {
