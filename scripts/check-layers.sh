@@ -100,9 +100,20 @@ users() {
 # with the prefix HACKING.md's table gives its file: the longest prefix of
 # the table it starts with (or equals, less the last "_") must list that
 # file.  No static function wears a prefix of the table.
-awk '
+# Every struct, union, enum and typedef a header under src/ defines, and
+# every enum constant and macro it defines (upper case, the prefix too),
+# follows the same rule, the header standing for its .c file unless the
+# table lists the header itself.  Exempt: include guards (MODSIGN_..._H)
+# and kernel/asn1.h's grammar vocabulary, ASN1_VOCABULARY below.
+ASN1_VOCABULARY="M M_ACT M_F ACT MAYBE_ACT END_SEQ END_SEQ_ACT END_OF OP"
+awk -v vocab="$ASN1_VOCABULARY" '
+BEGIN { n = split(vocab, w, " "); for (i = 1; i <= n; i++) exempt[w[i]] = 1 }
 FNR == 1 && FILENAME ~ /HACKING\.md$/ { table = 1 }
-FNR == 1 && FILENAME !~ /HACKING\.md$/ { table = 0; file = FILENAME; sub(/^\.\//, "", file) }
+FNR == 1 && FILENAME !~ /HACKING\.md$/ {
+	table = 0; file = FILENAME; sub(/^\.\//, "", file)
+	hdr = file ~ /\.h$/; incomment = 0; inenum = 0; intypedef = 0; depth = 0
+	cfile = file; sub(/\.h$/, ".c", cfile)
+}
 table && /^prefix[[:space:]]+file\(s\)/ { intable = 1; next }
 table && intable && /^```/ { intable = 0; next }
 table && intable && NF { np++; pre[np] = $1; files[np] = " " substr($0, index($0, $2)) " "; next }
@@ -110,7 +121,10 @@ table { next }
 function prefix_of(name,   i, best, bl, p, stem) {
 	best = 0; bl = 0
 	for (i = 1; i <= np; i++) {
-		p = pre[i]; stem = p; sub(/_$/, "", stem)
+		p = pre[i]
+		if (name ~ /^[A-Z]/)
+			p = toupper(p)
+		stem = p; sub(/_$/, "", stem)
 		if ((index(name, p) == 1 || name == stem) && length(p) > bl) {
 			best = i; bl = length(p)
 		}
@@ -126,6 +140,92 @@ function fname(line,   n, w) {
 	sub(/\(.*/, "", line)
 	n = split(line, w, /[^A-Za-z0-9_]+/)
 	return w[n]
+}
+# A name a header defines: kind (for the message) and name.
+function hname(kind, name,   i) {
+	if (name in exempt && file == "common/kernel/asn1.h")
+		return
+	i = prefix_of(name)
+	if (!i) {
+		printf "src/%s:%d: %s %s: no prefix of HACKING.md'"'"'s table\n", file, FNR, kind, name > "/dev/stderr"
+		bad = 1
+	} else if (!lists(i, file) && !lists(i, cfile)) {
+		printf "src/%s:%d: %s %s: %s is the prefix of%s(HACKING.md), not of this header\n", file, FNR, kind, name, pre[i], files[i] > "/dev/stderr"
+		bad = 1
+	}
+}
+hdr {
+	line = $0
+	# comments out, even across lines
+	if (incomment) {
+		if (!sub(/^([^*]|\*+[^*\/])*\*+\//, "", line))
+			next
+		incomment = 0
+	}
+	gsub(/\/\*([^*]|\*+[^*\/])*\*+\//, " ", line)
+	if (sub(/\/\*.*/, "", line))
+		incomment = 1
+	sub(/\/\/.*/, "", line)
+	if (line ~ /^[[:space:]]*#[[:space:]]*define[[:space:]]/) {
+		d = line; sub(/^[[:space:]]*#[[:space:]]*define[[:space:]]+/, "", d)
+		name = d; sub(/[^A-Za-z0-9_].*/, "", name)
+		rest = substr(d, length(name) + 1)
+		if (name ~ /^MODSIGN_[A-Z0-9_]*_H$/ && rest ~ /^[[:space:]]*$/)
+			next	# an include guard
+		hname("macro", name)
+		next
+	}
+	if (line ~ /^[[:space:]]*#/)
+		next
+	if (!depth && line ~ /^[[:space:]]*typedef[[:space:]]/) {
+		intypedef = 1
+		td = ""
+	}
+	if (intypedef)
+		td = td " " line
+	if (line ~ /(^|[^A-Za-z0-9_])(struct|union|enum)[[:space:]]+[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\{/) {
+		t = line; sub(/.*(^|[^A-Za-z0-9_])(struct|union|enum)[[:space:]]+/, "", t)
+		k = line; sub(/[[:space:]]+[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\{.*/, "", k); sub(/.*[^a-z]/, "", k)
+		sub(/[^A-Za-z0-9_].*/, "", t)
+		hname(k, t)
+	}
+	if (!depth && line ~ /(^|[^A-Za-z0-9_])enum([[:space:]]+[A-Za-z_][A-Za-z0-9_]*)?[[:space:]]*\{/) {
+		inenum = 1
+		body = line
+		sub(/.*\{/, "", body)
+	} else if (inenum)
+		body = line
+	else
+		body = ""
+	if (inenum) {
+		if (sub(/\}.*/, "", body))
+			inenum = 2
+		n = split(body, parts, ",")
+		for (j = 1; j <= n; j++) {
+			c = parts[j]; sub(/^[[:space:]]+/, "", c)
+			if (c !~ /^[A-Za-z_]/)
+				continue
+			sub(/[^A-Za-z0-9_].*/, "", c)
+			hname("constant", c)
+		}
+		if (inenum == 2)
+			inenum = 0
+	}
+	o = line; gsub(/[^{]/, "", o); cl = line; gsub(/[^}]/, "", cl)
+	depth += length(o) - length(cl)
+	if (intypedef && !depth && line ~ /;/) {
+		t = td
+		while (gsub(/\{[^{}]*\}/, " ", t))
+			;	# the body of a struct or enum: members, not the name
+		if (t ~ /\([[:space:]]*\*[[:space:]]*[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\)/) {
+			sub(/^[^(]*\([[:space:]]*\*[[:space:]]*/, "", t); sub(/[^A-Za-z0-9_].*/, "", t)
+		} else {
+			sub(/[[:space:]]*(\[[^]]*\])?[[:space:]]*;.*/, "", t); sub(/.*[^A-Za-z0-9_]/, "", t)
+		}
+		hname("typedef", t)
+		intypedef = 0
+	}
+	next
 }
 /^static[^=;]*\(/ && !/^static[^(]*=/ {
 	name = fname($0)
@@ -149,7 +249,8 @@ function fname(line,   n, w) {
 	}
 }
 END { exit bad }
-' ../HACKING.md $(find . -name '*.c' ! -path './front/*' | grep / | grep -v '^\./[^/]*\.c$' | sort) || bad=1
+' ../HACKING.md $(find . -name '*.c' ! -path './front/*' | grep / | grep -v '^\./[^/]*\.c$' | sort) \
+	$(find . -name '*.h' | sort) || bad=1
 
 for h in $(cd common && find . -name '*.h' | sed 's|^\./||' | sort); do
 	u=$(users "$h")

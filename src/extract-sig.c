@@ -26,7 +26,7 @@
 static const char short_opts[] = "c:";
 /* Its own options; the shared ones are base/cli_options.h's. */
 enum {
-	OPT_BODY_OUT = MS_OPT_OWN, OPT_SIG_OUT, OPT_SIG, OPT_DETACHED,
+	OPT_BODY_OUT = CLI_OPTIONS_CODE_OWN, OPT_SIG_OUT, OPT_SIG, OPT_DETACHED,
 	OPT_MODINFO, OPT_BODY_STDOUT, OPT_SIG_STDOUT, OPT_DESCRIPTOR,
 };
 static const struct option long_opts[] = {
@@ -54,8 +54,8 @@ struct args {
 	const char *body_out, *sig_out, *cert, *field;
 	const char *sig;	/* --sig FILE.p7s: the detached signature */
 	int detached;		/* --detached: FILE.p7s beside each FILE */
-	const struct kr_rules *kernel;	/* --kernel; NULL: the newest */
-	struct kr_rules kernel_buf;
+	const struct rules_rules *kernel;	/* --kernel; NULL: the newest */
+	struct rules_rules kernel_buf;
 	const char *from, *walk;	/* --files-from, -r */
 	int nul, jobs;
 	char **files;
@@ -103,7 +103,7 @@ static void help(void)
 "  -c, --cert CERT       the signer's certificate, for its key type and size\n"
 "\n"
 "Options of every tool (many files: one description each, in input order):\n");
-	cli_options_help(stdout, MS_CLI_ALL & ~MS_CLI_KERNEL_CONFIG);
+	cli_options_help(stdout, CLI_OPTIONS_ALL & ~CLI_OPTIONS_KERNEL_CONFIG);
 	exitcode_help(stdout);
 }
 
@@ -127,8 +127,8 @@ static int take_kernel(struct args *a)
 	return 0;
 }
 
-/* One of its own options, or -q, --json or --kernel, into a: MS_CLI_GO,
- * or MS_CLI_USAGE after saying why. */
+/* One of its own options, or -q, --json or --kernel, into a: CLI_OPTIONS_GO,
+ * or CLI_OPTIONS_USAGE after saying why. */
 static int take_option(void *ctx, int opt)
 {
 	struct args *a = ctx;
@@ -137,19 +137,19 @@ static int take_option(void *ctx, int opt)
 	case OPT_BODY_STDOUT: return set_view(a, VIEW_BODY);
 	case OPT_SIG_STDOUT: return set_view(a, VIEW_SIG);
 	case OPT_DESCRIPTOR: return set_view(a, VIEW_DESC);
-	case MS_OPT_JSON: return set_view(a, VIEW_JSON);
+	case CLI_OPTIONS_CODE_JSON: return set_view(a, VIEW_JSON);
 	case 'q': return set_view(a, VIEW_NONE);
 	case OPT_MODINFO:
 		a->field = optarg;
 		return set_view(a, VIEW_MODINFO);
-	case MS_OPT_KERNEL: return take_kernel(a);
+	case CLI_OPTIONS_CODE_KERNEL: return take_kernel(a);
 	case OPT_BODY_OUT: a->body_out = optarg; return 0;
 	case OPT_SIG_OUT: a->sig_out = optarg; return 0;
 	case OPT_SIG: a->sig = optarg; return 0;
 	case OPT_DETACHED: a->detached = 1; return 0;
 	case 'c': a->cert = optarg; return 0;
 	default:
-		return MS_CLI_USAGE;
+		return CLI_OPTIONS_USAGE;
 	}
 }
 
@@ -191,19 +191,19 @@ static void help_cb(void *ctx)
 }
 
 /* Its own options, and the shared ones (base/cli_options.h) into a: an
- * answer of cli_options_parse, MS_CLI_USAGE when they do not hold together. */
+ * answer of cli_options_parse, CLI_OPTIONS_USAGE when they do not hold together. */
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	const struct ms_cli_tool t = {
+	const struct cli_options_tool t = {
 		.name = "extract-sig",
-		.takes = MS_CLI_ALL & ~MS_CLI_KERNEL_CONFIG,
-		.letters = MS_CLI_ALL,
-		.tell = MS_CLI_QUIET | MS_CLI_JSON | MS_CLI_KERNEL,
+		.takes = CLI_OPTIONS_ALL & ~CLI_OPTIONS_KERNEL_CONFIG,
+		.letters = CLI_OPTIONS_ALL,
+		.tell = CLI_OPTIONS_QUIET | CLI_OPTIONS_JSON | CLI_OPTIONS_KERNEL,
 		.short_opts = short_opts, .long_opts = long_opts,
 		.take = take_option, .help = help_cb,
 		.mldsa = rp_kernel_arg_mldsa_checkable, .ctx = a,
 	};
-	struct ms_cli c = { 0 };
+	struct cli_options c = { 0 };
 	int r = cli_options_parse(argc, argv, &t, &c);
 
 	if (r)
@@ -215,31 +215,31 @@ static int parse_args(int argc, char **argv, struct args *a)
 	a->files = argv + optind;
 	a->nfiles = argc - optind;
 	if (validate(a))
-		return MS_CLI_USAGE;
+		return CLI_OPTIONS_USAGE;
 	log_set_verbose(c.verbose);
-	return MS_CLI_GO;
+	return CLI_OPTIONS_GO;
 }
 
 /* The command line as the describe pipeline (extract-sig/describe_run.h) and
  * its printer (extract-sig/describe_print.h) take it. */
 static void describe_opts(const struct args *a, X509 *cert,
-			  struct ms_describe_opts *o, struct rp_describe *r)
+			  struct ms_describe_opts *o, struct ms_describe_print *r)
 {
 	*o = (struct ms_describe_opts){
-		.part = a->view == VIEW_BODY ? MS_PART_BODY :
-			a->view == VIEW_SIG ? MS_PART_SIG :
-			a->view == VIEW_DESC ? MS_PART_DESCRIPTOR :
-			a->view == VIEW_MODINFO ? MS_PART_MODINFO :
-			MS_PART_NONE,
+		.part = a->view == VIEW_BODY ? MS_DESCRIBE_PART_BODY :
+			a->view == VIEW_SIG ? MS_DESCRIBE_PART_SIG :
+			a->view == VIEW_DESC ? MS_DESCRIBE_PART_DESCRIPTOR :
+			a->view == VIEW_MODINFO ? MS_DESCRIBE_PART_MODINFO :
+			MS_DESCRIBE_PART_NONE,
 		.quiet = a->view == VIEW_NONE,
 		.field = a->field, .body_out = a->body_out,
 		.sig_out = a->sig_out, .sig = a->sig, .detached = a->detached,
 		.cert = cert, .cert_path = a->cert,
 	};
-	*r = (struct rp_describe){
-		.view = a->view == VIEW_JSON ? RP_DESCRIBE_JSON :
-			a->view == VIEW_DESCRIBE ? RP_DESCRIBE_TEXT :
-			RP_DESCRIBE_NONE,
+	*r = (struct ms_describe_print){
+		.view = a->view == VIEW_JSON ? MS_DESCRIBE_PRINT_JSON :
+			a->view == VIEW_DESCRIBE ? MS_DESCRIBE_PRINT_TEXT :
+			MS_DESCRIBE_PRINT_NONE,
 		.kernel = a->kernel, .cert_path = a->cert,
 	};
 }
@@ -267,23 +267,23 @@ int main(int argc, char **argv)
 	struct args a = { .view = VIEW_DESCRIBE };
 	struct ms_describe_opts o;
 	struct ms_describe_sink sink;
-	struct rp_describe r;
+	struct ms_describe_print r;
 	int err, rc;
 
 	log_init(argv[0]);
 	rc = parse_args(argc, argv, &a);
-	if (rc == MS_CLI_STOP)
-		return MS_EXIT_OK;
+	if (rc == CLI_OPTIONS_STOP)
+		return EXITCODE_OK;
 	if (rc) {
 		log_usage_hint();
 		if (a.view == VIEW_JSON)
-			exitcode_json(stdout, MS_EXIT_USAGE, 0);
-		return MS_EXIT_USAGE;
+			exitcode_json(stdout, EXITCODE_USAGE, 0);
+		return EXITCODE_USAGE;
 	}
 	describe_opts(&a, NULL, &o, &r);
 	err = ms_describe_begin(&o, a.nfiles ? a.files[0] : NULL);
 	if (err) {
-		rc = err == -EEXIST ? MS_EXIT_USAGE : MS_EXIT_KEY;
+		rc = err == -EEXIST ? EXITCODE_USAGE : EXITCODE_KEY;
 		if (a.view == VIEW_JSON)
 			exitcode_json(stdout, rc, err);
 		return rc;
@@ -296,7 +296,7 @@ int main(int argc, char **argv)
 	ms_describe_end(&o);
 	if (fflush(stdout) != 0) {
 		log_error("stdout", "%s", strerror(errno));
-		rc = MS_EXIT_IO;
+		rc = EXITCODE_IO;
 	}
 	return rc;
 }

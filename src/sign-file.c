@@ -16,7 +16,7 @@
 
 /* Its own long-only options; the shared ones are base/cli_options.h's. */
 enum {
-	OPT_BATCH = MS_OPT_OWN, OPT_USAGE, OPT_KMODSIGN, OPT_AGENT,
+	OPT_BATCH = CLI_OPTIONS_CODE_OWN, OPT_USAGE, OPT_KMODSIGN, OPT_AGENT,
 	OPT_AGENT_START, OPT_AGENT_STOP, OPT_ATTACH, OPT_DIGEST_ONLY,
 	OPT_SIGNER, OPT_PIN_FILE, OPT_PIN_FD, OPT_PROVIDER, OPT_P11_MODULE,
 	OPT_REPLACE, OPT_SKIP_SIGNED,
@@ -46,8 +46,8 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Its letters besides -h and -V (the shared ones: MS_CLI_HELP and
- * MS_CLI_VERSION); -D is kmodsign's own. */
+/* Its letters besides -h and -V (the shared ones: CLI_OPTIONS_HELP and
+ * CLI_OPTIONS_VERSION); -D is kmodsign's own. */
 static const char kmodsign_short_opts[] = "dpkD";
 
 static void kmodsign_usage(FILE *f)
@@ -126,25 +126,25 @@ static void help(void)
 "      --kmodsign      read Ubuntu kmodsign's command line (kmodsign --help)\n"
 "\n"
 "Options of every tool (-r, --files-from, -0, -j and --json with --batch):\n");
-	cli_options_help(stdout, MS_CLI_ALL);
+	cli_options_help(stdout, CLI_OPTIONS_ALL);
 	exitcode_help(stdout);
 }
 
 /*
  * What the option and word checks answer besides 0 (go on): USAGE_ERR
  * for a command line to be shown the usage (after a line saying why, or
- * getopt's), MS_EXIT_USAGE when the check has said what is wrong itself
- * and the usage would not help, MS_CLI_STOP after --help or --version.
+ * getopt's), EXITCODE_USAGE when the check has said what is wrong itself
+ * and the usage would not help, CLI_OPTIONS_STOP after --help or --version.
  */
-#define USAGE_ERR MS_CLI_USAGE
+#define USAGE_ERR CLI_OPTIONS_USAGE
 
-static int set_verb(struct ms_sign_cmd *o, enum ms_verb want)
+static int set_verb(struct ms_cmd *o, enum ms_sign_words_verb want)
 {
 	/* Two verbs is a usage error, never "last one wins". */
-	if (o->verb != MS_VERB_SIGN && o->verb != want) {
+	if (o->verb != MS_SIGN_WORDS_SIGN && o->verb != want) {
 		log_error(NULL, "-s, --attach and --digest-only exclude each "
 			 "other");
-		return MS_EXIT_USAGE;
+		return EXITCODE_USAGE;
 	}
 	o->verb = want;
 	return 0;
@@ -152,45 +152,45 @@ static int set_verb(struct ms_sign_cmd *o, enum ms_verb want)
 
 /* --signer KEY CERT: the certificate is the next word, consumed here as
  * getopt consumes optarg. */
-static int take_signer(struct ms_sign_cmd *o, int argc, char **argv)
+static int take_signer(struct ms_cmd *o, int argc, char **argv)
 {
-	if (optind >= argc || o->nextra >= MS_MAX_SIGNERS - 1) {
+	if (optind >= argc || o->nextra >= MS_SIGNER_MAX - 1) {
 		log_error(NULL, optind >= argc ? "--signer needs a key and a "
 			 "certificate" : "too many --signer");
-		return MS_EXIT_USAGE;
+		return EXITCODE_USAGE;
 	}
 	o->extra_keys[o->nextra] = optarg;
 	o->extra_certs[o->nextra++] = argv[optind++];
 	return 0;
 }
 
-static int take_policy(struct ms_sign_cmd *o, int opt)
+static int take_policy(struct ms_cmd *o, int opt)
 {
 	/* Two policies for one situation: refuse, never "last one
 	 * wins". */
-	if (o->req.signed_policy != MS_SIGNED_REFUSE) {
+	if (o->req.signed_policy != MS_SIGNER_SIGNED_REFUSE) {
 		log_error(NULL, "--replace and --skip-signed exclude each other");
-		return MS_EXIT_USAGE;
+		return EXITCODE_USAGE;
 	}
-	o->req.signed_policy = opt == OPT_REPLACE ? MS_SIGNED_REPLACE :
-				MS_SIGNED_SKIP;
+	o->req.signed_policy = opt == OPT_REPLACE ? MS_SIGNER_SIGNED_REPLACE :
+				MS_SIGNER_SIGNED_SKIP;
 	return 0;
 }
 
 /* --kernel VERSION: the line whose rules that version has (rules.c);
  * a usage error after its line, as in every tool */
-static int take_kernel(struct ms_sign_cmd *o)
+static int take_kernel(struct ms_cmd *o)
 {
-	if (rp_kernel_arg_release("--kernel", optarg, &o->kr_buf))
+	if (rp_kernel_arg_release("--kernel", optarg, &o->rules_buf))
 		return USAGE_ERR;
-	o->req.kernel = &o->kr_buf;
+	o->req.kernel = &o->rules_buf;
 	return 0;
 }
 
 /* What take_option works on: the options, and argv for --signer's
  * second word. */
 struct parse {
-	struct ms_sign_cmd *o;
+	struct ms_cmd *o;
 	int argc;
 	char **argv;
 };
@@ -200,19 +200,19 @@ struct parse {
 static int take_option(void *ctx, int opt)
 {
 	struct parse *p = ctx;
-	struct ms_sign_cmd *o = p->o;
+	struct ms_cmd *o = p->o;
 
 	switch (opt) {
 	case 's':
-		return set_verb(o, MS_VERB_RAW);
+		return set_verb(o, MS_SIGN_WORDS_RAW);
 	case OPT_ATTACH:
 		o->rawsig = optarg;
-		return set_verb(o, MS_VERB_ATTACH);
+		return set_verb(o, MS_SIGN_WORDS_ATTACH);
 	case 'D':		/* kmodsign's: the signature block only */
 		o->req.trailer_only = 1;
 		return 0;
 	case OPT_DIGEST_ONLY:
-		return set_verb(o, MS_VERB_DIGEST);
+		return set_verb(o, MS_SIGN_WORDS_DIGEST);
 	case OPT_SIGNER:
 		return take_signer(o, p->argc, p->argv);
 	case OPT_PIN_FILE:
@@ -226,14 +226,14 @@ static int take_option(void *ctx, int opt)
 	case 'p': o->req.save_p7s = 1; return 0;
 	case 'k': o->keyid = 1; return 0;
 	case OPT_BATCH: o->batch.on = 1; return 0;
-	case MS_OPT_JSON: o->req.describe = 1; return 0;
+	case CLI_OPTIONS_CODE_JSON: o->req.describe = 1; return 0;
 	case OPT_USAGE:
 		/* what the file is: a module (ELF, checked) or data the
 		 * kernel checks with a detached or appended signature */
 		if (strcmp(optarg, "firmware") && strcmp(optarg, "module")) {
 			log_error(NULL, "--usage takes module or firmware, not "
 				 "'%s'", optarg);
-			return MS_EXIT_USAGE;
+			return EXITCODE_USAGE;
 		}
 		o->req.firmware = strcmp(optarg, "firmware") == 0;
 		return 0;
@@ -243,20 +243,20 @@ static int take_option(void *ctx, int opt)
 		if (o->agent && o->agent != opt) {
 			log_error(NULL, "--agent, --agent-start and "
 				 "--agent-stop exclude each other");
-			return MS_EXIT_USAGE;
+			return EXITCODE_USAGE;
 		}
 		o->agent = opt;
 		return 0;
 	case OPT_REPLACE:
 	case OPT_SKIP_SIGNED:
 		return take_policy(o, opt);
-	case MS_OPT_KERNEL:
+	case CLI_OPTIONS_CODE_KERNEL:
 		return take_kernel(o);
 	case OPT_KMODSIGN:
 		if (!o->kmod) {
 			/* An abbreviation, not seen before getopt. */
 			log_error(NULL, "spell out --kmodsign");
-			return MS_EXIT_USAGE;
+			return EXITCODE_USAGE;
 		}
 		return 0;
 	default:
@@ -275,28 +275,28 @@ static void help_cb(void *ctx)
 }
 
 /* Parse argv into o: 0 to go on, or one of the answers above. */
-static int parse_options(int argc, char **argv, struct ms_sign_cmd *o)
+static int parse_options(int argc, char **argv, struct ms_cmd *o)
 {
 	struct parse p = { o, argc, argv };
-	struct ms_cli_tool t = {
+	struct cli_options_tool t = {
 		.name = "sign-file",
-		.takes = MS_CLI_ALL, .letters = MS_CLI_ALL,
-		.tell = MS_CLI_KERNEL | MS_CLI_JSON,
+		.takes = CLI_OPTIONS_ALL, .letters = CLI_OPTIONS_ALL,
+		.tell = CLI_OPTIONS_KERNEL | CLI_OPTIONS_JSON,
 		.short_opts = short_opts, .long_opts = long_opts,
 		.take = take_option, .help = help_cb,
 		/* ML-DSA: whether it signs with ML-DSA keys */
 		.mldsa = ms_key_mldsa_signing, .ctx = &p,
 	};
-	struct ms_cli c = { 0 };
+	struct cli_options c = { 0 };
 	int ret;
 
-	o->req.signed_policy = MS_SIGNED_REFUSE;
+	o->req.signed_policy = MS_SIGNER_SIGNED_REFUSE;
 	o->kmod = ms_front_kmodsign(argc, argv);
 	if (o->kmod) {
 		/* kmodsign's letters; every long option stays */
 		t.name = "kmodsign";
 		t.short_opts = kmodsign_short_opts;
-		t.letters = MS_CLI_HELP | MS_CLI_VERSION;
+		t.letters = CLI_OPTIONS_HELP | CLI_OPTIONS_VERSION;
 	}
 	for (int i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--") == 0) {
@@ -320,10 +320,10 @@ static int parse_options(int argc, char **argv, struct ms_sign_cmd *o)
 }
 
 /* --batch: the command line checked, then the run (sign-file/sign_cmd.h). */
-static int run_batch(struct ms_sign_cmd *o)
+static int run_batch(struct ms_cmd *o)
 {
-	const struct ms_sign_view view = ms_sign_result_view(o->batch.json, o->quiet);
-	struct ms_sign_tally tally = { .code = -1 };
+	const struct ms_outcome_view view = ms_sign_result_view(o->batch.json, o->quiet);
+	struct ms_outcome_tally tally = { .code = -1 };
 	int code = ms_cmd_check_batch(o);
 
 	if (code)
@@ -336,11 +336,11 @@ static int run_batch(struct ms_sign_cmd *o)
 }
 
 /* --agent*: the command line checked, then the run (sign-file/sign_cmd.h). */
-static int run_agent(struct ms_sign_cmd *o)
+static int run_agent(struct ms_cmd *o)
 {
 	if (o->agent == OPT_AGENT_STOP)
 		return o->nwords ? USAGE_ERR : ms_run_agent_stop();
-	if (o->verb != MS_VERB_SIGN || o->nextra || o->kmod || o->req.kernel ||
+	if (o->verb != MS_SIGN_WORDS_SIGN || o->nextra || o->kmod || o->req.kernel ||
 	    o->kcpath || o->nwords - o->ncmd != 3 ||
 	    (o->agent == OPT_AGENT) != (o->ncmd > 0))
 		return USAGE_ERR;
@@ -349,9 +349,9 @@ static int run_agent(struct ms_sign_cmd *o)
 
 /* One file, by the kernel tool's positional command line, then what
  * worked is said (sign-file/sign_cmd.h). */
-static int run_one(struct ms_sign_cmd *o)
+static int run_one(struct ms_cmd *o)
 {
-	struct ms_one_done d;
+	struct ms_cmd_one_done d;
 	int code = ms_cmd_check_one(o);
 
 	if (code)
@@ -364,13 +364,13 @@ static int run_one(struct ms_sign_cmd *o)
 
 int main(int argc, char **argv)
 {
-	struct ms_sign_cmd o = { 0 };
+	struct ms_cmd o = { 0 };
 	int code;
 
 	log_init(argv[0]);
 	code = parse_options(argc, argv, &o);
-	if (code == MS_CLI_STOP)
-		return MS_EXIT_OK;
+	if (code == CLI_OPTIONS_STOP)
+		return EXITCODE_OK;
 	if (!code) {
 		if (o.agent)
 			code = run_agent(&o);
@@ -385,7 +385,7 @@ int main(int argc, char **argv)
 			kmodsign_usage(stderr);
 		else
 			log_usage_hint();
-		code = MS_EXIT_USAGE;
+		code = EXITCODE_USAGE;
 	}
 	ms_cmd_done();
 	return code;

@@ -20,7 +20,7 @@
 
 /* Its own options; the shared ones are base/cli_options.h's. */
 enum {
-	OPT_VMLINUX = MS_OPT_OWN, OPT_ESL, OPT_DBX, OPT_EFI_DB, OPT_EFI_DBX,
+	OPT_VMLINUX = CLI_OPTIONS_CODE_OWN, OPT_ESL, OPT_DBX, OPT_EFI_DB, OPT_EFI_DBX,
 	OPT_MOK, OPT_KTREE, OPT_LIST_KEYS, OPT_MACHINE, OPT_SYSROOT,
 	OPT_LOCKDOWN, OPT_VENDOR, OPT_SECONDARY, OPT_SIG, OPT_DETACHED,
 	OPT_USAGE, OPT_BLACKLIST, OPT_REVOKED, OPT_ENFORCE,
@@ -100,14 +100,14 @@ static void help(void)
 "      --efi-dbx         the same from UEFI dbx in efivarfs\n"
 "\n"
 "Options of every tool:\n");
-	cli_options_help(stdout, MS_CLI_ALL);
+	cli_options_help(stdout, CLI_OPTIONS_ALL);
 	exitcode_help(stdout);
 }
 
 /* The command line, parsed. */
 struct opts {
-	const struct kr_rules *kr;
-	struct kr_rules kr_buf;	/* --kernel's */
+	const struct rules_rules *kr;
+	struct rules_rules rules_buf;	/* --kernel's */
 	const char *kline;	/* --kernel as given */
 	int usage;		/* -1: the default of the form */
 	const char *sig, *walk, *from, *blpath, *kcpath, *ktree;
@@ -117,10 +117,10 @@ struct opts {
 	bool machine;
 	const char *release, *sysroot;
 	struct machine m;
-	struct mp_notes notes;
-	int vendor;		/* --kernel-vendor, enum km_vendor */
-	int lockdown;		/* enum kc_lockdown, -1 when not given */
-	struct tl_source *srcs;	/* one spare for the .config's revocation
+	struct machine_parts_notes notes;
+	int vendor;		/* --kernel-vendor, enum vendors_id */
+	int lockdown;		/* enum kernel_config_lockdown, -1 when not given */
+	struct keyring_load_source *srcs;	/* one spare for the .config's revocation
 				 * certificates */
 	size_t nsrc;
 	char **files;
@@ -131,9 +131,9 @@ struct opts {
 	int err;
 };
 
-static void add_source(struct opts *o, enum tl_kind kind, const char *path)
+static void add_source(struct opts *o, enum keyring_load_kind kind, const char *path)
 {
-	o->srcs[o->nsrc++] = (struct tl_source){ .kind = kind, .path = path };
+	o->srcs[o->nsrc++] = (struct keyring_load_source){ .kind = kind, .path = path };
 }
 
 /*
@@ -143,28 +143,28 @@ static void add_source(struct opts *o, enum tl_kind kind, const char *path)
  * source or blacklist that cannot be used 9, anything else that cannot
  * be read 7.
  */
-static int load_exit(const struct tk_failure *f)
+static int load_exit(const struct keyrings_failure *f)
 {
 	switch (f->step) {
-	case TK_MACHINE:
+	case KEYRINGS_MACHINE:
 		return f->err == -ENOTUNIQ || f->err == -ENAMETOOLONG ?
-		       MS_EXIT_USAGE : MS_EXIT_IO;
-	case TK_KCONFIG:
+		       EXITCODE_USAGE : EXITCODE_IO;
+	case KEYRINGS_KCONFIG:
 		return f->err == -EINVAL || f->err == -ENODATA ?
-		       MS_EXIT_USAGE : MS_EXIT_IO;
-	case TK_KCONFIG_RULES:
-	case TK_IMAGE_TOO_OLD:
-	case TK_IMAGE_LINES:
-		return MS_EXIT_USAGE;
-	case TK_BLACKLIST:
-		return f->err == -EINVAL ? MS_EXIT_USAGE : MS_EXIT_KEY;
-	case TK_SOURCE:
-		return MS_EXIT_KEY;
-	case TK_NOMEM:
-	case TK_KCONFIG_FILE:
+		       EXITCODE_USAGE : EXITCODE_IO;
+	case KEYRINGS_KCONFIG_RULES:
+	case KEYRINGS_IMAGE_TOO_OLD:
+	case KEYRINGS_IMAGE_LINES:
+		return EXITCODE_USAGE;
+	case KEYRINGS_BLACKLIST:
+		return f->err == -EINVAL ? EXITCODE_USAGE : EXITCODE_KEY;
+	case KEYRINGS_SOURCE:
+		return EXITCODE_KEY;
+	case KEYRINGS_NOMEM:
+	case KEYRINGS_KCONFIG_FILE:
 		break;
 	}
-	return MS_EXIT_IO;
+	return EXITCODE_IO;
 }
 
 /*
@@ -174,9 +174,9 @@ static int load_exit(const struct tk_failure *f)
  */
 static int machine_parts(struct opts *o)
 {
-	struct mp_request rq = { o->srcs, &o->nsrc, &o->kcpath, o->kline,
+	struct machine_parts_request rq = { o->srcs, &o->nsrc, &o->kcpath, o->kline,
 				 &o->enforce, o->lockdown };
-	struct tk_failure f;
+	struct keyrings_failure f;
 
 	if (keyrings_machine(o->sysroot, o->release, &rq, &o->m, &o->notes, &f)) {
 		ms_load_report_say_failure(&f);
@@ -187,30 +187,30 @@ static int machine_parts(struct opts *o)
 	return 0;
 }
 
-/* One of its own options, or --kernel, into o: MS_CLI_GO, or
- * MS_CLI_USAGE after saying why. */
+/* One of its own options, or --kernel, into o: CLI_OPTIONS_GO, or
+ * CLI_OPTIONS_USAGE after saying why. */
 static int take_option(void *ctx, int c)
 {
 	struct opts *o = ctx;
 
 	switch (c) {
-	case 'k': add_source(o, TL_DIR, optarg); break;
-	case 'c': add_source(o, TL_CERT, optarg); break;
-	case OPT_REVOKED: add_source(o, TL_REVOKED, optarg); break;
-	case OPT_VMLINUX: add_source(o, TL_VMLINUX, optarg); break;
-	case OPT_ESL: add_source(o, TL_ESL, optarg); break;
-	case OPT_SECONDARY: add_source(o, TL_SECONDARY, optarg); break;
-	case OPT_DBX: add_source(o, TL_DBX, optarg); break;
-	case OPT_EFI_DB: add_source(o, TL_EFI_DB, NULL); break;
-	case OPT_EFI_DBX: add_source(o, TL_EFI_DBX, NULL); break;
-	case OPT_MOK: add_source(o, TL_MOK, NULL); break;
+	case 'k': add_source(o, KEYRING_LOAD_DIR, optarg); break;
+	case 'c': add_source(o, KEYRING_LOAD_CERT, optarg); break;
+	case OPT_REVOKED: add_source(o, KEYRING_LOAD_REVOKED, optarg); break;
+	case OPT_VMLINUX: add_source(o, KEYRING_LOAD_VMLINUX, optarg); break;
+	case OPT_ESL: add_source(o, KEYRING_LOAD_ESL, optarg); break;
+	case OPT_SECONDARY: add_source(o, KEYRING_LOAD_SECONDARY, optarg); break;
+	case OPT_DBX: add_source(o, KEYRING_LOAD_DBX, optarg); break;
+	case OPT_EFI_DB: add_source(o, KEYRING_LOAD_EFI_DB, NULL); break;
+	case OPT_EFI_DBX: add_source(o, KEYRING_LOAD_EFI_DBX, NULL); break;
+	case OPT_MOK: add_source(o, KEYRING_LOAD_MOK, NULL); break;
 	case OPT_KTREE: o->ktree = optarg; break;
 	case OPT_LIST_KEYS: o->list_keys = true; break;
 	case OPT_MACHINE:
 		if (o->machine) {
 			log_error(NULL, "--machine given twice (judge for one "
 				 "kernel per run)");
-			return MS_CLI_USAGE;
+			return CLI_OPTIONS_USAGE;
 		}
 		o->machine = true;
 		o->release = optarg;
@@ -221,7 +221,7 @@ static int take_option(void *ctx, int c)
 		if (o->vendor < 0) {
 			log_error(NULL, "unknown kernel vendor '%s' (use %s)",
 				 optarg, vendors_names());
-			return MS_CLI_USAGE;
+			return CLI_OPTIONS_USAGE;
 		}
 		break;
 	case OPT_LOCKDOWN:
@@ -229,7 +229,7 @@ static int take_option(void *ctx, int c)
 		if (o->lockdown < 0) {
 			log_error(NULL, "unknown lockdown '%s' (use none, "
 				 "integrity or confidentiality)", optarg);
-			return MS_CLI_USAGE;
+			return CLI_OPTIONS_USAGE;
 		}
 		break;
 	case OPT_SIG: o->sig = optarg; break;
@@ -238,18 +238,18 @@ static int take_option(void *ctx, int c)
 	case OPT_ENFORCE: o->enforce = true; break;
 	case OPT_USAGE:
 		if (rp_kernel_arg_usage(optarg, &o->usage))
-			return MS_CLI_USAGE;
+			return CLI_OPTIONS_USAGE;
 		break;
-	case MS_OPT_KERNEL:
-		if (rp_kernel_arg_release("--kernel", optarg, &o->kr_buf))
-			return MS_CLI_USAGE;
-		o->kr = &o->kr_buf;
+	case CLI_OPTIONS_CODE_KERNEL:
+		if (rp_kernel_arg_release("--kernel", optarg, &o->rules_buf))
+			return CLI_OPTIONS_USAGE;
+		o->kr = &o->rules_buf;
 		o->kline = optarg;
 		break;
 	default:
-		return MS_CLI_USAGE;
+		return CLI_OPTIONS_USAGE;
 	}
-	return MS_CLI_GO;
+	return CLI_OPTIONS_GO;
 }
 
 static void help_cb(void *ctx)
@@ -261,14 +261,14 @@ static void help_cb(void *ctx)
 /* Its options: its own, and the shared ones (base/cli_options.h) into o. */
 static int parse_options(int argc, char **argv, struct opts *o)
 {
-	const struct ms_cli_tool t = {
-		.name = "verify-file", .takes = MS_CLI_ALL,
-		.letters = MS_CLI_ALL, .tell = MS_CLI_KERNEL,
+	const struct cli_options_tool t = {
+		.name = "verify-file", .takes = CLI_OPTIONS_ALL,
+		.letters = CLI_OPTIONS_ALL, .tell = CLI_OPTIONS_KERNEL,
 		.short_opts = short_opts, .long_opts = long_opts,
 		.take = take_option, .help = help_cb,
 		.mldsa = rp_kernel_arg_mldsa_checkable, .ctx = o,
 	};
-	struct ms_cli c = { 0 };
+	struct cli_options c = { 0 };
 	int ret = cli_options_parse(argc, argv, &t, &c);
 
 	o->walk = c.walk;
@@ -299,7 +299,7 @@ static int validate(const struct opts *o)
 		log_error(NULL, "--machine found no kernel image and no UEFI "
 			 "variables to trust (give -k DIR, -c CERT or "
 			 "--vmlinux)");
-		return MS_EXIT_KEY;
+		return EXITCODE_KEY;
 	} else if (!trusts)
 		log_error(NULL, "no trusted certificates (give --machine, -k "
 			 "DIR, -c CERT, --vmlinux, --esl, --mok or "
@@ -328,21 +328,21 @@ static int validate(const struct opts *o)
 }
 
 /* Fill the keyrings, then list them or judge every file; an exit code. */
-static int run(struct opts *o, struct tk_keyrings *k)
+static int run(struct opts *o, struct keyrings *k)
 {
-	struct tk_setup t = {
+	struct keyrings_setup t = {
 		.kr = o->kr, .kline = o->kline, .kcpath = o->kcpath,
 		.ktree = o->ktree, .blpath = o->blpath, .enforce = o->enforce,
 		.lockdown = o->lockdown, .vendor = o->vendor,
 		.srcs = o->srcs, .nsrc = o->nsrc,
 		.m = o->machine ? &o->m : NULL, .notes = &o->notes,
 	};
-	const struct vr_run r = {
+	const struct ms_verify_run r = {
 		.t = &t, .k = k, .sig = o->sig, .detached = o->detached,
 		.usage = o->usage, .json = o->json, .quiet = o->quiet,
 		.summary = o->walk || o->from, .jobs = o->jobs,
 	};
-	struct tk_failure f;
+	struct keyrings_failure f;
 
 	if (keyrings_load(&t, k, &ms_load_report_words, &f)) {
 		ms_load_report_say_failure(&f);
@@ -351,7 +351,7 @@ static int run(struct opts *o, struct tk_keyrings *k)
 	}
 	if (o->list_keys) {
 		ms_load_report_list_keys(stdout, k);
-		return MS_EXIT_OK;
+		return EXITCODE_OK;
 	}
 	o->judging = true;
 	return ms_verify_run(&r, &(const struct treewalk_inputs){
@@ -362,20 +362,20 @@ static int run(struct opts *o, struct tk_keyrings *k)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .kr = kr_get(KR_DEFAULT), .usage = -1,
+	struct opts o = { .kr = rules_get(RULES_DEFAULT), .usage = -1,
 			  .lockdown = -1 };
-	struct tk_keyrings k = { 0 };
+	struct keyrings k = { 0 };
 	int code;
 
 	log_init(argv[0]);
 	/* the arguments, the .config's revocation certificates and
 	 * --machine's image, MOK list, db and dbx */
-	o.srcs = calloc((size_t)argc + 1 + MP_MAX_SOURCES, sizeof(*o.srcs));
+	o.srcs = calloc((size_t)argc + 1 + MACHINE_PARTS_MAX_SOURCES, sizeof(*o.srcs));
 	if (!o.srcs)
-		return MS_EXIT_IO;
+		return EXITCODE_IO;
 	code = parse_options(argc, argv, &o);
 	if (code) {
-		code = code == MS_CLI_STOP ? MS_EXIT_OK : -1;
+		code = code == CLI_OPTIONS_STOP ? EXITCODE_OK : -1;
 		goto done;
 	}
 	if (o.machine && (code = machine_parts(&o)))
@@ -387,7 +387,7 @@ int main(int argc, char **argv)
 done:
 	if (code < 0) {
 		log_usage_hint();
-		code = MS_EXIT_USAGE;
+		code = EXITCODE_USAGE;
 	}
 	if (o.json && code && !o.judging)
 		exitcode_json(stdout, code, o.err);

@@ -12,10 +12,10 @@
 
 /* extract-sig/describe_run.h's show: judge with the kernel line, then print. */
 static void sink_show(void *ctx, FILE *out, const char *file,
-		      struct ms_sigdesc *d, const uint8_t *mod, size_t len)
+		      struct sig_describe *d, const uint8_t *mod, size_t len)
 {
-	const struct rp_describe *r = ctx;
-	const struct kr_rules *kr = r->kernel ? r->kernel : kr_get(KR_DEFAULT);
+	const struct ms_describe_print *r = ctx;
+	const struct rules_rules *kr = r->kernel ? r->kernel : rules_get(RULES_DEFAULT);
 	char desc[320];
 
 	/* -c: CERT's key and whether it vouches, as verify-file says */
@@ -23,13 +23,13 @@ static void sink_show(void *ctx, FILE *out, const char *file,
 		cert_check_chain(r->cert_path, kr, mod, len, d, desc,
 			      sizeof(desc));
 	waiver_describe(kr, d);
-	if (r->view == RP_DESCRIBE_JSON) {
+	if (r->view == MS_DESCRIBE_PRINT_JSON) {
 		json_object *o = rp_sigdesc_json(d, file);
 
 		fprintf(out, "%s\n",
-			json_object_to_json_string_ext(o, MS_JSON_FLAGS));
+			json_object_to_json_string_ext(o, RP_SIGNER_FACTS_JSON_FLAGS));
 		json_object_put(o);
-	} else if (r->view == RP_DESCRIBE_TEXT) {
+	} else if (r->view == MS_DESCRIBE_PRINT_TEXT) {
 		rp_sigdesc_print(out, d, file);
 	}
 }
@@ -39,19 +39,19 @@ static void sink_show(void *ctx, FILE *out, const char *file,
 static void sink_failed(void *ctx, FILE *out, const char *file, int err,
 			const char *why)
 {
-	const struct rp_describe *r = ctx;
+	const struct ms_describe_print *r = ctx;
 
-	if (r->view == RP_DESCRIBE_JSON)
+	if (r->view == MS_DESCRIBE_PRINT_JSON)
 		rp_verdict_error_json(out, file, err, why);
 }
 
-struct ms_describe_sink ms_describe_print_sink(const struct rp_describe *r)
+struct ms_describe_sink ms_describe_print_sink(const struct ms_describe_print *r)
 {
 	struct ms_describe_sink s = {
 		.show = sink_show,
 		.failed = sink_failed,
 		/* descriptions of many files: a blank line between them */
-		.between = r->view == RP_DESCRIBE_TEXT ? "\n" : NULL,
+		.between = r->view == MS_DESCRIBE_PRINT_TEXT ? "\n" : NULL,
 		.ctx = (void *)r,
 	};
 

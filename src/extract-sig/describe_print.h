@@ -12,28 +12,28 @@
 
 #include "extract-sig/describe_run.h"
 
-struct kr_rules;
+struct rules_rules;
 
 /* How extract-sig shows each file. */
-enum rp_describe_view {
-	RP_DESCRIBE_TEXT,	/* rp_sigdesc_print, a blank line between */
-	RP_DESCRIBE_JSON,	/* one object a file, ERROR objects too */
-	RP_DESCRIBE_NONE,	/* nothing on stdout */
+enum ms_describe_print_view {
+	MS_DESCRIBE_PRINT_TEXT,	/* rp_sigdesc_print, a blank line between */
+	MS_DESCRIBE_PRINT_JSON,	/* one object a file, ERROR objects too */
+	MS_DESCRIBE_PRINT_NONE,	/* nothing on stdout */
 };
 
-struct rp_describe {
-	enum rp_describe_view view;
+struct ms_describe_print {
+	enum ms_describe_print_view view;
 	/* the kernel line that judges: what it makes of an ML-DSA
 	 * signer's signed attributes (kernel/waiver.h), and, with
 	 * cert_path, whether that certificate alone vouches for the
 	 * signature as verify-file -c judges (kernel/cert_check.h) */
-	const struct kr_rules *kernel;
+	const struct rules_rules *kernel;
 	const char *cert_path;
 };
 
 /* The sink for extract-sig/describe_run.h that judges and prints as r says
  * (r must outlive it). */
-struct ms_describe_sink ms_describe_print_sink(const struct rp_describe *r);
+struct ms_describe_sink ms_describe_print_sink(const struct ms_describe_print *r);
 
 /*
  * extract-sig's summary of many files:

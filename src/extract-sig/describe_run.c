@@ -53,7 +53,7 @@ static int fail(const struct job *j, int err, int code, const char *fmt, ...)
 /* The module changed while it was read: say so, nothing else. */
 static int input_changed(const struct job *j)
 {
-	return fail(j, INFILE_ECHANGED, MS_EXIT_IO, "%s",
+	return fail(j, INFILE_ECHANGED, EXITCODE_IO, "%s",
 		    infile_strerror(INFILE_ECHANGED));
 }
 
@@ -126,7 +126,7 @@ static int write_stdout(const struct job *j, const uint8_t *p, size_t len)
 		return input_changed(j);
 	if (err)
 		log_error("stdout", "%s", strerror(-err));
-	return err ? MS_EXIT_IO : MS_EXIT_OK;
+	return err ? EXITCODE_IO : EXITCODE_OK;
 }
 
 /* The PKCS#7 id type is the only one the kernel accepts
@@ -136,7 +136,7 @@ static int id_type_exit(const struct job *j, const struct trailer *t)
 	const char *name = sig_describe_id_type_name(t->desc.id_type);
 
 	if (t->desc.id_type == TRAILER_ID_PKCS7)
-		return MS_EXIT_OK;
+		return EXITCODE_OK;
 	if (name)
 		log_error(j->file, "signature id type %u (%s) is not PKCS#7: "
 			 "the legacy pre-4.3 format, which kernels refuse "
@@ -145,7 +145,7 @@ static int id_type_exit(const struct job *j, const struct trailer *t)
 		log_error(j->file, "unknown signature id type %u: not a "
 			 "PKCS#7 module signature (the kernel says ENOPKG)",
 			 t->desc.id_type);
-	return MS_EXIT_NOPKG;
+	return EXITCODE_NOPKG;
 }
 
 /*
@@ -159,11 +159,11 @@ static int signed_after(const struct job *j, const struct module_file *f)
 	const char *what;
 
 	if (!f->signed_after)
-		return MS_EXIT_OK;
+		return EXITCODE_OK;
 	if (module_file_signed_after(f, &what))
-		return fail(j, -ENODATA, MS_EXIT_UNSIGNED, "%s", what);
+		return fail(j, -ENODATA, EXITCODE_UNSIGNED, "%s", what);
 	log_warn(j->file, "%s; describing the signature inside", what);
-	return MS_EXIT_OK;
+	return EXITCODE_OK;
 }
 
 /*
@@ -172,7 +172,7 @@ static int signed_after(const struct job *j, const struct module_file *f)
  * signature).
  */
 static int show(const struct job *j, const struct module_file *f,
-		struct ms_sigdesc *d, const uint8_t *mod, size_t len)
+		struct sig_describe *d, const uint8_t *mod, size_t len)
 {
 	if (f && f->comp != COMPRESS_NONE) {
 		d->compression = compress_name(f->comp);
@@ -188,7 +188,7 @@ static int show(const struct job *j, const struct module_file *f,
 		log_warn(j->file, "signed twice: the body still ends with an "
 			"older signature");
 	j->sink->show(j->sink->ctx, j->out, j->file, d, mod, len);
-	return MS_EXIT_OK;
+	return EXITCODE_OK;
 }
 
 /*
@@ -206,12 +206,12 @@ static int part_modinfo(const struct job *j, const struct module_file *f)
 	if (err == -EINVAL) {
 		log_error(NULL, "unknown modinfo field '%s' (sig_id, signer, "
 			 "sig_key, sig_hashalgo, signature)", j->o->field);
-		return MS_EXIT_USAGE;
+		return EXITCODE_USAGE;
 	}
 	if (err)
 		log_info("%s: modinfo shows no signature fields for this file",
 			j->file);
-	return MS_EXIT_OK;
+	return EXITCODE_OK;
 }
 
 /* The split-off parts of one appended signature; -1 when none is asked. */
@@ -221,18 +221,18 @@ static int split_part(const struct job *j, const struct module_file *f,
 	const struct ms_describe_opts *o = j->o;
 
 	switch (o->part) {
-	case MS_PART_BODY:
+	case MS_DESCRIBE_PART_BODY:
 		return write_stdout(j, f->data, t->body_len);
-	case MS_PART_SIG:
+	case MS_DESCRIBE_PART_SIG:
 		return write_stdout(j, f->data + t->sig_off, t->sig_len);
-	case MS_PART_DESCRIPTOR:
+	case MS_DESCRIBE_PART_DESCRIPTOR:
 		fprintf(j->out, "%u %u %u %u %u %u\n", t->desc.algo,
 			t->desc.hash, t->desc.id_type, t->desc.signer_len,
 			t->desc.key_id_len, t->desc.sig_len);
-		return MS_EXIT_OK;
-	case MS_PART_MODINFO:
+		return EXITCODE_OK;
+	case MS_DESCRIBE_PART_MODINFO:
 		return part_modinfo(j, f);
-	case MS_PART_NONE:
+	case MS_DESCRIBE_PART_NONE:
 		break;
 	}
 	return -1;
@@ -243,7 +243,7 @@ static int split_part(const struct job *j, const struct module_file *f,
 static int describe_p7s(const struct job *j, const struct module_file *f)
 {
 	const struct ms_describe_opts *o = j->o;
-	struct ms_sigdesc d;
+	struct sig_describe d;
 	int err, rc;
 
 	err = sig_describe_fill_detached(&d, f->data, f->len, 0, 0, j->file,
@@ -262,25 +262,25 @@ static int run(const struct job *j, const struct module_file *f)
 {
 	const struct ms_describe_opts *o = j->o;
 	struct trailer t;
-	struct ms_sigdesc d;
+	struct sig_describe d;
 	const char *why;
 	int err, rc;
 
 	err = trailer_split(f->data, f->len, &t, &why);
 	if (infile_check(&f->file))
 		return input_changed(j);
-	if (err == -ENODATA && o->part == MS_PART_NONE && !f->signed_after &&
+	if (err == -ENODATA && o->part == MS_DESCRIBE_PART_NONE && !f->signed_after &&
 	    describe_p7s(j, f) == 0)
-		return MS_EXIT_OK;
+		return EXITCODE_OK;
 	/* modinfo has its own reading of the trailer, and no error */
-	if (err && o->part == MS_PART_MODINFO && !o->body_out && !o->sig_out)
+	if (err && o->part == MS_DESCRIBE_PART_MODINFO && !o->body_out && !o->sig_out)
 		return part_modinfo(j, f);
 	if (err)
-		return fail(j, err, err == -ENODATA ? MS_EXIT_UNSIGNED :
-			    MS_EXIT_MALFORMED, "%s", why);
+		return fail(j, err, err == -ENODATA ? EXITCODE_UNSIGNED :
+			    EXITCODE_MALFORMED, "%s", why);
 	/* Files first: the parts exist whatever the id type. */
 	if ((o->body_out || o->sig_out) && write_parts(j, f, &t))
-		return MS_EXIT_IO;
+		return EXITCODE_IO;
 	rc = split_part(j, f, &t);
 	if (rc >= 0)
 		return rc;
@@ -294,7 +294,7 @@ static int run(const struct job *j, const struct module_file *f)
 	}
 	if (err) {
 		sig_describe_free(&d);
-		return fail(j, -EBADMSG, MS_EXIT_MALFORMED, "signature blob "
+		return fail(j, -EBADMSG, EXITCODE_MALFORMED, "signature blob "
 			    "is not a CMS/PKCS#7 SignedData message");
 	}
 	show(j, f, &d, f->data, f->len);
@@ -308,7 +308,7 @@ static int run_detached(const struct job *j, const struct module_file *f)
 {
 	const struct ms_describe_opts *o = j->o;
 	struct module_file s;
-	struct ms_sigdesc d;
+	struct sig_describe d;
 	const char *content;
 	char *p7s = NULL;
 	const char *path = o->sig;
@@ -316,12 +316,12 @@ static int run_detached(const struct job *j, const struct module_file *f)
 
 	if (!path) {
 		if (asprintf(&p7s, "%s.p7s", j->file) < 0)
-			return fail(j, -ENOMEM, MS_EXIT_IO, "out of memory");
+			return fail(j, -ENOMEM, EXITCODE_IO, "out of memory");
 		path = p7s;
 	}
 	err = module_file_open(path, &s, &content);
 	if (err) {
-		rc = fail(j, err, MS_EXIT_IO, "cannot read the detached "
+		rc = fail(j, err, EXITCODE_IO, "cannot read the detached "
 			  "signature %s: %s (give it with --sig)", path,
 			  content ? content : infile_strerror(err));
 		free(p7s);
@@ -331,7 +331,7 @@ static int run_detached(const struct job *j, const struct module_file *f)
 				       trailer_has_magic(f->data, f->len), path,
 				       o->cert, o->cert_path);
 	if (err)
-		rc = fail(j, -EBADMSG, MS_EXIT_MALFORMED, "%s is not a "
+		rc = fail(j, -EBADMSG, EXITCODE_MALFORMED, "%s is not a "
 			  "CMS/PKCS#7 SignedData message", path);
 	else
 		rc = show(j, f, &d, NULL, 0);
@@ -359,17 +359,17 @@ int ms_describe_file(const struct ms_describe_opts *o,
 		if (content)
 			return fail(&j, err, exitcode_for_errno(err),
 				    "cannot decompress: %s", content);
-		return fail(&j, err, MS_EXIT_IO, "%s", infile_strerror(err));
+		return fail(&j, err, EXITCODE_IO, "%s", infile_strerror(err));
 	}
 	if (o->sig || o->detached) {
 		rc = run_detached(&j, &f);
 	} else {
 		rc = signed_after(&j, &f);
-		if (rc == MS_EXIT_OK)
+		if (rc == EXITCODE_OK)
 			rc = run(&j, &f);
 	}
 	/* what was said about a module that changed meanwhile is void */
-	if (infile_check(&f.file) && rc != MS_EXIT_IO)
+	if (infile_check(&f.file) && rc != EXITCODE_IO)
 		rc = input_changed(&j);
 	module_file_close(&f);
 	return rc;
@@ -389,9 +389,9 @@ static void each_done(void *ctx, size_t i, int code)
 
 	(void)i;
 	switch (code) {
-	case MS_EXIT_OK: t->signed_++; break;
-	case MS_EXIT_UNSIGNED: t->unsigned_++; break;
-	case MS_EXIT_MALFORMED: t->malformed++; break;
+	case EXITCODE_OK: t->signed_++; break;
+	case EXITCODE_UNSIGNED: t->unsigned_++; break;
+	case EXITCODE_MALFORMED: t->malformed++; break;
 	default: t->errors++; break;
 	}
 }

@@ -21,17 +21,17 @@
 
 /* What goes to stdout instead of a description, if anything. */
 enum ms_describe_part {
-	MS_PART_NONE,		/* the description (or nothing, with -q) */
-	MS_PART_BODY,		/* the body without its signature */
-	MS_PART_SIG,		/* the raw signature blob */
-	MS_PART_DESCRIPTOR,	/* extract-module-sig.pl -d's six numbers */
-	MS_PART_MODINFO,	/* kmod modinfo's signature lines */
+	MS_DESCRIBE_PART_NONE,		/* the description (or nothing, with -q) */
+	MS_DESCRIBE_PART_BODY,		/* the body without its signature */
+	MS_DESCRIBE_PART_SIG,		/* the raw signature blob */
+	MS_DESCRIBE_PART_DESCRIPTOR,	/* extract-module-sig.pl -d's six numbers */
+	MS_DESCRIBE_PART_MODINFO,	/* kmod modinfo's signature lines */
 };
 
 struct ms_describe_opts {
 	enum ms_describe_part part;
 	int quiet;		/* no description, no part: the exit code */
-	const char *field;	/* MS_PART_MODINFO: one field, or NULL */
+	const char *field;	/* MS_DESCRIBE_PART_MODINFO: one field, or NULL */
 	const char *body_out, *sig_out;	/* files to write, or NULL */
 	const char *sig;	/* the detached signature of the one file */
 	int detached;		/* FILE.p7s beside each FILE */
@@ -50,7 +50,7 @@ struct ms_describe_opts {
  */
 struct ms_describe_sink {
 	void (*show)(void *ctx, FILE *out, const char *file,
-		     struct ms_sigdesc *d, const uint8_t *mod, size_t len);
+		     struct sig_describe *d, const uint8_t *mod, size_t len);
 	void (*failed)(void *ctx, FILE *out, const char *file, int err,
 		       const char *why);
 	const char *between;

@@ -187,7 +187,7 @@ int ms_agent_delegate(const char *sock, const struct ms_agent_job *job,
 			log_error(job->module, "locked by the signing agent at "
 				 "%s, which does not answer: stop it, or unset "
 				 "%s", sock, MS_AGENT_ENV);
-			*code = MS_EXIT_IO;
+			*code = EXITCODE_IO;
 			done = 1;
 			goto out;
 		}

@@ -69,7 +69,7 @@ static void sweep_dead(const char *tmp)
 	closedir(d);
 }
 
-static int make_socket(struct ms_agent_server *sv)
+static int make_socket(struct ms_agent_session *sv)
 {
 	const char *tmp = getenv("TMPDIR");
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -108,7 +108,7 @@ static int make_socket(struct ms_agent_server *sv)
 
 /* Stop accepting, finish the clients being served, remove the socket
  * and its directory.  Once. */
-static void teardown(struct ms_agent_server *sv, pthread_t *tid, int nt)
+static void teardown(struct ms_agent_session *sv, pthread_t *tid, int nt)
 {
 	if (sv->stopping)
 		return;
@@ -124,7 +124,7 @@ static void teardown(struct ms_agent_server *sv, pthread_t *tid, int nt)
 
 /* Once the serving has ended: flush what was signed, then answer a stop
  * request, so that --agent-stop returns with every module on disk. */
-static void finish(struct ms_agent_server *sv)
+static void finish(struct ms_agent_session *sv)
 {
 	for (int i = 0; i < sv->nfs; i++) {
 		syncfs(sv->fs_fd[i]);
@@ -138,7 +138,7 @@ static void finish(struct ms_agent_server *sv)
 	}
 }
 
-static int load_identity(struct ms_agent_server *sv)
+static int load_identity(struct ms_agent_session *sv)
 {
 	const struct ms_agent_conf *c = sv->conf;
 	int err;
@@ -161,7 +161,7 @@ static int status_code(int st)
 {
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
-	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : MS_EXIT_IO;
+	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : EXITCODE_IO;
 }
 
 /* Run cmd with the signals unblocked: its pid, or -errno. */
@@ -194,7 +194,7 @@ static void go_quiet(void)
 int ms_agent_serve(const struct ms_agent_conf *conf, char *const *cmd,
 		   int ready_fd)
 {
-	struct ms_agent_server sv = { .conf = conf,
+	struct ms_agent_session sv = { .conf = conf,
 				      .signer = *conf->signer,
 				      .lfd = -1, .stop_fd = -1 };
 	struct ms_sign_many many;

@@ -45,7 +45,7 @@ static int same_opt(const char *a, const char *b)
  * a certificate rewritten in place must not be signed for by the old
  * one).
  */
-static int acceptable(const struct ms_agent_server *sv, const struct ms_agent_req *rq)
+static int acceptable(const struct ms_agent_session *sv, const struct ms_agent_req *rq)
 {
 	const struct ms_agent_conf *c = sv->conf;
 	const char *key = rq->s[MS_AGENT_S_KEY];
@@ -122,7 +122,7 @@ static void client_names(char *path, const char *prefix, size_t plen)
  * signed is on disk.  replaces: the job only replaces existing files (in
  * place, no .p7s).  The flushes for ms_signer_commit.
  */
-static unsigned int note_fs(struct ms_agent_server *sv, const char *target,
+static unsigned int note_fs(struct ms_agent_session *sv, const char *target,
 			    int replaces)
 {
 	char copy[PATH_MAX];
@@ -137,7 +137,7 @@ static unsigned int note_fs(struct ms_agent_server *sv, const char *target,
 	for (i = 0; i < sv->nfs; i++)
 		if (sv->fs_dev[i] == st.st_dev)
 			break;
-	if (i == sv->nfs && sv->nfs < MAX_FS) {
+	if (i == sv->nfs && sv->nfs < MS_AGENT_SESSION_MAX_FS) {
 		snprintf(copy, sizeof(copy), "%s", target);
 		fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd >= 0) {
@@ -172,24 +172,24 @@ static int client_gone(int fd)
 
 /* Sign one client's module as its own run would: the code and the text
  * it would have printed, or -ECONNRESET when the client left first. */
-static int sign_for(struct ms_agent_server *sv, const struct ms_agent_req *rq,
+static int sign_for(struct ms_agent_session *sv, const struct ms_agent_req *rq,
 		    int client, int cwd, FILE *cap)
 {
 	const char *module = rq->s[MS_AGENT_S_MODULE];
 	const char *dest = rq->s[MS_AGENT_S_DEST];
 	char mpath[PATH_MAX], dpath[PATH_MAX], mpre[64] = "", dpre[64] = "";
-	struct ms_sign_req r = {
+	struct ms_signer_req r = {
 		.module = mpath,
 		.save_p7s = !!(rq->flags & MS_AGENT_F_SAVE_P7S),
 		.p7s_only = !!(rq->flags & MS_AGENT_F_P7S_ONLY),
 		.firmware = !!(rq->flags & MS_AGENT_F_FIRMWARE),
 		.signed_policy = rq->flags & MS_AGENT_F_REPLACE ?
-			MS_SIGNED_REPLACE : rq->flags & MS_AGENT_F_SKIP ?
-			MS_SIGNED_SKIP : MS_SIGNED_REFUSE,
+			MS_SIGNER_SIGNED_REPLACE : rq->flags & MS_AGENT_F_SKIP ?
+			MS_SIGNER_SIGNED_SKIP : MS_SIGNER_SIGNED_REFUSE,
 		.overlap = 1,
 	};
-	struct ms_signed job;
-	struct ms_fail fail;
+	struct ms_signer_signed job;
+	struct ms_signer_failure fail;
 	int mp, dp = 0, err, skipped = 0;
 
 	mp = client_path(mpath, sizeof(mpath), cwd, module);
@@ -222,7 +222,7 @@ static int sign_for(struct ms_agent_server *sv, const struct ms_agent_req *rq,
 	if (skipped && !(rq->flags & MS_AGENT_F_QUIET))
 		fprintf(cap, "%s: %s: already signed, left unchanged\n",
 			log_prog(), module);
-	return MS_EXIT_OK;
+	return EXITCODE_OK;
 }
 
 /* The module the client opened is the one its name leads to from here
@@ -256,7 +256,7 @@ static void hold_module(int *held, int modfd)
 
 /* One connection: 1 when its descriptor is kept (a stop request).
  * *held: the last module served (hold_module). */
-static int serve_client(struct ms_agent_server *sv, int fd, uint8_t *buf, int *held)
+static int serve_client(struct ms_agent_session *sv, int fd, uint8_t *buf, int *held)
 {
 	struct ucred cr = { .uid = (uid_t)-1 };
 	socklen_t crlen = sizeof(cr);
@@ -325,7 +325,7 @@ out:
 
 void *ms_agent_session_worker(void *arg)
 {
-	struct ms_agent_server *sv = arg;
+	struct ms_agent_session *sv = arg;
 	uint8_t *buf = malloc(MS_AGENT_MSG_MAX);
 	int held = -1;
 

@@ -17,9 +17,9 @@
 #include "sign-file/signer.h"
 
 /* File systems written to, flushed once when the serving ends. */
-#define MAX_FS 32
+#define MS_AGENT_SESSION_MAX_FS 32
 
-struct ms_agent_server {
+struct ms_agent_session {
 	const struct ms_agent_conf *conf;
 	struct ms_signer signer;	/* conf's, with the batch's lock and
 					 * template */
@@ -29,9 +29,9 @@ struct ms_agent_server {
 	int lfd;
 	char dir[PATH_MAX], sock[PATH_MAX];
 	pthread_mutex_t lock;		/* fs[], stop_fd */
-	dev_t fs_dev[MAX_FS];
-	int fs_fd[MAX_FS], nfs;
-	unsigned int fs_sync[MAX_FS][2];	/* ms_dur_commit_flags() for a
+	dev_t fs_dev[MS_AGENT_SESSION_MAX_FS];
+	int fs_fd[MS_AGENT_SESSION_MAX_FS], nfs;
+	unsigned int fs_sync[MS_AGENT_SESSION_MAX_FS][2];	/* ms_dur_commit_flags() for a
 						 * new file, a replacing one */
 	int fs_full;			/* more file systems than fs[]: those
 					 * were flushed per file */

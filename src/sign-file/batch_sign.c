@@ -17,7 +17,7 @@
 
 struct pend {
 	size_t i;
-	struct ms_signed job;
+	struct ms_signer_signed job;
 };
 
 struct group {
@@ -27,9 +27,9 @@ struct group {
 
 struct sign_run {
 	const struct ms_signer *s;
-	const struct ms_sign_req *req;
+	const struct ms_signer_req *req;
 	const struct batch_run_list *list;
-	const struct ms_sign_view *view;
+	const struct ms_outcome_view *view;
 	struct batch_run_result *res;
 	pthread_mutex_t glock;	/* cur */
 	struct group cur;	/* prepared, waiting for the next flush */
@@ -66,14 +66,14 @@ static char *captured_reason(FILE *errs, const struct batch_run_result *r,
 /* A file's line and diagnostic, written from whichever thread knows.
  * made: with describe, the signature made (borrowed). */
 static void finish(struct sign_run *run, size_t i, int err, int skipped,
-		   const struct ms_fail *fail, const struct ms_made_sig *made)
+		   const struct ms_signer_failure *fail, const struct ms_signer_made_sig *made)
 {
 	struct batch_run_result *r = &run->res[i];
 	const char *name = run->list->v[i];
-	struct ms_sign_outcome o = {
+	struct ms_outcome o = {
 		.file = name,
-		.verdict = err ? MS_SIGN_FAILED : skipped ? MS_SIGN_SKIPPED :
-			   MS_SIGN_SIGNED,
+		.verdict = err ? MS_OUTCOME_FAILED : skipped ? MS_OUTCOME_SKIPPED :
+			   MS_OUTCOME_SIGNED,
 		.err = err,
 		.made = made && !err && !skipped ? &made->d : NULL,
 	};
@@ -88,7 +88,7 @@ static void finish(struct sign_run *run, size_t i, int err, int skipped,
 		return;
 	}
 	if (batch_run_result_begin(&c, r)) {
-		r->code = MS_EXIT_IO;
+		r->code = EXITCODE_IO;
 		r->tag = DONE_FAILED;
 		return;
 	}
@@ -117,18 +117,18 @@ static int same_dir(const char *a, const char *b)
 struct cstate {
 	char *dir;		/* target path, for the directory fsync */
 	int err;
-	struct ms_fail fail;
+	struct ms_signer_failure fail;
 };
 
 /* syncfs() once per file system of the group; OUTFILE_SYNC_FILE when any
  * fails, so that each file is then flushed (and judged) on its own. */
 static unsigned int sync_group(struct group *g)
 {
-	dev_t devs[MS_GROUP_MAX];
+	dev_t devs[MS_BATCH_SIGN_GROUP_MAX];
 	size_t ndev = 0, d;
 
 	for (size_t k = 0; k < g->n; k++) {
-		struct ms_signed *j = &g->v[k].job;
+		struct ms_signer_signed *j = &g->v[k].job;
 		int fd = j->out.fd >= 0 ? j->out.fd : j->p7s.fd;
 		struct stat st;
 
@@ -143,7 +143,7 @@ static unsigned int sync_group(struct group *g)
 			;
 		if (d < ndev)
 			continue;
-		if (ndev < MS_GROUP_MAX)
+		if (ndev < MS_BATCH_SIGN_GROUP_MAX)
 			devs[ndev++] = st.st_dev;
 		if (syncfs(fd) < 0)
 			return OUTFILE_SYNC_FILE;
@@ -160,14 +160,14 @@ static void commit_group(struct sign_run *run, struct workpool *pool,
 			 struct group *g)
 {
 	struct cstate *cs = calloc(g->n ? g->n : 1, sizeof(*cs));
-	size_t idx[MS_GROUP_MAX];
+	size_t idx[MS_BATCH_SIGN_GROUP_MAX];
 	unsigned int sync;
 	size_t k, e;
 
 	if (!cs) {
 		/* No room to group: each file flushes on its own. */
 		for (k = 0; k < g->n; k++) {
-			struct ms_fail fail;
+			struct ms_signer_failure fail;
 			int err = ms_signer_commit(&g->v[k].job, OUTFILE_SYNC_FILE |
 						   OUTFILE_SYNC_DIR, &fail);
 
@@ -180,7 +180,7 @@ static void commit_group(struct sign_run *run, struct workpool *pool,
 	}
 	sync = sync_group(g);
 	for (k = 0; k < g->n; k++) {
-		struct ms_signed *j = &g->v[k].job;
+		struct ms_signer_signed *j = &g->v[k].job;
 		const char *t = j->out.tmp ? j->out.target : j->p7s.target;
 
 		/* Copied first: the commit frees the target's name. */
@@ -209,7 +209,7 @@ static void commit_group(struct sign_run *run, struct workpool *pool,
 			if (!cs[e].dir || !same_dir(cs[e].dir, cs[k].dir))
 				continue;
 			cs[e].err = err;
-			cs[e].fail.stage = MS_STAGE_OUTPUT;
+			cs[e].fail.stage = MS_SIGNER_STAGE_OUTPUT;
 			snprintf(cs[e].fail.path, sizeof(cs[e].fail.path),
 				 "%s", cs[e].dir);
 		}
@@ -220,9 +220,9 @@ static void commit_group(struct sign_run *run, struct workpool *pool,
 		ms_signer_release(&g->v[k].job);
 		free(cs[k].dir);
 		/* Handed over together: one wake-up of the emitter per group
-		 * (a group never holds more than MS_GROUP_MAX). */
-		idx[e = k % MS_GROUP_MAX] = g->v[k].i;
-		if (e == MS_GROUP_MAX - 1 || k == g->n - 1)
+		 * (a group never holds more than MS_BATCH_SIGN_GROUP_MAX). */
+		idx[e = k % MS_BATCH_SIGN_GROUP_MAX] = g->v[k].i;
+		if (e == MS_BATCH_SIGN_GROUP_MAX - 1 || k == g->n - 1)
 			workpool_finish_many(pool, idx, e + 1);
 	}
 	free(cs);
@@ -257,10 +257,10 @@ static void flush_group(struct sign_run *run, struct workpool *pool)
 static int sign_job(struct workpool *pool, void *ctx, size_t i)
 {
 	struct sign_run *run = ctx;
-	struct ms_sign_req r = *run->req;
+	struct ms_signer_req r = *run->req;
 	struct group full = { NULL, 0 };
-	struct ms_signed job;
-	struct ms_fail fail;
+	struct ms_signer_signed job;
+	struct ms_signer_failure fail;
 	int skipped, err;
 
 	r.module = run->list->v[i];
@@ -270,7 +270,7 @@ static int sign_job(struct workpool *pool, void *ctx, size_t i)
 	 * lock is let go only by the commit, so commit before waiting. */
 	r.nowait = 1;
 	err = ms_signer_prepare(run->s, &r, &job, &skipped, &fail);
-	if (err == -EWOULDBLOCK && fail.stage == MS_STAGE_INPUT) {
+	if (err == -EWOULDBLOCK && fail.stage == MS_SIGNER_STAGE_INPUT) {
 		flush_group(run, pool);
 		r.nowait = 0;
 		err = ms_signer_prepare(run->s, &r, &job, &skipped, &fail);
@@ -280,9 +280,9 @@ static int sign_job(struct workpool *pool, void *ctx, size_t i)
 		return 0;
 	}
 	pthread_mutex_lock(&run->glock);
-	if (run->cur.n % MS_GROUP_MAX == 0) {
+	if (run->cur.n % MS_BATCH_SIGN_GROUP_MAX == 0) {
 		struct pend *v = realloc(run->cur.v, (run->cur.n +
-					 MS_GROUP_MAX) * sizeof(*v));
+					 MS_BATCH_SIGN_GROUP_MAX) * sizeof(*v));
 
 		if (!v) {
 			pthread_mutex_unlock(&run->glock);
@@ -297,7 +297,7 @@ static int sign_job(struct workpool *pool, void *ctx, size_t i)
 	}
 	run->cur.v[run->cur.n].i = i;
 	run->cur.v[run->cur.n++].job = job;
-	if (run->cur.n >= MS_GROUP_MAX)
+	if (run->cur.n >= MS_BATCH_SIGN_GROUP_MAX)
 		full = take_group(run);
 	pthread_mutex_unlock(&run->glock);
 	if (full.n)
@@ -318,7 +318,7 @@ static void sign_done(void *ctx, size_t i)
 	if (r->tag == DONE_SIGNED)
 		run->signed_++;
 	/* refused as already signed (8): found signed, as a skip is */
-	else if (r->tag == DONE_SKIPPED || r->code == MS_EXIT_SIGNED)
+	else if (r->tag == DONE_SKIPPED || r->code == EXITCODE_SIGNED)
 		run->skipped++;
 	else
 		run->failed++;
@@ -327,16 +327,16 @@ static void sign_done(void *ctx, size_t i)
 	batch_run_result_free(r);
 }
 
-int ms_batch_sign_run(const struct ms_signer *s, const struct ms_sign_req *req,
+int ms_batch_sign_run(const struct ms_signer *s, const struct ms_signer_req *req,
 		      const struct batch_run_list *list, int jobs,
-		      const struct ms_sign_view *view,
-		      struct ms_sign_tally *tally)
+		      const struct ms_outcome_view *view,
+		      struct ms_outcome_tally *tally)
 {
 	static const struct workpool_ops ops = { sign_job, sign_done,
 						sign_drain };
 	struct sign_run run = {
 		.s = s, .req = req, .list = list, .view = view,
-		.code = MS_EXIT_OK,
+		.code = EXITCODE_OK,
 	};
 	struct ms_signer local = *s;
 	struct ms_sign_many many;
@@ -349,7 +349,7 @@ int ms_batch_sign_run(const struct ms_signer *s, const struct ms_sign_req *req,
 	run.res = calloc(list->n ? list->n : 1, sizeof(*run.res));
 	if (!run.res) {
 		ms_sign_many_end(&many);
-		return MS_EXIT_IO;
+		return EXITCODE_IO;
 	}
 	pthread_mutex_init(&run.glock, NULL);
 	progress_init(&run.pg, list->n, "signed");
@@ -357,9 +357,9 @@ int ms_batch_sign_run(const struct ms_signer *s, const struct ms_sign_req *req,
 	progress_end(&run.pg);
 	if (err) {
 		log_error(NULL, "cannot start workers: %s", strerror(-err));
-		run.code = exitcode_worst(run.code, MS_EXIT_IO);
+		run.code = exitcode_worst(run.code, EXITCODE_IO);
 	}
-	*tally = (struct ms_sign_tally){
+	*tally = (struct ms_outcome_tally){
 		.files = list->n, .signed_ = run.signed_,
 		.skipped = run.skipped, .failed = run.failed, .code = run.code,
 	};

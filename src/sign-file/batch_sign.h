@@ -21,16 +21,16 @@
  * severe exit code.
  *
  * Durability: each worker writes complete temporary files without
- * flushing them; every MS_GROUP_MAX files (and at the end) one syncfs()
+ * flushing them; every MS_BATCH_SIGN_GROUP_MAX files (and at the end) one syncfs()
  * per file system makes them durable, then they are renamed into place
  * and each directory is fsynced once.  sign-file(1), BATCH OUTPUT and
  * DURABILITY (man/sign-file.h2m), says what a crash leaves behind at each
  * point.
  */
-#define MS_GROUP_MAX 64
-int ms_batch_sign_run(const struct ms_signer *s, const struct ms_sign_req *req,
+#define MS_BATCH_SIGN_GROUP_MAX 64
+int ms_batch_sign_run(const struct ms_signer *s, const struct ms_signer_req *req,
 		      const struct batch_run_list *list, int jobs,
-		      const struct ms_sign_view *view,
-		      struct ms_sign_tally *tally);
+		      const struct ms_outcome_view *view,
+		      struct ms_outcome_tally *tally);
 
 #endif

@@ -55,7 +55,7 @@ int ms_front_delegate(int argc, char **argv, int *code)
 	for (int i = 1; i < argc; i++)
 		if (argv[i][0] == '-')
 			return 0;
-	ms_sign_words_decode(MS_VERB_SIGN, 3, argv + 1, argc - 1, &w);
+	ms_sign_words_decode(MS_SIGN_WORDS_SIGN, 3, argv + 1, argc - 1, &w);
 	ms_front_job_words(&j, &w);
 	if (ms_agent_delegate(sock, &j, code))
 		return 1;
@@ -103,11 +103,11 @@ int ms_front_run_core(char **argv)
 		execv(cand[i], argv);
 		log_error(cand[i], "cannot run sign-file's signing code: %s "
 			 "(reinstall modsign)", strerror(errno));
-		return MS_EXIT_IO;
+		return EXITCODE_IO;
 	}
 	log_error(NULL, "cannot find sign-file's signing code, %s, beside "
 		 "%s or in %s: run the sign-file that make built or "
 		 "installed, or a symlink to it, not a copy", CORE_FROM_BIN,
 		 n > 0 ? self : "this executable", MODSIGN_PKGLIBDIR);
-	return MS_EXIT_IO;
+	return EXITCODE_IO;
 }

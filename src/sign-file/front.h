@@ -45,7 +45,7 @@ int ms_front_delegate(int argc, char **argv, int *code);
  * environment: lib/modsign/sign-file beside the directory of this
  * executable (its real path, then the path it was run by), else the one
  * in the directory it was installed to.  Returns only when it cannot:
- * MS_EXIT_IO, after one line naming the file.
+ * EXITCODE_IO, after one line naming the file.
  */
 int ms_front_run_core(char **argv);
 

@@ -9,14 +9,14 @@
 #include "sign-file/cms.h"
 #include "sign-file/kernel_check.h"
 
-int ms_kernel_check_cms(const struct kr_rules *kr, X509 *const *certs,
+int ms_kernel_check_cms(const struct rules_rules *kr, X509 *const *certs,
 			int n, const uint8_t *data, size_t len,
 			const uint8_t *cms, size_t cms_len,
-			struct ms_kernel_verdict *v)
+			struct ms_kernel_check_verdict *v)
 {
 	struct keyring ring = { 0 };
-	struct kv_result res = { 0 };
-	struct kv_ctx kv = { .kr = kr, .trusted = &ring };
+	struct verify_result res = { 0 };
+	struct verify_ctx kv = { .kr = kr, .trusted = &ring };
 	int err = 0;
 
 	memset(v, 0, sizeof(*v));
@@ -40,7 +40,7 @@ int ms_kernel_check_cms(const struct kr_rules *kr, X509 *const *certs,
 		v->cert_refused = 1;
 	} else {
 		v->err = verify_pkcs7(&kv, data, len, cms, cms_len,
-					 KV_USAGE_MODULE, &res);
+					 VERIFY_USAGE_MODULE, &res);
 		v->why = res.reason;
 		verify_result_free(&res);
 		if (v->err == -ENOMEM)
@@ -51,7 +51,7 @@ out:
 	return err ? err : v->err;
 }
 
-const char *ms_kernel_check_mldsa_note(const struct kr_rules *kr, EVP_PKEY *key)
+const char *ms_kernel_check_mldsa_note(const struct rules_rules *kr, EVP_PKEY *key)
 {
 	if (!ms_cms_signed_attrs(key) || (kr && kr->from_config))
 		return NULL;

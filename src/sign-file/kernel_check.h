@@ -13,9 +13,9 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
-struct kr_rules;
+struct rules_rules;
 
-struct ms_kernel_verdict {
+struct ms_kernel_check_verdict {
 	int err;		/* 0 or the kernel's -errno */
 	const char *why;	/* static; NULL when accepted */
 	int cert_refused;	/* the kernel would not load the certificate
@@ -37,10 +37,10 @@ struct ms_kernel_verdict {
  * -EINVAL or -EMSGSIZE for what its parser refuses.  Returns v->err, or
  * -ENOMEM with no verdict.
  */
-int ms_kernel_check_cms(const struct kr_rules *kr, X509 *const *certs,
+int ms_kernel_check_cms(const struct rules_rules *kr, X509 *const *certs,
 			int n, const uint8_t *data, size_t len,
 			const uint8_t *cms, size_t cms_len,
-			struct ms_kernel_verdict *v);
+			struct ms_kernel_check_verdict *v);
 
 /*
  * sign-file's warning for a signer key when the kernel's .config is not
@@ -49,6 +49,6 @@ int ms_kernel_check_cms(const struct kr_rules *kr, X509 *const *certs,
  * on modules only when built with the waiver.  NULL when there is nothing
  * to say.
  */
-const char *ms_kernel_check_mldsa_note(const struct kr_rules *kr, EVP_PKEY *key);
+const char *ms_kernel_check_mldsa_note(const struct rules_rules *kr, EVP_PKEY *key);
 
 #endif

@@ -86,7 +86,7 @@ const char *ms_key_problem_str(enum ms_key_problem p)
  * could lock), which is also what the kernel's pem_pw_cb does. */
 static int pin_cb(char *buf, int size, int rwflag, void *u)
 {
-	struct ms_pin_state *st = u;
+	struct ms_key_pin_state *st = u;
 	size_t n;
 
 	(void)rwflag;
@@ -253,7 +253,7 @@ out:
 static int load_key_buf(const uint8_t *buf, size_t len, const char *pin,
 			EVP_PKEY **key, X509 **cert, enum ms_key_problem *why)
 {
-	struct ms_pin_state st = { .pin = pin };
+	struct ms_key_pin_state st = { .pin = pin };
 	const unsigned char *p = buf;
 	OSSL_DECODER_CTX *dctx;
 	int pem = is_pem(buf, len);
@@ -308,7 +308,7 @@ static int load_key_buf(const uint8_t *buf, size_t len, const char *pin,
 }
 
 int ms_key_load_private(const char *spec, const struct ms_key_opts *o,
-			struct ms_token **tok, EVP_PKEY **key, X509 **cert,
+			struct ms_p11_load_token **tok, EVP_PKEY **key, X509 **cert,
 			enum ms_key_problem *why)
 {
 	const char *pin;
@@ -350,7 +350,7 @@ int ms_key_load_cert(const char *path, X509 **cert, enum ms_key_problem *why)
 }
 
 int ms_key_load_cert_spec(const char *spec, const struct ms_key_opts *o,
-			  struct ms_token **tok, X509 **cert,
+			  struct ms_p11_load_token **tok, X509 **cert,
 			  enum ms_key_problem *why)
 {
 	const unsigned char *p;

@@ -46,11 +46,11 @@ struct ms_key_opts {
 };
 
 /* What a token-held key needs kept alive while it signs. */
-struct ms_token;
-void ms_p11_load_free(struct ms_token *t);
+struct ms_p11_load_token;
+void ms_p11_load_free(struct ms_p11_load_token *t);
 /* The token(s) a failed lookup searched or saw (pkcs11/token.h:
  * ms_token_list), "" for none or a key file. */
-const char *ms_p11_load_searched(const struct ms_token *t);
+const char *ms_p11_load_searched(const struct ms_p11_load_token *t);
 
 /*
  * Load a private key.  spec is a file or a pkcs11: URI.
@@ -65,7 +65,7 @@ const char *ms_p11_load_searched(const struct ms_token *t);
  * KBUILD_SIGN_PIN: a wrong one is never retried.  *cert may be NULL.
  */
 int ms_key_load_private(const char *spec, const struct ms_key_opts *o,
-			struct ms_token **tok, EVP_PKEY **key, X509 **cert,
+			struct ms_p11_load_token **tok, EVP_PKEY **key, X509 **cert,
 			enum ms_key_problem *why);
 
 /*
@@ -76,7 +76,7 @@ int ms_key_load_private(const char *spec, const struct ms_key_opts *o,
  * reusing *tok's session when the key came from the same token.
  */
 int ms_key_load_cert_spec(const char *spec, const struct ms_key_opts *o,
-			  struct ms_token **tok, X509 **cert,
+			  struct ms_p11_load_token **tok, X509 **cert,
 			  enum ms_key_problem *why);
 /* A certificate file only (DER or PEM): base/cert_file.h's reading,
  * its failure told as a key problem. */
@@ -101,7 +101,7 @@ int ms_key_mldsa_named(const char *key, const char *cert);
 int ms_key_is_mldsa(EVP_PKEY *key);
 
 /* The passphrase callback used for keys: offers st->pin once. */
-struct ms_pin_state {
+struct ms_key_pin_state {
 	const char *pin;
 	int asked;
 };

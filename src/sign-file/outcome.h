@@ -12,33 +12,33 @@
 
 #include "module/sig_describe.h"
 
-enum ms_sign_verdict { MS_SIGN_SIGNED, MS_SIGN_SKIPPED, MS_SIGN_FAILED };
+enum ms_outcome_verdict { MS_OUTCOME_SIGNED, MS_OUTCOME_SKIPPED, MS_OUTCOME_FAILED };
 
 /* One file of a batch. */
-struct ms_sign_outcome {
+struct ms_outcome {
 	const char *file;
-	enum ms_sign_verdict verdict;
-	int err;		/* MS_SIGN_FAILED: the errno */
-	int code;		/* MS_SIGN_FAILED: the exit code */
-	/* MS_SIGN_FAILED: the diagnostic just printed, without the
+	enum ms_outcome_verdict verdict;
+	int err;		/* MS_OUTCOME_FAILED: the errno */
+	int code;		/* MS_OUTCOME_FAILED: the exit code */
+	/* MS_OUTCOME_FAILED: the diagnostic just printed, without the
 	 * program's and the file's names; NULL when none was */
 	const char *reason;
-	/* MS_SIGN_SIGNED, when asked for: the signature made, described
+	/* MS_OUTCOME_SIGNED, when asked for: the signature made, described
 	 * as extract-sig describes an appended one; else NULL */
-	const struct ms_sigdesc *made;
+	const struct sig_describe *made;
 };
 
 /*
  * How a batch shows its files: file prints one file's outcome on out;
  * with quiet, files signed or skipped print nothing and open no stream.
  */
-struct ms_sign_view {
+struct ms_outcome_view {
 	int quiet;
-	void (*file)(FILE *out, const struct ms_sign_outcome *o);
+	void (*file)(FILE *out, const struct ms_outcome *o);
 };
 
 /* A batch's files, by outcome, and its exit status. */
-struct ms_sign_tally {
+struct ms_outcome_tally {
 	size_t files, signed_, skipped, failed;
 	int code;
 };

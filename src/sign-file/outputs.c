@@ -5,19 +5,19 @@
 
 #include "sign-file/outputs.h"
 
-static int clobber(struct ms_fail *fail, const char *out, const char *path,
+static int clobber(struct ms_signer_failure *fail, const char *out, const char *path,
 		   const char *role)
 {
-	fail->stage = MS_STAGE_CLOBBER;
+	fail->stage = MS_SIGNER_STAGE_CLOBBER;
 	snprintf(fail->path, sizeof(fail->path), "%s", out);
 	samefile_clobber_text(fail->text, sizeof(fail->text), out, path, role);
 	fail->reason = fail->text;
 	return -EEXIST;
 }
 
-int ms_sign_outputs_check(const struct ms_sign_req *r, int digest,
+int ms_sign_outputs_check(const struct ms_signer_req *r, int digest,
 			  const struct samefile_inputs *inputs,
-			  struct ms_fail *fail)
+			  struct ms_signer_failure *fail)
 {
 	static const char *const ext[] = { ".p7s", ".digest", ".tbs" };
 	struct samefile_inputs all = *inputs;

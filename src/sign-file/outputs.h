@@ -15,11 +15,11 @@
  * 0 when no file r writes (the signed module, <dest>, <module>.p7s; with
  * digest, --digest-only's <module>.digest and <module>.tbs) is one of
  * inputs or, unless it is signed in place, the module itself.  Else
- * -EEXIST and fail (MS_STAGE_CLOBBER): path the output, text the input
+ * -EEXIST and fail (MS_SIGNER_STAGE_CLOBBER): path the output, text the input
  * it is.
  */
-int ms_sign_outputs_check(const struct ms_sign_req *r, int digest,
+int ms_sign_outputs_check(const struct ms_signer_req *r, int digest,
 			  const struct samefile_inputs *inputs,
-			  struct ms_fail *fail);
+			  struct ms_signer_failure *fail);
 
 #endif

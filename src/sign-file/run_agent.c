@@ -23,7 +23,7 @@ int ms_run_agent_stop(void)
 	if (err)
 		log_error(sock ? sock : MS_AGENT_ENV, "no signing agent "
 			 "answers there: %s", strerror(-err));
-	return err ? MS_EXIT_IO : 0;
+	return err ? EXITCODE_IO : 0;
 }
 
 /* What a run of its own prints first (the key's and the hash's
@@ -46,14 +46,14 @@ static char *agent_preamble(const struct ms_signer *signer, const char *hash,
 	return pre;
 }
 
-int ms_run_agent(struct ms_sign_cmd *c, int detached)
+int ms_run_agent(struct ms_cmd *c, int detached)
 {
-	const char *names[MS_MAX_SIGNERS] = { 0 };
+	const char *names[MS_SIGNER_MAX] = { 0 };
 	struct ms_agent_conf conf = { .keyid = c->keyid,
 				      .provider = c->kopts.provider,
 				      .p11module = c->kopts.p11_module };
 	struct ms_signer signer;
-	struct ms_fail fail;
+	struct ms_signer_failure fail;
 	char *pre = NULL;
 	int err, code = 0, ready = -1;
 
@@ -82,7 +82,7 @@ int ms_run_agent(struct ms_sign_cmd *c, int detached)
 	if (code < 0) {
 		log_error(NULL, "cannot start the signing agent: %s",
 			 strerror(-code));
-		code = MS_EXIT_IO;
+		code = EXITCODE_IO;
 	}
 out:
 	ms_signer_free(&signer);

@@ -20,7 +20,7 @@
 
 /* The modules named on the line, --files-from and -r (base/treewalk.h):
  * exit code or 0. */
-static int batch_list(const struct ms_sign_cmd *c, struct batch_run_list *list)
+static int batch_list(const struct ms_cmd *c, struct batch_run_list *list)
 {
 	const struct treewalk_inputs in = {
 		.names = c->pos.rest, .n = c->pos.nrest,
@@ -33,10 +33,10 @@ static int batch_list(const struct ms_sign_cmd *c, struct batch_run_list *list)
 
 /* Every output of the list checked against the run's inputs before
  * anything is loaded: 0, or the exit code of the first clash. */
-static int check_outputs(struct ms_sign_cmd *c, const struct batch_run_list *list)
+static int check_outputs(struct ms_cmd *c, const struct batch_run_list *list)
 {
 	struct samefile_inputs in = { 0 };
-	struct ms_fail fail;
+	struct ms_signer_failure fail;
 
 	ms_cmd_inputs(c, c->pos.key, c->pos.cert, &in);
 	for (size_t i = 0; i < list->n; i++) {
@@ -49,11 +49,11 @@ static int check_outputs(struct ms_sign_cmd *c, const struct batch_run_list *lis
 
 /* One key load, one PIN read, one token login for the whole run; the
  * warnings a run of one file gives, once. */
-static int load_signer(struct ms_sign_cmd *c, struct ms_signer *signer,
-		       const char *hash, const struct kconfig *kc)
+static int load_signer(struct ms_cmd *c, struct ms_signer *signer,
+		       const char *hash, const struct kernel_config *kc)
 {
-	const char *names[MS_MAX_SIGNERS] = { 0 };
-	struct ms_fail fail;
+	const char *names[MS_SIGNER_MAX] = { 0 };
+	struct ms_signer_failure fail;
 	int err;
 
 	err = ms_signer_init(signer, hash, c->keyid, &fail);
@@ -70,12 +70,12 @@ static int load_signer(struct ms_sign_cmd *c, struct ms_signer *signer,
 	return 0;
 }
 
-int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
-		 struct ms_sign_tally *tally)
+int ms_run_batch(struct ms_cmd *c, const struct ms_outcome_view *view,
+		 struct ms_outcome_tally *tally)
 {
 	const char *hash = c->pos.hash;
 	struct batch_run_list list = { 0 };
-	struct kconfig kc = { 0 };
+	struct kernel_config kc = { 0 };
 	struct ms_signer signer;
 	int code, listed;
 

@@ -25,15 +25,15 @@
  * option-free line over before this program runs (sign-file/front.h); it
  * comes here when there is no front end (STATIC_LIBCRYPTO=1) or the
  * tool proper is run by its own path. */
-static int try_agent(const struct ms_sign_cmd *c, int *code)
+static int try_agent(const struct ms_cmd *c, int *code)
 {
 	const char *sock = getenv(MS_AGENT_ENV);
-	const struct ms_sign_req *r = &c->req;
+	const struct ms_signer_req *r = &c->req;
 	struct ms_agent_job j = {
 		.provider = c->kopts.provider, .p11module = c->kopts.p11_module,
 	};
 
-	if (!sock || c->verb != MS_VERB_SIGN || c->nextra || c->kmod ||
+	if (!sock || c->verb != MS_SIGN_WORDS_SIGN || c->nextra || c->kmod ||
 	    c->verbose || c->req.kernel || c->kcpath || !c->pos.key)
 		return 0;
 	ms_front_job_words(&j, &c->pos);
@@ -42,8 +42,8 @@ static int try_agent(const struct ms_sign_cmd *c, int *code)
 		  (r->p7s_only ? MS_AGENT_F_P7S_ONLY : 0) |
 		  (r->firmware ? MS_AGENT_F_FIRMWARE : 0) |
 		  (c->quiet ? MS_AGENT_F_QUIET : 0) |
-		  (r->signed_policy == MS_SIGNED_REPLACE ? MS_AGENT_F_REPLACE :
-		   r->signed_policy == MS_SIGNED_SKIP ? MS_AGENT_F_SKIP : 0);
+		  (r->signed_policy == MS_SIGNER_SIGNED_REPLACE ? MS_AGENT_F_REPLACE :
+		   r->signed_policy == MS_SIGNER_SIGNED_SKIP ? MS_AGENT_F_SKIP : 0);
 	return ms_agent_delegate(sock, &j, code);
 }
 
@@ -52,11 +52,11 @@ static int try_agent(const struct ms_sign_cmd *c, int *code)
  * every output against the run's inputs before anything is loaded: 0 or
  * an exit code.
  */
-static int set_targets(struct ms_sign_cmd *c, const char *cert)
+static int set_targets(struct ms_cmd *c, const char *cert)
 {
-	struct ms_sign_req *req = &c->req;
+	struct ms_signer_req *req = &c->req;
 	struct samefile_inputs in = { 0 };
-	struct ms_fail fail;
+	struct ms_signer_failure fail;
 
 	req->module = c->pos.module;
 	req->overlap = 1;
@@ -66,10 +66,10 @@ static int set_targets(struct ms_sign_cmd *c, const char *cert)
 	    strcmp(c->pos.module, c->pos.dest) != 0)
 		req->dest = c->pos.dest;
 	if (ms_cmd_kmodsign_check(req))
-		return MS_EXIT_USAGE;
+		return EXITCODE_USAGE;
 	ms_cmd_inputs(c, c->pos.raw ? c->pos.raw : c->pos.key,
-		      c->verb == MS_VERB_DIGEST ? NULL : cert, &in);
-	if (ms_sign_outputs_check(req, c->verb == MS_VERB_DIGEST, &in, &fail))
+		      c->verb == MS_SIGN_WORDS_DIGEST ? NULL : cert, &in);
+	if (ms_sign_outputs_check(req, c->verb == MS_SIGN_WORDS_DIGEST, &in, &fail))
 		return ms_sign_report(&fail, -EEXIST);
 	return 0;
 }
@@ -77,8 +77,8 @@ static int set_targets(struct ms_sign_cmd *c, const char *cert)
 /* --digest-only: write <module>.digest and .tbs, and keep the digest's
  * name and value in hex for the tool's line. */
 static int write_digest(const struct ms_signer *s, const char *hash,
-		  const struct ms_sign_req *req, struct ms_one_done *done,
-		  struct ms_fail *fail)
+		  const struct ms_signer_req *req, struct ms_cmd_one_done *done,
+		  struct ms_signer_failure *fail)
 {
 	uint8_t md[EVP_MAX_MD_SIZE];
 	unsigned int dlen = 0;
@@ -93,7 +93,7 @@ static int write_digest(const struct ms_signer *s, const char *hash,
 		free(done->hash);
 		free(done->digest_hex);
 		done->hash = done->digest_hex = NULL;
-		fail->stage = MS_STAGE_OUTPUT;
+		fail->stage = MS_SIGNER_STAGE_OUTPUT;
 		snprintf(fail->path, sizeof(fail->path), "%s", req->module);
 		return -ENOMEM;
 	}
@@ -102,8 +102,8 @@ static int write_digest(const struct ms_signer *s, const char *hash,
 
 /* What the kernel the result is for would say about the key and the
  * hash: said before anything is signed. */
-static void warn(const struct ms_sign_cmd *c, const struct ms_signer *s,
-		 const char *hash, const struct kconfig *kc,
+static void warn(const struct ms_cmd *c, const struct ms_signer *s,
+		 const char *hash, const struct kernel_config *kc,
 		 const char *const *names)
 {
 	ms_sign_warn_algorithms(s, hash, c->req.kernel, c->kcpath ? kc : NULL,
@@ -113,12 +113,12 @@ static void warn(const struct ms_sign_cmd *c, const struct ms_signer *s,
 		ms_sign_warn_kconfig(kc, c->kcpath, s, hash);
 }
 
-int ms_run_one(struct ms_sign_cmd *c, struct ms_one_done *done)
+int ms_run_one(struct ms_cmd *c, struct ms_cmd_one_done *done)
 {
-	const char *names[MS_MAX_SIGNERS] = { 0 };
-	struct kconfig kc = { 0 };
+	const char *names[MS_SIGNER_MAX] = { 0 };
+	struct kernel_config kc = { 0 };
 	struct ms_signer signer;
-	struct ms_fail fail;
+	struct ms_signer_failure fail;
 	const char *hash, *cert;
 	int err, code;
 
@@ -148,14 +148,14 @@ int ms_run_one(struct ms_sign_cmd *c, struct ms_one_done *done)
 	}
 
 	err = ms_cmd_load(c, &signer, hash, cert, names, &fail);
-	if (!err && c->verb != MS_VERB_RAW)
+	if (!err && c->verb != MS_SIGN_WORDS_RAW)
 		warn(c, &signer, hash, &kc, names);
 	if (!err)
-		err = c->verb == MS_VERB_DIGEST
+		err = c->verb == MS_SIGN_WORDS_DIGEST
 			? write_digest(&signer, hash, &c->req, done, &fail)
 			: ms_signer_sign_file(&signer, &c->req, &done->skipped, &fail);
 	ms_signer_free(&signer);
 	ms_pin_clear();
 	kernel_config_free(&kc);
-	return err ? ms_sign_report(&fail, err) : MS_EXIT_OK;
+	return err ? ms_sign_report(&fail, err) : EXITCODE_OK;
 }

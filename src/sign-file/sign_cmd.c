@@ -11,9 +11,9 @@
 #include "sign-file/pin.h"
 #include "sign-file/sign_cmd.h"
 
-int ms_cmd_add_signers(const struct ms_sign_cmd *c, struct ms_signer *s,
+int ms_cmd_add_signers(const struct ms_cmd *c, struct ms_signer *s,
 		       int with_words, const char **names,
-		       struct ms_fail *fail)
+		       struct ms_signer_failure *fail)
 {
 	int err = 0;
 
@@ -30,23 +30,23 @@ int ms_cmd_add_signers(const struct ms_sign_cmd *c, struct ms_signer *s,
 	return err;
 }
 
-int ms_cmd_load(const struct ms_sign_cmd *c, struct ms_signer *s,
+int ms_cmd_load(const struct ms_cmd *c, struct ms_signer *s,
 		const char *hash, const char *cert, const char **names,
-		struct ms_fail *fail)
+		struct ms_signer_failure *fail)
 {
 	int err;
 
 	switch (c->verb) {
-	case MS_VERB_RAW:
+	case MS_SIGN_WORDS_RAW:
 		/* In -s mode the key slot holds the raw CMS. */
 		return ms_signer_load_raw(s, c->pos.raw, c->pos.cert, fail);
-	case MS_VERB_ATTACH:
+	case MS_SIGN_WORDS_ATTACH:
 		names[0] = cert;
 		return ms_signer_load_attach(s, hash, c->rawsig, cert, c->keyid,
 					     &c->kopts, fail);
-	case MS_VERB_DIGEST:
+	case MS_SIGN_WORDS_DIGEST:
 		return ms_signer_init(s, hash, 0, fail);
-	case MS_VERB_SIGN:
+	case MS_SIGN_WORDS_SIGN:
 	default:
 		err = ms_signer_init(s, hash, c->keyid, fail);
 		return err ? err : ms_cmd_add_signers(c, s, c->pos.key != NULL,
@@ -54,10 +54,10 @@ int ms_cmd_load(const struct ms_sign_cmd *c, struct ms_signer *s,
 	}
 }
 
-void ms_cmd_inputs(const struct ms_sign_cmd *c, const char *key,
+void ms_cmd_inputs(const struct ms_cmd *c, const char *key,
 		   const char *cert, struct samefile_inputs *in)
 {
-	samefile_inputs_add(in, key, c->verb == MS_VERB_RAW ? "the raw CMS"
+	samefile_inputs_add(in, key, c->verb == MS_SIGN_WORDS_RAW ? "the raw CMS"
 						      : "the key");
 	samefile_inputs_add(in, cert, "the certificate");
 	samefile_inputs_add(in, c->rawsig, "the signature to attach");
@@ -100,7 +100,7 @@ void ms_cmd_inputs(const struct ms_sign_cmd *c, const char *key,
  *    every other long option of sign-file are accepted here too.
  *  - Usage goes to stderr on errors, as for sign-file.
  */
-int ms_cmd_kmodsign_check(const struct ms_sign_req *req)
+int ms_cmd_kmodsign_check(const struct ms_signer_req *req)
 {
 	if (!req->trailer_only)
 		return 0;
@@ -116,27 +116,29 @@ int ms_cmd_kmodsign_check(const struct ms_sign_req *req)
 	return 0;
 }
 
-int ms_cmd_words_wanted(const struct ms_sign_cmd *o)
+/* How many positional words the verb takes before the optional <dest>
+ * (with --signer the key and certificate may come from --signer alone). */
+static int words_wanted(const struct ms_cmd *o)
 {
 	switch (o->verb) {
-	case MS_VERB_SIGN:
+	case MS_SIGN_WORDS_SIGN:
 		return o->nextra && o->nwords <= 3 ? 2 : 4;
-	case MS_VERB_RAW:
+	case MS_SIGN_WORDS_RAW:
 		return 4;
-	case MS_VERB_ATTACH:
+	case MS_SIGN_WORDS_ATTACH:
 		return 3;
-	case MS_VERB_DIGEST:
+	case MS_SIGN_WORDS_DIGEST:
 	default:
 		return 2;
 	}
 }
 
 /* Too few or too many positional words (need of them, and up to more
- * optional): say which, then MS_CLI_USAGE. */
-static int words_error(const struct ms_sign_cmd *o, int need, int more)
+ * optional): say which, then CLI_OPTIONS_USAGE. */
+static int words_error(const struct ms_cmd *o, int need, int more)
 {
 	if (o->kmod)		/* kmodsign says only its usage */
-		return MS_CLI_USAGE;
+		return CLI_OPTIONS_USAGE;
 	if (!o->nwords)
 		log_error(NULL, "no arguments (%d needed)", need);
 	else if (o->nwords < need)
@@ -145,30 +147,30 @@ static int words_error(const struct ms_sign_cmd *o, int need, int more)
 	else
 		log_error(NULL, "too many arguments (at most %d): '%s'",
 			 need + more, o->pos.extra);
-	return MS_CLI_USAGE;
+	return CLI_OPTIONS_USAGE;
 }
 
-int ms_cmd_check_one(struct ms_sign_cmd *o)
+int ms_cmd_check_one(struct ms_cmd *o)
 {
-	int npos = ms_cmd_words_wanted(o);
+	int npos = words_wanted(o);
 
 	ms_sign_words_decode(o->verb, npos - 1, o->words, o->nwords, &o->pos);
-	if (o->nextra && o->verb != MS_VERB_SIGN)
+	if (o->nextra && o->verb != MS_SIGN_WORDS_SIGN)
 		log_error(NULL, "--signer only goes with signing here");
-	else if (o->req.trailer_only && o->verb == MS_VERB_DIGEST)
+	else if (o->req.trailer_only && o->verb == MS_SIGN_WORDS_DIGEST)
 		log_error(NULL, "-D and --digest-only exclude each other");
 	else if ((o->req.save_p7s || o->req.p7s_only) &&
-		 (o->verb == MS_VERB_ATTACH || o->verb == MS_VERB_DIGEST))
+		 (o->verb == MS_SIGN_WORDS_ATTACH || o->verb == MS_SIGN_WORDS_DIGEST))
 		log_error(NULL, "-d and -p only go with signing here");
 	else if (o->nwords < npos ||
-		 o->nwords > npos + (o->verb == MS_VERB_DIGEST ? 0 : 1))
-		return words_error(o, npos, o->verb == MS_VERB_DIGEST ? 0 : 1);
+		 o->nwords > npos + (o->verb == MS_SIGN_WORDS_DIGEST ? 0 : 1))
+		return words_error(o, npos, o->verb == MS_SIGN_WORDS_DIGEST ? 0 : 1);
 	else
 		return 0;
-	return MS_EXIT_USAGE;
+	return EXITCODE_USAGE;
 }
 
-int ms_cmd_check_batch(struct ms_sign_cmd *o)
+int ms_cmd_check_batch(struct ms_cmd *o)
 {
 	int npos = o->nextra ? 1 : 3;
 
@@ -176,7 +178,7 @@ int ms_cmd_check_batch(struct ms_sign_cmd *o)
 	if (!o->batch.on)
 		log_error(NULL, "-r, --files-from, -0, -j and --json go with "
 			 "--batch");
-	else if (o->verb != MS_VERB_SIGN)
+	else if (o->verb != MS_SIGN_WORDS_SIGN)
 		log_error(NULL, "--batch only signs (not -s, --attach or "
 			 "--digest-only)");
 	else if (o->batch.nul && !o->batch.from)
@@ -186,7 +188,7 @@ int ms_cmd_check_batch(struct ms_sign_cmd *o)
 		return words_error(o, npos + 1, 0);
 	else
 		return 0;
-	return MS_EXIT_USAGE;
+	return EXITCODE_USAGE;
 }
 
 int ms_cmd_pin_source(int from_file, const char *arg)
@@ -198,7 +200,7 @@ int ms_cmd_pin_source(int from_file, const char *arg)
 		log_error(NULL, err == -EEXIST ? "--pin-file and --pin-fd "
 			 "exclude each other" : "--pin-fd needs a descriptor "
 			 "number");
-	return err ? MS_EXIT_USAGE : 0;
+	return err ? EXITCODE_USAGE : 0;
 }
 
 void ms_cmd_done(void)
@@ -207,9 +209,9 @@ void ms_cmd_done(void)
 	openssl_init_done();
 }
 
-void ms_cmd_say_done(const struct ms_sign_cmd *c, struct ms_one_done *d)
+void ms_cmd_say_done(const struct ms_cmd *c, struct ms_cmd_one_done *d)
 {
-	const struct ms_sign_req *req = &c->req;
+	const struct ms_signer_req *req = &c->req;
 
 	if (d->by_agent)
 		return;
@@ -221,7 +223,7 @@ void ms_cmd_say_done(const struct ms_sign_cmd *c, struct ms_one_done *d)
 		fprintf(stderr, "%s: %s: already signed, left unchanged\n",
 			log_prog(), req->module);
 	else if (!d->skipped)
-		log_info("%s %s%s%s", c->verb == MS_VERB_DIGEST ? "digested" :
+		log_info("%s %s%s%s", c->verb == MS_SIGN_WORDS_DIGEST ? "digested" :
 			"signed", req->module, req->p7s_only ?
 			" (detached .p7s only)" : "", req->dest ?
 			" into the destination" : "");

@@ -14,24 +14,24 @@
 #include "sign-file/sign_words.h"
 #include "sign-file/signer.h"
 
-struct ms_sign_batch_opts {
+struct ms_cmd_batch_opts {
 	int on, nul, jobs, json;
 	const char *from, *walk;
 };
 
-struct ms_sign_cmd {
-	enum ms_verb verb;
-	struct ms_sign_req req;
+struct ms_cmd {
+	enum ms_sign_words_verb verb;
+	struct ms_signer_req req;
 	int keyid, quiet, verbose, kmod;
 	int agent;		/* the tool's code for --agent* (0: none) */
 	int ncmd;		/* words after "--": --agent's command */
 	const char *kcpath, *rawsig, *pin_file;
-	struct kr_rules kr_buf;		/* --kernel's */
+	struct rules_rules rules_buf;		/* --kernel's */
 	struct ms_key_opts kopts;
-	struct ms_sign_batch_opts batch;
+	struct ms_cmd_batch_opts batch;
 	/* --signer KEY CERT, in order */
 	int nextra;
-	const char *extra_keys[MS_MAX_SIGNERS], *extra_certs[MS_MAX_SIGNERS];
+	const char *extra_keys[MS_SIGNER_MAX], *extra_certs[MS_SIGNER_MAX];
 	/* the positional words as the option parser left them */
 	char **words;
 	int nwords;
@@ -46,45 +46,42 @@ struct ms_sign_cmd {
  * with_words, then each --signer.  names[] gets each key's name for
  * the messages.  0 or -errno with *fail.
  */
-int ms_cmd_add_signers(const struct ms_sign_cmd *c, struct ms_signer *s,
+int ms_cmd_add_signers(const struct ms_cmd *c, struct ms_signer *s,
 		       int with_words, const char **names,
-		       struct ms_fail *fail);
+		       struct ms_signer_failure *fail);
 
 /*
  * Load what the verb signs with, hash its digest (c->pos.hash, or the
  * one --kernel-config names) and cert the signer's certificate.  0 or
  * -errno with *fail.
  */
-int ms_cmd_load(const struct ms_sign_cmd *c, struct ms_signer *s,
+int ms_cmd_load(const struct ms_cmd *c, struct ms_signer *s,
 		const char *hash, const char *cert, const char **names,
-		struct ms_fail *fail);
+		struct ms_signer_failure *fail);
 
 /*
  * The files this run reads besides the modules, which no output may be
  * (sign-file/outputs.h).  key and cert are NULL when only --signer names keys.
  */
-void ms_cmd_inputs(const struct ms_sign_cmd *c, const char *key,
+void ms_cmd_inputs(const struct ms_cmd *c, const char *key,
 		   const char *cert, struct samefile_inputs *in);
 
 /*
  * kmodsign's -D (req->trailer_only): with -d, or without a <dest> other
  * than <module>, say so on stderr and return -EINVAL; else 0.
  */
-int ms_cmd_kmodsign_check(const struct ms_sign_req *req);
+int ms_cmd_kmodsign_check(const struct ms_signer_req *req);
 
 /*
- * The command line checked before a run: 0, MS_CLI_USAGE (base/
+ * The command line checked before a run: 0, CLI_OPTIONS_USAGE (base/
  * cli_options.h) after a line saying why when the usage helps, or
- * MS_EXIT_USAGE after one that says it all.  Both decode the positional
- * words into c->pos first.  ms_cmd_words_wanted: how many positional
- * words the verb takes before the optional <dest> (with --signer the key
- * and certificate may come from --signer alone).
+ * EXITCODE_USAGE after one that says it all.  Both decode the positional
+ * words into c->pos first.
  */
-int ms_cmd_words_wanted(const struct ms_sign_cmd *c);
-int ms_cmd_check_one(struct ms_sign_cmd *c);
-int ms_cmd_check_batch(struct ms_sign_cmd *c);
+int ms_cmd_check_one(struct ms_cmd *c);
+int ms_cmd_check_batch(struct ms_cmd *c);
 
-/* --pin-file (from_file) or --pin-fd arg: 0, or MS_EXIT_USAGE after
+/* --pin-file (from_file) or --pin-fd arg: 0, or EXITCODE_USAGE after
  * saying why (sign-file/pin.h). */
 int ms_cmd_pin_source(int from_file, const char *arg);
 
@@ -99,7 +96,7 @@ int ms_cmd_pin_source(int from_file, const char *arg);
  * attached to or digested.
  */
 /* What a run that worked leaves the tool to say. */
-struct ms_one_done {
+struct ms_cmd_one_done {
 	int skipped;		/* --skip-signed left the module alone */
 	int by_agent;		/* an agent did it and said what it had to */
 	char *hash;		/* --digest-only: the digest's name */
@@ -110,7 +107,7 @@ struct ms_one_done {
  * Run c, a one-file command line ms_cmd_check_one has passed.  Returns
  * 0 with *done, or the exit code.
  */
-int ms_run_one(struct ms_sign_cmd *c, struct ms_one_done *done);
+int ms_run_one(struct ms_cmd *c, struct ms_cmd_one_done *done);
 
 /*
  * sign-file --batch: "<hash> <key> <x509> <module>..." (or "<hash>
@@ -125,8 +122,8 @@ int ms_run_one(struct ms_sign_cmd *c, struct ms_one_done *done);
  * certificate or list fails first).  Returns the most severe exit code
  * of the run.
  */
-int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
-		 struct ms_sign_tally *tally);
+int ms_run_batch(struct ms_cmd *c, const struct ms_outcome_view *view,
+		 struct ms_outcome_tally *tally);
 
 /*
  * sign-file --agent HASH KEY X509 -- COMMAND..., --agent-start HASH KEY
@@ -141,7 +138,7 @@ int ms_run_batch(struct ms_sign_cmd *c, const struct ms_sign_view *view,
  * sign-file/sign_report.h's table.  Returns the exit code: the command's with
  * --agent.
  */
-int ms_run_agent(struct ms_sign_cmd *c, int detached);
+int ms_run_agent(struct ms_cmd *c, int detached);
 
 /* --agent-stop: end the agent MODSIGN_AGENT names; 0 or an exit code
  * after one line on stderr. */
@@ -153,7 +150,7 @@ int ms_run_agent_stop(void);
  * stdout, "already signed" unless -q, what was done with -v.  Frees
  * done's strings.
  */
-void ms_cmd_say_done(const struct ms_sign_cmd *c, struct ms_one_done *done);
+void ms_cmd_say_done(const struct ms_cmd *c, struct ms_cmd_one_done *done);
 
 /* The end of any run: the PIN forgotten, and the providers (and their
  * PKCS#11 modules) torn down before exit() where a token was opened. */

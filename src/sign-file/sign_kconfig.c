@@ -14,8 +14,8 @@
  * CONFIG_MODULE_SIG_HASH.  The positional <hash> otherwise stays the
  * user's: a drop-in never second-guesses its arguments, it warns.
  */
-int ms_sign_kconfig_load(const char *path, struct kconfig *kc,
-			 const struct kr_rules *asked, const char **hash)
+int ms_sign_kconfig_load(const char *path, struct kernel_config *kc,
+			 const struct rules_rules *asked, const char **hash)
 {
 	int err, line;
 
@@ -33,17 +33,17 @@ int ms_sign_kconfig_load(const char *path, struct kconfig *kc,
 	if (kc->too_old || (asked && asked->version != kc->rules.version)) {
 		log_error(path, kc->too_old ? "kernel %s is older than %s, the "
 			 "oldest kernel this tool models" : "kernel %s is not "
-			 "--kernel %s", kc->version, kc->too_old ? kr_oldest :
-			 kr_label(asked));
+			 "--kernel %s", kc->version, kc->too_old ? rules_oldest :
+			 rules_label(asked));
 		kernel_config_free(kc);
-		return MS_EXIT_USAGE;
+		return EXITCODE_USAGE;
 	}
 	if (strcmp(*hash, "-") == 0) {
 		if (!kc->sig_hash[0]) {
 			log_error(path, "no CONFIG_MODULE_SIG_HASH to take for "
 				 "\"-\" (give the hash)");
 			kernel_config_free(kc);
-			return MS_EXIT_USAGE;
+			return EXITCODE_USAGE;
 		}
 		*hash = kc->sig_hash;
 	}

@@ -14,7 +14,7 @@
  * exit code (base/exitcode.h) after one line on stderr naming path (kc
  * is then freed).
  */
-int ms_sign_kconfig_load(const char *path, struct kconfig *kc,
-			 const struct kr_rules *asked, const char **hash);
+int ms_sign_kconfig_load(const char *path, struct kernel_config *kc,
+			 const struct rules_rules *asked, const char **hash);
 
 #endif

@@ -10,6 +10,6 @@
 #include "sign-file/signer.h"
 
 /* Say what failed (f, with err its -errno) and return the exit code. */
-int ms_sign_report(const struct ms_fail *f, int err);
+int ms_sign_report(const struct ms_signer_failure *f, int err);
 
 #endif

@@ -11,18 +11,18 @@
 #include "report/summary.h"
 #include "sign-file/sign_result.h"
 
-static void print_json(FILE *out, const struct ms_sign_outcome *o)
+static void print_json(FILE *out, const struct ms_outcome *o)
 {
 	static const char *const verdict[] = {
-		[MS_SIGN_SIGNED] = "SIGNED", [MS_SIGN_SKIPPED] = "SKIPPED",
-		[MS_SIGN_FAILED] = "ERROR",
+		[MS_OUTCOME_SIGNED] = "SIGNED", [MS_OUTCOME_SKIPPED] = "SKIPPED",
+		[MS_OUTCOME_FAILED] = "ERROR",
 	};
 	json_object *j = json_object_new_object();
 
 	json_name_add(j, "file", o->file);
 	json_object_object_add(j, "verdict",
 			       json_object_new_string(verdict[o->verdict]));
-	if (o->verdict == MS_SIGN_FAILED) {
+	if (o->verdict == MS_OUTCOME_FAILED) {
 		json_object_object_add(j, "errno", json_object_new_string(
 					       exitcode_errno_name(o->err)));
 		/* it may name other files (the key, a <dest>) */
@@ -33,26 +33,26 @@ static void print_json(FILE *out, const struct ms_sign_outcome *o)
 				       o->made->cms_ok ?
 				       rp_sigdesc_signers_json(o->made) : NULL);
 	}
-	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
+	fprintf(out, "%s\n", json_object_to_json_string_ext(j, RP_SIGNER_FACTS_JSON_FLAGS));
 	json_object_put(j);
 }
 
-static void print_text(FILE *out, const struct ms_sign_outcome *o,
+static void print_text(FILE *out, const struct ms_outcome *o,
 		       const char *file)
 {
-	if (o->verdict == MS_SIGN_FAILED && o->code == MS_EXIT_SIGNED)
+	if (o->verdict == MS_OUTCOME_FAILED && o->code == EXITCODE_SIGNED)
 		/* counted as already signed, not as failed */
 		fprintf(out, "%s: already signed, refused (exit %d)\n", file,
 			o->code);
-	else if (o->verdict == MS_SIGN_FAILED)
+	else if (o->verdict == MS_OUTCOME_FAILED)
 		fprintf(out, "%s: FAILED (exit %d)\n", file, o->code);
-	else if (o->verdict == MS_SIGN_SKIPPED)
+	else if (o->verdict == MS_OUTCOME_SKIPPED)
 		fprintf(out, "%s: already signed, left unchanged\n", file);
 	else
 		fprintf(out, "%s: signed\n", file);
 }
 
-void ms_sign_result_outcome(FILE *out, const struct ms_sign_outcome *o,
+void ms_sign_result_outcome(FILE *out, const struct ms_outcome *o,
 			    bool json)
 {
 	char *quoted;
@@ -67,19 +67,19 @@ void ms_sign_result_outcome(FILE *out, const struct ms_sign_outcome *o,
 	free(quoted);
 }
 
-static void outcome_text(FILE *out, const struct ms_sign_outcome *o)
+static void outcome_text(FILE *out, const struct ms_outcome *o)
 {
 	ms_sign_result_outcome(out, o, false);
 }
 
-static void outcome_json(FILE *out, const struct ms_sign_outcome *o)
+static void outcome_json(FILE *out, const struct ms_outcome *o)
 {
 	ms_sign_result_outcome(out, o, true);
 }
 
-struct ms_sign_view ms_sign_result_view(bool json, bool quiet)
+struct ms_outcome_view ms_sign_result_view(bool json, bool quiet)
 {
-	struct ms_sign_view v = {
+	struct ms_outcome_view v = {
 		/* JSON has an object for every file, quiet or not */
 		.quiet = quiet && !json,
 		.file = json ? outcome_json : outcome_text,
@@ -88,7 +88,7 @@ struct ms_sign_view ms_sign_result_view(bool json, bool quiet)
 	return v;
 }
 
-void ms_sign_result_summary(FILE *out, const struct ms_sign_tally *t,
+void ms_sign_result_summary(FILE *out, const struct ms_outcome_tally *t,
 			    bool json, bool quiet)
 {
 	const struct rp_summary_count c[] = {

@@ -15,14 +15,14 @@
 
 #include "sign-file/outcome.h"
 
-void ms_sign_result_outcome(FILE *out, const struct ms_sign_outcome *o,
+void ms_sign_result_outcome(FILE *out, const struct ms_outcome *o,
 			    bool json);
 /* The batch's view (sign-file/outcome.h) that prints each file so. */
-struct ms_sign_view ms_sign_result_view(bool json, bool quiet);
+struct ms_outcome_view ms_sign_result_view(bool json, bool quiet);
 /* "summary: N files: N signed, N already signed, N failed", or
  * {"summary":{"files":N,"signed":N,"already_signed":N,"failed":N,
  * "exit":N}}; nothing when quiet, unless json. */
-void ms_sign_result_summary(FILE *out, const struct ms_sign_tally *t,
+void ms_sign_result_summary(FILE *out, const struct ms_outcome_tally *t,
 			    bool json, bool quiet);
 
 #endif

@@ -20,7 +20,7 @@
  * its first use constructs every encoder of the provider, a large share
  * of a single run's work (bench/NOTES, "No OSSL_ENCODER").
  */
-static int check_key(const struct kr_rules *kr, X509 *cert, EVP_PKEY *key,
+static int check_key(const struct rules_rules *kr, X509 *cert, EVP_PKEY *key,
 		     const char **why)
 {
 	unsigned char *der = NULL;
@@ -40,8 +40,8 @@ static int check_key(const struct kr_rules *kr, X509 *cert, EVP_PKEY *key,
  * reject, from the table verify-file judges with, in its words.  kcfg
  * names the .config the line was taken from, NULL for --kernel. */
 void ms_sign_warn_algorithms(const struct ms_signer *s, const char *hash,
-			     const struct kr_rules *kr,
-			     const struct kconfig *kcfg, const char *kcpath,
+			     const struct rules_rules *kr,
+			     const struct kernel_config *kcfg, const char *kcpath,
 			     const char *const *names)
 {
 	const char *why, *advice;
@@ -55,8 +55,8 @@ void ms_sign_warn_algorithms(const struct ms_signer *s, const char *hash,
 			 kcpath, kcfg->version[0] ? kcfg->version : kr->name);
 	else
 		snprintf(who, sizeof(who), kr ? "kernel %s" :
-			 "every kernel line", kr ? kr_label(kr) : "");
-	err = kr_digest_check(kr, s->md, &why, &advice);
+			 "every kernel line", kr ? rules_label(kr) : "");
+	err = rules_digest_check(kr, s->md, &why, &advice);
 	if (advice)
 		log_warn(hash, "%s", advice);
 	if (err)
@@ -80,7 +80,7 @@ void ms_sign_warn_algorithms(const struct ms_signer *s, const char *hash,
 	}
 }
 
-void ms_sign_warn_mldsa(const struct ms_signer *s, const struct kr_rules *kr,
+void ms_sign_warn_mldsa(const struct ms_signer *s, const struct rules_rules *kr,
 			const char *const *names)
 {
 	for (int k = 0; k < s->n; k++) {
@@ -91,10 +91,10 @@ void ms_sign_warn_mldsa(const struct ms_signer *s, const struct kr_rules *kr,
 	}
 }
 
-void ms_sign_warn_kconfig(const struct kconfig *kc, const char *path,
+void ms_sign_warn_kconfig(const struct kernel_config *kc, const char *path,
 			  const struct ms_signer *s, const char *hash)
 {
-	char w[KC_MAX_WARN][200];
+	char w[KERNEL_CONFIG_MAX_WARN][200];
 	int n, i, k;
 
 	n = kernel_config_digest_warnings(kc, hash, w);

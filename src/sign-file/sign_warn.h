@@ -14,14 +14,14 @@
 /* kernel: the --kernel line or NULL; kcfg and kcpath: the
  * --kernel-config it came from, or NULL; names: each key's name. */
 void ms_sign_warn_algorithms(const struct ms_signer *s, const char *hash,
-			     const struct kr_rules *kr,
-			     const struct kconfig *kcfg, const char *kcpath,
+			     const struct rules_rules *kr,
+			     const struct kernel_config *kcfg, const char *kcpath,
 			     const char *const *names);
 /* ML-DSA's signed attributes need a kernel option no line implies. */
-void ms_sign_warn_mldsa(const struct ms_signer *s, const struct kr_rules *kr,
+void ms_sign_warn_mldsa(const struct ms_signer *s, const struct rules_rules *kr,
 			const char *const *names);
 /* --kernel-config: CONFIG_MODULE_SIG_HASH and MODULE_SIG_KEY_TYPE_*. */
-void ms_sign_warn_kconfig(const struct kconfig *kc, const char *path,
+void ms_sign_warn_kconfig(const struct kernel_config *kc, const char *path,
 			  const struct ms_signer *s, const char *hash);
 
 #endif

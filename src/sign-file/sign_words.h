@@ -8,11 +8,11 @@
 #define MODSIGN_SIGN_FILE_SIGN_WORDS_H
 
 /* What the positional words mean (the kernel tool's layouts). */
-enum ms_verb {
-	MS_VERB_SIGN,		/* <hash> <key> <x509> <module> [<dest>] */
-	MS_VERB_RAW,		/* -s <raw-cms> <hash> <x509> <module> ... */
-	MS_VERB_ATTACH,		/* --attach SIG <hash> <x509> <module> ... */
-	MS_VERB_DIGEST,		/* --digest-only <hash> <module> */
+enum ms_sign_words_verb {
+	MS_SIGN_WORDS_SIGN,		/* <hash> <key> <x509> <module> [<dest>] */
+	MS_SIGN_WORDS_RAW,		/* -s <raw-cms> <hash> <x509> <module> ... */
+	MS_SIGN_WORDS_ATTACH,		/* --attach SIG <hash> <x509> <module> ... */
+	MS_SIGN_WORDS_DIGEST,		/* --digest-only <hash> <module> */
 };
 
 /* The words by name; NULL for what the line does not give. */
@@ -38,7 +38,7 @@ struct ms_sign_words {
  * 1 for <hash> alone (--signer, --digest-only).  Fewer words than head
  * leave the missing ones NULL.
  */
-void ms_sign_words_decode(enum ms_verb verb, int head, char **words,
+void ms_sign_words_decode(enum ms_sign_words_verb verb, int head, char **words,
 			  int nwords, struct ms_sign_words *w);
 
 #endif

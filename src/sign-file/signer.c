@@ -22,7 +22,7 @@
  * so that an oversized -s blob is reported by the CMS check, not here. */
 #define RAW_SIG_MAX (1u << 20)
 
-int ms_signer_fail(struct ms_fail *f, enum ms_stage stage, const char *path,
+int ms_signer_fail(struct ms_signer_failure *f, enum ms_signer_stage stage, const char *path,
 		   const char *reason, int err)
 {
 	f->stage = stage;
@@ -32,14 +32,14 @@ int ms_signer_fail(struct ms_fail *f, enum ms_stage stage, const char *path,
 }
 
 int ms_signer_init(struct ms_signer *s, const char *hash, int use_keyid,
-		   struct ms_fail *fail)
+		   struct ms_signer_failure *fail)
 {
 	memset(s, 0, sizeof(*s));
 	memset(fail, 0, sizeof(*fail));
 	s->use_keyid = use_keyid;
 	s->md = digest_by_name(hash);
 	if (!s->md)
-		return ms_signer_fail(fail, MS_STAGE_HASH, hash, NULL, -EINVAL);
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_HASH, hash, NULL, -EINVAL);
 	/*
 	 * The name is resolved as the kernel tool resolves it (aliases
 	 * included), then the implementation fetched once: a digest found
@@ -56,10 +56,10 @@ int ms_signer_init(struct ms_signer *s, const char *hash, int use_keyid,
 
 /*
  * A key this OpenSSL could not load may be an ML-DSA key that a build
- * against OpenSSL 3.5 signs with: say so (MS_STAGE_NOALG, -ENOSYS)
+ * against OpenSSL 3.5 signs with: say so (MS_SIGNER_STAGE_NOALG, -ENOSYS)
  * rather than "no private key found".
  */
-static int no_mldsa(struct ms_fail *f, const char *key, const char *cert)
+static int no_mldsa(struct ms_signer_failure *f, const char *key, const char *cert)
 {
 	int set;
 
@@ -73,7 +73,7 @@ static int no_mldsa(struct ms_fail *f, const char *key, const char *cert)
 		 "is built with OpenSSL %s, which cannot sign with ML-DSA "
 		 "(a build against OpenSSL 3.5 or later can)", set,
 		 OPENSSL_VERSION_STR);
-	ms_signer_fail(f, MS_STAGE_NOALG, key, f->text, -ENOSYS);
+	ms_signer_fail(f, MS_SIGNER_STAGE_NOALG, key, f->text, -ENOSYS);
 	return 1;
 }
 
@@ -103,7 +103,7 @@ static void redact_pin(char *path, size_t size)
  * it saw): a URI without token= takes the first initialised token, and
  * "not found on the token" did not say which one that was.
  */
-static void name_tokens(struct ms_fail *f, const struct ms_token *tok)
+static void name_tokens(struct ms_signer_failure *f, const struct ms_p11_load_token *tok)
 {
 	const char *t = ms_p11_load_searched(tok);
 
@@ -121,15 +121,15 @@ static void name_tokens(struct ms_fail *f, const struct ms_token *tok)
 }
 
 int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
-		  const struct ms_key_opts *o, struct ms_fail *fail)
+		  const struct ms_key_opts *o, struct ms_signer_failure *fail)
 {
-	struct ms_token **tok = &s->toks[s->n];
+	struct ms_p11_load_token **tok = &s->toks[s->n];
 	X509 *bundled = NULL;
 	int i = s->n, err;
 
 	memset(fail, 0, sizeof(*fail));
-	if (s->n >= MS_MAX_SIGNERS)
-		return ms_signer_fail(fail, MS_STAGE_KEY, key, "too many signers",
+	if (s->n >= MS_SIGNER_MAX)
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_KEY, key, "too many signers",
 				      -E2BIG);
 	s->n++;
 	err = ms_key_load_private(key, o, tok, &s->keys[i], &bundled,
@@ -139,7 +139,7 @@ int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
 		X509_free(bundled);
 		if (no_mldsa(fail, key, cert))
 			return -ENOSYS;
-		ms_signer_fail(fail, MS_STAGE_KEY, key, NULL, err);
+		ms_signer_fail(fail, MS_SIGNER_STAGE_KEY, key, NULL, err);
 		redact_pin(fail->path, sizeof(fail->path));
 		name_tokens(fail, *tok);
 		return err;
@@ -151,7 +151,7 @@ int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
 		err = ms_key_load_cert_spec(cert, o, tok, &s->certs[i],
 					    &fail->key);
 		if (err) {
-			ms_signer_fail(fail, MS_STAGE_CERT, cert, NULL, err);
+			ms_signer_fail(fail, MS_SIGNER_STAGE_CERT, cert, NULL, err);
 			redact_pin(fail->path, sizeof(fail->path));
 			name_tokens(fail, *tok);
 			return err;
@@ -161,13 +161,13 @@ int ms_signer_add(struct ms_signer *s, const char *key, const char *cert,
 	 * the kernel rejects, found only at load time. */
 	if (ms_key_matches_cert(s->keys[i], s->certs[i])) {
 		fail->key = MS_KEY_MISMATCH;
-		return ms_signer_fail(fail, MS_STAGE_MATCH, key, NULL, -EKEYREJECTED);
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_MATCH, key, NULL, -EKEYREJECTED);
 	}
 	return 0;
 }
 
 int ms_signer_load_raw(struct ms_signer *s, const char *raw,
-		       const char *cert, struct ms_fail *fail)
+		       const char *cert, struct ms_signer_failure *fail)
 {
 	int err;
 
@@ -176,16 +176,16 @@ int ms_signer_load_raw(struct ms_signer *s, const char *raw,
 	s->raw_path = raw;
 	err = infile_read_all(raw, RAW_SIG_MAX, &s->raw_sig, &s->raw_sig_len);
 	if (err)
-		return ms_signer_fail(fail, MS_STAGE_RAWSIG, raw, NULL, err);
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_RAWSIG, raw, NULL, err);
 	err = ms_key_load_cert(cert, &s->certs[0], &fail->key);
 	if (err)
-		return ms_signer_fail(fail, MS_STAGE_CERT, cert, NULL, err);
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_CERT, cert, NULL, err);
 	return 0;
 }
 
 int ms_signer_load_attach(struct ms_signer *s, const char *hash,
 			  const char *raw, const char *cert, int use_keyid,
-			  const struct ms_key_opts *o, struct ms_fail *fail)
+			  const struct ms_key_opts *o, struct ms_signer_failure *fail)
 {
 	int err = ms_signer_init(s, hash, use_keyid, fail);
 
@@ -194,12 +194,12 @@ int ms_signer_load_attach(struct ms_signer *s, const char *hash,
 	s->raw_path = raw;
 	err = infile_read_all(raw, RAW_SIG_MAX, &s->raw_sig, &s->raw_sig_len);
 	if (err)
-		return ms_signer_fail(fail, MS_STAGE_RAWSIG, raw, NULL, err);
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_RAWSIG, raw, NULL, err);
 	s->raw_is_value = !ms_cms_is(s->raw_sig, s->raw_sig_len);
 	err = ms_key_load_cert_spec(cert, o, &s->toks[0], &s->certs[0],
 				    &fail->key);
 	if (err)
-		return ms_signer_fail(fail, MS_STAGE_CERT, cert, NULL, err);
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_CERT, cert, NULL, err);
 	return 0;
 }
 
@@ -207,7 +207,7 @@ void ms_signer_free(struct ms_signer *s)
 {
 	/* Keys before the tokens: a token key needs its engine or
 	 * provider until it is freed. */
-	for (int i = 0; i < MS_MAX_SIGNERS; i++) {
+	for (int i = 0; i < MS_SIGNER_MAX; i++) {
 		EVP_PKEY_free(s->keys[i]);
 		X509_free(s->certs[i]);
 		ms_p11_load_free(s->toks[i]);

@@ -27,13 +27,13 @@
  * written.
  */
 int ms_signer_check_attach(const struct ms_signer *s,
-			   const struct ms_sign_req *r, struct ms_fail *fail,
+			   const struct ms_signer_req *r, struct ms_signer_failure *fail,
 			   const uint8_t *sig, size_t sig_len,
 			   const uint8_t *data, size_t len)
 {
-	const struct kr_rules *kr = r->kernel ? r->kernel
-					      : kr_get(KR_DEFAULT);
-	struct ms_kernel_verdict v;
+	const struct rules_rules *kr = r->kernel ? r->kernel
+					      : rules_get(RULES_DEFAULT);
+	struct ms_kernel_check_verdict v;
 	int err;
 
 	err = ms_kernel_check_cms(kr, s->certs, 1, data, len, sig, sig_len,
@@ -41,29 +41,29 @@ int ms_signer_check_attach(const struct ms_signer *s,
 	if (!err)
 		return 0;
 	if (err != v.err)	/* -ENOMEM: no verdict */
-		return ms_signer_fail(fail, MS_STAGE_RAWSIG, s->raw_path, NULL, err);
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_RAWSIG, s->raw_path, NULL, err);
 	if (v.cert_refused)
 		snprintf(fail->text, sizeof(fail->text), "the %s kernel would "
 			 "not load the certificate as a key: -%s: %s",
-			 kr_label(kr), exitcode_errno_name(err), v.why);
+			 rules_label(kr), exitcode_errno_name(err), v.why);
 	else if (err == -ENOKEY)
 		snprintf(fail->text, sizeof(fail->text), "no signer of the "
 			 "CMS is the given certificate (-ENOKEY from the %s "
-			 "kernel trusting only it)", kr_label(kr));
+			 "kernel trusting only it)", rules_label(kr));
 	else if (s->raw_is_value && err == -EKEYREJECTED)
 		/* the CMS around it is ours: the value is what is wrong */
 		snprintf(fail->text, sizeof(fail->text), "the signature "
 			 "value does not verify over this file with the "
 			 "certificate (-%s from the %s kernel: %s)",
-			 exitcode_errno_name(err), kr_label(kr), v.why);
+			 exitcode_errno_name(err), rules_label(kr), v.why);
 	else
 		snprintf(fail->text, sizeof(fail->text), "the %s kernel "
-			 "would refuse this signature: -%s: %s%s", kr_label(kr),
+			 "would refuse this signature: -%s: %s%s", rules_label(kr),
 			 exitcode_errno_name(err), v.why ? v.why : "rejected",
 			 s->raw_is_value ? "" : " (openssl cms -sign makes "
 			 "one it accepts with -binary -noattr -nosmimecap "
 			 "-nocerts)");
-	return ms_signer_fail(fail, MS_STAGE_KERNEL, s->raw_path, fail->text, err);
+	return ms_signer_fail(fail, MS_SIGNER_STAGE_KERNEL, s->raw_path, fail->text, err);
 }
 
 /*
@@ -77,14 +77,14 @@ int ms_signer_check_attach(const struct ms_signer *s,
  * is assumed (the tool warns, ms_kernel_check_mldsa_note).
  */
 int ms_signer_check_mldsa(const struct ms_signer *s,
-			  const struct ms_sign_req *r, struct ms_fail *fail,
+			  const struct ms_signer_req *r, struct ms_signer_failure *fail,
 			  const uint8_t *sig, size_t sig_len,
 			  const uint8_t *data, size_t len)
 {
-	const struct kr_rules *kr = r->kernel ? r->kernel
-					      : kr_get(KR_DEFAULT);
-	struct kr_rules assumed = *kr;
-	struct ms_kernel_verdict v;
+	const struct rules_rules *kr = r->kernel ? r->kernel
+					      : rules_get(RULES_DEFAULT);
+	struct rules_rules assumed = *kr;
+	struct ms_kernel_check_verdict v;
 	int err, mldsa = 0;
 
 	for (int i = 0; i < s->n; i++)
@@ -98,16 +98,16 @@ int ms_signer_check_mldsa(const struct ms_signer *s,
 	if (!err)
 		return 0;
 	if (err != v.err)	/* -ENOMEM: no verdict */
-		return ms_signer_fail(fail, MS_STAGE_SIGN, r->module, NULL, err);
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_SIGN, r->module, NULL, err);
 	snprintf(fail->text, sizeof(fail->text), "the %s kernel would %s: "
-		 "-%s: %s%s", kr_label(kr), v.cert_refused ? "not load the "
+		 "-%s: %s%s", rules_label(kr), v.cert_refused ? "not load the "
 		 "signer's certificate as a key" : "refuse this ML-DSA "
 		 "signature", exitcode_errno_name(err), v.why ? v.why : "rejected",
 		 kr->from_config && !kr->mldsa_authattr_waiver &&
 		 err == -EKEYREJECTED ? " (ML-DSA signatures made with "
 		 "OpenSSL before 4.0 carry signed attributes, which need "
 		 "CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA=y)" : "");
-	return ms_signer_fail(fail, MS_STAGE_KERNEL, r->module, fail->text, err);
+	return ms_signer_fail(fail, MS_SIGNER_STAGE_KERNEL, r->module, fail->text, err);
 }
 
 /*
@@ -116,15 +116,15 @@ int ms_signer_check_mldsa(const struct ms_signer *s,
  * certificate for the key, and judged with it alone as extract-sig -c
  * judges (kernel/cert_check.h).  NULL when it cannot be.
  */
-struct ms_made_sig *ms_signer_check_describe(const struct ms_signer *s,
-					     const struct ms_sign_req *r,
+struct ms_signer_made_sig *ms_signer_check_describe(const struct ms_signer *s,
+					     const struct ms_signer_req *r,
 					     const char *cert_from,
 					     const uint8_t *body, size_t body_len,
 					     const uint8_t *sig, size_t sig_len)
 {
 	size_t len = body_len + sig_len + TRAILER_OVERHEAD;
 	uint8_t *buf = malloc(len);
-	struct ms_made_sig *m = calloc(1, sizeof(*m));
+	struct ms_signer_made_sig *m = calloc(1, sizeof(*m));
 
 	if (!buf || !m || infile_map_read(buf, body, body_len))
 		goto fail;
@@ -134,7 +134,7 @@ struct ms_made_sig *ms_signer_check_describe(const struct ms_signer *s,
 		goto fail;
 	if (r->cert_path)
 		cert_check_chain(r->cert_path, r->kernel ? r->kernel :
-			      kr_get(KR_DEFAULT), buf, len, &m->d,
+			      rules_get(RULES_DEFAULT), buf, len, &m->d,
 			      m->key_description, sizeof(m->key_description));
 	free(buf);
 	return m;

@@ -17,25 +17,25 @@
 
 static int write_aside(const char *module, const char *ext,
 		       const uint8_t *buf, size_t len, struct outfile *o,
-		       char **path, struct ms_fail *fail)
+		       char **path, struct ms_signer_failure *fail)
 {
 	int err;
 
 	if (asprintf(path, "%s.%s", module, ext) < 0) {
 		*path = NULL;
-		return ms_signer_fail(fail, MS_STAGE_OUTPUT, module, NULL, -ENOMEM);
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_OUTPUT, module, NULL, -ENOMEM);
 	}
 	err = outfile_begin(*path, outfile_mode(*path), o);
 	if (!err)
 		err = outfile_write(o, buf, len);
 	if (err)
-		return ms_signer_fail(fail, MS_STAGE_OUTPUT, *path, NULL, err);
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_OUTPUT, *path, NULL, err);
 	return 0;
 }
 
-int ms_signer_digest_file(const struct ms_signer *s, const struct ms_sign_req *r,
+int ms_signer_digest_file(const struct ms_signer *s, const struct ms_signer_req *r,
 			  uint8_t *digest, unsigned int *digest_len, int *skipped,
-			  struct ms_fail *fail)
+			  struct ms_signer_failure *fail)
 {
 	struct outfile dout = { .fd = -1 }, tout = { .fd = -1 };
 	char *dpath = NULL, *tpath = NULL;
@@ -56,7 +56,8 @@ int ms_signer_digest_file(const struct ms_signer *s, const struct ms_sign_req *r
 	 */
 	err = module_file_open(r->module, &in, &why);
 	if (err)
-		return ms_signer_fail(fail, why ? MS_STAGE_DECOMPRESS : MS_STAGE_INPUT,
+		return ms_signer_fail(fail, why ? MS_SIGNER_STAGE_DECOMPRESS :
+						  MS_SIGNER_STAGE_INPUT,
 				      r->module, why, err);
 	err = ms_signer_policy_check(s, r, &in, &body_len, skipped, fail);
 	if (err || *skipped)
@@ -64,12 +65,12 @@ int ms_signer_digest_file(const struct ms_signer *s, const struct ms_sign_req *r
 	err = ms_cms_digest_info(s->md, in.data, body_len, digest, digest_len,
 				 &tbs, &tbs_len);
 	if (infile_check(&in.file)) {
-		err = ms_signer_fail(fail, MS_STAGE_INPUT, r->module, NULL,
+		err = ms_signer_fail(fail, MS_SIGNER_STAGE_INPUT, r->module, NULL,
 				     INFILE_ECHANGED);
 		goto done;
 	}
 	if (err) {
-		ms_signer_fail(fail, MS_STAGE_SIGN, r->module, "cannot digest", err);
+		ms_signer_fail(fail, MS_SIGNER_STAGE_SIGN, r->module, "cannot digest", err);
 		goto done;
 	}
 	err = write_aside(r->module, "digest", digest, *digest_len, &dout,
@@ -80,12 +81,12 @@ int ms_signer_digest_file(const struct ms_signer *s, const struct ms_sign_req *r
 	if (!err) {
 		err = outfile_commit(&dout);
 		if (err)
-			ms_signer_fail(fail, MS_STAGE_OUTPUT, dpath, NULL, err);
+			ms_signer_fail(fail, MS_SIGNER_STAGE_OUTPUT, dpath, NULL, err);
 	}
 	if (!err) {
 		err = outfile_commit(&tout);
 		if (err)
-			ms_signer_fail(fail, MS_STAGE_OUTPUT, tpath, NULL, err);
+			ms_signer_fail(fail, MS_SIGNER_STAGE_OUTPUT, tpath, NULL, err);
 	}
 done:
 	outfile_abort(&dout);

@@ -59,13 +59,13 @@ static void short_hex(char *out, size_t size, const uint8_t *p, size_t n)
  * signature counts.
  */
 static int signed_by_us(const struct ms_signer *s, const uint8_t *buf,
-			size_t len, const struct ms_sign_req *r,
-			struct ms_fail *fail)
+			size_t len, const struct ms_signer_req *r,
+			struct ms_signer_failure *fail)
 {
 	static const char ours[] = "this run's certificate";
 	int n = s->n ? s->n : (s->certs[0] != NULL), all = 1;
-	struct ms_sigdesc d;
-	const struct ms_signer_desc *sd;
+	struct sig_describe d;
+	const struct sig_describe_signer *sd;
 	char id[24] = "";
 
 	if (!n)
@@ -75,7 +75,7 @@ static int signed_by_us(const struct ms_signer *s, const uint8_t *buf,
 
 		if (sig_describe_fill(&d, buf, len, s->certs[k], ours) == 0)
 			for (int i = 0; i < d.n_signers &&
-			     i < MS_MAX_SIGNERS; i++)
+			     i < SIG_DESCRIBE_MAX_SIGNERS; i++)
 				found |= d.s[i].cert_from == ours;
 		all = found;
 		if (!all)
@@ -107,7 +107,7 @@ static int signed_by_us(const struct ms_signer *s, const uint8_t *buf,
 			 "a CMS made by this certificate): use --replace to "
 			 "sign it again");
 	sig_describe_free(&d);
-	return ms_signer_fail(fail, MS_STAGE_OTHER_SIGNER, r->module, fail->text,
+	return ms_signer_fail(fail, MS_SIGNER_STAGE_OTHER_SIGNER, r->module, fail->text,
 			      -EEXIST);
 }
 
@@ -117,9 +117,9 @@ static int signed_by_us(const struct ms_signer *s, const uint8_t *buf,
  * strip every trailer (--replace).
  */
 static int apply_signed_policy(const struct ms_signer *s, const uint8_t *buf,
-			       size_t len, const struct ms_sign_req *r,
+			       size_t len, const struct ms_signer_req *r,
 			       size_t *body_len, int *skipped,
-			       struct ms_fail *fail)
+			       struct ms_signer_failure *fail)
 {
 	struct trailer t;
 	const char *why;
@@ -128,7 +128,7 @@ static int apply_signed_policy(const struct ms_signer *s, const uint8_t *buf,
 	if (!trailer_has_magic(buf, len))
 		return 0;
 	switch (r->signed_policy) {
-	case MS_SIGNED_SKIP:
+	case MS_SIGNER_SIGNED_SKIP:
 		/* A trailer the kernel refuses before it reads the CMS
 		 * (kernel/module_signature.c, mod_check_sig()) is no
 		 * signature to keep: the module would not load. */
@@ -137,7 +137,7 @@ static int apply_signed_policy(const struct ms_signer *s, const uint8_t *buf,
 			snprintf(fail->text, sizeof(fail->text), "signature "
 				 "trailer the kernel refuses (%s): use "
 				 "--replace to sign it again", why);
-			return ms_signer_fail(fail, MS_STAGE_TRAILER, r->module,
+			return ms_signer_fail(fail, MS_SIGNER_STAGE_TRAILER, r->module,
 					      fail->text, err);
 		}
 		err = signed_by_us(s, buf, len, r, fail);
@@ -145,17 +145,17 @@ static int apply_signed_policy(const struct ms_signer *s, const uint8_t *buf,
 			return err;
 		*skipped = 1;
 		return 0;
-	case MS_SIGNED_REPLACE:
+	case MS_SIGNER_SIGNED_REPLACE:
 		err = strip_trailers(buf, len, body_len);
 		if (err)
-			return ms_signer_fail(fail, MS_STAGE_TRAILER, r->module,
+			return ms_signer_fail(fail, MS_SIGNER_STAGE_TRAILER, r->module,
 					      "existing signature trailer is "
 					      "malformed; cannot strip it", err);
 		return 0;
-	case MS_SIGNED_REFUSE:
+	case MS_SIGNER_SIGNED_REFUSE:
 		break;
 	}
-	return ms_signer_fail(fail, MS_STAGE_SIGNED, r->module, NULL, -EEXIST);
+	return ms_signer_fail(fail, MS_SIGNER_STAGE_SIGNED, r->module, NULL, -EEXIST);
 }
 
 /* Bytes compared a chunk at a time, read through infile_map_read so that a
@@ -199,8 +199,8 @@ static int is_elf(const uint8_t *buf, size_t len)
  * trailer is peeled off.  A <dest> that cannot be read is left to the
  * write to judge.
  */
-int ms_signer_policy_dest(const struct ms_sign_req *r, const uint8_t *body,
-			  size_t body_len, struct ms_fail *fail)
+int ms_signer_policy_dest(const struct ms_signer_req *r, const uint8_t *body,
+			  size_t body_len, struct ms_signer_failure *fail)
 {
 	struct module_file d;
 	const char *why;
@@ -219,7 +219,7 @@ int ms_signer_policy_dest(const struct ms_sign_req *r, const uint8_t *body,
 	module_file_close(&d);
 	if (!other)
 		return 0;
-	return ms_signer_fail(fail, MS_STAGE_DEST, r->dest, NULL, -EEXIST);
+	return ms_signer_fail(fail, MS_SIGNER_STAGE_DEST, r->dest, NULL, -EEXIST);
 }
 
 /*
@@ -231,19 +231,19 @@ int ms_signer_policy_dest(const struct ms_sign_req *r, const uint8_t *body,
  * regulatory.db) is signed when named otherwise or with --usage firmware;
  * an empty one never.
  */
-static int check_body(const struct ms_sign_req *r, const uint8_t *body,
-		      size_t body_len, struct ms_fail *fail)
+static int check_body(const struct ms_signer_req *r, const uint8_t *body,
+		      size_t body_len, struct ms_signer_failure *fail)
 {
 	const char *why;
 
 	if (!body_len)
-		return ms_signer_fail(fail, MS_STAGE_NOT_MODULE, r->module,
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_NOT_MODULE, r->module,
 				      "empty module (nothing to sign: a failed "
 				      "build?)", -ENOEXEC);
 	if (r->firmware || !treewalk_is_module(r->module))
 		return 0;
 	if (!is_elf(body, body_len))
-		return ms_signer_fail(fail, MS_STAGE_NOT_MODULE, r->module,
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_NOT_MODULE, r->module,
 				      "not an ELF file, so no kernel module (a "
 				      "truncated build output or a git-lfs "
 				      "pointer?); to sign it as data, give --usage "
@@ -254,7 +254,7 @@ static int check_body(const struct ms_sign_req *r, const uint8_t *body,
 	snprintf(fail->text, sizeof(fail->text), "no kernel module: %s "
 		 "(the kernel refuses it, ENOEXEC); to sign it as data, give "
 		 "--usage firmware", why);
-	return ms_signer_fail(fail, MS_STAGE_NOT_MODULE, r->module, fail->text,
+	return ms_signer_fail(fail, MS_SIGNER_STAGE_NOT_MODULE, r->module, fail->text,
 			      -ENOEXEC);
 }
 
@@ -264,8 +264,8 @@ static int check_body(const struct ms_sign_req *r, const uint8_t *body,
  * the file) and a body the kernel would load.
  */
 int ms_signer_policy_check(const struct ms_signer *s,
-			   const struct ms_sign_req *r, struct module_file *in,
-			   size_t *body_len, int *skipped, struct ms_fail *fail)
+			   const struct ms_signer_req *r, struct module_file *in,
+			   size_t *body_len, int *skipped, struct ms_signer_failure *fail)
 {
 	const char *why;
 	int err;
@@ -273,9 +273,9 @@ int ms_signer_policy_check(const struct ms_signer *s,
 	/* A trailer after the compressed stream is neither "signed" nor
 	 * harmless: only --replace may drop it, and even --skip-signed must
 	 * not leave it as it is. */
-	if (in->signed_after && r->signed_policy != MS_SIGNED_REPLACE) {
+	if (in->signed_after && r->signed_policy != MS_SIGNER_SIGNED_REPLACE) {
 		module_file_signed_after(in, &why);
-		return ms_signer_fail(fail, MS_STAGE_SIGNED_AFTER, r->module, why,
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_SIGNED_AFTER, r->module, why,
 				      -EBADMSG);
 	}
 	*body_len = in->len;

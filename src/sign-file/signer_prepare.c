@@ -27,8 +27,8 @@
  * bytes: already-signed checks, the signature and the .p7s.  The file
  * stays locked until its replacement is renamed into place.
  */
-static int open_module(const struct ms_sign_req *r, struct ms_signer_prep *p,
-		       struct ms_fail *fail)
+static int open_module(const struct ms_signer_req *r, struct ms_signer_prep *p,
+		       struct ms_signer_failure *fail)
 {
 	const char *why;
 	int err;
@@ -36,15 +36,16 @@ static int open_module(const struct ms_sign_req *r, struct ms_signer_prep *p,
 	err = r->nowait ? module_file_open_trylock(r->module, &p->in, &why)
 			: module_file_open_locked(r->module, &p->in, &why);
 	if (err)
-		return ms_signer_fail(fail, why ? MS_STAGE_DECOMPRESS : MS_STAGE_INPUT,
+		return ms_signer_fail(fail, why ? MS_SIGNER_STAGE_DECOMPRESS :
+						  MS_SIGNER_STAGE_INPUT,
 				      r->module, why, err);
 	return 0;
 }
 
 /* -s and --attach: the CMS made elsewhere, checked as the target kernel
  * would check it. */
-static int attach_sig(const struct ms_signer *s, const struct ms_sign_req *r,
-		      struct ms_signer_prep *p, struct ms_fail *fail)
+static int attach_sig(const struct ms_signer *s, const struct ms_signer_req *r,
+		      struct ms_signer_prep *p, struct ms_signer_failure *fail)
 {
 	int err;
 
@@ -57,7 +58,7 @@ static int attach_sig(const struct ms_signer *s, const struct ms_sign_req *r,
 					s->raw_sig, s->raw_sig_len, &p->der,
 					&p->sig_len);
 		if (err)
-			return ms_signer_fail(fail, MS_STAGE_RAWSIG, s->raw_path,
+			return ms_signer_fail(fail, MS_SIGNER_STAGE_RAWSIG, s->raw_path,
 					      "cannot build a CMS around this "
 					      "signature value", err);
 		p->sig = p->der;
@@ -68,25 +69,25 @@ static int attach_sig(const struct ms_signer *s, const struct ms_sign_req *r,
 
 /* Why the signing failed, in words that point at the fix; bad is the
  * signer that refused, or -1. */
-static int sign_failed(const struct ms_signer *s, const struct ms_sign_req *r,
-		       int err, int bad, struct ms_fail *fail)
+static int sign_failed(const struct ms_signer *s, const struct ms_signer_req *r,
+		       int err, int bad, struct ms_signer_failure *fail)
 {
 	const char *why, *advice;
 
 	/* A digest no kernel takes in a module signature (blake2b512,
 	 * md4): OpenSSL's refusal is the hash's, as the kernel's would be
 	 * (-ENOPKG, 5), not the key's. */
-	if (kr_digest_check(NULL, s->md, &why, &advice) == -ENOPKG)
-		return ms_signer_fail(fail, MS_STAGE_SIGN, r->module,
+	if (rules_digest_check(NULL, s->md, &why, &advice) == -ENOPKG)
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_SIGN, r->module,
 				      "cannot sign with this hash (use sha256, "
 				      "sha384 or sha512)", -ENOPKG);
 	if (err == -ENOPKG)
-		return ms_signer_fail(fail, MS_STAGE_SIGN, r->module,
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_SIGN, r->module,
 				      "this OpenSSL cannot make a CMS signature with "
 				      "this key type and hash (use sha256, sha384 or "
 				      "sha512)", err);
 	fail->token = bad >= 0 ? s->toks[bad] != NULL : s->toks[0] != NULL;
-	return ms_signer_fail(fail, MS_STAGE_SIGN, r->module, s->use_keyid ?
+	return ms_signer_fail(fail, MS_SIGNER_STAGE_SIGN, r->module, s->use_keyid ?
 			      "cannot sign (with -k the certificate needs a "
 			      "subjectKeyIdentifier extension)" :
 			      fail->token ? "signing refused by the PKCS#11 token"
@@ -110,8 +111,8 @@ static int sign_direct(const struct ms_signer *s, const uint8_t *digest,
 
 /* The signature made here, over the body's digest, and judged by the
  * kernel model when it is ML-DSA. */
-static int sign_body(const struct ms_signer *s, const struct ms_sign_req *r,
-		     struct ms_signer_prep *p, struct ms_fail *fail)
+static int sign_body(const struct ms_signer *s, const struct ms_signer_req *r,
+		     struct ms_signer_prep *p, struct ms_signer_failure *fail)
 {
 	uint8_t digest[EVP_MAX_MD_SIZE];
 	unsigned int dlen = 0;
@@ -150,16 +151,16 @@ static int sign_body(const struct ms_signer *s, const struct ms_sign_req *r,
  * decompressed copy), so many jobs can wait for a group commit without
  * holding their modules in memory; on failure or skip, nothing.
  */
-static int end_prepare(const struct ms_sign_req *r, struct ms_signed *job,
+static int end_prepare(const struct ms_signer_req *r, struct ms_signer_signed *job,
 		       struct ms_signer_prep *p, int err, int skipped,
-		       struct ms_fail *fail)
+		       struct ms_signer_failure *fail)
 {
 	if (p->copying)		/* signing failed while the body was copied */
 		pthread_join(p->copy.tid, NULL);
 	/* Whatever went wrong, a module that changed while it was read is
 	 * the reason (and nothing computed from it may be written). */
 	if (err == INFILE_ECHANGED || infile_check(&p->in.file))
-		err = ms_signer_fail(fail, MS_STAGE_INPUT, r->module, NULL,
+		err = ms_signer_fail(fail, MS_SIGNER_STAGE_INPUT, r->module, NULL,
 				     INFILE_ECHANGED);
 	free(p->der);
 	free(p->in.buf);
@@ -171,8 +172,8 @@ static int end_prepare(const struct ms_sign_req *r, struct ms_signed *job,
 	return err;
 }
 
-int ms_signer_prepare(const struct ms_signer *s, const struct ms_sign_req *r,
-		      struct ms_signed *job, int *skipped, struct ms_fail *fail)
+int ms_signer_prepare(const struct ms_signer *s, const struct ms_signer_req *r,
+		      struct ms_signer_signed *job, int *skipped, struct ms_signer_failure *fail)
 {
 	struct ms_signer_prep p = { .target = r->dest ? r->dest : r->module };
 	int err;
@@ -212,8 +213,8 @@ done:
 	return end_prepare(r, job, &p, err, *skipped, fail);
 }
 
-int ms_signer_commit(struct ms_signed *job, unsigned int sync,
-		     struct ms_fail *fail)
+int ms_signer_commit(struct ms_signer_signed *job, unsigned int sync,
+		     struct ms_signer_failure *fail)
 {
 	int err;
 
@@ -222,7 +223,7 @@ int ms_signer_commit(struct ms_signed *job, unsigned int sync,
 	if (job->p7s.tmp) {
 		err = outfile_commit_flags(&job->p7s, sync);
 		if (err)
-			return ms_signer_fail(fail, MS_STAGE_OUTPUT, job->p7s_path,
+			return ms_signer_fail(fail, MS_SIGNER_STAGE_OUTPUT, job->p7s_path,
 					      NULL, err);
 	}
 	if (job->out.tmp) {
@@ -232,12 +233,12 @@ int ms_signer_commit(struct ms_signed *job, unsigned int sync,
 		snprintf(path, sizeof(path), "%s", target);
 		err = outfile_commit_flags(&job->out, sync);
 		if (err)
-			return ms_signer_fail(fail, MS_STAGE_OUTPUT, path, NULL, err);
+			return ms_signer_fail(fail, MS_SIGNER_STAGE_OUTPUT, path, NULL, err);
 	}
 	return 0;
 }
 
-void ms_signer_release(struct ms_signed *job)
+void ms_signer_release(struct ms_signer_signed *job)
 {
 	if (job->made)
 		sig_describe_free(&job->made->d);
@@ -250,10 +251,10 @@ void ms_signer_release(struct ms_signed *job)
 	module_file_close(&job->in);
 }
 
-int ms_signer_sign_file(const struct ms_signer *s, const struct ms_sign_req *r,
-			int *skipped, struct ms_fail *fail)
+int ms_signer_sign_file(const struct ms_signer *s, const struct ms_signer_req *r,
+			int *skipped, struct ms_signer_failure *fail)
 {
-	struct ms_signed job;
+	struct ms_signer_signed job;
 	int err;
 
 	err = ms_signer_prepare(s, r, &job, skipped, fail);

@@ -19,7 +19,7 @@
 #include "sign-file/signer.h"
 
 /* Fill fail (stage, path, reason) and return err. */
-int ms_signer_fail(struct ms_fail *f, enum ms_stage stage, const char *path,
+int ms_signer_fail(struct ms_signer_failure *f, enum ms_signer_stage stage, const char *path,
 		   const char *reason, int err);
 
 /* A large plain module's body going into the output on a thread of
@@ -52,33 +52,33 @@ struct ms_signer_prep {
 
 /* signer_policy.c */
 int ms_signer_policy_check(const struct ms_signer *s,
-			   const struct ms_sign_req *r, struct module_file *in,
-			   size_t *body_len, int *skipped, struct ms_fail *fail);
-int ms_signer_policy_dest(const struct ms_sign_req *r, const uint8_t *body,
-			  size_t body_len, struct ms_fail *fail);
+			   const struct ms_signer_req *r, struct module_file *in,
+			   size_t *body_len, int *skipped, struct ms_signer_failure *fail);
+int ms_signer_policy_dest(const struct ms_signer_req *r, const uint8_t *body,
+			  size_t body_len, struct ms_signer_failure *fail);
 
 /* signer_write.c */
-int ms_signer_write_fail(struct ms_fail *fail, const char *target, int err);
+int ms_signer_write_fail(struct ms_signer_failure *fail, const char *target, int err);
 void ms_signer_write_copy_start(const struct ms_signer *s,
-				const struct ms_sign_req *r,
+				const struct ms_signer_req *r,
 				struct outfile *out, struct ms_signer_prep *p);
-int ms_signer_write_copy_join(struct ms_signer_prep *p, struct ms_fail *fail);
+int ms_signer_write_copy_join(struct ms_signer_prep *p, struct ms_signer_failure *fail);
 int ms_signer_write_outputs(const struct ms_signer *s,
-			    const struct ms_sign_req *r, struct ms_signed *job,
+			    const struct ms_signer_req *r, struct ms_signer_signed *job,
 			    const struct ms_signer_prep *p,
-			    struct ms_fail *fail);
+			    struct ms_signer_failure *fail);
 
 /* signer_check.c */
 int ms_signer_check_attach(const struct ms_signer *s,
-			   const struct ms_sign_req *r, struct ms_fail *fail,
+			   const struct ms_signer_req *r, struct ms_signer_failure *fail,
 			   const uint8_t *sig, size_t sig_len,
 			   const uint8_t *data, size_t len);
 int ms_signer_check_mldsa(const struct ms_signer *s,
-			  const struct ms_sign_req *r, struct ms_fail *fail,
+			  const struct ms_signer_req *r, struct ms_signer_failure *fail,
 			  const uint8_t *sig, size_t sig_len,
 			  const uint8_t *data, size_t len);
-struct ms_made_sig *ms_signer_check_describe(const struct ms_signer *s,
-					     const struct ms_sign_req *r,
+struct ms_signer_made_sig *ms_signer_check_describe(const struct ms_signer *s,
+					     const struct ms_signer_req *r,
 					     const char *cert_from,
 					     const uint8_t *body,
 					     size_t body_len,

@@ -26,12 +26,12 @@
  * read-only directory refuses even a writable module, and "Permission
  * denied" on the module's name would point at the wrong thing.
  */
-int ms_signer_write_fail(struct ms_fail *fail, const char *target, int err)
+int ms_signer_write_fail(struct ms_signer_failure *fail, const char *target, int err)
 {
 	char *copy;
 	const char *dir;
 
-	ms_signer_fail(fail, MS_STAGE_OUTPUT, target, NULL, err);
+	ms_signer_fail(fail, MS_SIGNER_STAGE_OUTPUT, target, NULL, err);
 	if (err != -EACCES && err != -EPERM && err != -EROFS)
 		return err;
 	copy = strdup(target);
@@ -49,20 +49,20 @@ int ms_signer_write_fail(struct ms_fail *fail, const char *target, int err)
 }
 
 static int write_p7s(const char *module, const uint8_t *der, size_t len,
-		     struct outfile *o, char **path, struct ms_fail *fail)
+		     struct outfile *o, char **path, struct ms_signer_failure *fail)
 {
 	int err;
 
 	if (asprintf(path, "%s.p7s", module) < 0) {
 		*path = NULL;
-		return ms_signer_fail(fail, MS_STAGE_OUTPUT, module, NULL, -ENOMEM);
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_OUTPUT, module, NULL, -ENOMEM);
 	}
 	err = outfile_begin(*path, outfile_mode(*path), o);
 	if (err)
 		return ms_signer_write_fail(fail, *path, err);
 	err = outfile_write(o, der, len);
 	if (err)
-		return ms_signer_fail(fail, MS_STAGE_OUTPUT, *path, NULL, err);
+		return ms_signer_fail(fail, MS_SIGNER_STAGE_OUTPUT, *path, NULL, err);
 	return 0;
 }
 
@@ -159,7 +159,7 @@ static void *copy_body(void *arg)
 /* A large plain module's body starts going into the output now, on a
  * thread of its own (OVERLAP_MIN). */
 void ms_signer_write_copy_start(const struct ms_signer *s,
-				const struct ms_sign_req *r, struct outfile *out,
+				const struct ms_signer_req *r, struct outfile *out,
 				struct ms_signer_prep *p)
 {
 	if (!r->overlap || s->raw_sig || r->p7s_only || r->trailer_only ||
@@ -177,7 +177,7 @@ void ms_signer_write_copy_start(const struct ms_signer *s,
 
 /* The body copied while it was hashed: 0 once the copy is done, or the
  * copy's error. */
-int ms_signer_write_copy_join(struct ms_signer_prep *p, struct ms_fail *fail)
+int ms_signer_write_copy_join(struct ms_signer_prep *p, struct ms_signer_failure *fail)
 {
 	if (!p->copying)
 		return 0;
@@ -189,8 +189,8 @@ int ms_signer_write_copy_join(struct ms_signer_prep *p, struct ms_fail *fail)
 /* The outputs, complete but not in place: the .p7s of -p and -d, then
  * the signed module (or kmodsign -D's block) as a temporary file. */
 int ms_signer_write_outputs(const struct ms_signer *s,
-			    const struct ms_sign_req *r, struct ms_signed *job,
-			    const struct ms_signer_prep *p, struct ms_fail *fail)
+			    const struct ms_signer_req *r, struct ms_signer_signed *job,
+			    const struct ms_signer_prep *p, struct ms_signer_failure *fail)
 {
 	struct outfile *out = &job->out;
 	int err;

@@ -39,7 +39,7 @@ static const char *plural(size_t n, const char *one, const char *many)
  * module would then fail as -ENOKEY with no hint why), yet a directory
  * of thousands must not flood stderr.  -v names each entry above.
  */
-static void say_dir(const struct tl_report *r)
+static void say_dir(const struct keyring_load_report *r)
 {
 	char f[64] = "", c[64] = "";
 
@@ -63,7 +63,7 @@ static void say_dir(const struct tl_report *r)
 		"repeats"));
 }
 
-static void say_image(const char *path, const struct ts_note *n)
+static void say_image(const char *path, const struct trust_sources_note *n)
 {
 	if (!n->n_runs) {
 		log_warn(path, "no built-in certificate list found (%s)",
@@ -81,9 +81,9 @@ static void say_image(const char *path, const struct ts_note *n)
 			"certificate after it", n->stop_off);
 }
 
-static void say_list(const struct tl_report *r, const struct kr_rules *kr)
+static void say_list(const struct keyring_load_report *r, const struct rules_rules *kr)
 {
-	const struct ts_note *n = r->note;
+	const struct trust_sources_note *n = r->note;
 
 	log_info("%s: %u X.509, %u tbs: and %u bin: hashes, %u entries "
 		"ignored", r->path, n->x509, n->tbs_hashes, n->bin_hashes,
@@ -91,35 +91,35 @@ static void say_list(const struct tl_report *r, const struct kr_rules *kr)
 	if (n->bin_hashes && kr->module_bin_blacklist)
 		log_info("%s: bin: hashes: kernel %s (Debian's) rejects a "
 			"module whose whole-file SHA-256 is one", r->path,
-			kr_label(kr));
+			rules_label(kr));
 	else if (n->bin_hashes)
 		log_info("%s: bin: hashes are for IMA and kexec; module "
 			"verification on kernel %s never consults them",
-			r->path, kr_label(kr));
+			r->path, rules_label(kr));
 }
 
 /* What each trust source gave (trust/keyring_load's reports); ctx is
  * the rules judged by. */
-static void say_loaded(void *ctx, const struct tl_report *r)
+static void say_loaded(void *ctx, const struct keyring_load_report *r)
 {
 	switch (r->event) {
-	case TL_SKIPPED:
+	case KEYRING_LOAD_SKIPPED:
 		if (log_verbose())
 			say_skipped(r->skipped);
 		break;
-	case TL_DIR_DONE:
+	case KEYRING_LOAD_DIR_DONE:
 		say_dir(r);
 		break;
-	case TL_IMAGE_DONE:
+	case KEYRING_LOAD_IMAGE_DONE:
 		say_image(r->path, r->note);
 		break;
-	case TL_EFIVAR_ABSENT:
+	case KEYRING_LOAD_EFIVAR_ABSENT:
 		log_warn(r->path, "absent: no %s here (not booted with UEFI, or "
 			"efivarfs not mounted); nothing loaded from it",
-			r->src->kind == TL_MOK ? "MOK list" :
-			r->src->kind == TL_EFI_DBX ? "UEFI dbx" : "UEFI db");
+			r->src->kind == KEYRING_LOAD_MOK ? "MOK list" :
+			r->src->kind == KEYRING_LOAD_EFI_DBX ? "UEFI dbx" : "UEFI db");
 		break;
-	case TL_LIST_DONE:
+	case KEYRING_LOAD_LIST_DONE:
 		say_list(r, ctx);
 		break;
 	}
@@ -127,7 +127,7 @@ static void say_loaded(void *ctx, const struct tl_report *r)
 
 /* A --secondary certificate the kernel would not add: keyctl padd's
  * failure, with the restriction's reason. */
-static void say_refused(void *ctx, const struct tl_refusal *r)
+static void say_refused(void *ctx, const struct keyring_load_refusal *r)
 {
 	(void)ctx;
 	if (!r->index)
@@ -139,7 +139,7 @@ static void say_refused(void *ctx, const struct tl_refusal *r)
 }
 
 /* A .config read: what it leaves assumed, and (-v) what it says. */
-static void say_config(const struct tk_setup *s, const struct kconfig *kc)
+static void say_config(const struct keyrings_setup *s, const struct kernel_config *kc)
 {
 	const char *path = s->kcpath;
 
@@ -153,14 +153,14 @@ static void say_config(const struct tk_setup *s, const struct kconfig *kc)
 		log_info("%s: CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA: "
 			"ML-DSA module signatures may carry signed attributes",
 			path);
-	if (kc->modules == KC_MODS_NONE)
+	if (kc->modules == KERNEL_CONFIG_MODS_NONE)
 		log_warn(path, "CONFIG_MODULES is not set: this kernel loads no "
 			"module (every one REJECTED -ENOSYS)");
-	else if (kc->modules == KC_MODS_UNCHECKED)
+	else if (kc->modules == KERNEL_CONFIG_MODS_UNCHECKED)
 		log_warn(path, "CONFIG_MODULE_SIG is not set: this kernel loads "
 			"modules without checking any signature (every ELF "
 			"module OK)");
-	else if (kc->modules == KC_MODS_ASSUMED)
+	else if (kc->modules == KERNEL_CONFIG_MODS_ASSUMED)
 		log_warn(path, "no CONFIG_MODULE_SIG line (a whole .config says "
 			"\"# CONFIG_MODULE_SIG is not set\" when it is off): "
 			"signatures taken as checked");
@@ -168,19 +168,19 @@ static void say_config(const struct tk_setup *s, const struct kconfig *kc)
 		kc->rules.name, kc->sig_force ? ", MODULE_SIG_FORCE" : "");
 }
 
-static void say_image_line(const struct tk_image_note *n)
+static void say_image_line(const struct keyrings_image_note *n)
 {
 	switch (n->event) {
-	case TK_IMG_NO_VERSION:
+	case KEYRINGS_IMG_NO_VERSION:
 		log_warn(n->path, "no kernel version in the image: using the %s "
 			"rules (give --kernel)", n->kr->name);
 		break;
-	case TK_IMG_OTHER_LINE:
+	case KEYRINGS_IMG_OTHER_LINE:
 		log_warn(n->path, "kernel %s has the %s rules; judging by the %s "
-			"rules as asked", n->rel, kr_label(n->kr),
-			kr_label(n->asked));
+			"rules as asked", n->rel, rules_label(n->kr),
+			rules_label(n->asked));
 		break;
-	case TK_IMG_RULES:
+	case KEYRINGS_IMG_RULES:
 		log_info("%s: kernel %s, %s rules", n->path, n->rel,
 			n->kr->name);
 		if (n->note)
@@ -189,19 +189,19 @@ static void say_image_line(const struct tk_image_note *n)
 	}
 }
 
-static void say_notes(const struct mp_notes *notes, size_t from)
+static void say_notes(const struct machine_parts_notes *notes, size_t from)
 {
 	for (size_t i = from; i < notes->n; i++)
 		log_warn(NULL, "%s", notes->v[i]);
 }
 
-static void say_model(const struct km_model *km)
+static void say_model(const struct keyring_model *km)
 {
 	log_info("kernel vendor %s (%s): .platform %s for modules; MokListRT "
 		"%s%s%s", vendors_name(km->vendor), km->vendor_why,
 		km->platform_for_modules ? "consulted" : "not consulted",
-		km->mok == KM_MOK_NOT_LOADED ? "not loaded" :
-		km->mok == KM_MOK_PLATFORM ? "in .platform" : "in .machine",
+		km->mok == KEYRING_MODEL_MOK_NOT_LOADED ? "not loaded" :
+		km->mok == KEYRING_MODEL_MOK_PLATFORM ? "in .platform" : "in .machine",
 		km->mok_why ? ": " : "", km->mok_why ? km->mok_why : "");
 	log_info("before MOK, %s", km->mok_asks_why);
 	if (km->ima_enforce)
@@ -231,7 +231,7 @@ static void say_beside(const char *image, const char *config,
 			"rules' line taken as built (give --kernel-config)");
 }
 
-static void say_in_image(const struct kconfig *kc, const char *image)
+static void say_in_image(const struct kernel_config *kc, const char *image)
 {
 	if (kc->blacklist)
 		log_info("CONFIG_SYSTEM_BLACKLIST_HASH_LIST %s: compiled into "
@@ -243,7 +243,7 @@ static void say_in_image(const struct kconfig *kc, const char *image)
 			kc->revocation, image);
 }
 
-const struct tk_words ms_load_report_words = {
+const struct keyrings_words ms_load_report_words = {
 	.loaded = say_loaded,
 	.refused = say_refused,
 	.config = say_config,
@@ -259,12 +259,12 @@ const struct tk_words ms_load_report_words = {
  * certificate or trust source unusable), as sign-file and extract-sig
  * do for a certificate they cannot use.
  */
-static void say_source_failure(const struct tl_failure *f, int err)
+static void say_source_failure(const struct keyring_load_failure *f, int err)
 {
 	const char *path = f->path, *why = f->note.why;
 
 	switch (f->src->kind) {
-	case TL_VMLINUX:
+	case KEYRING_LOAD_VMLINUX:
 		if (err == -EINVAL || err == -EBADMSG)
 			log_error(path, "%s (give a vmlinuz/bzImage, a compressed "
 				 "Image or an ELF vmlinux to --vmlinux)", why);
@@ -273,12 +273,12 @@ static void say_source_failure(const struct tl_failure *f, int err)
 				 infile_strerror(err), why ? ": " : "",
 				 why ? why : "");
 		break;
-	case TL_ESL:
-	case TL_DBX:
-	case TL_EFI_DB:
-	case TL_EFI_DBX:
-	case TL_MOK:
-	case TL_MOKX:
+	case KEYRING_LOAD_ESL:
+	case KEYRING_LOAD_DBX:
+	case KEYRING_LOAD_EFI_DB:
+	case KEYRING_LOAD_EFI_DBX:
+	case KEYRING_LOAD_MOK:
+	case KEYRING_LOAD_MOKX:
 		if (err == -EBADMSG)
 			log_error(path, "%s (at byte %zu)", why,
 				 f->note.bad_off);
@@ -286,23 +286,23 @@ static void say_source_failure(const struct tl_failure *f, int err)
 			log_error(path, "cannot read the signature list: %s",
 				 infile_strerror(err));
 		break;
-	case TL_DIR:
-	case TL_CERT:
-	case TL_REVOKED:
-	case TL_SECONDARY:
+	case KEYRING_LOAD_DIR:
+	case KEYRING_LOAD_CERT:
+	case KEYRING_LOAD_REVOKED:
+	case KEYRING_LOAD_SECONDARY:
 		if (err == -EINVAL && why)
 			log_error(path, "%s", why);
-		else if (err == -ENODATA && f->src->kind != TL_DIR)
+		else if (err == -ENODATA && f->src->kind != KEYRING_LOAD_DIR)
 			log_error(path, "no certificate in the file (give a PEM "
 				 "or DER X.509 certificate)");
 		else
 			log_error(path, "cannot read %s: %s (check %s)",
-				 f->src->kind == TL_DIR ?
+				 f->src->kind == KEYRING_LOAD_DIR ?
 				 "the certificate directory" :
 				 "the certificate", infile_strerror(err),
-				 f->src->kind == TL_DIR ? "-k" :
-				 f->src->kind == TL_CERT ? "-c" :
-				 f->src->kind == TL_SECONDARY ? "--secondary" :
+				 f->src->kind == KEYRING_LOAD_DIR ? "-k" :
+				 f->src->kind == KEYRING_LOAD_CERT ? "-c" :
+				 f->src->kind == KEYRING_LOAD_SECONDARY ? "--secondary" :
 				 "--revoked");
 		break;
 	}
@@ -310,23 +310,23 @@ static void say_source_failure(const struct tl_failure *f, int err)
 
 /* A --kernel-config that kernel_config_load() could not read, or whose kernel is
  * not the one judged, or that names a file not there. */
-static void say_config_failure(const struct tk_failure *f)
+static void say_config_failure(const struct keyrings_failure *f)
 {
-	const struct kconfig *kc = f->kc;
+	const struct kernel_config *kc = f->kc;
 
-	if (f->step == TK_KCONFIG_FILE && f->revocation)
+	if (f->step == KEYRINGS_KCONFIG_FILE && f->revocation)
 		log_error(f->path, "CONFIG_SYSTEM_REVOCATION_KEYS names %s: %s "
 			 "not found (give --kernel-tree DIR)", kc->revocation,
 			 kc->revocation_path);
-	else if (f->step == TK_KCONFIG_FILE)
+	else if (f->step == KEYRINGS_KCONFIG_FILE)
 		log_error(f->path, "CONFIG_SYSTEM_BLACKLIST_HASH_LIST names %s: "
 			 "%s not found (give --kernel-tree DIR)",
 			 kc->blacklist, kc->blacklist_path);
-	else if (f->step == TK_KCONFIG_RULES)
+	else if (f->step == KEYRINGS_KCONFIG_RULES)
 		log_error(f->path, kc->too_old ? "kernel %s is older than %s, "
 			 "the oldest kernel this tool models: not judged" :
 			 "kernel %s is not --kernel %s", kc->version,
-			 kc->too_old ? kr_oldest : f->kline);
+			 kc->too_old ? rules_oldest : f->kline);
 	else {
 		char why[256];
 
@@ -336,7 +336,7 @@ static void say_config_failure(const struct tk_failure *f)
 }
 
 /* --machine found no kernel to judge, or could not look. */
-static void say_machine_failure(const struct tk_failure *f)
+static void say_machine_failure(const struct keyrings_failure *f)
 {
 	if (f->err == -ENOENT && f->no_root)
 		log_error(f->root, "no such directory (check --sysroot)");
@@ -354,23 +354,23 @@ static void say_machine_failure(const struct tk_failure *f)
 		log_error(NULL, "--machine: %s", infile_strerror(f->err));
 }
 
-void ms_load_report_say_failure(const struct tk_failure *f)
+void ms_load_report_say_failure(const struct keyrings_failure *f)
 {
-	struct kr_rules kr;
+	struct rules_rules kr;
 
 	switch (f->step) {
-	case TK_NOMEM:
+	case KEYRINGS_NOMEM:
 		log_error(NULL, "out of memory");
 		break;
-	case TK_MACHINE:
+	case KEYRINGS_MACHINE:
 		say_machine_failure(f);
 		break;
-	case TK_KCONFIG:
-	case TK_KCONFIG_RULES:
-	case TK_KCONFIG_FILE:
+	case KEYRINGS_KCONFIG:
+	case KEYRINGS_KCONFIG_RULES:
+	case KEYRINGS_KCONFIG_FILE:
 		say_config_failure(f);
 		break;
-	case TK_BLACKLIST:
+	case KEYRINGS_BLACKLIST:
 		if (f->err == -EINVAL)
 			log_error(f->path, "line %d: not a \"tbs:<hex>\" or "
 				 "\"bin:<hex>\" entry (lower-case hex, even "
@@ -379,23 +379,23 @@ void ms_load_report_say_failure(const struct tk_failure *f)
 			log_error(f->path, "cannot read the blacklist: %s "
 				 "(check --blacklist)", infile_strerror(f->err));
 		break;
-	case TK_IMAGE_TOO_OLD:
+	case KEYRINGS_IMAGE_TOO_OLD:
 		/* the words every tool gives a release older than the
 		 * oldest line */
 		rp_kernel_arg_release(f->path, f->rel, &kr);
 		break;
-	case TK_IMAGE_LINES:
+	case KEYRINGS_IMAGE_LINES:
 		log_error(f->path, "kernel %s is not %s's %s (give --kernel)",
-			 f->rel, f->from, kr_label(f->first));
+			 f->rel, f->from, rules_label(f->first));
 		break;
-	case TK_SOURCE:
+	case KEYRINGS_SOURCE:
 		say_source_failure(&f->source, f->err);
 		break;
 	}
 }
 
 void ms_load_report_say_machine(const char *root, const struct machine *m,
-				const struct mp_notes *notes)
+				const struct machine_parts_notes *notes)
 {
 	say_notes(notes, 0);
 	if (m->mok_pending)
@@ -409,7 +409,7 @@ void ms_load_report_say_machine(const char *root, const struct machine *m,
 	log_info("%s: kernel %s, Secure Boot %s, lockdown %s, sig_enforce %s",
 		root ? root : "/", m->release, machine_secure_boot_name(m->sb),
 		m->lockdown < 0 ? "unknown" :
-		kernel_config_lockdown_name((enum kc_lockdown)m->lockdown),
+		kernel_config_lockdown_name((enum kernel_config_lockdown)m->lockdown),
 		m->sig_enforce < 0 ? "unknown" : m->sig_enforce ? "Y" : "N");
 }
 
@@ -457,7 +457,7 @@ static void print_key(FILE *f, const struct x509k_cert *c,
 		fprintf(f, "    why:     %s\n", c->filed_why);
 }
 
-void ms_load_report_list_keys(FILE *out, const struct tk_keyrings *k)
+void ms_load_report_list_keys(FILE *out, const struct keyrings *k)
 {
 	size_t i;
 

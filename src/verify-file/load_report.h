@@ -14,18 +14,18 @@
 #include "trust/keyrings.h"
 
 /* The words for keyrings_load(). */
-extern const struct tk_words ms_load_report_words;
+extern const struct keyrings_words ms_load_report_words;
 
 /* The one line for a step that failed (keyrings_machine(), keyrings_load()). */
-void ms_load_report_say_failure(const struct tk_failure *f);
+void ms_load_report_say_failure(const struct keyrings_failure *f);
 
 /* --machine settled: what was missing, a pending MOK enrolment, and
  * (-v) which image, config and state it is judged by.  root is the
  * --sysroot, or NULL for this machine. */
 void ms_load_report_say_machine(const char *root, const struct machine *m,
-				const struct mp_notes *notes);
+				const struct machine_parts_notes *notes);
 
 /* --list-keys: every key as the kernel logs it, then the counts. */
-void ms_load_report_list_keys(FILE *out, const struct tk_keyrings *k);
+void ms_load_report_list_keys(FILE *out, const struct keyrings *k);
 
 #endif

@@ -14,17 +14,17 @@
 
 /* What every file of a run is judged with. */
 struct judge {
-	const struct vr_run *r;
-	struct kv_ctx kv;
-	struct rp_context rc;
+	const struct ms_verify_run *r;
+	struct verify_ctx kv;
+	struct rp_verdict_context rc;
 };
 
 /* Judge one file and print its verdict; returns its exit code. */
 static int check_file(const struct judge *jd, const char *file,
-		      struct rp_summary *sum, FILE *out)
+		      struct rp_verdict_tally *sum, FILE *out)
 {
-	const struct vr_run *o = jd->r;
-	struct kv_judgement j;
+	const struct ms_verify_run *o = jd->r;
+	struct judge_file_judgement j;
 	char *p7s = NULL;
 	const char *sigpath = o->sig;
 	int err, code;
@@ -33,7 +33,7 @@ static int check_file(const struct judge *jd, const char *file,
 		if (asprintf(&p7s, "%s.p7s", file) < 0) {
 			log_error(file, "out of memory");
 			sum->errors++;
-			return MS_EXIT_IO;
+			return EXITCODE_IO;
 		}
 		sigpath = p7s;
 	}
@@ -61,7 +61,7 @@ static int check_file(const struct judge *jd, const char *file,
 		log_error(file, "%s", why);
 		if (o->json)
 			rp_verdict_error_json(out, file, err, why);
-		code = j.why ? exitcode_for_errno(err) : MS_EXIT_IO;
+		code = j.why ? exitcode_for_errno(err) : EXITCODE_IO;
 		sum->errors++;
 	} else {
 		struct sig_check_answer a;
@@ -85,8 +85,8 @@ static int check_file(const struct judge *jd, const char *file,
 struct each {
 	const struct judge *jd;
 	const struct batch_run_list *files;
-	struct rp_summary *sums;	/* one per file, added up in order */
-	struct rp_summary total;
+	struct rp_verdict_tally *sums;	/* one per file, added up in order */
+	struct rp_verdict_tally total;
 };
 
 static int each_check(void *ctx, size_t i, FILE *out)
@@ -105,7 +105,7 @@ static void each_add(void *ctx, size_t i, int code)
 }
 
 static int check_all(const struct judge *jd, const struct batch_run_list *files,
-		     int jobs, struct rp_summary *sum)
+		     int jobs, struct rp_verdict_tally *sum)
 {
 	struct each e = { .jd = jd, .files = files };
 	int code;
@@ -113,7 +113,7 @@ static int check_all(const struct judge *jd, const struct batch_run_list *files,
 	e.sums = calloc(files->n ? files->n : 1, sizeof(*e.sums));
 	if (!e.sums) {
 		log_error(NULL, "out of memory");
-		return MS_EXIT_IO;
+		return EXITCODE_IO;
 	}
 	code = batch_run_each(files, jobs, "verified", each_check, each_add,
 			     &e);
@@ -122,10 +122,10 @@ static int check_all(const struct judge *jd, const struct batch_run_list *files,
 	return code;
 }
 
-int ms_verify_run(const struct vr_run *r, const struct treewalk_inputs *in)
+int ms_verify_run(const struct ms_verify_run *r, const struct treewalk_inputs *in)
 {
-	const struct tk_setup *t = r->t;
-	const struct tk_keyrings *k = r->k;
+	const struct keyrings_setup *t = r->t;
+	const struct keyrings *k = r->k;
 	struct judge jd = {
 		.r = r,
 		.kv = { .kr = t->kr, .trusted = &k->trusted,
@@ -137,14 +137,14 @@ int ms_verify_run(const struct vr_run *r, const struct treewalk_inputs *in)
 			.km = t->m ? &t->km : NULL },
 	};
 	struct batch_run_list files = { 0 };
-	struct rp_summary sum = { 0 };
+	struct rp_verdict_tally sum = { 0 };
 	int code;
 
 	if (t->kcpath) {
 		jd.rc.config = t->kcpath;
 		jd.rc.config_from = t->kc_from;
 		jd.rc.modules = k->kc.modules;
-		jd.kv.sig_unchecked = k->kc.modules == KC_MODS_UNCHECKED;
+		jd.kv.sig_unchecked = k->kc.modules == KERNEL_CONFIG_MODS_UNCHECKED;
 	}
 	jd.rc.lockdown = machine_lockdown(t->lockdown, t->kcpath ? &k->kc : NULL,
 				     t->m, t->m ? &t->km : NULL,
@@ -152,7 +152,7 @@ int ms_verify_run(const struct vr_run *r, const struct treewalk_inputs *in)
 	/* security_locked_down(LOCKDOWN_MODULE_SIGNATURE) holds from the
 	 * integrity level up */
 	jd.rc.sig.locked = jd.rc.lockdown >= MACHINE_LD_INTEGRITY;
-	jd.rc.sig.no_modules = jd.rc.modules == KC_MODS_NONE;
+	jd.rc.sig.no_modules = jd.rc.modules == KERNEL_CONFIG_MODS_NONE;
 
 	if (k->trusted.n == 0 && k->platform.n == 0)
 		log_warn(NULL, "no usable trusted certificate: every signature "

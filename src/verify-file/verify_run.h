@@ -15,13 +15,13 @@
 #include "trust/keyrings.h"
 
 /* What each file is judged with, and how its verdict is shown. */
-struct vr_run {
-	const struct tk_setup *t;	/* settled by keyrings_load(); t->notes
+struct ms_verify_run {
+	const struct keyrings_setup *t;	/* settled by keyrings_load(); t->notes
 					 * is never NULL */
-	const struct tk_keyrings *k;
+	const struct keyrings *k;
 	const char *sig;	/* --sig: the one file's signature */
 	bool detached;		/* --detached: FILE.p7s beside each */
-	int usage;		/* enum kv_usage, -1: the form's default */
+	int usage;		/* enum verify_usage, -1: the form's default */
 	bool json, quiet;
 	bool summary;		/* -r or --files-from: print a summary */
 	int jobs;		/* 0: the online CPUs for several files */
@@ -32,6 +32,6 @@ struct vr_run {
  * stdout, then the summary.  The run's exit code: the worst of the
  * files' and of collecting them.
  */
-int ms_verify_run(const struct vr_run *r, const struct treewalk_inputs *in);
+int ms_verify_run(const struct ms_verify_run *r, const struct treewalk_inputs *in);
 
 #endif

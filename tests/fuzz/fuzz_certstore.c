@@ -26,8 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	fwrite(data, 1, size, f);
 	fclose(f);
-	for (int line = 0; line < KR_NLINES; line++) {
-		keyring_add_file(&cs, path, kr_get(line), NULL);
+	for (int line = 0; line < RULES_NLINES; line++) {
+		keyring_add_file(&cs, path, rules_get(line), NULL);
 		keyring_free(&cs);
 		cs = (struct keyring){ 0 };
 	}

@@ -16,7 +16,7 @@ static FILE *sink;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ms_sigdesc d;
+	struct sig_describe d;
 	json_object *o;
 
 	if (!sink)

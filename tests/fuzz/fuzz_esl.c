@@ -20,16 +20,16 @@ struct ctx {
 	struct blacklist bl;
 };
 
-static int entry(void *p, const struct esl_entry *e)
+static int entry(void *p, const struct efi_siglist_entry *e)
 {
 	struct ctx *c = p;
 
 	assert(e->data >= c->buf && e->data + e->len <= c->buf + c->len);
 	assert(e->list >= 1 && e->index >= 1);
-	if (e->type == ESL_X509)
+	if (e->type == EFI_SIGLIST_X509)
 		return keyring_add_der(&c->cs, "fuzz", (int)e->index, e->data,
-				  e->len, kr_get(KR_6_12), &c->bl);
-	if (e->type == ESL_SHA256 && e->len == 32)
+				  e->len, rules_get(RULES_6_12), &c->bl);
+	if (e->type == EFI_SIGLIST_SHA256 && e->len == 32)
 		return blacklist_add(&c->bl, false, e->data, 32);
 	return 0;
 }

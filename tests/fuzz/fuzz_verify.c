@@ -26,27 +26,27 @@ static void load_trusted(void)
 
 	snprintf(path, sizeof(path), "%s/tests/fixtures/conformance/trusted.pem",
 		 top ? top : MODSIGN_TOP);
-	if (keyring_add_file(&trusted, path, kr_get(KR_DEFAULT), NULL) < 0)
+	if (keyring_add_file(&trusted, path, rules_get(RULES_DEFAULT), NULL) < 0)
 		abort();	/* a fuzzer without its trust set fuzzes nothing */
 	loaded = 1;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct kv_result r;
-	struct kv_ctx kv = { .trusted = &trusted };
+	struct verify_result r;
+	struct verify_ctx kv = { .trusted = &trusted };
 	static const uint8_t content[] = "modsign fuzz payload";
 
 	if (!loaded)
 		load_trusted();
-	for (int line = 0; line < KR_NLINES; line++) {
-		kv.kr = kr_get(line);
-		r = (struct kv_result){ 0 };
-		verify_module(&kv, data, size, KV_USAGE_MODULE, &r);
+	for (int line = 0; line < RULES_NLINES; line++) {
+		kv.kr = rules_get(line);
+		r = (struct verify_result){ 0 };
+		verify_module(&kv, data, size, VERIFY_USAGE_MODULE, &r);
 		verify_result_free(&r);
-		r = (struct kv_result){ 0 };
+		r = (struct verify_result){ 0 };
 		verify_pkcs7(&kv, content, sizeof(content) - 1, data, size,
-				KV_USAGE_FIRMWARE, &r);
+				VERIFY_USAGE_FIRMWARE, &r);
 		verify_result_free(&r);
 	}
 	return 0;

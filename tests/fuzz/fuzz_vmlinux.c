@@ -22,14 +22,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i, stop;
 	int ret, count;
 
-	ret = kernel_image_find_certs(data, size, kr_get(KR_6_12), &img, &why);
+	ret = kernel_image_find_certs(data, size, rules_get(RULES_6_12), &img, &why);
 	if (ret == 0) {
 		assert(img.n_runs <= KERNEL_IMAGE_MAX_RUNS);
 		for (i = 0; i < img.n_runs; i++) {
 			assert(img.runs[i].off <= img.len &&
 			       img.runs[i].len <= img.len - img.runs[i].off);
 			keyring_add_cert_list(&cs, "fuzz", img.data + img.runs[i].off,
-					 img.runs[i].len, kr_get(KR_6_12), NULL,
+					 img.runs[i].len, rules_get(RULES_6_12), NULL,
 					 &count, &stop);
 		}
 	} else {

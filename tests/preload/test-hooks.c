@@ -129,7 +129,7 @@ static void fd_used(int fd)
 }
 
 /* ".NAME.PID.tmp-XXXXXX", the last component of a named temporary
- * output (src/common/base: the output module's TMP_TAG). */
+ * output (src/common/base: the output module's OUTFILE_TMP_TAG). */
 static int tmp_name(const char *path)
 {
 	const char *base = strrchr(path, '/');

@@ -18,7 +18,7 @@
 
 #include "base/cli_options.h"
 
-enum { OPT_FROB = MS_OPT_OWN, OPT_STOP_HERE };
+enum { OPT_FROB = CLI_OPTIONS_CODE_OWN, OPT_STOP_HERE };
 
 /* What the tool heard. */
 struct heard {
@@ -37,7 +37,7 @@ static int take(void *ctx, int code)
 		h->codes[h->n] = code;
 		h->args[h->n++] = optarg;
 	}
-	return code == OPT_STOP_HERE ? h->answer : MS_CLI_GO;
+	return code == OPT_STOP_HERE ? h->answer : CLI_OPTIONS_GO;
 }
 
 static void help(void *ctx)
@@ -60,16 +60,16 @@ static const struct option own_long[] = {
 /* A tool taking -j, -r, -q, -v, -0 and -h by letter and by name, --json
  * and --files-from by name only (--kernel not at all), and -x, --frob
  * and --stop-here of its own; it hears of -q too. */
-static struct ms_cli_tool tool(struct heard *h)
+static struct cli_options_tool tool(struct heard *h)
 {
-	return (struct ms_cli_tool){
+	return (struct cli_options_tool){
 		.name = "unit-tool",
-		.takes = MS_CLI_JOBS | MS_CLI_RECURSIVE | MS_CLI_QUIET |
-			 MS_CLI_VERBOSE | MS_CLI_JSON | MS_CLI_FILES_FROM |
-			 MS_CLI_NULL | MS_CLI_HELP,
-		.letters = MS_CLI_JOBS | MS_CLI_RECURSIVE | MS_CLI_QUIET |
-			   MS_CLI_VERBOSE | MS_CLI_NULL | MS_CLI_HELP,
-		.tell = MS_CLI_QUIET,
+		.takes = CLI_OPTIONS_JOBS | CLI_OPTIONS_RECURSIVE | CLI_OPTIONS_QUIET |
+			 CLI_OPTIONS_VERBOSE | CLI_OPTIONS_JSON | CLI_OPTIONS_FILES_FROM |
+			 CLI_OPTIONS_NULL | CLI_OPTIONS_HELP,
+		.letters = CLI_OPTIONS_JOBS | CLI_OPTIONS_RECURSIVE | CLI_OPTIONS_QUIET |
+			   CLI_OPTIONS_VERBOSE | CLI_OPTIONS_NULL | CLI_OPTIONS_HELP,
+		.tell = CLI_OPTIONS_QUIET,
 		.short_opts = "x",
 		.long_opts = own_long,
 		.take = take,
@@ -80,7 +80,7 @@ static struct ms_cli_tool tool(struct heard *h)
 }
 
 /* Parse the NULL-ended words as argv (argv[0] first). */
-static int parse(const struct ms_cli_tool *t, struct ms_cli *c, char **words)
+static int parse(const struct cli_options_tool *t, struct cli_options *c, char **words)
 {
 	int argc = 0;
 
@@ -97,11 +97,11 @@ static void shared_options_fill_the_struct(void **state)
 	char *argv[] = { "t", "-j", "4", "-v", "--verbose", "--json", "-0",
 			 "--files-from", "list", "-r", "dir", "a.ko", "b.ko", NULL };
 	struct heard h = { .n = 0 };
-	struct ms_cli_tool t = tool(&h);
-	struct ms_cli c;
+	struct cli_options_tool t = tool(&h);
+	struct cli_options c;
 
 	(void)state;
-	assert_int_equal(parse(&t, &c, argv), MS_CLI_GO);
+	assert_int_equal(parse(&t, &c, argv), CLI_OPTIONS_GO);
 	assert_int_equal(c.jobs, 4);
 	assert_int_equal(c.verbose, 2);
 	assert_int_equal(c.json, 1);
@@ -123,11 +123,11 @@ static void own_options_reach_the_tool(void **state)
 {
 	char *argv[] = { "t", "-x", "--frob=7", "-q", "--xylo", "m.ko", NULL };
 	struct heard h = { .n = 0 };
-	struct ms_cli_tool t = tool(&h);
-	struct ms_cli c;
+	struct cli_options_tool t = tool(&h);
+	struct cli_options c;
 
 	(void)state;
-	assert_int_equal(parse(&t, &c, argv), MS_CLI_GO);
+	assert_int_equal(parse(&t, &c, argv), CLI_OPTIONS_GO);
 	assert_int_equal(h.n, 4);
 	assert_int_equal(h.codes[0], 'x');
 	assert_int_equal(h.codes[1], OPT_FROB);
@@ -143,8 +143,8 @@ static void own_answer_is_handed_back(void **state)
 {
 	char *argv[] = { "t", "--stop-here", "-v", NULL };
 	struct heard h = { .answer = 42 };
-	struct ms_cli_tool t = tool(&h);
-	struct ms_cli c;
+	struct cli_options_tool t = tool(&h);
+	struct cli_options c;
 
 	(void)state;
 	assert_int_equal(parse(&t, &c, argv), 42);
@@ -158,25 +158,25 @@ static void jobs_bounds(void **state)
 	static const char *const bad[] = { "0", "-1", "257", "abc", "4x", "",
 					   "99999999999999999999", "0x10" };
 	struct heard h = { .n = 0 };
-	struct ms_cli_tool t = tool(&h);
-	struct ms_cli c;
+	struct cli_options_tool t = tool(&h);
+	struct cli_options c;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char *argv[] = { "t", "-j", (char *)bad[i], NULL };
 
-		assert_int_equal(parse(&t, &c, argv), MS_CLI_USAGE);
+		assert_int_equal(parse(&t, &c, argv), CLI_OPTIONS_USAGE);
 	}
 	{
 		char *argv[] = { "t", "--jobs", "256", NULL };
 
-		assert_int_equal(parse(&t, &c, argv), MS_CLI_GO);
+		assert_int_equal(parse(&t, &c, argv), CLI_OPTIONS_GO);
 		assert_int_equal(c.jobs, 256);
 	}
 	{
 		char *argv[] = { "t", "-j1", NULL };
 
-		assert_int_equal(parse(&t, &c, argv), MS_CLI_GO);
+		assert_int_equal(parse(&t, &c, argv), CLI_OPTIONS_GO);
 		assert_int_equal(c.jobs, 1);
 	}
 }
@@ -186,11 +186,11 @@ static void recursive_twice(void **state)
 {
 	char *argv[] = { "t", "-r", "a", "--recursive", "b", NULL };
 	struct heard h = { .n = 0 };
-	struct ms_cli_tool t = tool(&h);
-	struct ms_cli c;
+	struct cli_options_tool t = tool(&h);
+	struct cli_options c;
 
 	(void)state;
-	assert_int_equal(parse(&t, &c, argv), MS_CLI_USAGE);
+	assert_int_equal(parse(&t, &c, argv), CLI_OPTIONS_USAGE);
 }
 
 /* A shared option the tool does not take is unknown to it; a letter it
@@ -198,37 +198,37 @@ static void recursive_twice(void **state)
 static void options_not_taken(void **state)
 {
 	struct heard h = { .n = 0 };
-	struct ms_cli_tool t = tool(&h);
-	struct ms_cli c;
+	struct cli_options_tool t = tool(&h);
+	struct cli_options c;
 
 	(void)state;
 	{
 		char *argv[] = { "t", "--kernel", "6.1", NULL };
 
-		assert_int_equal(parse(&t, &c, argv), MS_CLI_USAGE);
+		assert_int_equal(parse(&t, &c, argv), CLI_OPTIONS_USAGE);
 	}
-	t.letters &= ~MS_CLI_JOBS;
+	t.letters &= ~CLI_OPTIONS_JOBS;
 	{
 		char *argv[] = { "t", "-j", "2", NULL };
 
-		assert_int_equal(parse(&t, &c, argv), MS_CLI_USAGE);
+		assert_int_equal(parse(&t, &c, argv), CLI_OPTIONS_USAGE);
 	}
 	{
 		char *argv[] = { "t", "--jobs", "2", NULL };
 
-		assert_int_equal(parse(&t, &c, argv), MS_CLI_GO);
+		assert_int_equal(parse(&t, &c, argv), CLI_OPTIONS_GO);
 		assert_int_equal(c.jobs, 2);
 	}
 	{
 		char *argv[] = { "t", "-Z", NULL };
 
-		assert_int_equal(parse(&t, &c, argv), MS_CLI_USAGE);
+		assert_int_equal(parse(&t, &c, argv), CLI_OPTIONS_USAGE);
 	}
 	{
 		/* a missing argument */
 		char *argv[] = { "t", "--frob", NULL };
 
-		assert_int_equal(parse(&t, &c, argv), MS_CLI_USAGE);
+		assert_int_equal(parse(&t, &c, argv), CLI_OPTIONS_USAGE);
 	}
 }
 
@@ -237,11 +237,11 @@ static void double_dash_ends_options(void **state)
 {
 	char *argv[] = { "t", "-q", "--", "-v", NULL };
 	struct heard h = { .n = 0 };
-	struct ms_cli_tool t = tool(&h);
-	struct ms_cli c;
+	struct cli_options_tool t = tool(&h);
+	struct cli_options c;
 
 	(void)state;
-	assert_int_equal(parse(&t, &c, argv), MS_CLI_GO);
+	assert_int_equal(parse(&t, &c, argv), CLI_OPTIONS_GO);
 	assert_int_equal(c.verbose, 0);
 	assert_string_equal(argv[optind], "-v");
 }
@@ -251,11 +251,11 @@ static void help_stops(void **state)
 {
 	char *argv[] = { "t", "-v", "--help", "-j", "0", NULL };
 	struct heard h = { .n = 0 };
-	struct ms_cli_tool t = tool(&h);
-	struct ms_cli c;
+	struct cli_options_tool t = tool(&h);
+	struct cli_options c;
 
 	(void)state;
-	assert_int_equal(parse(&t, &c, argv), MS_CLI_STOP);
+	assert_int_equal(parse(&t, &c, argv), CLI_OPTIONS_STOP);
 	assert_int_equal(h.helped, 1);
 }
 
@@ -265,14 +265,14 @@ static void too_many_letters(void **state)
 	char letters[80];
 	char *argv[] = { "t", NULL };
 	struct heard h = { .n = 0 };
-	struct ms_cli_tool t = tool(&h);
-	struct ms_cli c;
+	struct cli_options_tool t = tool(&h);
+	struct cli_options c;
 
 	(void)state;
 	memset(letters, 'a', sizeof(letters) - 1);
 	letters[sizeof(letters) - 1] = '\0';
 	t.short_opts = letters;
-	assert_int_equal(parse(&t, &c, argv), MS_CLI_USAGE);
+	assert_int_equal(parse(&t, &c, argv), CLI_OPTIONS_USAGE);
 }
 
 /* The help lines of the options asked for, one a line, in the table's
@@ -286,7 +286,7 @@ static void help_lines(void **state)
 
 	(void)state;
 	assert_non_null(f);
-	cli_options_help(f, MS_CLI_HELP | MS_CLI_QUIET);
+	cli_options_help(f, CLI_OPTIONS_HELP | CLI_OPTIONS_QUIET);
 	assert_int_equal(fclose(f), 0);
 	assert_true(strncmp(text, "  -q, --quiet ", 14) == 0);
 	second = strchr(text, '\n');

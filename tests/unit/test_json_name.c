@@ -19,7 +19,7 @@
 
 #include "base/json_name.h"
 
-/* The tools' flags (report/signer_facts.h, MS_JSON_FLAGS). */
+/* The tools' flags (report/signer_facts.h, RP_SIGNER_FACTS_JSON_FLAGS). */
 #define FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 /* {"file": name} as the tools print it. */

@@ -57,7 +57,7 @@ static void write_file(const char *name, const void *text, size_t len,
 }
 
 /* kernel_config_load of text as dir/name: its answer, *line as kernel_config_load leaves it. */
-static int load(const char *name, const char *text, struct kconfig *kc,
+static int load(const char *name, const char *text, struct kernel_config *kc,
 		int *line)
 {
 	char path[PATH_MAX];
@@ -70,7 +70,7 @@ static int load(const char *name, const char *text, struct kconfig *kc,
 
 static void header_gives_the_release_and_its_line(void **state)
 {
-	struct kconfig kc;
+	struct kernel_config kc;
 	int line;
 
 	(void)state;
@@ -83,7 +83,7 @@ static void header_gives_the_release_and_its_line(void **state)
 	assert_string_equal(kc.version, "6.1.192");
 	assert_int_equal(kc.major, 6);
 	assert_int_equal(kc.minor, 1);
-	assert_int_equal(kc.rules.line, KR_6_1);
+	assert_int_equal(kc.rules.line, RULES_6_1);
 	assert_false(kc.too_old);
 	assert_true(kc.rules.from_config);
 	kernel_config_free(&kc);
@@ -91,7 +91,7 @@ static void header_gives_the_release_and_its_line(void **state)
 	assert_int_equal(load("c2", "# Linux/arm64 6.12.48+deb13-arm64 Kernel "
 			      "Configuration\nCONFIG_MODULE_SIG=y\n", &kc, &line), 0);
 	assert_string_equal(kc.version, "6.12.48+deb13-arm64");
-	assert_int_equal(kc.rules.line, KR_6_12);
+	assert_int_equal(kc.rules.line, RULES_6_12);
 	kernel_config_free(&kc);
 
 	/* older than the oldest line modsign knows (5.10): refused later */
@@ -103,7 +103,7 @@ static void header_gives_the_release_and_its_line(void **state)
 	/* no header: no version, the newest line's rules */
 	assert_int_equal(load("c4", "CONFIG_MODULE_SIG=y\n", &kc, &line), 0);
 	assert_string_equal(kc.version, "");
-	assert_int_equal(kc.rules.line, KR_7_3);
+	assert_int_equal(kc.rules.line, RULES_7_3);
 	kernel_config_free(&kc);
 
 	/* a header whose release does not fit is no header, not a cut one */
@@ -115,7 +115,7 @@ static void header_gives_the_release_and_its_line(void **state)
 
 static void signing_options(void **state)
 {
-	struct kconfig kc;
+	struct kernel_config kc;
 	int line;
 
 	(void)state;
@@ -137,16 +137,16 @@ static void signing_options(void **state)
 	assert_string_equal(kc.key_type, "ecdsa");
 	assert_true(kc.lockdown_lsm);
 	assert_true(kc.lockdown_in_sb);
-	assert_int_equal(kc.lockdown_force, KC_LOCK_INTEGRITY);
+	assert_int_equal(kc.lockdown_force, KERNEL_CONFIG_LOCK_INTEGRITY);
 	/* keyrings exist only when built in: =m is not y */
-	assert_int_equal(kc.keyrings, KC_SECONDARY | KC_PLATFORM);
+	assert_int_equal(kc.keyrings, KERNEL_CONFIG_SECONDARY | KERNEL_CONFIG_PLATFORM);
 	kernel_config_free(&kc);
 
 	assert_int_equal(load("c", "CONFIG_MODULE_SIG_FORCE=y\n"
 			      "CONFIG_MODULE_SIG=n\n", &kc, &line), 0);
 	assert_true(kc.sig_force);
 	assert_false(kc.module_sig);
-	assert_int_equal(kc.lockdown_force, KC_LOCK_NONE);
+	assert_int_equal(kc.lockdown_force, KERNEL_CONFIG_LOCK_NONE);
 	kernel_config_free(&kc);
 }
 
@@ -154,7 +154,7 @@ static void signing_options(void **state)
  * miss) and is marked modular; built in wins over modular. */
 static void crypto_builtin_and_modular(void **state)
 {
-	struct kconfig kc;
+	struct kernel_config kc;
 	int line;
 
 	(void)state;
@@ -165,9 +165,9 @@ static void crypto_builtin_and_modular(void **state)
 			      "CONFIG_CRYPTO_SHA3=n\n"
 			      "# CONFIG_CRYPTO_ECDSA is not set\n"
 			      "CONFIG_CRYPTO_SHA1_SSSE3=m\n", &kc, &line), 0);
-	assert_int_equal(kc.rules.crypto, BIT(KR_C_SHA256) | BIT(KR_C_SHA512) |
-			 BIT(KR_C_RSA) | BIT(KR_C_SHA1));
-	assert_int_equal(kc.modular, BIT(KR_C_SHA512) | BIT(KR_C_SHA1));
+	assert_int_equal(kc.rules.crypto, BIT(RULES_C_SHA256) | BIT(RULES_C_SHA512) |
+			 BIT(RULES_C_RSA) | BIT(RULES_C_SHA1));
+	assert_int_equal(kc.modular, BIT(RULES_C_SHA512) | BIT(RULES_C_SHA1));
 	kernel_config_free(&kc);
 }
 
@@ -177,7 +177,7 @@ static void crypto_builtin_and_modular(void **state)
 static void blacklist_and_revocation_files(void **state)
 {
 	char path[PATH_MAX], want[PATH_MAX + 32];
-	struct kconfig kc;
+	struct kernel_config kc;
 	int line;
 	const char *text =
 		"CONFIG_SYSTEM_BLACKLIST_HASH_LIST=\"certs/bl \\\"x\\\" \\\\.hash\"\n"
@@ -211,7 +211,7 @@ static void blacklist_and_revocation_files(void **state)
 static void not_a_config(void **state)
 {
 	char why[200];
-	struct kconfig kc;
+	struct kernel_config kc;
 	int line;
 
 	(void)state;
@@ -254,7 +254,7 @@ static void corrupt_compressed_config(void **state)
 	static const uint8_t junk[] = { 0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0, 3,
 					0xde, 0xad, 0xbe, 0xef, 0x00, 0x11 };
 	char path[PATH_MAX], why[200];
-	struct kconfig kc;
+	struct kernel_config kc;
 	int line;
 
 	(void)state;
@@ -270,7 +270,7 @@ static void nul_byte_in_text(void **state)
 {
 	static const char text[] = "CONFIG_MODULE_SIG=y\n\0CONFIG_MODULE_SIG_FORCE=y\n";
 	char path[PATH_MAX];
-	struct kconfig kc;
+	struct kernel_config kc;
 	int line;
 
 	(void)state;
@@ -285,7 +285,7 @@ static void nul_byte_in_text(void **state)
  * kernel built from it has every option set as written. */
 static void crlf_line_ends(void **state)
 {
-	struct kconfig kc;
+	struct kernel_config kc;
 	int line;
 
 	(void)state;
@@ -298,18 +298,18 @@ static void crlf_line_ends(void **state)
 	assert_true(kc.module_sig);
 	assert_true(kc.sig_force);
 	assert_string_equal(kc.sig_hash, "sha512");
-	assert_int_equal(kc.rules.crypto, BIT(KR_C_SHA512));
+	assert_int_equal(kc.rules.crypto, BIT(RULES_C_SHA512));
 	kernel_config_free(&kc);
 }
 
 static void lockdown_names(void **state)
 {
 	(void)state;
-	assert_string_equal(kernel_config_lockdown_name(KC_LOCK_NONE), "none");
-	assert_string_equal(kernel_config_lockdown_name(KC_LOCK_INTEGRITY), "integrity");
-	assert_string_equal(kernel_config_lockdown_name(KC_LOCK_CONFIDENTIALITY), "confidentiality");
-	assert_int_equal(kernel_config_lockdown_by_name("integrity"), KC_LOCK_INTEGRITY);
-	assert_int_equal(kernel_config_lockdown_by_name("confidentiality"), KC_LOCK_CONFIDENTIALITY);
+	assert_string_equal(kernel_config_lockdown_name(KERNEL_CONFIG_LOCK_NONE), "none");
+	assert_string_equal(kernel_config_lockdown_name(KERNEL_CONFIG_LOCK_INTEGRITY), "integrity");
+	assert_string_equal(kernel_config_lockdown_name(KERNEL_CONFIG_LOCK_CONFIDENTIALITY), "confidentiality");
+	assert_int_equal(kernel_config_lockdown_by_name("integrity"), KERNEL_CONFIG_LOCK_INTEGRITY);
+	assert_int_equal(kernel_config_lockdown_by_name("confidentiality"), KERNEL_CONFIG_LOCK_CONFIDENTIALITY);
 	/* /sys/kernel/security/lockdown brackets the level in force */
 	assert_int_equal(kernel_config_lockdown_by_name("[integrity]"), -1);
 	assert_int_equal(kernel_config_lockdown_by_name(""), -1);
@@ -318,8 +318,8 @@ static void lockdown_names(void **state)
 /* sign-file's warnings against the .config's hash and crypto. */
 static void digest_warnings(void **state)
 {
-	char warn[KC_MAX_WARN][200];
-	struct kconfig kc;
+	char warn[KERNEL_CONFIG_MAX_WARN][200];
+	struct kernel_config kc;
 	int line;
 
 	(void)state;

@@ -154,7 +154,7 @@ static int each_job(struct workpool *pool, void *ctx, size_t i)
 
 	(void)pool;
 	if (batch_run_result_begin(&c, r)) {
-		r->code = MS_EXIT_IO;
+		r->code = EXITCODE_IO;
 		return 0;
 	}
 	r->code = run->fn(run->ctx, i, c.out);
@@ -184,13 +184,13 @@ int batch_run_each(const struct batch_run_list *list, int jobs, const char *what
 
 	run.res = calloc(list->n ? list->n : 1, sizeof(*run.res));
 	if (!run.res)
-		return MS_EXIT_IO;
+		return EXITCODE_IO;
 	progress_init(&run.pg, list->n, what);
 	err = workpool_run(list->n, jobs, &ops, &run);
 	progress_end(&run.pg);
 	if (err) {
 		log_error(NULL, "cannot start workers: %s", strerror(-err));
-		run.code = exitcode_worst(run.code, MS_EXIT_IO);
+		run.code = exitcode_worst(run.code, EXITCODE_IO);
 	}
 	fflush(stdout);
 	free(run.res);

@@ -15,39 +15,39 @@
 
 static const struct shared {
 	unsigned bit;
-	struct option opt;	/* .val: the letter, or an MS_OPT_* code */
+	struct option opt;	/* .val: the letter, or an CLI_OPTIONS_CODE_* code */
 	const char *help;	/* its --help line */
 } shared[] = {
-	{ MS_CLI_RECURSIVE, { "recursive", required_argument, NULL, 'r' },
+	{ CLI_OPTIONS_RECURSIVE, { "recursive", required_argument, NULL, 'r' },
 	  "  -r, --recursive DIR   every *.ko, *.ko.gz, *.ko.xz and *.ko.zst "
 	  "under DIR" },
-	{ MS_CLI_FILES_FROM, { "files-from", required_argument, NULL,
-			       MS_OPT_FILES_FROM },
+	{ CLI_OPTIONS_FILES_FROM, { "files-from", required_argument, NULL,
+			       CLI_OPTIONS_CODE_FILES_FROM },
 	  "      --files-from LIST  read more file names from LIST (- is "
 	  "standard input)" },
-	{ MS_CLI_NULL, { "null", no_argument, NULL, '0' },
+	{ CLI_OPTIONS_NULL, { "null", no_argument, NULL, '0' },
 	  "  -0, --null            names in LIST end with NUL, not newline" },
-	{ MS_CLI_JOBS, { "jobs", required_argument, NULL, 'j' },
+	{ CLI_OPTIONS_JOBS, { "jobs", required_argument, NULL, 'j' },
 	  "  -j, --jobs N          workers for many files (default: the "
 	  "online CPUs)" },
-	{ MS_CLI_KERNEL, { "kernel", required_argument, NULL, MS_OPT_KERNEL },
+	{ CLI_OPTIONS_KERNEL, { "kernel", required_argument, NULL, CLI_OPTIONS_CODE_KERNEL },
 	  "      --kernel VERSION  by the rules of that kernel release (5.10 "
 	  "on)" },
-	{ MS_CLI_KERNEL_CONFIG, { "kernel-config", required_argument, NULL,
-				  MS_OPT_KERNEL_CONFIG },
+	{ CLI_OPTIONS_KERNEL_CONFIG, { "kernel-config", required_argument, NULL,
+				  CLI_OPTIONS_CODE_KERNEL_CONFIG },
 	  "      --kernel-config FILE  by the kernel built from this .config" },
-	{ MS_CLI_JSON, { "json", no_argument, NULL, MS_OPT_JSON },
+	{ CLI_OPTIONS_JSON, { "json", no_argument, NULL, CLI_OPTIONS_CODE_JSON },
 	  "      --json            one JSON object per file (and a summary), "
 	  "not text" },
-	{ MS_CLI_QUIET, { "quiet", no_argument, NULL, 'q' },
+	{ CLI_OPTIONS_QUIET, { "quiet", no_argument, NULL, 'q' },
 	  "  -q, --quiet           print no verdicts; failures still go to "
 	  "stderr" },
-	{ MS_CLI_VERBOSE, { "verbose", no_argument, NULL, 'v' },
+	{ CLI_OPTIONS_VERBOSE, { "verbose", no_argument, NULL, 'v' },
 	  "  -v, --verbose         say more: what was done, OpenSSL's error "
 	  "details" },
-	{ MS_CLI_HELP, { "help", no_argument, NULL, 'h' },
+	{ CLI_OPTIONS_HELP, { "help", no_argument, NULL, 'h' },
 	  "  -h, --help            show this help and exit" },
-	{ MS_CLI_VERSION, { "version", no_argument, NULL, 'V' },
+	{ CLI_OPTIONS_VERSION, { "version", no_argument, NULL, 'V' },
 	  "  -V, --version         show the version, OpenSSL and ML-DSA "
 	  "support, and exit" },
 };
@@ -67,7 +67,7 @@ void cli_options_help(FILE *f, unsigned which)
 
 /* The tool's options and the shared ones it takes, as getopt_long wants
  * them: 0, or -E2BIG when they do not fit. */
-static int merge(const struct ms_cli_tool *t, char so[MAX_SHORT],
+static int merge(const struct cli_options_tool *t, char so[MAX_SHORT],
 		 struct option lo[MAX_LONG])
 {
 	size_t ns = strlen(t->short_opts), nl = 0;
@@ -86,7 +86,7 @@ static int merge(const struct ms_cli_tool *t, char so[MAX_SHORT],
 		if (!(t->takes & shared[i].bit))
 			continue;
 		lo[nl++] = *o;
-		if (o->val < MS_OPT_LONG && (t->letters & shared[i].bit)) {
+		if (o->val < CLI_OPTIONS_CODE_LONG && (t->letters & shared[i].bit)) {
 			so[ns++] = (char)o->val;
 			if (o->has_arg == required_argument)
 				so[ns++] = ':';
@@ -98,7 +98,7 @@ static int merge(const struct ms_cli_tool *t, char so[MAX_SHORT],
 }
 
 /* A shared option into c: an answer. */
-static int take_shared(const struct ms_cli_tool *t, struct ms_cli *c,
+static int take_shared(const struct cli_options_tool *t, struct cli_options *c,
 		       int code)
 {
 	switch (code) {
@@ -106,36 +106,36 @@ static int take_shared(const struct ms_cli_tool *t, struct ms_cli *c,
 		if (batch_run_jobs_parse(optarg, &c->jobs)) {
 			log_error(NULL, "-j needs a number of workers from 1 to "
 				 "%d", BATCH_RUN_JOBS_MAX);
-			return MS_CLI_USAGE;
+			return CLI_OPTIONS_USAGE;
 		}
-		return MS_CLI_GO;
+		return CLI_OPTIONS_GO;
 	case 'r':
 		if (c->walk) {
 			log_error(NULL, "-r given twice (walk one tree per run)");
-			return MS_CLI_USAGE;
+			return CLI_OPTIONS_USAGE;
 		}
 		c->walk = optarg;
-		return MS_CLI_GO;
-	case '0': c->nul = 1; return MS_CLI_GO;
-	case 'q': c->quiet = 1; return MS_CLI_GO;
-	case 'v': c->verbose++; return MS_CLI_GO;
-	case MS_OPT_FILES_FROM: c->from = optarg; return MS_CLI_GO;
-	case MS_OPT_KERNEL: c->kernel = optarg; return MS_CLI_GO;
-	case MS_OPT_KERNEL_CONFIG: c->kconfig = optarg; return MS_CLI_GO;
-	case MS_OPT_JSON: c->json = 1; return MS_CLI_GO;
+		return CLI_OPTIONS_GO;
+	case '0': c->nul = 1; return CLI_OPTIONS_GO;
+	case 'q': c->quiet = 1; return CLI_OPTIONS_GO;
+	case 'v': c->verbose++; return CLI_OPTIONS_GO;
+	case CLI_OPTIONS_CODE_FILES_FROM: c->from = optarg; return CLI_OPTIONS_GO;
+	case CLI_OPTIONS_CODE_KERNEL: c->kernel = optarg; return CLI_OPTIONS_GO;
+	case CLI_OPTIONS_CODE_KERNEL_CONFIG: c->kconfig = optarg; return CLI_OPTIONS_GO;
+	case CLI_OPTIONS_CODE_JSON: c->json = 1; return CLI_OPTIONS_GO;
 	case 'h':
 		t->help(t->ctx);
-		return MS_CLI_STOP;
+		return CLI_OPTIONS_STOP;
 	case 'V':
 		openssl_init_print_version(t->name, t->mldsa());
-		return MS_CLI_STOP;
+		return CLI_OPTIONS_STOP;
 	default:
-		return MS_CLI_USAGE;
+		return CLI_OPTIONS_USAGE;
 	}
 }
 
 /* The shared option of code, or NULL for one of the tool's own. */
-static const struct shared *find_shared(const struct ms_cli_tool *t,
+static const struct shared *find_shared(const struct cli_options_tool *t,
 					int code)
 {
 	for (size_t i = 0; i < N_SHARED; i++)
@@ -144,27 +144,27 @@ static const struct shared *find_shared(const struct ms_cli_tool *t,
 	return NULL;
 }
 
-int cli_options_parse(int argc, char **argv, const struct ms_cli_tool *t,
-		 struct ms_cli *c)
+int cli_options_parse(int argc, char **argv, const struct cli_options_tool *t,
+		 struct cli_options *c)
 {
 	const struct shared *s;
 	struct option lo[MAX_LONG];
 	char so[MAX_SHORT];
-	int code, ret = MS_CLI_GO;
+	int code, ret = CLI_OPTIONS_GO;
 
 	if (merge(t, so, lo)) {
 		log_error(NULL, "%s: more options than base/cli_options.c has "
 			 "room for", t->name);
-		return MS_CLI_USAGE;
+		return CLI_OPTIONS_USAGE;
 	}
-	while (ret == MS_CLI_GO &&
+	while (ret == CLI_OPTIONS_GO &&
 	       (code = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		if (code == '?') {
 			/* getopt has said what is wrong */
-			ret = MS_CLI_USAGE;
+			ret = CLI_OPTIONS_USAGE;
 		} else if ((s = find_shared(t, code))) {
 			ret = take_shared(t, c, code);
-			if (ret == MS_CLI_GO && (t->tell & s->bit))
+			if (ret == CLI_OPTIONS_GO && (t->tell & s->bit))
 				ret = t->take(t->ctx, code);
 		} else {
 			ret = t->take(t->ctx, code);

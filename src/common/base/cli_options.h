@@ -14,37 +14,37 @@
 
 /*
  * Option codes, one convention in every tool: a short option is its
- * letter; a long-only option is a value from MS_OPT_LONG on, the shared
- * ones first, then each tool's own from MS_OPT_OWN.  A long-only option
+ * letter; a long-only option is a value from CLI_OPTIONS_CODE_LONG on, the shared
+ * ones first, then each tool's own from CLI_OPTIONS_CODE_OWN.  A long-only option
  * never borrows a letter, so no letter means two things.
  */
-enum ms_opt_code {
-	MS_OPT_LONG = 0x100,
-	MS_OPT_FILES_FROM = MS_OPT_LONG,
-	MS_OPT_KERNEL,
-	MS_OPT_KERNEL_CONFIG,
-	MS_OPT_JSON,
-	MS_OPT_OWN,		/* a tool's own long-only options start here */
+enum cli_options_code {
+	CLI_OPTIONS_CODE_LONG = 0x100,
+	CLI_OPTIONS_CODE_FILES_FROM = CLI_OPTIONS_CODE_LONG,
+	CLI_OPTIONS_CODE_KERNEL,
+	CLI_OPTIONS_CODE_KERNEL_CONFIG,
+	CLI_OPTIONS_CODE_JSON,
+	CLI_OPTIONS_CODE_OWN,		/* a tool's own long-only options start here */
 };
 
 /* The shared options, one bit each. */
-enum ms_cli_opt {
-	MS_CLI_JOBS = 1u << 0,		/* -j, --jobs N */
-	MS_CLI_NULL = 1u << 1,		/* -0, --null */
-	MS_CLI_RECURSIVE = 1u << 2,	/* -r, --recursive DIR */
-	MS_CLI_FILES_FROM = 1u << 3,	/* --files-from LIST */
-	MS_CLI_QUIET = 1u << 4,		/* -q, --quiet */
-	MS_CLI_VERBOSE = 1u << 5,	/* -v, --verbose */
-	MS_CLI_KERNEL = 1u << 6,	/* --kernel VERSION */
-	MS_CLI_KERNEL_CONFIG = 1u << 7,	/* --kernel-config FILE */
-	MS_CLI_JSON = 1u << 8,		/* --json */
-	MS_CLI_HELP = 1u << 9,		/* -h, --help */
-	MS_CLI_VERSION = 1u << 10,	/* -V, --version */
-	MS_CLI_ALL = (1u << 11) - 1,
+enum cli_options_flag {
+	CLI_OPTIONS_JOBS = 1u << 0,		/* -j, --jobs N */
+	CLI_OPTIONS_NULL = 1u << 1,		/* -0, --null */
+	CLI_OPTIONS_RECURSIVE = 1u << 2,	/* -r, --recursive DIR */
+	CLI_OPTIONS_FILES_FROM = 1u << 3,	/* --files-from LIST */
+	CLI_OPTIONS_QUIET = 1u << 4,		/* -q, --quiet */
+	CLI_OPTIONS_VERBOSE = 1u << 5,	/* -v, --verbose */
+	CLI_OPTIONS_KERNEL = 1u << 6,	/* --kernel VERSION */
+	CLI_OPTIONS_KERNEL_CONFIG = 1u << 7,	/* --kernel-config FILE */
+	CLI_OPTIONS_JSON = 1u << 8,		/* --json */
+	CLI_OPTIONS_HELP = 1u << 9,		/* -h, --help */
+	CLI_OPTIONS_VERSION = 1u << 10,	/* -V, --version */
+	CLI_OPTIONS_ALL = (1u << 11) - 1,
 };
 
 /* What the shared options said. */
-struct ms_cli {
+struct cli_options {
 	int jobs;		/* -j N; 0 when not given */
 	int nul, quiet, json;
 	int verbose;		/* how many -v; the tool decides when it counts */
@@ -60,17 +60,17 @@ struct ms_cli {
  * line), for the tool to follow with its hint.  A tool's take() may give
  * other non-zero answers of its own: they are handed back unchanged.
  */
-enum { MS_CLI_GO = 0, MS_CLI_STOP = 1, MS_CLI_USAGE = -1 };
+enum { CLI_OPTIONS_GO = 0, CLI_OPTIONS_STOP = 1, CLI_OPTIONS_USAGE = -1 };
 
-struct ms_cli_tool {
+struct cli_options_tool {
 	const char *name;	/* --version's tool name */
-	unsigned takes;		/* the shared options it takes (MS_CLI_*) */
+	unsigned takes;		/* the shared options it takes (CLI_OPTIONS_*) */
 	unsigned letters;	/* of those, the ones it takes by letter too */
 	unsigned tell;		/* the shared ones take() hears of, once stored */
 	const char *short_opts;	/* its own letters, as for getopt */
 	const struct option *long_opts;	/* its own, ending with { 0 } */
 	/* One option of its own, or a shared one in tell (optarg set as
-	 * getopt sets it): MS_CLI_GO, or the answer to stop with. */
+	 * getopt sets it): CLI_OPTIONS_GO, or the answer to stop with. */
 	int (*take)(void *ctx, int code);
 	void (*help)(void *ctx);	/* --help */
 	int (*mldsa)(void);	/* --version: whether it does ML-DSA */
@@ -81,11 +81,11 @@ struct ms_cli_tool {
  * Parse argv's options into c and through t's take(); optind is left at
  * the first operand.  An answer above.
  */
-int cli_options_parse(int argc, char **argv, const struct ms_cli_tool *t,
-		 struct ms_cli *c);
+int cli_options_parse(int argc, char **argv, const struct cli_options_tool *t,
+		 struct cli_options *c);
 
 /*
- * The --help lines of the shared options in which (MS_CLI_*), in one
+ * The --help lines of the shared options in which (CLI_OPTIONS_*), in one
  * wording for every tool; what each means in a tool is in its man page.
  */
 void cli_options_help(FILE *f, unsigned which);

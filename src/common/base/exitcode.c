@@ -12,24 +12,24 @@ int exitcode_for_errno(int err)
 {
 	switch (err) {
 	case 0:
-		return MS_EXIT_OK;
+		return EXITCODE_OK;
 	case -EKEYREJECTED:
-		return MS_EXIT_REJECTED;
+		return EXITCODE_REJECTED;
 	case -ENODATA:
-		return MS_EXIT_UNSIGNED;
+		return EXITCODE_UNSIGNED;
 	case -ENOKEY:
-		return MS_EXIT_NOKEY;
+		return EXITCODE_NOKEY;
 	case -ENOPKG:
-		return MS_EXIT_NOPKG;
+		return EXITCODE_NOPKG;
 	case -EBADMSG:
 	case -EINVAL:
 	case -EMSGSIZE:
 	case -ENOEXEC:
-		return MS_EXIT_MALFORMED;
-	case -MS_ENOALG:
-		return MS_EXIT_UNCHECKABLE;
+		return EXITCODE_MALFORMED;
+	case -EXITCODE_ENOALG:
+		return EXITCODE_UNCHECKABLE;
 	default:
-		return MS_EXIT_IO;
+		return EXITCODE_IO;
 	}
 }
 
@@ -40,27 +40,27 @@ int exitcode_for_errno(int err)
  * still load when not enforcing.
  */
 static const int by_severity[] = {
-	MS_EXIT_USAGE, MS_EXIT_IO, MS_EXIT_KEY, MS_EXIT_UNCHECKABLE,
-	MS_EXIT_REJECTED, MS_EXIT_MALFORMED, MS_EXIT_SIGNED, MS_EXIT_NOKEY,
-	MS_EXIT_NOPKG, MS_EXIT_UNSIGNED, MS_EXIT_OK,
+	EXITCODE_USAGE, EXITCODE_IO, EXITCODE_KEY, EXITCODE_UNCHECKABLE,
+	EXITCODE_REJECTED, EXITCODE_MALFORMED, EXITCODE_SIGNED, EXITCODE_NOKEY,
+	EXITCODE_NOPKG, EXITCODE_UNSIGNED, EXITCODE_OK,
 };
 
 #define N_CODES (sizeof(by_severity) / sizeof(by_severity[0]))
 
 static const char *const meaning[N_CODES] = {
-	[MS_EXIT_OK] = "success; signature accepted",
-	[MS_EXIT_REJECTED] = "rejected (EKEYREJECTED: bad signature, wrong "
+	[EXITCODE_OK] = "success; signature accepted",
+	[EXITCODE_REJECTED] = "rejected (EKEYREJECTED: bad signature, wrong "
 			     "key; EPERM: lockdown)",
-	[MS_EXIT_USAGE] = "usage error",
-	[MS_EXIT_UNSIGNED] = "not signed (ENODATA)",
-	[MS_EXIT_NOKEY] = "no trusted key for the signer (ENOKEY)",
-	[MS_EXIT_NOPKG] = "unsupported crypto (ENOPKG)",
-	[MS_EXIT_MALFORMED] = "malformed trailer, CMS or module (EBADMSG, "
+	[EXITCODE_USAGE] = "usage error",
+	[EXITCODE_UNSIGNED] = "not signed (ENODATA)",
+	[EXITCODE_NOKEY] = "no trusted key for the signer (ENOKEY)",
+	[EXITCODE_NOPKG] = "unsupported crypto (ENOPKG)",
+	[EXITCODE_MALFORMED] = "malformed trailer, CMS or module (EBADMSG, "
 			      "EINVAL, EMSGSIZE, ENOEXEC)",
-	[MS_EXIT_IO] = "I/O or system error (unreadable file, disk full)",
-	[MS_EXIT_SIGNED] = "refused: already signed",
-	[MS_EXIT_KEY] = "key, certificate or trust source unusable",
-	[MS_EXIT_UNCHECKABLE] = "this build's OpenSSL lacks the algorithm "
+	[EXITCODE_IO] = "I/O or system error (unreadable file, disk full)",
+	[EXITCODE_SIGNED] = "refused: already signed",
+	[EXITCODE_KEY] = "key, certificate or trust source unusable",
+	[EXITCODE_UNCHECKABLE] = "this build's OpenSSL lacks the algorithm "
 				"(ML-DSA needs 3.5)",
 };
 
@@ -127,11 +127,11 @@ const char *exitcode_errno_name(int err)
 static int errno_of(int code)
 {
 	switch (code) {
-	case MS_EXIT_USAGE:
+	case EXITCODE_USAGE:
 		return -EINVAL;
-	case MS_EXIT_KEY:
+	case EXITCODE_KEY:
 		return -ENOKEY;
-	case MS_EXIT_MALFORMED:
+	case EXITCODE_MALFORMED:
 		return -EBADMSG;
 	default:
 		return -EIO;

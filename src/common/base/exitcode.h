@@ -9,28 +9,28 @@
 #include <errno.h>
 #include <stdio.h>
 
-enum ms_exit {
-	MS_EXIT_OK = 0,		/* success; signature accepted */
-	MS_EXIT_REJECTED = 1,	/* EKEYREJECTED: bad signature, wrong key;
+enum exitcode {
+	EXITCODE_OK = 0,		/* success; signature accepted */
+	EXITCODE_REJECTED = 1,	/* EKEYREJECTED: bad signature, wrong key;
 				 * verify-file: EPERM, refused by lockdown */
-	MS_EXIT_USAGE = 2,	/* usage error (as the kernel's sign-file) */
-	MS_EXIT_UNSIGNED = 3,	/* ENODATA: not signed */
-	MS_EXIT_NOKEY = 4,	/* ENOKEY: no trusted key for the signer */
-	MS_EXIT_NOPKG = 5,	/* ENOPKG: unsupported crypto */
-	MS_EXIT_MALFORMED = 6,	/* EBADMSG, EINVAL, EMSGSIZE, ENOEXEC */
-	MS_EXIT_IO = 7,		/* I/O or system error */
-	MS_EXIT_SIGNED = 8,	/* refused: input already signed */
-	MS_EXIT_KEY = 9,	/* key, certificate or trust source unusable */
-	MS_EXIT_UNCHECKABLE = 10, /* this build's OpenSSL lacks the algorithm */
+	EXITCODE_USAGE = 2,	/* usage error (as the kernel's sign-file) */
+	EXITCODE_UNSIGNED = 3,	/* ENODATA: not signed */
+	EXITCODE_NOKEY = 4,	/* ENOKEY: no trusted key for the signer */
+	EXITCODE_NOPKG = 5,	/* ENOPKG: unsupported crypto */
+	EXITCODE_MALFORMED = 6,	/* EBADMSG, EINVAL, EMSGSIZE, ENOEXEC */
+	EXITCODE_IO = 7,		/* I/O or system error */
+	EXITCODE_SIGNED = 8,	/* refused: input already signed */
+	EXITCODE_KEY = 9,	/* key, certificate or trust source unusable */
+	EXITCODE_UNCHECKABLE = 10, /* this build's OpenSSL lacks the algorithm */
 };
 
 /*
- * The negative errno src/common returns for MS_EXIT_UNCHECKABLE: a
+ * The negative errno src/common returns for EXITCODE_UNCHECKABLE: a
  * verdict this build cannot reach because its OpenSSL cannot do the
  * arithmetic (ML-DSA before OpenSSL 3.5).  No kernel verdict is ENOSYS,
  * so it never passes for one.
  */
-#define MS_ENOALG ENOSYS
+#define EXITCODE_ENOALG ENOSYS
 
 /*
  * Exit code for a verdict errno (negative, as returned by src/common).

@@ -113,7 +113,7 @@ int outfile_begin(const char *target, mode_t mode, struct outfile *o)
 		goto fail;
 	}
 	dir = dirname(dircopy);
-	if (asprintf(&o->tmp, "%s/.%.*s.%ld" TMP_TAG "XXXXXX", dir,
+	if (asprintf(&o->tmp, "%s/.%.*s.%ld" OUTFILE_TMP_TAG "XXXXXX", dir,
 		     outfile_tmp_room(getpid()), basename(base),
 		     (long)getpid()) < 0) {
 		o->tmp = NULL;

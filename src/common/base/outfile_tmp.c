@@ -88,8 +88,8 @@ int outfile_tmp_room(pid_t pid)
 	char digits[24];
 	int n = snprintf(digits, sizeof(digits), "%ld", (long)pid);
 
-	/* "." name "." pid TMP_TAG random */
-	return NAME_MAX - 2 - n - (int)strlen(TMP_TAG) - TMP_RAND;
+	/* "." name "." pid OUTFILE_TMP_TAG random */
+	return NAME_MAX - 2 - n - (int)strlen(OUTFILE_TMP_TAG) - OUTFILE_TMP_RAND;
 }
 
 /* The pid a name of that form encodes; 0 for any other name. */
@@ -99,13 +99,13 @@ static pid_t tmp_name_pid(const char *name)
 	const char *tag, *p;
 	long pid = 0;
 
-	if (name[0] != '.' || n < 4 + strlen(TMP_TAG) + TMP_RAND)
+	if (name[0] != '.' || n < 4 + strlen(OUTFILE_TMP_TAG) + OUTFILE_TMP_RAND)
 		return 0;
-	for (i = n - TMP_RAND; i < n; i++)
+	for (i = n - OUTFILE_TMP_RAND; i < n; i++)
 		if (!isalnum((unsigned char)name[i]))
 			return 0;
-	tag = name + n - TMP_RAND - strlen(TMP_TAG);
-	if (memcmp(tag, TMP_TAG, strlen(TMP_TAG)) != 0)
+	tag = name + n - OUTFILE_TMP_RAND - strlen(OUTFILE_TMP_TAG);
+	if (memcmp(tag, OUTFILE_TMP_TAG, strlen(OUTFILE_TMP_TAG)) != 0)
 		return 0;
 	for (p = tag; p > name + 2 && isdigit((unsigned char)p[-1]); p--)
 		;
@@ -180,22 +180,22 @@ void outfile_remove_stale(const char *dir)
 	closedir(d);
 }
 
-/* Replace the name's last TMP_RAND characters with random ones. */
+/* Replace the name's last OUTFILE_TMP_RAND characters with random ones. */
 void outfile_tmp_randomize(char *name)
 {
 	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				  "abcdefghijklmnopqrstuvwxyz0123456789";
-	unsigned char r[TMP_RAND];
-	char *x = name + strlen(name) - TMP_RAND;
+	unsigned char r[OUTFILE_TMP_RAND];
+	char *x = name + strlen(name) - OUTFILE_TMP_RAND;
 	static atomic_uint counter;
 
 	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
 		unsigned int c = atomic_fetch_add(&counter, 1) ^
 				 (unsigned int)(uintptr_t)name;
 
-		for (int i = 0; i < TMP_RAND; i++, c = c * 1103515245u + 12345u)
+		for (int i = 0; i < OUTFILE_TMP_RAND; i++, c = c * 1103515245u + 12345u)
 			r[i] = (unsigned char)(c >> 16);
 	}
-	for (int i = 0; i < TMP_RAND; i++)
+	for (int i = 0; i < OUTFILE_TMP_RAND; i++)
 		x[i] = set[r[i] % (sizeof(set) - 1)];
 }

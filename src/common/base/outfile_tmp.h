@@ -12,8 +12,8 @@
 
 #include <sys/types.h>
 
-#define TMP_TAG ".tmp-"
-#define TMP_RAND 6
+#define OUTFILE_TMP_TAG ".tmp-"
+#define OUTFILE_TMP_RAND 6
 
 /* Register / unregister a named temporary file for the signal cleanup
  * (outfile_cleanup_on_signals). */
@@ -24,7 +24,7 @@ void outfile_pending_del(char *path);
 int outfile_tmp_room(pid_t pid);
 /* Remove the temporary files in dir that killed runs left. */
 void outfile_remove_stale(const char *dir);
-/* Replace the name's last TMP_RAND characters with random ones. */
+/* Replace the name's last OUTFILE_TMP_RAND characters with random ones. */
 void outfile_tmp_randomize(char *name);
 
 #endif

@@ -163,17 +163,17 @@ static int collect_list(const struct treewalk_inputs *in, struct batch_run_list 
 	if (err == -EILSEQ) {
 		log_error(in->from, "the file list holds NUL bytes: its names "
 			 "are NUL-separated (add -0)");
-		return MS_EXIT_USAGE;
+		return EXITCODE_USAGE;
 	}
 	if (err) {
 		log_error(in->from, "cannot read the file list: %s (check "
 			 "--files-from)", strerror(-err));
-		return MS_EXIT_IO;
+		return EXITCODE_IO;
 	}
 	if (out->n == before) {
 		log_error(in->from, "the file list names no file (check "
 			 "--files-from)");
-		return MS_EXIT_USAGE;
+		return EXITCODE_USAGE;
 	}
 	return 0;
 }
@@ -195,7 +195,7 @@ static int collect_tree(const struct treewalk_inputs *in, struct batch_run_list 
 		log_error(in->walk, "cannot walk the directory: %s (check -r)",
 			 strerror(-err));
 		ms_tree_skipped_free(&skipped);
-		return MS_EXIT_IO;
+		return EXITCODE_IO;
 	}
 	if (skipped.n) {
 		log_warn(skipped.first, "cannot list this directory: %s; %zu "
@@ -203,7 +203,7 @@ static int collect_tree(const struct treewalk_inputs *in, struct batch_run_list 
 			strerror(-skipped.first_err), skipped.n,
 			skipped.n == 1 ? "y" : "ies", in->walk);
 		/* results may be missing: as with find, that fails the run */
-		code = MS_EXIT_IO;
+		code = EXITCODE_IO;
 		*partial = out->n > before;
 	}
 	if (skipped.links)
@@ -215,7 +215,7 @@ static int collect_tree(const struct treewalk_inputs *in, struct batch_run_list 
 	if (out->n == before && !code) {
 		log_error(in->walk, "no kernel module (*.ko, *.ko.gz, *.ko.xz, "
 			 "*.ko.zst) below this directory (check -r)");
-		code = MS_EXIT_USAGE;
+		code = EXITCODE_USAGE;
 	}
 	ms_tree_skipped_free(&skipped);
 	return code;
@@ -241,5 +241,5 @@ int treewalk_collect(const struct treewalk_inputs *in, struct batch_run_list *ou
 nomem:
 	batch_run_list_free(out);
 	log_error(NULL, "out of memory");
-	return MS_EXIT_IO;
+	return EXITCODE_IO;
 }

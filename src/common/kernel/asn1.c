@@ -56,7 +56,7 @@ static int indef_extent(const uint8_t *d, size_t datalen, size_t start,
 		}
 		l = d[dp++];
 		if (l == 0x80) {
-			if (!(tag & AT_CONS)) {
+			if (!(tag & ASN1_TAG_CONS)) {
 				*why = "indefinite length on a primitive";
 				return -EBADMSG;
 			}
@@ -113,11 +113,11 @@ int asn1_decode(const struct asn1_op *top, void *ctx, const uint8_t *data,
 		return -EMSGSIZE;
 next:
 	op = &base[pc];
-	if (op->kind == A_MATCH) {
+	if (op->kind == ASN1_OP_MATCH) {
 		/* a later CHOICE alternative after one matched, or an
 		 * OPTIONAL element with no data left, is passed over */
-		if (((op->flags & AF_COND) && matched) ||
-		    ((op->flags & AF_SKIP) && dp == datalen)) {
+		if (((op->flags & ASN1_FLAG_COND) && matched) ||
+		    ((op->flags & ASN1_FLAG_SKIP) && dp == datalen)) {
 			last_matched = false;
 			pc++;
 			goto next;
@@ -131,14 +131,14 @@ next:
 			*why = "long tag number";
 			return -EBADMSG;
 		}
-		if (!(op->flags & AF_ANY)) {
+		if (!(op->flags & ASN1_FLAG_ANY)) {
 			/* lib/asn1_decoder.c, asn1_ber_decoder(): the
 			 * constructed bit is only ignored when the grammar
 			 * asks for a constructed element; a primitive
 			 * element must come with a primitive tag */
-			is_cons = op->tag & AT_CONS;
-			if ((op->tag ^ tag) & ~(op->tag & AT_CONS)) {
-				if (op->flags & AF_SKIP) {
+			is_cons = op->tag & ASN1_TAG_CONS;
+			if ((op->tag ^ tag) & ~(op->tag & ASN1_TAG_CONS)) {
+				if (op->flags & ASN1_FLAG_SKIP) {
 					dp--;
 					pc++;
 					goto next;
@@ -150,7 +150,7 @@ next:
 		matched = true;
 		len = data[dp++];
 		if (len == 0x80) {
-			if (!(tag & AT_CONS)) {
+			if (!(tag & ASN1_TAG_CONS)) {
 				*why = "indefinite length on a primitive";
 				return -EBADMSG;
 			}
@@ -190,7 +190,7 @@ next:
 		}
 		tdp = dp;
 
-		if (op->flags & AF_JUMP) {
+		if (op->flags & ASN1_FLAG_JUMP) {
 			if (jsp >= ASN1_JUMP_DEPTH) {
 				*why = "grammar nested too deep";
 				return -EBADMSG;
@@ -219,14 +219,14 @@ next:
 	}
 
 	switch (op->kind) {
-	case A_COND_FAIL:
+	case ASN1_OP_COND_FAIL:
 		if (!matched) {
 			*why = "unexpected tag";
 			return -EBADMSG;
 		}
 		pc++;
 		goto next;
-	case A_COMPLETE:
+	case ASN1_OP_COMPLETE:
 		/* trailing data after the outermost element is not looked
 		 * at */
 		if (jsp || csp) {
@@ -234,14 +234,14 @@ next:
 			return -EBADMSG;
 		}
 		return 0;
-	case A_END_SET:
+	case ASN1_OP_END_SET:
 		if (!matched) {
 			*why = "unexpected tag";
 			return -EBADMSG;
 		}
 		/* fall through */
-	case A_END_SEQ:
-	case A_END_OF: {
+	case ASN1_OP_END_SEQ:
+	case ASN1_OP_END_OF: {
 		size_t end = datalen;
 
 		if (csp <= 0) {
@@ -256,7 +256,7 @@ next:
 			if (datalen - dp < 2)
 				goto overrun;
 			if (data[dp++] != 0) {
-				if (op->kind == A_END_OF) {
+				if (op->kind == ASN1_OP_END_OF) {
 					/* another element of the SET OF */
 					dp--;
 					csp++;
@@ -272,7 +272,7 @@ next:
 			}
 			len = dp - tdp - 2;
 		} else {
-			if (dp < end && op->kind == A_END_OF) {
+			if (dp < end && op->kind == ASN1_OP_END_OF) {
 				datalen = end;
 				csp++;
 				pc = op->loop;
@@ -295,19 +295,19 @@ next:
 		pc++;
 		goto next;
 	}
-	case A_MAYBE_ACT:
+	case ASN1_OP_MAYBE_ACT:
 		if (!last_matched) {
 			pc++;
 			goto next;
 		}
 		/* fall through */
-	case A_ACT:
+	case ASN1_OP_ACT:
 		ret = op->act(ctx, hdr, tag, data + tdp, len);
 		if (ret < 0)
 			return ret;
 		pc++;
 		goto next;
-	case A_RETURN:
+	case ASN1_OP_RETURN:
 		if (jsp <= 0) {
 			*why = "decoder jump stack underflow";
 			return -EBADMSG;

@@ -23,22 +23,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Tag bytes (AT_) as they appear on the wire (class | constructed |
- * number); op kinds are A_, match flags AF_. */
-#define AT_CONS 0x20
-#define AT_BOOL 0x01
-#define AT_INT 0x02
-#define AT_BITSTR 0x03
-#define AT_OCTSTR 0x04
-#define AT_NULL 0x05
-#define AT_OID 0x06
-#define AT_IA5 0x16
-#define AT_UTCTIME 0x17
-#define AT_GENTIME 0x18
-#define AT_SEQ 0x30
-#define AT_SET 0x31
-#define AT_CTX(n) (0x80 | (n))
-#define AT_CTXC(n) (0xa0 | (n))
+/* Tag bytes (ASN1_TAG_) as they appear on the wire (class | constructed |
+ * number); op kinds are ASN1_OP_, match flags ASN1_FLAG_. */
+#define ASN1_TAG_CONS 0x20
+#define ASN1_TAG_BOOL 0x01
+#define ASN1_TAG_INT 0x02
+#define ASN1_TAG_BITSTR 0x03
+#define ASN1_TAG_OCTSTR 0x04
+#define ASN1_TAG_NULL 0x05
+#define ASN1_TAG_OID 0x06
+#define ASN1_TAG_IA5 0x16
+#define ASN1_TAG_UTCTIME 0x17
+#define ASN1_TAG_GENTIME 0x18
+#define ASN1_TAG_SEQ 0x30
+#define ASN1_TAG_SET 0x31
+#define ASN1_TAG_CTX(n) (0x80 | (n))
+#define ASN1_TAG_CTXC(n) (0xa0 | (n))
 
 /* An action: the element's header length, its tag (0 at the end of a
  * constructed element) and contents.  A negative return stops the
@@ -47,43 +47,44 @@ typedef int (*asn1_act)(void *ctx, size_t hdrlen, uint8_t tag,
 			const uint8_t *val, size_t len);
 
 enum asn1_kind {
-	A_MATCH,	/* match the tag (or any tag with AF_ANY) */
-	A_COND_FAIL,	/* fail unless the preceding CHOICE matched */
-	A_COMPLETE,	/* the end of the top-level routine */
-	A_ACT,		/* call act on the element last matched or closed */
-	A_MAYBE_ACT,	/* the same, only if the last op matched */
-	A_RETURN,	/* back from a routine entered by AF_JUMP */
-	A_END_SEQ,	/* close a constructed element */
-	A_END_SET,	/* close one that must have matched */
-	A_END_OF,	/* close a SET OF / SEQUENCE OF, or loop to .loop */
+	ASN1_OP_MATCH,	/* match the tag (or any tag with ASN1_FLAG_ANY) */
+	ASN1_OP_COND_FAIL,	/* fail unless the preceding CHOICE matched */
+	ASN1_OP_COMPLETE,	/* the end of the top-level routine */
+	ASN1_OP_ACT,		/* call act on the element last matched or closed */
+	ASN1_OP_MAYBE_ACT,	/* the same, only if the last op matched */
+	ASN1_OP_RETURN,	/* back from a routine entered by ASN1_FLAG_JUMP */
+	ASN1_OP_END_SEQ,	/* close a constructed element */
+	ASN1_OP_END_SET,	/* close one that must have matched */
+	ASN1_OP_END_OF,	/* close a SET OF / SEQUENCE OF, or loop to .loop */
 };
 
-/* flags of A_MATCH */
-#define AF_SKIP 0x01	/* OPTIONAL: no match (or no data) skips it */
-#define AF_COND 0x02	/* a later CHOICE alternative: skipped once one
+/* flags of ASN1_OP_MATCH */
+#define ASN1_FLAG_SKIP 0x01	/* OPTIONAL: no match (or no data) skips it */
+#define ASN1_FLAG_COND 0x02	/* a later CHOICE alternative: skipped once one
 			 * alternative matched */
-#define AF_ANY 0x04	/* any tag */
-#define AF_JUMP 0x08	/* then run .jump as a routine */
+#define ASN1_FLAG_ANY 0x04	/* any tag */
+#define ASN1_FLAG_JUMP 0x08	/* then run .jump as a routine */
 
 struct asn1_op {
 	uint8_t kind;
 	uint8_t flags;
 	uint8_t tag;	/* class | constructed | number, as on the wire */
-	short loop;	/* A_END_OF: index in this routine to loop to */
-	asn1_act act;	/* A_MATCH (when set), A_ACT, A_MAYBE_ACT, A_END_* */
+	short loop;	/* ASN1_OP_END_OF: index in this routine to loop to */
+	asn1_act act;	/* ASN1_OP_MATCH (when set), ASN1_OP_ACT,
+			 * ASN1_OP_MAYBE_ACT, ASN1_OP_END_* */
 	const struct asn1_op *jump;
 };
 
 /* The grammar vocabulary: one op each, named after the compiler's ops. */
-#define M(t) { .kind = A_MATCH, .tag = (t) }
-#define M_ACT(t, a) { .kind = A_MATCH, .tag = (t), .act = (a) }
-#define M_F(f, t, a, j) { .kind = A_MATCH, .flags = (f), .tag = (t), \
+#define M(t) { .kind = ASN1_OP_MATCH, .tag = (t) }
+#define M_ACT(t, a) { .kind = ASN1_OP_MATCH, .tag = (t), .act = (a) }
+#define M_F(f, t, a, j) { .kind = ASN1_OP_MATCH, .flags = (f), .tag = (t), \
 			  .act = (a), .jump = (j) }
-#define ACT(a) { .kind = A_ACT, .act = (a) }
-#define MAYBE_ACT(a) { .kind = A_MAYBE_ACT, .act = (a) }
-#define END_SEQ { .kind = A_END_SEQ }
-#define END_SEQ_ACT(a) { .kind = A_END_SEQ, .act = (a) }
-#define END_OF(l) { .kind = A_END_OF, .loop = (l) }
+#define ACT(a) { .kind = ASN1_OP_ACT, .act = (a) }
+#define MAYBE_ACT(a) { .kind = ASN1_OP_MAYBE_ACT, .act = (a) }
+#define END_SEQ { .kind = ASN1_OP_END_SEQ }
+#define END_SEQ_ACT(a) { .kind = ASN1_OP_END_SEQ, .act = (a) }
+#define END_OF(l) { .kind = ASN1_OP_END_OF, .loop = (l) }
 #define OP(k) { .kind = (k) }
 
 /*

@@ -17,7 +17,7 @@ static int hexval(char c)
 
 static int add_entry(struct blacklist *bl, const char *s, size_t n)
 {
-	struct bl_entry e = { 0 }, *ne;
+	struct blacklist_entry e = { 0 }, *ne;
 	size_t i;
 
 	if (n > 4 && memcmp(s, "tbs:", 4) == 0)
@@ -82,7 +82,7 @@ int blacklist_load(struct blacklist *bl, const char *text, size_t len, int *line
 
 int blacklist_add(struct blacklist *bl, bool tbs, const uint8_t *h, size_t len)
 {
-	struct bl_entry *ne;
+	struct blacklist_entry *ne;
 
 	if (len == 0 || len > sizeof(ne->hash))
 		return -EINVAL;

@@ -12,14 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct bl_entry {
+struct blacklist_entry {
 	bool tbs;		/* "tbs:" (else "bin:") */
 	uint8_t hash[64];
 	size_t len;
 };
 
 struct blacklist {
-	struct bl_entry *e;
+	struct blacklist_entry *e;
 	size_t n;
 };
 

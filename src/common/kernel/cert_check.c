@@ -7,13 +7,13 @@
 #include "kernel/verify.h"
 #include "kernel/x509.h"
 
-int cert_check_chain(const char *cert_path, const struct kr_rules *kr,
-		  const uint8_t *buf, size_t len, struct ms_sigdesc *d,
+int cert_check_chain(const char *cert_path, const struct rules_rules *kr,
+		  const uint8_t *buf, size_t len, struct sig_describe *d,
 		  char *desc, size_t size)
 {
 	struct keyring cs = { 0 };
-	struct kv_ctx kv = { .kr = kr, .trusted = &cs };
-	struct kv_result r;
+	struct verify_ctx kv = { .kr = kr, .trusted = &cs };
+	struct verify_result r;
 	int err;
 
 	err = keyring_add_file(&cs, cert_path, kr, NULL);
@@ -24,14 +24,14 @@ int cert_check_chain(const char *cert_path, const struct kr_rules *kr,
 		return err;
 	}
 	x509k_describe(cs.certs[0], desc, size);
-	verify_module(&kv, buf, len, KV_USAGE_MODULE, &r);
+	verify_module(&kv, buf, len, VERIFY_USAGE_MODULE, &r);
 	d->cert_judged = 1;
 	d->cert_description = desc;
-	for (int i = 0; i < MS_MAX_SIGNERS; i++)
+	for (int i = 0; i < SIG_DESCRIBE_MAX_SIGNERS; i++)
 		d->cert_trusted[i] = 0;
 	/* a signer is vouched for when CERT's key took its signature */
 	for (size_t i = 0; r.err == 0 && r.msg && i < r.msg->n_sinfos &&
-	     i < MS_MAX_SIGNERS; i++)
+	     i < SIG_DESCRIBE_MAX_SIGNERS; i++)
 		d->cert_trusted[i] = r.msg->sinfos[i].trusted_by != NULL;
 	verify_result_free(&r);
 	keyring_free(&cs);

@@ -13,7 +13,7 @@
 
 #include "module/sig_describe.h"
 
-struct kr_rules;
+struct rules_rules;
 
 /*
  * Judge the signed module buf (len bytes, as the kernel reads it) with
@@ -22,8 +22,8 @@ struct kr_rules;
  * cert_trusted.  0, or -errno when cert_path gives the kernel no key
  * (d is then left as it was).
  */
-int cert_check_chain(const char *cert_path, const struct kr_rules *kr,
-		  const uint8_t *buf, size_t len, struct ms_sigdesc *d,
+int cert_check_chain(const char *cert_path, const struct rules_rules *kr,
+		  const uint8_t *buf, size_t len, struct sig_describe *d,
 		  char *desc, size_t size);
 
 #endif

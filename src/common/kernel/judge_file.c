@@ -11,7 +11,7 @@
 
 /* No verdict on bytes a file no longer has: it shrank, or its storage
  * failed, while it was read (base/infile.h, INFILE_ECHANGED). */
-static int unchanged(struct kv_judgement *j)
+static int unchanged(struct judge_file_judgement *j)
 {
 	if (infile_check(&j->file.file))
 		return INFILE_ECHANGED;
@@ -29,7 +29,7 @@ static int unchanged(struct kv_judgement *j)
  * accepted, or let through unsigned (ENODATA, ENOKEY, ENOPKG when not
  * enforcing), then gets -ENOEXEC if it is no valid ELF module.
  */
-static void after_sig_elf(struct kv_judgement *j)
+static void after_sig_elf(struct judge_file_judgement *j)
 {
 	const struct module_file *m = &j->file;
 	struct trailer t;
@@ -60,7 +60,7 @@ static const char no_sig_check[] = "CONFIG_MODULE_SIG is not set: the "
  * (module_sig_check() strips it only when built) and elf_validity_check()
  * sees the whole file.
  */
-static void only_elf(struct kv_judgement *j)
+static void only_elf(struct judge_file_judgement *j)
 {
 	const char *why;
 
@@ -73,8 +73,8 @@ static void only_elf(struct kv_judgement *j)
 	j->r.reason = why;
 }
 
-int judge_file_run(const struct kv_ctx *kv, const char *file,
-		  const char *sigpath, int usage, struct kv_judgement *j)
+int judge_file_run(const struct verify_ctx *kv, const char *file,
+		  const char *sigpath, int usage, struct judge_file_judgement *j)
 {
 	struct module_file *m = &j->file;
 	const char *why = NULL;
@@ -86,8 +86,8 @@ int judge_file_run(const struct kv_ctx *kv, const char *file,
 	j->sig.fd = -1;
 	if (sigpath) {
 		/* Detached data is checked as stored. */
-		j->usage = usage >= 0 ? (enum kv_usage)usage
-				      : KV_USAGE_UNSPECIFIED;
+		j->usage = usage >= 0 ? (enum verify_usage)usage
+				      : VERIFY_USAGE_UNSPECIFIED;
 		err = infile_open(file, &m->file);
 		if (err)
 			return err;
@@ -102,7 +102,7 @@ int judge_file_run(const struct kv_ctx *kv, const char *file,
 				j->usage, &j->r);
 		return unchanged(j);
 	}
-	j->usage = usage >= 0 ? (enum kv_usage)usage : KV_USAGE_MODULE;
+	j->usage = usage >= 0 ? (enum verify_usage)usage : VERIFY_USAGE_MODULE;
 	err = module_file_open(file, m, &why);
 	if (err) {
 		j->why = why;
@@ -118,7 +118,7 @@ int judge_file_run(const struct kv_ctx *kv, const char *file,
 		j->r.reason = j->reason;
 		return 0;
 	}
-	if (kv->sig_unchecked && j->usage == KV_USAGE_MODULE) {
+	if (kv->sig_unchecked && j->usage == VERIFY_USAGE_MODULE) {
 		only_elf(j);
 		return unchanged(j);
 	}
@@ -134,12 +134,12 @@ int judge_file_run(const struct kv_ctx *kv, const char *file,
 	 * only, as extract-sig says too */
 	if (!trailer_check(m->data, m->len, &t, &why))
 		j->r.signed_twice = trailer_has_magic(m->data, t.body_len);
-	if (j->usage == KV_USAGE_MODULE)
+	if (j->usage == VERIFY_USAGE_MODULE)
 		after_sig_elf(j);
 	return unchanged(j);
 }
 
-void judge_file_free(struct kv_judgement *j)
+void judge_file_free(struct judge_file_judgement *j)
 {
 	verify_result_free(&j->r);
 	infile_close(&j->sig);

@@ -15,9 +15,9 @@
 #include "kernel/verify.h"
 #include "module/module_file.h"
 
-struct kv_judgement {
-	enum kv_usage usage;	/* the usage the file was judged for */
-	struct kv_result r;	/* the kernel's verdict */
+struct judge_file_judgement {
+	enum verify_usage usage;	/* the usage the file was judged for */
+	struct verify_result r;	/* the kernel's verdict */
 	const char *why;	/* static: why the file could not be
 				 * decompressed, else NULL */
 	int sig_unreadable;	/* the error was the detached signature's */
@@ -39,8 +39,8 @@ struct kv_judgement {
  * the reason that none is checked, or the ELF checks' -ENOEXEC.
  * judge_file_free in every case.
  */
-int judge_file_run(const struct kv_ctx *kv, const char *file,
-		  const char *sigpath, int usage, struct kv_judgement *j);
-void judge_file_free(struct kv_judgement *j);
+int judge_file_run(const struct verify_ctx *kv, const char *file,
+		  const char *sigpath, int usage, struct judge_file_judgement *j);
+void judge_file_free(struct judge_file_judgement *j);
 
 #endif

@@ -52,49 +52,49 @@ static int read_config(const char *path, uint8_t **out, size_t *out_len,
  */
 static const struct {
 	const char *opt;
-	enum kr_crypto bit;
+	enum rules_crypto bit;
 } providers[] = {
-	{ "CRYPTO_MD5", KR_C_MD5 },
-	{ "CRYPTO_SHA1", KR_C_SHA1 },
-	{ "CRYPTO_SHA1_SSSE3", KR_C_SHA1 },
-	{ "CRYPTO_SHA1_ARM64_CE", KR_C_SHA1 },
-	{ "CRYPTO_SHA256", KR_C_SHA256 },
-	{ "CRYPTO_SHA256_SSSE3", KR_C_SHA256 },
-	{ "CRYPTO_SHA2_ARM64_CE", KR_C_SHA256 },
-	{ "CRYPTO_SHA256_ARM64", KR_C_SHA256 },
-	{ "CRYPTO_SHA512", KR_C_SHA512 },
-	{ "CRYPTO_SHA512_SSSE3", KR_C_SHA512 },
-	{ "CRYPTO_SHA512_ARM64", KR_C_SHA512 },
-	{ "CRYPTO_SHA512_ARM64_CE", KR_C_SHA512 },
-	{ "CRYPTO_SHA3", KR_C_SHA3 },
-	{ "CRYPTO_SHA3_ARM64", KR_C_SHA3 },
-	{ "CRYPTO_SM3", KR_C_SM3 },
-	{ "CRYPTO_SM3_GENERIC", KR_C_SM3 },
-	{ "CRYPTO_STREEBOG", KR_C_STREEBOG },
-	{ "CRYPTO_RSA", KR_C_RSA },
-	{ "CRYPTO_ECDSA", KR_C_ECDSA },
-	{ "CRYPTO_MLDSA", KR_C_MLDSA },
+	{ "CRYPTO_MD5", RULES_C_MD5 },
+	{ "CRYPTO_SHA1", RULES_C_SHA1 },
+	{ "CRYPTO_SHA1_SSSE3", RULES_C_SHA1 },
+	{ "CRYPTO_SHA1_ARM64_CE", RULES_C_SHA1 },
+	{ "CRYPTO_SHA256", RULES_C_SHA256 },
+	{ "CRYPTO_SHA256_SSSE3", RULES_C_SHA256 },
+	{ "CRYPTO_SHA2_ARM64_CE", RULES_C_SHA256 },
+	{ "CRYPTO_SHA256_ARM64", RULES_C_SHA256 },
+	{ "CRYPTO_SHA512", RULES_C_SHA512 },
+	{ "CRYPTO_SHA512_SSSE3", RULES_C_SHA512 },
+	{ "CRYPTO_SHA512_ARM64", RULES_C_SHA512 },
+	{ "CRYPTO_SHA512_ARM64_CE", RULES_C_SHA512 },
+	{ "CRYPTO_SHA3", RULES_C_SHA3 },
+	{ "CRYPTO_SHA3_ARM64", RULES_C_SHA3 },
+	{ "CRYPTO_SM3", RULES_C_SM3 },
+	{ "CRYPTO_SM3_GENERIC", RULES_C_SM3 },
+	{ "CRYPTO_STREEBOG", RULES_C_STREEBOG },
+	{ "CRYPTO_RSA", RULES_C_RSA },
+	{ "CRYPTO_ECDSA", RULES_C_ECDSA },
+	{ "CRYPTO_MLDSA", RULES_C_MLDSA },
 };
 
 /* the option named in messages, one per bit */
-static const char *const bit_option[KR_C_N] = {
-	[KR_C_MD5] = "CONFIG_CRYPTO_MD5",
-	[KR_C_SHA1] = "CONFIG_CRYPTO_SHA1",
-	[KR_C_SHA256] = "CONFIG_CRYPTO_SHA256",
-	[KR_C_SHA512] = "CONFIG_CRYPTO_SHA512",
-	[KR_C_SHA3] = "CONFIG_CRYPTO_SHA3",
-	[KR_C_SM3] = "CONFIG_CRYPTO_SM3_GENERIC",
-	[KR_C_STREEBOG] = "CONFIG_CRYPTO_STREEBOG",
-	[KR_C_RSA] = "CONFIG_CRYPTO_RSA",
-	[KR_C_ECDSA] = "CONFIG_CRYPTO_ECDSA",
-	[KR_C_MLDSA] = "CONFIG_CRYPTO_MLDSA",
+static const char *const bit_option[RULES_C_N] = {
+	[RULES_C_MD5] = "CONFIG_CRYPTO_MD5",
+	[RULES_C_SHA1] = "CONFIG_CRYPTO_SHA1",
+	[RULES_C_SHA256] = "CONFIG_CRYPTO_SHA256",
+	[RULES_C_SHA512] = "CONFIG_CRYPTO_SHA512",
+	[RULES_C_SHA3] = "CONFIG_CRYPTO_SHA3",
+	[RULES_C_SM3] = "CONFIG_CRYPTO_SM3_GENERIC",
+	[RULES_C_STREEBOG] = "CONFIG_CRYPTO_STREEBOG",
+	[RULES_C_RSA] = "CONFIG_CRYPTO_RSA",
+	[RULES_C_ECDSA] = "CONFIG_CRYPTO_ECDSA",
+	[RULES_C_MLDSA] = "CONFIG_CRYPTO_MLDSA",
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static const char *kc_crypto_option(enum kr_crypto b)
+static const char *kc_crypto_option(enum rules_crypto b)
 {
-	return b >= 0 && b < KR_C_N ? bit_option[b] : "(none)";
+	return b >= 0 && b < RULES_C_N ? bit_option[b] : "(none)";
 }
 
 /* A quoted Kconfig string value, unescaped, into a malloc'd string; NULL
@@ -148,19 +148,19 @@ static int resolve(const char *cfg, const char *tree, const char *name,
 
 /* The line whose rules the .config's version gets (rules.c's table);
  * without a version line, the newest. */
-static void pick_line(struct kconfig *kc)
+static void pick_line(struct kernel_config *kc)
 {
 	/* a release older than the oldest line is refused by the callers
 	 * (kc->too_old); its rules here are the oldest line's */
-	int ret = kc->major ? kr_resolve_mm(kc->major, kc->minor, &kc->rules,
+	int ret = kc->major ? rules_resolve_mm(kc->major, kc->minor, &kc->rules,
 					    &kc->line_note) : -EINVAL;
 
 	kc->too_old = ret == -ERANGE;
 	if (ret)
-		kc->rules = *kr_get(kc->too_old ? 0 : KR_DEFAULT);
+		kc->rules = *rules_get(kc->too_old ? 0 : RULES_DEFAULT);
 }
 
-int kernel_config_settle_line(struct kconfig *kc, const struct kr_rules *kr)
+int kernel_config_settle_line(struct kernel_config *kc, const struct rules_rules *kr)
 {
 	unsigned crypto = kc->rules.crypto;
 	bool waiver = kc->rules.mldsa_authattr_waiver;
@@ -171,7 +171,7 @@ int kernel_config_settle_line(struct kconfig *kc, const struct kr_rules *kr)
 	kc->rules.crypto = crypto;
 	kc->rules.from_config = true;
 	/* the waiver exists on the 7.3 line only (see kernel_config_load) */
-	kc->rules.mldsa_authattr_waiver = waiver && kr->line == KR_7_3;
+	kc->rules.mldsa_authattr_waiver = waiver && kr->line == RULES_7_3;
 	kc->line_note = NULL;
 	return 0;
 }
@@ -186,7 +186,7 @@ static void not_set(const char *s, bool *no_modules, bool *no_sig)
 		*no_sig = true;
 }
 
-static void header(struct kconfig *kc, const char *s)
+static void header(struct kernel_config *kc, const char *s)
 {
 	const char *p = strstr(s, " Kernel Configuration");
 	const char *v;
@@ -209,12 +209,12 @@ static void header(struct kconfig *kc, const char *s)
 }
 
 static const char *const lockdown_names[] = {
-	[KC_LOCK_NONE] = "none",
-	[KC_LOCK_INTEGRITY] = "integrity",
-	[KC_LOCK_CONFIDENTIALITY] = "confidentiality",
+	[KERNEL_CONFIG_LOCK_NONE] = "none",
+	[KERNEL_CONFIG_LOCK_INTEGRITY] = "integrity",
+	[KERNEL_CONFIG_LOCK_CONFIDENTIALITY] = "confidentiality",
 };
 
-const char *kernel_config_lockdown_name(enum kc_lockdown l)
+const char *kernel_config_lockdown_name(enum kernel_config_lockdown l)
 {
 	return lockdown_names[l];
 }
@@ -232,18 +232,18 @@ static const struct {
 	const char *opt;
 	unsigned bit;
 } keyring_opts[] = {
-	{ "SECONDARY_TRUSTED_KEYRING", KC_SECONDARY },
+	{ "SECONDARY_TRUSTED_KEYRING", KERNEL_CONFIG_SECONDARY },
 	{ "SECONDARY_TRUSTED_KEYRING_SIGNED_BY_BUILTIN",
-	  KC_SECONDARY_BY_BUILTIN },
-	{ "INTEGRITY_MACHINE_KEYRING", KC_MACHINE },
-	{ "INTEGRITY_CA_MACHINE_KEYRING", KC_CA_MACHINE },
-	{ "INTEGRITY_CA_MACHINE_KEYRING_MAX", KC_CA_MACHINE_MAX },
-	{ "INTEGRITY_PLATFORM_KEYRING", KC_PLATFORM },
-	{ "LOAD_UEFI_KEYS", KC_LOAD_UEFI },
-	{ "INTEGRITY_TRUSTED_KEYRING", KC_INTEGRITY_TRUSTED },
+	  KERNEL_CONFIG_SECONDARY_BY_BUILTIN },
+	{ "INTEGRITY_MACHINE_KEYRING", KERNEL_CONFIG_MACHINE },
+	{ "INTEGRITY_CA_MACHINE_KEYRING", KERNEL_CONFIG_CA_MACHINE },
+	{ "INTEGRITY_CA_MACHINE_KEYRING_MAX", KERNEL_CONFIG_CA_MACHINE_MAX },
+	{ "INTEGRITY_PLATFORM_KEYRING", KERNEL_CONFIG_PLATFORM },
+	{ "LOAD_UEFI_KEYS", KERNEL_CONFIG_LOAD_UEFI },
+	{ "INTEGRITY_TRUSTED_KEYRING", KERNEL_CONFIG_INTEGRITY_TRUSTED },
 };
 
-static int assign(struct kconfig *kc, const char *name, const char *val,
+static int assign(struct kernel_config *kc, const char *name, const char *val,
 		  char **bl, char **rev, bool *revlist, bool *waiver)
 {
 	bool y = strcmp(val, "y") == 0, m = strcmp(val, "m") == 0;
@@ -289,10 +289,10 @@ static int assign(struct kconfig *kc, const char *name, const char *val,
 	else if (strcmp(name, "HAVE_ARCH_GET_SECUREBOOT") == 0)
 		kc->arch_get_secureboot = y;
 	else if (strcmp(name, "LOCK_DOWN_KERNEL_FORCE_INTEGRITY") == 0 && y)
-		kc->lockdown_force = KC_LOCK_INTEGRITY;
+		kc->lockdown_force = KERNEL_CONFIG_LOCK_INTEGRITY;
 	else if (strcmp(name, "LOCK_DOWN_KERNEL_FORCE_CONFIDENTIALITY") == 0 &&
 		 y)
-		kc->lockdown_force = KC_LOCK_CONFIDENTIALITY;
+		kc->lockdown_force = KERNEL_CONFIG_LOCK_CONFIDENTIALITY;
 	else if (strcmp(name, "MODULE_SIG_KEY_TYPE_RSA") == 0 && y)
 		kc->key_type = "rsa";
 	else if (strcmp(name, "MODULE_SIG_KEY_TYPE_ECDSA") == 0 && y)
@@ -329,7 +329,7 @@ static int assign(struct kconfig *kc, const char *name, const char *val,
 	return 0;
 }
 
-int kernel_config_load(const char *path, const char *tree, struct kconfig *kc,
+int kernel_config_load(const char *path, const char *tree, struct kernel_config *kc,
 	    int *line)
 {
 	char *text, *p, *end, *bl = NULL, *rev = NULL;
@@ -400,12 +400,12 @@ int kernel_config_load(const char *path, const char *tree, struct kconfig *kc,
 		/* the option exists only on lines with ML-DSA (Kconfig:
 		 * depends on CRYPTO_MLDSA) */
 		kc->rules.mldsa_authattr_waiver =
-			waiver && kr_pkey_available(&kc->rules, "mldsa44") &&
-			kc->rules.version >= KR_V(7, 0);
+			waiver && rules_pkey_available(&kc->rules, "mldsa44") &&
+			kc->rules.version >= RULES_V(7, 0);
 	}
-	kc->modules = no_modules ? KC_MODS_NONE :
-		      kc->module_sig ? KC_MODS_CHECKED :
-		      no_sig ? KC_MODS_UNCHECKED : KC_MODS_ASSUMED;
+	kc->modules = no_modules ? KERNEL_CONFIG_MODS_NONE :
+		      kc->module_sig ? KERNEL_CONFIG_MODS_CHECKED :
+		      no_sig ? KERNEL_CONFIG_MODS_UNCHECKED : KERNEL_CONFIG_MODS_ASSUMED;
 	kc->blacklist = bl;
 	bl = NULL;
 	kc->revocation_list = revlist;
@@ -427,30 +427,30 @@ out:
 	return ret;
 }
 
-int kernel_config_load_failure(int err, int line, const struct kconfig *kc, char *why,
+int kernel_config_load_failure(int err, int line, const struct kernel_config *kc, char *why,
 		    size_t n)
 {
 	switch (err) {
 	case -EINVAL:
 		snprintf(why, n, "line %d: not a kernel .config line "
 			 "(CONFIG_X=value or a # comment)", line);
-		return MS_EXIT_USAGE;
+		return EXITCODE_USAGE;
 	case -ENODATA:
 		snprintf(why, n, "no CONFIG_ option in it (give a kernel "
 			 ".config)");
-		return MS_EXIT_USAGE;
+		return EXITCODE_USAGE;
 	case -EBADMSG:
 		snprintf(why, n, "cannot decompress the kernel config: %s",
 			 kc->why ? kc->why : "corrupt");
-		return MS_EXIT_IO;
+		return EXITCODE_IO;
 	default:
 		snprintf(why, n, "cannot read the kernel config: %s (check "
 			 "--kernel-config)", infile_strerror(err));
-		return MS_EXIT_IO;
+		return EXITCODE_IO;
 	}
 }
 
-void kernel_config_free(struct kconfig *kc)
+void kernel_config_free(struct kernel_config *kc)
 {
 	free(kc->blacklist);
 	free(kc->blacklist_path);
@@ -460,15 +460,15 @@ void kernel_config_free(struct kconfig *kc)
 	kc->revocation = kc->revocation_path = NULL;
 }
 
-static bool has(const struct kconfig *kc, const char *name)
+static bool has(const struct kernel_config *kc, const char *name)
 {
-	enum kr_crypto b = kr_crypto_of(name);
+	enum rules_crypto b = rules_crypto_of(name);
 
-	return b != KR_C_NONE && (kc->rules.crypto & (1u << b));
+	return b != RULES_C_NONE && (kc->rules.crypto & (1u << b));
 }
 
-int kernel_config_digest_warnings(const struct kconfig *kc, const char *hash,
-		       char warn[KC_MAX_WARN][200])
+int kernel_config_digest_warnings(const struct kernel_config *kc, const char *hash,
+		       char warn[KERNEL_CONFIG_MAX_WARN][200])
 {
 	int n = 0;
 
@@ -479,7 +479,7 @@ int kernel_config_digest_warnings(const struct kconfig *kc, const char *hash,
 	if (!has(kc, hash))
 		snprintf(warn[n++], 200, "this kernel has no %s (%s is not "
 			 "set): it would load the module unsigned (-ENOPKG)",
-			 hash, kc_crypto_option(kr_crypto_of(hash)));
+			 hash, kc_crypto_option(rules_crypto_of(hash)));
 	return n;
 }
 
@@ -493,8 +493,8 @@ static const char *key_type_option(const char *kt)
 	       strcmp(kt, "mldsa65") == 0 ? "MLDSA_65" : "MLDSA_87";
 }
 
-int kernel_config_key_warnings(const struct kconfig *kc, EVP_PKEY *key,
-		    char warn[KC_MAX_WARN][200])
+int kernel_config_key_warnings(const struct kernel_config *kc, EVP_PKEY *key,
+		    char warn[KERNEL_CONFIG_MAX_WARN][200])
 {
 	const char *kt = NULL;
 	int n = 0;
@@ -518,6 +518,6 @@ int kernel_config_key_warnings(const struct kconfig *kc, EVP_PKEY *key,
 	if (!has(kc, kt))
 		snprintf(warn[n++], 200, "this kernel has no %s (%s is not "
 			 "set): it cannot load the certificate", kt,
-			 kc_crypto_option(kr_crypto_of(kt)));
+			 kc_crypto_option(rules_crypto_of(kt)));
 	return n;
 }

@@ -59,7 +59,7 @@ static bool loaded(const struct keyring *cs, uint64_t fp,
 }
 
 static int add_one(struct keyring *cs, const char *path, int index,
-		   const uint8_t *der, size_t len, const struct kr_rules *kr,
+		   const uint8_t *der, size_t len, const struct rules_rules *kr,
 		   const struct blacklist *bl)
 {
 	struct x509k_cert *c, **nc;
@@ -105,14 +105,14 @@ static int add_one(struct keyring *cs, const char *path, int index,
 }
 
 int keyring_add_der(struct keyring *cs, const char *path, int index,
-	       const uint8_t *der, size_t len, const struct kr_rules *kr,
+	       const uint8_t *der, size_t len, const struct rules_rules *kr,
 	       const struct blacklist *bl)
 {
 	return add_one(cs, path, index, der, len, kr, bl);
 }
 
 int keyring_add_cert_list(struct keyring *cs, const char *path,
-		     const uint8_t *p, size_t len, const struct kr_rules *kr,
+		     const uint8_t *p, size_t len, const struct rules_rules *kr,
 		     const struct blacklist *bl, int *count, size_t *stop)
 {
 	size_t off = 0, plen;
@@ -142,7 +142,7 @@ int keyring_add_cert_list(struct keyring *cs, const char *path,
 }
 
 static int add_pem(struct keyring *cs, const char *path,
-		   const uint8_t *buf, size_t len, const struct kr_rules *kr,
+		   const uint8_t *buf, size_t len, const struct rules_rules *kr,
 		   const struct blacklist *bl, int *count)
 {
 	BIO *b = BIO_new_mem_buf(buf, (int)len);
@@ -189,7 +189,7 @@ static int add_pem(struct keyring *cs, const char *path,
 /* crypto/asymmetric_keys/x509_loader.c: DER certificates back to back,
  * "30 82 HH LL" framing */
 static int add_der(struct keyring *cs, const char *path,
-		   const uint8_t *buf, size_t len, const struct kr_rules *kr,
+		   const uint8_t *buf, size_t len, const struct rules_rules *kr,
 		   const struct blacklist *bl, int *count)
 {
 	size_t off = 0, n;
@@ -214,7 +214,7 @@ static int add_der(struct keyring *cs, const char *path,
 }
 
 int keyring_add_file(struct keyring *cs, const char *path,
-		const struct kr_rules *kr, const struct blacklist *bl)
+		const struct rules_rules *kr, const struct blacklist *bl)
 {
 	uint8_t *buf;
 	size_t len;
@@ -273,7 +273,7 @@ static const char *unreadable(const char *path, int err)
 }
 
 int keyring_add_dir(struct keyring *cs, const char *dir,
-	       const struct kr_rules *kr, const struct blacklist *bl)
+	       const struct rules_rules *kr, const struct blacklist *bl)
 {
 	struct dirent **ents;
 	int n, i, ret = 0;

@@ -40,14 +40,14 @@ struct keyring {
  * not -ENOENT, which open() returns for a missing file.
  */
 int keyring_add_file(struct keyring *cs, const char *path,
-		const struct kr_rules *kr, const struct blacklist *bl);
+		const struct rules_rules *kr, const struct blacklist *bl);
 /*
  * One DER certificate taken from a container (an EFI signature list, a
  * kernel image): path names the container, index the position in it.
  * A certificate the kernel refuses is recorded in skipped.
  */
 int keyring_add_der(struct keyring *cs, const char *path, int index,
-	       const uint8_t *der, size_t len, const struct kr_rules *kr,
+	       const uint8_t *der, size_t len, const struct rules_rules *kr,
 	       const struct blacklist *bl);
 /*
  * x509_load_certificate_list() over a built-in certificate list, with its
@@ -59,7 +59,7 @@ int keyring_add_der(struct keyring *cs, const char *path, int index,
  * certificates before it were added.  *count gets the elements seen.
  */
 int keyring_add_cert_list(struct keyring *cs, const char *path,
-		     const uint8_t *p, size_t len, const struct kr_rules *kr,
+		     const uint8_t *p, size_t len, const struct rules_rules *kr,
 		     const struct blacklist *bl, int *count, size_t *stop);
 /*
  * Every regular file of a directory, in name order (dot files ignored).
@@ -69,7 +69,7 @@ int keyring_add_cert_list(struct keyring *cs, const char *path,
  * cannot be read, or -ENOMEM.
  */
 int keyring_add_dir(struct keyring *cs, const char *dir,
-	       const struct kr_rules *kr, const struct blacklist *bl);
+	       const struct rules_rules *kr, const struct blacklist *bl);
 /* Move certificate i of from to the end of to (NULL: drop it): a key a
  * keyring's restriction refused, filed elsewhere.  -ENOMEM. */
 int keyring_move(struct keyring *from, size_t i, struct keyring *to);

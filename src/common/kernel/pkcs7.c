@@ -27,14 +27,14 @@
  * does not have gets its key id from an earlier one's (or an empty one).
  */
 struct ctx {
-	struct p7_msg *m;
-	const struct kr_rules *kr;
+	struct pkcs7_msg *m;
+	const struct rules_rules *kr;
 	const struct blacklist *bl;
 	const char **why;
 	const uint8_t *der;
 	size_t der_len;
 	char last_oid[64];	/* "" for an OID the kernel would not know */
-	struct p7_sinfo cur;	/* the SignerInfo being decoded */
+	struct pkcs7_sinfo cur;	/* the SignerInfo being decoded */
 	unsigned aa_seen;
 	bool expect_skid, certs_listed;
 	const uint8_t *raw_issuer, *raw_serial, *raw_skid;
@@ -124,7 +124,7 @@ static int act_cert(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 	size_t n = len + hdr, left = c->der + c->der_len - start;
 	int ret;
 
-	if (tag != AT_SEQ)
+	if (tag != ASN1_TAG_SEQ)
 		return fail(c, -EBADMSG, "embedded certificate is not a SEQUENCE");
 	if (start[1] == 0x80)
 		n += 2;
@@ -137,7 +137,7 @@ static int act_cert(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 	 * is bad: what follows depends on it */
 	if (x->selfsig_unchecked) {
 		x509k_free(x);
-		return fail(c, -MS_ENOALG, "the ML-DSA self-signature of an "
+		return fail(c, -EXITCODE_ENOALG, "the ML-DSA self-signature of an "
 			    "embedded certificate");
 	}
 	/* certificates met after pkcs7_note_certificate_list() (those of
@@ -176,9 +176,9 @@ static int act_content(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 
 	(void)hdr, (void)tag, (void)v, (void)len;
 	if (strcmp(c->last_oid, OID_DATA) == 0)
-		c->m->data_type = P7_DATA;
+		c->m->data_type = PKCS7_DATA_PLAIN;
 	else if (strcmp(c->last_oid, OID_MS_INDIRECT) == 0)
-		c->m->data_type = P7_MS_INDIRECT;
+		c->m->data_type = PKCS7_DATA_MS_INDIRECT;
 	else
 		return fail(c, -EINVAL, "unsupported data type");
 	return 0;
@@ -203,8 +203,8 @@ static int act_authattr(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 {
 	enum { CT = 1, ST = 2, MD = 4, SC = 8, OPUS = 16, STMT = 32 };
 	struct ctx *c = ctx;
-	struct p7_sinfo *si = &c->cur;
-	bool authenticode = c->m->data_type == P7_MS_INDIRECT;
+	struct pkcs7_sinfo *si = &c->cur;
+	bool authenticode = c->m->data_type == PKCS7_DATA_MS_INDIRECT;
 	const char *type = c->last_oid;
 	unsigned *seen = &c->aa_seen;
 
@@ -231,7 +231,7 @@ static int act_authattr(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 		if (*seen & MD)
 			return fail(c, -EKEYREJECTED, "repeated messageDigest authattr");
 		*seen |= MD;
-		if (tag != AT_OCTSTR)
+		if (tag != ASN1_TAG_OCTSTR)
 			return fail(c, -EBADMSG, "messageDigest authattr is not an OCTET STRING");
 		si->msgdigest = v;
 		si->msgdigest_len = len;
@@ -270,7 +270,7 @@ static int act_authattrs(void *ctx, size_t hdr, uint8_t tag,
 	(void)tag;
 	if (!(c->aa_seen & 1) || !(c->aa_seen & 4))
 		return fail(c, -EBADMSG, "missing required authattr (contentType, messageDigest)");
-	if (c->m->data_type != P7_MS_INDIRECT && (c->aa_seen & 16))
+	if (c->m->data_type != PKCS7_DATA_MS_INDIRECT && (c->aa_seen & 16))
 		return fail(c, -EBADMSG, "msSpOpusInfo on non-Authenticode data");
 	c->cur.authattrs = v - (hdr - 1);
 	c->cur.authattrs_len = len + (hdr - 1);
@@ -282,12 +282,12 @@ static int act_digest_algo(void *ctx, size_t hdr, uint8_t tag,
 			   const uint8_t *v, size_t len)
 {
 	struct ctx *c = ctx;
-	const struct kr_hash *h;
+	const struct rules_hash *h;
 
 	(void)hdr, (void)tag, (void)v, (void)len;
-	c->cur.hash = kr_pkcs7_hash(c->kr, c->last_oid);
+	c->cur.hash = rules_pkcs7_hash(c->kr, c->last_oid);
 	if (!c->cur.hash) {
-		h = kr_hash_by_oid(c->last_oid);
+		h = rules_hash_by_oid(c->last_oid);
 		return fail(c, -ENOPKG, h && h->unparsed ? h->unparsed :
 			    "unsupported digest algorithm");
 	}
@@ -300,12 +300,12 @@ static int act_pkey_algo(void *ctx, size_t hdr, uint8_t tag,
 			 const uint8_t *v, size_t len)
 {
 	struct ctx *c = ctx;
-	struct p7_sinfo *si = &c->cur;
+	struct pkcs7_sinfo *si = &c->cur;
 
 	(void)hdr, (void)tag, (void)v, (void)len;
-	si->algo = kr_sinfo_algo(c->kr, c->last_oid);
+	si->algo = rules_sinfo_algo(c->kr, c->last_oid);
 	if (!si->algo)
-		return fail(c, -ENOPKG, kr_sinfo_algo_absent(c->last_oid));
+		return fail(c, -ENOPKG, rules_sinfo_algo_absent(c->last_oid));
 	si->sig.pkey_algo = si->algo->pkey_algo;
 	si->sig.encoding = si->algo->encoding;
 	si->sig.takes_data = si->algo->takes_data;
@@ -364,12 +364,12 @@ static int act_signed_info(void *ctx, size_t hdr, uint8_t tag,
 			   const uint8_t *v, size_t len)
 {
 	struct ctx *c = ctx;
-	struct p7_msg *m = c->m;
-	struct p7_sinfo *si = &c->cur, *ns;
+	struct pkcs7_msg *m = c->m;
+	struct pkcs7_sinfo *si = &c->cur, *ns;
 	int ret;
 
 	(void)hdr, (void)tag, (void)v, (void)len;
-	if (m->data_type == P7_MS_INDIRECT && !si->authattrs)
+	if (m->data_type == PKCS7_DATA_MS_INDIRECT && !si->authattrs)
 		return fail(c, -EBADMSG, "Authenticode requires AuthAttrs");
 	if (!c->expect_skid) {
 		si->issuer = c->raw_issuer;
@@ -400,201 +400,201 @@ static int act_signed_info(void *ctx, size_t hdr, uint8_t tag,
 
 /*
  * crypto/asymmetric_keys/pkcs7.asn1, one routine per jump target of the
- * compiled grammar.  Index comments are the loop targets of A_END_OF.
+ * compiled grammar.  Index comments are the loop targets of ASN1_OP_END_OF.
  */
 
 /* AlgorithmIdentifier-shaped: algorithm OID ({ pkcs7_note_OID }),
  * parameters ANY OPTIONAL */
 static const struct asn1_op r_alg[] = {
-	M_ACT(AT_OID, act_oid),
-	M_F(AF_ANY | AF_SKIP, 0, NULL, NULL),
+	M_ACT(ASN1_TAG_OID, act_oid),
+	M_F(ASN1_FLAG_ANY | ASN1_FLAG_SKIP, 0, NULL, NULL),
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* SET OF / SEQUENCE OF DigestAlgorithmIdentifier */
 static const struct asn1_op r_alg_of[] = {
-	/* 0 */ M_F(AF_JUMP, AT_SEQ, NULL, r_alg),
+	/* 0 */ M_F(ASN1_FLAG_JUMP, ASN1_TAG_SEQ, NULL, r_alg),
 	END_OF(0),
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* ContentInfo's content: [0] EXPLICIT Data, Data ::= ANY */
 static const struct asn1_op r_data[] = {
-	M_F(AF_ANY, 0, act_data, NULL),
+	M_F(ASN1_FLAG_ANY, 0, act_data, NULL),
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* [0] IMPLICIT SET OF CHOICE { Certificate (ANY), [0] IMPLICIT ...
  * (ANY too) } */
 static const struct asn1_op r_cert_set[] = {
-	/* 0 */ M_F(AF_ANY | AF_SKIP, 0, act_cert, NULL),
-	M_F(AF_COND | AF_ANY | AF_SKIP, 0, act_cert, NULL),
-	OP(A_COND_FAIL),
+	/* 0 */ M_F(ASN1_FLAG_ANY | ASN1_FLAG_SKIP, 0, act_cert, NULL),
+	M_F(ASN1_FLAG_COND | ASN1_FLAG_ANY | ASN1_FLAG_SKIP, 0, act_cert, NULL),
+	OP(ASN1_OP_COND_FAIL),
 	END_OF(0),
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* SEQUENCE OF Certificate (ANY): [2] certificates, and the contents of
  * each CertificateList */
 static const struct asn1_op r_cert_seq[] = {
-	/* 0 */ M_F(AF_ANY, 0, act_cert, NULL),
+	/* 0 */ M_F(ASN1_FLAG_ANY, 0, act_cert, NULL),
 	END_OF(0),
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* SET OF / SEQUENCE OF CertificateList (itself SEQUENCE OF Certificate) */
 static const struct asn1_op r_crls[] = {
-	/* 0 */ M_F(AF_JUMP, AT_SEQ, NULL, r_cert_seq),
+	/* 0 */ M_F(ASN1_FLAG_JUMP, ASN1_TAG_SEQ, NULL, r_cert_seq),
 	END_OF(0),
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* AuthenticatedAttribute ::= SEQUENCE { type OID ({ pkcs7_note_OID }),
  * values SET OF ANY ({ pkcs7_sig_note_authenticated_attr }) } */
 static const struct asn1_op r_aa[] = {
-	M_ACT(AT_OID, act_oid),
-	M(AT_SET),
-	/* 2 */ M_F(AF_ANY, 0, act_authattr, NULL),
+	M_ACT(ASN1_TAG_OID, act_oid),
+	M(ASN1_TAG_SET),
+	/* 2 */ M_F(ASN1_FLAG_ANY, 0, act_authattr, NULL),
 	END_OF(2),
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 static const struct asn1_op r_aa_set[] = {
-	/* 0 */ M_F(AF_JUMP, AT_SEQ, NULL, r_aa),
+	/* 0 */ M_F(ASN1_FLAG_JUMP, ASN1_TAG_SEQ, NULL, r_aa),
 	END_OF(0),
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* [2] EXPLICIT SEQUENCE OF AuthenticatedAttribute */
 static const struct asn1_op r_aa_seq[] = {
-	M(AT_SEQ),
-	/* 1 */ M_F(AF_JUMP, AT_SEQ, NULL, r_aa),
+	M(ASN1_TAG_SEQ),
+	/* 1 */ M_F(ASN1_FLAG_JUMP, ASN1_TAG_SEQ, NULL, r_aa),
 	END_OF(1),
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* UnauthenticatedAttribute ::= SEQUENCE { type OID, values SET OF ANY } */
 static const struct asn1_op r_ua[] = {
-	M(AT_OID),
-	M(AT_SET),
-	/* 2 */ M_F(AF_ANY, 0, NULL, NULL),
+	M(ASN1_TAG_OID),
+	M(ASN1_TAG_SET),
+	/* 2 */ M_F(ASN1_FLAG_ANY, 0, NULL, NULL),
 	END_OF(2),
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 static const struct asn1_op r_ua_of[] = {
-	/* 0 */ M_F(AF_JUMP, AT_SEQ, NULL, r_ua),
+	/* 0 */ M_F(ASN1_FLAG_JUMP, ASN1_TAG_SEQ, NULL, r_ua),
 	END_OF(0),
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* IssuerAndSerialNumber ::= SEQUENCE { issuer Name, serialNumber INTEGER },
  * Name ::= SEQUENCE OF SET OF SEQUENCE { OID, ANY } */
 static const struct asn1_op r_issuer_serial[] = {
-	M(AT_SEQ),
-	/* 1 */ M(AT_SET),
-	/* 2 */ M(AT_SEQ),
-	M_ACT(AT_OID, act_oid),
-	M_F(AF_ANY, 0, NULL, NULL),
+	M(ASN1_TAG_SEQ),
+	/* 1 */ M(ASN1_TAG_SET),
+	/* 2 */ M(ASN1_TAG_SEQ),
+	M_ACT(ASN1_TAG_OID, act_oid),
+	M_F(ASN1_FLAG_ANY, 0, NULL, NULL),
 	END_SEQ,
 	END_OF(2),
 	END_OF(1),
 	ACT(act_issuer),
-	M(AT_INT),
+	M(ASN1_TAG_INT),
 	ACT(act_serial),
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* SignerInfo ({ pkcs7_note_signed_info }) */
 static const struct asn1_op r_sinfo[] = {
-	M_ACT(AT_INT, act_si_version),
+	M_ACT(ASN1_TAG_INT, act_si_version),
 	/* sid: CHOICE { IssuerAndSerialNumber, [0] IMPLICIT OCTET STRING } */
-	M_F(AF_JUMP | AF_SKIP, AT_SEQ, NULL, r_issuer_serial),
-	M_F(AF_COND | AF_SKIP, AT_CTX(0), act_skid, NULL),
-	OP(A_COND_FAIL),
-	M_F(AF_JUMP, AT_SEQ, NULL, r_alg),
+	M_F(ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_SEQ, NULL, r_issuer_serial),
+	M_F(ASN1_FLAG_COND | ASN1_FLAG_SKIP, ASN1_TAG_CTX(0), act_skid, NULL),
+	OP(ASN1_OP_COND_FAIL),
+	M_F(ASN1_FLAG_JUMP, ASN1_TAG_SEQ, NULL, r_alg),
 	ACT(act_digest_algo),
 	/* authenticatedAttributes CHOICE { [0] IMPLICIT SET OF,
 	 * [2] EXPLICIT SEQUENCE OF } OPTIONAL */
-	M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, r_aa_set),
+	M_F(ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_CTXC(0), NULL, r_aa_set),
 	MAYBE_ACT(act_authattrs),
-	M_F(AF_COND | AF_JUMP | AF_SKIP, AT_CTXC(2), NULL, r_aa_seq),
+	M_F(ASN1_FLAG_COND | ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_CTXC(2), NULL, r_aa_seq),
 	/* digestEncryptionAlgorithm */
-	M(AT_SEQ),
-	M_ACT(AT_OID, act_oid),
-	M_F(AF_ANY | AF_SKIP, 0, NULL, NULL),
+	M(ASN1_TAG_SEQ),
+	M_ACT(ASN1_TAG_OID, act_oid),
+	M_F(ASN1_FLAG_ANY | ASN1_FLAG_SKIP, 0, NULL, NULL),
 	END_SEQ,
 	ACT(act_pkey_algo),
-	M_ACT(AT_OCTSTR, act_signature),
+	M_ACT(ASN1_TAG_OCTSTR, act_signature),
 	/* unauthenticatedAttributes CHOICE { [1] IMPLICIT SET OF,
 	 * [3] IMPLICIT SEQUENCE OF } OPTIONAL */
-	M_F(AF_JUMP | AF_SKIP, AT_CTXC(1), NULL, r_ua_of),
-	M_F(AF_COND | AF_JUMP | AF_SKIP, AT_CTXC(3), NULL, r_ua_of),
+	M_F(ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_CTXC(1), NULL, r_ua_of),
+	M_F(ASN1_FLAG_COND | ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_CTXC(3), NULL, r_ua_of),
 	END_SEQ_ACT(act_signed_info),
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 static const struct asn1_op r_sinfo_of[] = {
-	/* 0 */ M_F(AF_JUMP, AT_SEQ, NULL, r_sinfo),
+	/* 0 */ M_F(ASN1_FLAG_JUMP, ASN1_TAG_SEQ, NULL, r_sinfo),
 	END_OF(0),
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* [0] EXPLICIT SignedData */
 static const struct asn1_op r_signed_data[] = {
-	M(AT_SEQ),
-	M_ACT(AT_INT, act_sd_version),
+	M(ASN1_TAG_SEQ),
+	M_ACT(ASN1_TAG_INT, act_sd_version),
 	/* digestAlgorithms: CHOICE { SET OF, SEQUENCE OF } */
-	M_F(AF_JUMP | AF_SKIP, AT_SET, NULL, r_alg_of),
-	M_F(AF_COND | AF_JUMP | AF_SKIP, AT_SEQ, NULL, r_alg_of),
-	OP(A_COND_FAIL),
+	M_F(ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_SET, NULL, r_alg_of),
+	M_F(ASN1_FLAG_COND | ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_SEQ, NULL, r_alg_of),
+	OP(ASN1_OP_COND_FAIL),
 	/* contentInfo ContentInfo ({ pkcs7_note_content }) */
-	M(AT_SEQ),
-	M_ACT(AT_OID, act_oid),
+	M(ASN1_TAG_SEQ),
+	M_ACT(ASN1_TAG_OID, act_oid),
 	ACT(act_oid),
-	M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, r_data),
+	M_F(ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_CTXC(0), NULL, r_data),
 	END_SEQ,
 	ACT(act_content),
 	/* certificates CHOICE { [0] IMPLICIT SET OF, [2] IMPLICIT
 	 * SEQUENCE OF } OPTIONAL ({ pkcs7_note_certificate_list }) */
-	M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, r_cert_set),
-	M_F(AF_COND | AF_JUMP | AF_SKIP, AT_CTXC(2), NULL, r_cert_seq),
+	M_F(ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_CTXC(0), NULL, r_cert_set),
+	M_F(ASN1_FLAG_COND | ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_CTXC(2), NULL, r_cert_seq),
 	ACT(act_cert_list),
 	/* crls CHOICE { [1] IMPLICIT SET OF, [3] IMPLICIT SEQUENCE OF }
 	 * OPTIONAL */
-	M_F(AF_JUMP | AF_SKIP, AT_CTXC(1), NULL, r_crls),
-	M_F(AF_COND | AF_JUMP | AF_SKIP, AT_CTXC(3), NULL, r_crls),
+	M_F(ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_CTXC(1), NULL, r_crls),
+	M_F(ASN1_FLAG_COND | ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_CTXC(3), NULL, r_crls),
 	/* signerInfos CHOICE { SET OF, SEQUENCE OF }: its first
 	 * alternative skips at the end of the data like an OPTIONAL one */
-	M_F(AF_JUMP | AF_SKIP, AT_SET, NULL, r_sinfo_of),
-	M_F(AF_COND | AF_JUMP | AF_SKIP, AT_SEQ, NULL, r_sinfo_of),
-	OP(A_COND_FAIL),
+	M_F(ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_SET, NULL, r_sinfo_of),
+	M_F(ASN1_FLAG_COND | ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_SEQ, NULL, r_sinfo_of),
+	OP(ASN1_OP_COND_FAIL),
 	END_SEQ,
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* PKCS7ContentInfo ::= SEQUENCE { contentType OID
  * ({ pkcs7_check_content_type }), content [0] EXPLICIT SignedData
  * OPTIONAL } */
 static const struct asn1_op r_pkcs7[] = {
-	M(AT_SEQ),
-	M_ACT(AT_OID, act_oid),
+	M(ASN1_TAG_SEQ),
+	M_ACT(ASN1_TAG_OID, act_oid),
 	ACT(act_content_type),
-	M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, r_signed_data),
+	M_F(ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_CTXC(0), NULL, r_signed_data),
 	END_SEQ,
-	OP(A_COMPLETE),
+	OP(ASN1_OP_COMPLETE),
 };
 
 static int parse(struct ctx *c, const uint8_t *der, size_t len)
 {
-	struct p7_sinfo *si0;
+	struct pkcs7_sinfo *si0;
 	const char *why;
 	size_t i;
 	int ret;
@@ -624,7 +624,7 @@ static int parse(struct ctx *c, const uint8_t *der, size_t len)
 	c->m->authattrs_rej_waivable = !si0->authattrs ||
 		strncmp(si0->algo->pkey_algo, "mldsa", 5) == 0;
 	for (i = 0; i < c->m->n_sinfos; i++) {
-		struct p7_sinfo *si = &c->m->sinfos[i];
+		struct pkcs7_sinfo *si = &c->m->sinfos[i];
 
 		if (!si->authattrs != !si0->authattrs)
 			return fail(c, -EINVAL, "inconsistently supplied authAttrs");
@@ -634,8 +634,8 @@ static int parse(struct ctx *c, const uint8_t *der, size_t len)
 	return 0;
 }
 
-int pkcs7_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
-	     const struct blacklist *bl, struct p7_msg **out,
+int pkcs7_parse(const uint8_t *der, size_t len, const struct rules_rules *kr,
+	     const struct blacklist *bl, struct pkcs7_msg **out,
 	     const char **why)
 {
 	struct ctx c = { .kr = kr, .bl = bl, .why = why };
@@ -658,7 +658,7 @@ int pkcs7_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
 	return 0;
 }
 
-void pkcs7_free(struct p7_msg *m)
+void pkcs7_free(struct pkcs7_msg *m)
 {
 	size_t i;
 

@@ -17,19 +17,20 @@
 #include "kernel/rules.h"
 #include "kernel/x509.h"
 
-enum p7_data_type {
-	P7_DATA,		/* id-data */
-	P7_MS_INDIRECT,		/* SpcIndirectDataContent (Authenticode) */
+enum pkcs7_data_type {
+	PKCS7_DATA_PLAIN,		/* id-data */
+	PKCS7_DATA_MS_INDIRECT,		/* SpcIndirectDataContent (Authenticode) */
 };
 
-struct p7_sinfo {
+struct pkcs7_sinfo {
 	unsigned index;
 	int version;
-	struct kid auth_id;		/* auth_ids[0] (crypto/asymmetric_keys/pkcs7.asn1) */
+	struct x509k_kid auth_id;		/* auth_ids[0]
+					 * (crypto/asymmetric_keys/pkcs7.asn1) */
 	const uint8_t *issuer, *serial, *skid;	/* raw sid parts */
 	size_t issuer_len, serial_len, skid_len;
-	const struct kr_hash *hash;
-	const struct kr_sinfo_algo *algo;
+	const struct rules_hash *hash;
+	const struct rules_sinfo_algo *algo;
 	struct pk_sig sig;
 	const uint8_t *authattrs;	/* [0] set from its second byte */
 	size_t authattrs_len;
@@ -46,14 +47,14 @@ struct p7_sinfo {
 	struct x509k_cert *trusted_by;	/* keyring cert that vouched */
 };
 
-struct p7_msg {
+struct pkcs7_msg {
 	int version;
-	enum p7_data_type data_type;
+	enum pkcs7_data_type data_type;
 	const uint8_t *data;	/* embedded content, or NULL */
 	size_t data_len;
 	struct x509k_cert **certs;
 	size_t n_certs;
-	struct p7_sinfo *sinfos;
+	struct pkcs7_sinfo *sinfos;
 	size_t n_sinfos;
 	bool have_authattrs;
 	/* pkcs7_check_authattrs() (v7.0): the first signer has no authattrs
@@ -66,9 +67,9 @@ struct p7_msg {
  * pkcs7_parse_message(): 0 and *out, or the kernel's error with *why.
  * The message points into der, which must outlive it.
  */
-int pkcs7_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
-	     const struct blacklist *bl, struct p7_msg **out,
+int pkcs7_parse(const uint8_t *der, size_t len, const struct rules_rules *kr,
+	     const struct blacklist *bl, struct pkcs7_msg **out,
 	     const char **why);
-void pkcs7_free(struct p7_msg *m);
+void pkcs7_free(struct pkcs7_msg *m);
 
 #endif

@@ -7,20 +7,20 @@
 #include "kernel/public_key_parts.h"
 
 
-int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
+int pk_key_make(const struct rules_rules *kr, const uint8_t *oid, size_t oid_len,
 		const uint8_t *params, size_t params_len, const uint8_t *bits,
 		size_t bits_len, struct pk_key *k, const char **why)
 {
-	const struct kr_key_algo *ka;
-	const struct kr_curve *cv = NULL;
+	const struct rules_key_algo *ka;
+	const struct rules_curve *cv = NULL;
 	char o[64], po[64];
 
 	memset(k, 0, sizeof(*k));
 	asn1_oid_name(oid, oid_len, o, sizeof(o));
 	/* x509_extract_key_data(), at the BIT STRING */
-	ka = kr_key_algo(o);
-	if (!ka || !kr_on(kr, ka->on)) {
-		*why = ka ? ka->absent : kr_why_key_algo;
+	ka = rules_key_algo(o);
+	if (!ka || !rules_on(kr, ka->on)) {
+		*why = ka ? ka->absent : rules_why_key_algo;
 		return -ENOPKG;
 	}
 	if (ka->pkey_algo) {
@@ -33,15 +33,15 @@ int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
 	} else {
 		/* id-ecPublicKey: parse_OID() of the parameters element
 		 * names the curve */
-		if (!params || params_len < 3 || params[0] != AT_OID ||
+		if (!params || params_len < 3 || params[0] != ASN1_TAG_OID ||
 		    params[1] != params_len - 2) {
 			*why = "unparsable EC parameters";
 			return -EBADMSG;
 		}
 		asn1_oid_name(params + 2, params_len - 2, po, sizeof(po));
-		cv = kr_curve(po);
-		if (!cv || !kr_on(kr, cv->on)) {
-			*why = cv ? cv->absent : kr_why_curve;
+		cv = rules_curve(po);
+		if (!cv || !rules_on(kr, cv->on)) {
+			*why = cv ? cv->absent : rules_why_curve;
 			return -ENOPKG;
 		}
 		k->algo = cv->pkey_algo;
@@ -92,7 +92,7 @@ int pk_key_usable(const struct pk_key *k, size_t *key_size,
 			*why = "undecodable RSA public key";
 			return -EBADMSG;
 		}
-		return kr_rsa_modulus(((size_t)EVP_PKEY_get_bits(k->pkey) + 7) /
+		return rules_rsa_modulus(((size_t)EVP_PKEY_get_bits(k->pkey) + 7) /
 				      8, key_size, why);
 	}
 	if (strncmp(k->algo, "ecdsa-", 6) == 0) {
@@ -174,7 +174,7 @@ static int determine_akcipher(const struct pk_key *k, const struct pk_sig *sig,
 			return -EINVAL;
 		return 0;
 	}
-	*why = kr_why_key_algo;
+	*why = rules_why_key_algo;
 	return -ENOPKG;
 }
 
@@ -215,7 +215,7 @@ static int determine_akcipher_old(const struct pk_key *k,
 	return -ENOPKG;
 }
 
-int pk_verify(const struct kr_rules *kr, const struct pk_key *k,
+int pk_verify(const struct rules_rules *kr, const struct pk_key *k,
 	      const struct pk_sig *sig, const char **why)
 {
 	size_t ksize;
@@ -237,7 +237,7 @@ int pk_verify(const struct kr_rules *kr, const struct pk_key *k,
 	/* crypto_alloc_sig() on a kernel built without the algorithm (a
 	 * .config without CRYPTO_ECDSA, say) fails with -ENOENT, which no
 	 * caller turns into -ENOPKG */
-	if (!kr_pkey_available(kr, k->algo)) {
+	if (!rules_pkey_available(kr, k->algo)) {
 		*why = "the kernel lacks this key type (see its .config)";
 		return -ENOENT;
 	}

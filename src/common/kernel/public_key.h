@@ -32,7 +32,7 @@ struct pk_key {
 struct pk_sig {
 	const char *pkey_algo;		/* "rsa", "ecdsa", "mldsa65" */
 	const char *encoding;		/* "pkcs1", "x962", "raw" */
-	const struct kr_hash *hash;	/* NULL with hash_none */
+	const struct rules_hash *hash;	/* NULL with hash_none */
 	bool hash_none;			/* hash_algo "none" (ML-DSA) */
 	bool takes_data;		/* algo_takes_data: m is the message */
 	const uint8_t *s;		/* signature bytes */
@@ -48,7 +48,7 @@ struct pk_sig {
  * contents, its parameters element (header included; NULL when absent)
  * and the BIT STRING's contents.
  */
-int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
+int pk_key_make(const struct rules_rules *kr, const uint8_t *oid, size_t oid_len,
 		const uint8_t *params, size_t params_len, const uint8_t *bits,
 		size_t bits_len, struct pk_key *k, const char **why);
 
@@ -58,13 +58,13 @@ int pk_key_make(const struct kr_rules *kr, const uint8_t *oid, size_t oid_len,
  * cannot take, a key of a size or form the kernel refuses, a signature of
  * the wrong length), -EBADMSG (undecodable signature or key), -ENOPKG
  * (unknown key algorithm), -ENOENT (a .config leaves the algorithm out),
- * or -MS_ENOALG when this build's OpenSSL cannot do the arithmetic
+ * or -EXITCODE_ENOALG when this build's OpenSSL cannot do the arithmetic
  * (ML-DSA before OpenSSL 3.5).  *why on failure.
  */
 /* A signature's algorithm is the key's: the same name, or "ecdsa" for
  * any "ecdsa-nist-*" key (ECDSA signatures do not name the curve). */
 bool pk_algo_matches(const char *key_algo, const char *sig_algo);
-int pk_verify(const struct kr_rules *kr, const struct pk_key *k,
+int pk_verify(const struct rules_rules *kr, const struct pk_key *k,
 	      const struct pk_sig *sig, const char **why);
 
 /*
@@ -73,11 +73,11 @@ int pk_verify(const struct kr_rules *kr, const struct pk_key *k,
  * algorithm or curve; -EINVAL: a size or form it refuses) and *why, the
  * reason verify-file gives for the same key.
  */
-int pk_check_pkey(const struct kr_rules *kr, EVP_PKEY *key,
+int pk_check_pkey(const struct rules_rules *kr, EVP_PKEY *key,
 		  const char **why);
 /* The same for a key given as its DER SubjectPublicKeyInfo (a
  * certificate's, as the kernel will read it). */
-int pk_check_spki(const struct kr_rules *kr, const uint8_t *der, size_t len,
+int pk_check_spki(const struct rules_rules *kr, const uint8_t *der, size_t len,
 		  const char **why);
 
 /* This build can check ML-DSA signatures (OpenSSL >= 3.5, with the
@@ -85,10 +85,10 @@ int pk_check_spki(const struct kr_rules *kr, const uint8_t *der, size_t len,
 bool pk_mldsa_checkable(void);
 
 /* digest = H(data); -ENOPKG when the hash is missing (pkcs7_digest). */
-int pk_digest(const struct kr_hash *h, const uint8_t *data, size_t len,
+int pk_digest(const struct rules_hash *h, const uint8_t *data, size_t len,
 	      uint8_t *out, size_t *out_len);
 /* The same over a prefix byte followed by data (the authattrs re-tag). */
-int pk_digest2(const struct kr_hash *h, uint8_t first, const uint8_t *data,
+int pk_digest2(const struct rules_hash *h, uint8_t first, const uint8_t *data,
 	       size_t len, uint8_t *out, size_t *out_len);
 
 #endif

@@ -4,10 +4,10 @@
 #include "base/digest.h"
 #include "kernel/public_key.h"
 
-int pk_digest2(const struct kr_hash *h, uint8_t first, const uint8_t *data,
+int pk_digest2(const struct rules_hash *h, uint8_t first, const uint8_t *data,
 	       size_t len, uint8_t *out, size_t *out_len)
 {
-	const EVP_MD *md = kr_md(h);
+	const EVP_MD *md = rules_md(h);
 	EVP_MD_CTX *c;
 	unsigned int n = 0;
 	int ok;
@@ -28,7 +28,7 @@ int pk_digest2(const struct kr_hash *h, uint8_t first, const uint8_t *data,
 	return 0;
 }
 
-int pk_digest(const struct kr_hash *h, const uint8_t *data, size_t len,
+int pk_digest(const struct rules_hash *h, const uint8_t *data, size_t len,
 	      uint8_t *out, size_t *out_len)
 {
 	return pk_digest2(h, 0, data, len, out, out_len);

@@ -43,11 +43,11 @@ static int ecdsa_rs(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 }
 
 static const struct asn1_op ecdsa_sig_grammar[] = {
-	M(AT_SEQ),
-	M_ACT(AT_INT, ecdsa_rs),
-	M_ACT(AT_INT, ecdsa_rs),
+	M(ASN1_TAG_SEQ),
+	M_ACT(ASN1_TAG_INT, ecdsa_rs),
+	M_ACT(ASN1_TAG_INT, ecdsa_rs),
 	END_SEQ,
-	OP(A_COMPLETE),
+	OP(ASN1_OP_COMPLETE),
 };
 
 int pk_ecdsa_verify(EVP_PKEY *key, const struct pk_sig *sig,

@@ -160,7 +160,7 @@ int pk_mldsa_verify(const struct pk_key *k, const struct pk_sig *sig,
 	int ret = -EKEYREJECTED;
 
 	if (!set) {
-		*why = kr_why_key_algo;
+		*why = rules_why_key_algo;
 		return -ENOPKG;
 	}
 	if (sig->slen != set->sig_len) {
@@ -175,7 +175,7 @@ int pk_mldsa_verify(const struct pk_key *k, const struct pk_sig *sig,
 	}
 	*why = "ML-DSA signature";
 	if (!pk_mldsa_checkable() || !k->pkey)
-		return -MS_ENOALG;
+		return -EXITCODE_ENOALG;
 #ifdef PK_HAVE_MLDSA
 	{
 		EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(NULL, k->pkey,

@@ -46,11 +46,11 @@ static int rsa_get_e(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 }
 
 static const struct asn1_op rsa_pub_grammar[] = {
-	M(AT_SEQ),
-	M_ACT(AT_INT, rsa_get_n),
-	M_ACT(AT_INT, rsa_get_e),
+	M(ASN1_TAG_SEQ),
+	M_ACT(ASN1_TAG_INT, rsa_get_n),
+	M_ACT(ASN1_TAG_INT, rsa_get_e),
 	END_SEQ,
-	OP(A_COMPLETE),
+	OP(ASN1_OP_COMPLETE),
 };
 
 /* An unsigned big-endian magnitude as a DER INTEGER at out; its size. */
@@ -61,7 +61,7 @@ static size_t der_uint(uint8_t *out, const uint8_t *v, size_t len)
 	while (len > 1 && v[0] == 0)
 		v++, len--;
 	pad = v[0] & 0x80 ? 1 : 0;
-	h = pk_der_hdr(out, AT_INT, len + pad);
+	h = pk_der_hdr(out, ASN1_TAG_INT, len + pad);
 	if (pad)
 		out[h] = 0;
 	memcpy(out + h + pad, v, len);
@@ -91,7 +91,7 @@ void pk_rsa_pkey(struct pk_key *k, const uint8_t *oid, size_t oid_len)
 	ints_len += der_uint(ints + ints_len, ne.e, ne.e_len);
 	bits = ints + ints_len;
 	bits[0] = 0;
-	n = 1 + pk_der_hdr(bits + 1, AT_SEQ, ints_len);
+	n = 1 + pk_der_hdr(bits + 1, ASN1_TAG_SEQ, ints_len);
 	memcpy(bits + n, ints, ints_len);
 	n += ints_len;
 	k->pkey = pk_spki_pkey(oid, oid_len, NULL, 0, bits, n);
@@ -101,10 +101,10 @@ void pk_rsa_pkey(struct pk_key *k, const uint8_t *oid, size_t oid_len)
 
 /* The DER DigestInfo prefix for a hash: SEQ { SEQ { OID, NULL }, OCTET STRING
  * } */
-static size_t rsa_digest_info(const struct kr_hash *h, size_t dlen, uint8_t *out)
+static size_t rsa_digest_info(const struct rules_hash *h, size_t dlen, uint8_t *out)
 {
 	size_t n;
-	const uint8_t *oid = kr_hash_oid_der(h, &n);
+	const uint8_t *oid = rules_hash_oid_der(h, &n);
 
 	if (!oid || n > 20 || dlen > 64)
 		return 0;

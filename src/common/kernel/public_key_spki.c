@@ -37,7 +37,7 @@ EVP_PKEY *pk_spki_pkey(const uint8_t *oid, size_t oid_len,
 		       const uint8_t *params, size_t params_len,
 		       const uint8_t *bits, size_t bits_len)
 {
-	static const uint8_t null_params[] = { AT_NULL, 0 };
+	static const uint8_t null_params[] = { ASN1_TAG_NULL, 0 };
 	uint8_t *der, *p;
 	const unsigned char *q;
 	size_t alg_len, n;
@@ -55,20 +55,20 @@ EVP_PKEY *pk_spki_pkey(const uint8_t *oid, size_t oid_len,
 	if (!der)
 		return NULL;
 	p = der + 4;
-	p += pk_der_hdr(p, AT_SEQ, alg_len);
-	p += pk_der_hdr(p, AT_OID, oid_len);
+	p += pk_der_hdr(p, ASN1_TAG_SEQ, alg_len);
+	p += pk_der_hdr(p, ASN1_TAG_OID, oid_len);
 	memcpy(p, oid, oid_len);
 	p += oid_len;
 	memcpy(p, params, params_len);
 	p += params_len;
-	p += pk_der_hdr(p, AT_BITSTR, bits_len);
+	p += pk_der_hdr(p, ASN1_TAG_BITSTR, bits_len);
 	memcpy(p, bits, bits_len);
 	p += bits_len;
 	n = (size_t)(p - (der + 4));
 	/* the outer header, just before the contents */
 	{
 		uint8_t h[4];
-		size_t hl = pk_der_hdr(h, AT_SEQ, n);
+		size_t hl = pk_der_hdr(h, ASN1_TAG_SEQ, n);
 
 		memcpy(der + 4 - hl, h, hl);
 		q = der + 4 - hl;
@@ -123,18 +123,18 @@ static int spki_bits(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 /* crypto/asymmetric_keys/x509.asn1: SubjectPublicKeyInfo and its
  * AlgorithmIdentifier, as x509.c's certificate grammar reads them */
 static const struct asn1_op spki_r_alg[] = {
-	M_ACT(AT_OID, spki_oid),
-	M_F(AF_ANY | AF_SKIP, 0, spki_params, NULL),
+	M_ACT(ASN1_TAG_OID, spki_oid),
+	M_F(ASN1_FLAG_ANY | ASN1_FLAG_SKIP, 0, spki_params, NULL),
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 static const struct asn1_op spki_grammar[] = {
-	M(AT_SEQ),
-	M_F(AF_JUMP, AT_SEQ, NULL, spki_r_alg),
-	M_ACT(AT_BITSTR, spki_bits),
+	M(ASN1_TAG_SEQ),
+	M_F(ASN1_FLAG_JUMP, ASN1_TAG_SEQ, NULL, spki_r_alg),
+	M_ACT(ASN1_TAG_BITSTR, spki_bits),
 	END_SEQ,
-	OP(A_COMPLETE),
+	OP(ASN1_OP_COMPLETE),
 };
 
 /*
@@ -143,7 +143,7 @@ static const struct asn1_op spki_grammar[] = {
  * an algorithm or curve the line does not know, -EBADMSG when malformed.
  * *why on failure.
  */
-static int parse_spki(const struct kr_rules *kr, const uint8_t *der,
+static int parse_spki(const struct rules_rules *kr, const uint8_t *der,
 			 size_t len, struct pk_key *k, const char **why)
 {
 	struct spki_parts p = { 0 };
@@ -158,7 +158,7 @@ static int parse_spki(const struct kr_rules *kr, const uint8_t *der,
 }
 
 
-static int check_on(const struct kr_rules *kr, const uint8_t *der,
+static int check_on(const struct rules_rules *kr, const uint8_t *der,
 		    size_t len, const char **why)
 {
 	struct pk_key k;
@@ -177,7 +177,7 @@ static int check_on(const struct kr_rules *kr, const uint8_t *der,
 		return -ENOPKG;
 	}
 	ret = pk_key_usable(&k, &ksize, why);
-	if (!ret && !kr_pkey_available(kr, k.algo)) {
+	if (!ret && !rules_pkey_available(kr, k.algo)) {
 		*why = "the kernel lacks this key type (see its .config)";
 		ret = -ENOENT;
 	}
@@ -185,7 +185,7 @@ static int check_on(const struct kr_rules *kr, const uint8_t *der,
 	return ret;
 }
 
-int pk_check_spki(const struct kr_rules *kr, const uint8_t *der, size_t len,
+int pk_check_spki(const struct rules_rules *kr, const uint8_t *der, size_t len,
 		  const char **why)
 {
 	int ret = 0;
@@ -195,9 +195,9 @@ int pk_check_spki(const struct kr_rules *kr, const uint8_t *der, size_t len,
 		return check_on(kr, der, len, why);
 	/* no line named: only what every line refuses, in the newest
 	 * line's words */
-	for (int l = KR_NLINES - 1; l >= 0; l--) {
+	for (int l = RULES_NLINES - 1; l >= 0; l--) {
 		const char *w;
-		int r = check_on(kr_get(l), der, len, &w);
+		int r = check_on(rules_get(l), der, len, &w);
 
 		if (!r) {
 			ret = 0;
@@ -212,7 +212,7 @@ int pk_check_spki(const struct kr_rules *kr, const uint8_t *der, size_t len,
 	return ret;
 }
 
-int pk_check_pkey(const struct kr_rules *kr, EVP_PKEY *key, const char **why)
+int pk_check_pkey(const struct rules_rules *kr, EVP_PKEY *key, const char **why)
 {
 	unsigned char *der = NULL;
 	int len, ret;
@@ -221,7 +221,7 @@ int pk_check_pkey(const struct kr_rules *kr, EVP_PKEY *key, const char **why)
 	len = i2d_PUBKEY(key, &der);
 	if (len <= 0) {
 		ERR_clear_error();
-		*why = kr_why_key_algo;
+		*why = rules_why_key_algo;
 		return -ENOPKG;
 	}
 	ret = pk_check_spki(kr, der, (size_t)len, why);

@@ -14,12 +14,12 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Spans of releases (struct kr_span) */
+/* Spans of releases (struct rules_span) */
 #define ALWAYS { 0, 0 }
 #define NONE { 0, 0 }
-#define SINCE(a, b) { KR_V(a, b), 0 }
-#define UNTIL(a, b) { 0, KR_V(a, b) }
-#define FROM_TO(a, b, c, d) { KR_V(a, b), KR_V(c, d) }
+#define SINCE(a, b) { RULES_V(a, b), 0 }
+#define UNTIL(a, b) { 0, RULES_V(a, b) }
+#define FROM_TO(a, b, c, d) { RULES_V(a, b), RULES_V(c, d) }
 
 /*
  * Digests: pkcs7_sig_note_digest_algo() (crypto/asymmetric_keys/
@@ -57,7 +57,7 @@
 	"parser has no SHA-1 (back in v6.9)"
 #define NOT_BUILT(name, opt) "digest algorithm not available in the " \
 	"kernel: it has no " name " (" opt " is not set)"
-static const struct kr_hash hashes[] = {
+static const struct rules_hash hashes[] = {
 	{ "1.2.840.113549.2.4", "md4", "md4", UNTIL(6, 7), NONE, false, false,
 	  WHY_MD45,
 	  "digest algorithm not available in the kernel: no kernel has "
@@ -142,7 +142,7 @@ static const struct kr_hash hashes[] = {
 #define WHY_GOST_SIG "unsupported signature algorithm: GOST SignerInfos " \
 	"arrived in the kernel's PKCS#7 parser in v6.0 " \
 	"(pkcs7_sig_note_pkey_algo)"
-static const struct kr_sinfo_algo sinfo_algos[] = {
+static const struct rules_sinfo_algo sinfo_algos[] = {
 	{ "1.2.840.113549.1.1.1", "rsaEncryption", "rsa", "pkcs1", ALWAYS, false, NULL },
 	{ "1.2.840.10045.4.1", "ecdsa-with-SHA1", "ecdsa", "x962", SINCE(5, 15), false, WHY_ECDSA_SIG },
 	{ "1.2.840.10045.4.3.1", "ecdsa-with-SHA224", "ecdsa", "x962", SINCE(5, 15), false, WHY_ECDSA_SIG },
@@ -162,7 +162,7 @@ static const struct kr_sinfo_algo sinfo_algos[] = {
 
 /* X.509 signature algorithms (x509_note_sig_algo); ML-DSA certificates
  * get hash_algo "none" and are verified over the TBS itself (v7.0). */
-static const struct kr_x509_algo x509_algos[] = {
+static const struct rules_x509_algo x509_algos[] = {
 	/* include/linux/oid_registry.h names 1.2.840.113549.1.1.4 (which is
 	 * md5WithRSAEncryption) OID_md4WithRSAEncryption, and .1.1.3 (the
 	 * real md4WithRSAEncryption) md3: so an md5WithRSA certificate has a
@@ -208,13 +208,13 @@ static const struct kr_x509_algo x509_algos[] = {
  * is -EKEYREJECTED (public_key_verify_signature), not -ENOPKG: a real
  * 6.1 kernel, seed 6104 of tests/kernel/kernel-mutants.sh.
  */
-const char kr_why_key_algo[] = "the kernel takes RSA, ECDSA, GOST, SM2 "
+const char rules_why_key_algo[] = "the kernel takes RSA, ECDSA, GOST, SM2 "
 	"(until v6.11) and ML-DSA (since v7.0) keys only "
 	"(x509_extract_key_data)";
 #define WHY_MLDSA "ML-DSA keys arrived in v7.0 (x509_extract_key_data)"
 #define WHY_SM2 "SM2 keys left the kernel in v6.11, and 5.10 knows no SM2 " \
 	"key OID (x509_extract_key_data)"
-static const struct kr_key_algo key_algos[] = {
+static const struct rules_key_algo key_algos[] = {
 	{ "1.2.840.113549.1.1.1", "rsa", ALWAYS, 0, NULL },
 	{ "1.2.840.10045.2.1", NULL, ALWAYS, 0, NULL },
 	{ "1.2.643.7.1.1.1.1", "ecrdsa", ALWAYS, 0, NULL },
@@ -233,10 +233,10 @@ static const struct kr_key_algo key_algos[] = {
  * in FIPS mode, which Debian's kernels do not boot in).  Anything else
  * (secp256k1, brainpool) is -ENOPKG at the parse.
  */
-const char kr_why_curve[] = "the kernel's ECDSA takes the NIST curves "
+const char rules_why_curve[] = "the kernel's ECDSA takes the NIST curves "
 	"P-192, P-256, P-384 and (since v6.10) P-521 only "
 	"(x509_extract_key_data)";
-static const struct kr_curve curves[] = {
+static const struct rules_curve curves[] = {
 	{ "1.2.840.10045.3.1.1", "ecdsa-nist-p192", ALWAYS, 24, NULL },
 	{ "1.2.840.10045.3.1.7", "ecdsa-nist-p256", ALWAYS, 32, NULL },
 	{ "1.3.132.0.34", "ecdsa-nist-p384", ALWAYS, 48, NULL },
@@ -257,7 +257,7 @@ static const struct kr_curve curves[] = {
  * Over 16384 bits mpi_read_raw_data() gives up and the kernel returns
  * -ENOMEM; that is counted as a wrong size (-EINVAL) here.
  */
-static const char kr_why_rsa_size[] = "the kernel's RSA takes only 512, 1024, "
+static const char rules_why_rsa_size[] = "the kernel's RSA takes only 512, 1024, "
 	"1536 (not with fips=1), 2048, 3072 and 4096-bit keys "
 	"(rsa_check_key_length)";
 static const unsigned rsa_bits[] = { 512, 1024, 1536, 2048, 3072, 4096 };
@@ -286,12 +286,12 @@ static const unsigned rsa_bits[] = { 512, 1024, 1536, 2048, 3072, 4096 };
  *  - the ML-DSA authattrs waiver (v7.0) is a Kconfig default-n option:
  *    only a .config turns it on.
  */
-/* Each switch of struct kr_rules, by the releases it holds for. */
+/* Each switch of struct rules_rules, by the releases it holds for. */
 static const struct {
 	size_t off;
-	struct kr_span on;
+	struct rules_span on;
 } switches[] = {
-#define SW(field, span) { offsetof(struct kr_rules, field), span }
+#define SW(field, span) { offsetof(struct rules_rules, field), span }
 	SW(x509_constraints, SINCE(6, 4)),
 	/* 6.7: "X.509: Add missing IMPLICIT annotations to AKID ASN.1
 	 * module": x509_akid.asn1 has them in 6.7.3, 6.8.0 and 6.9.0, not
@@ -314,13 +314,13 @@ static const struct {
 static const struct {
 	int major, minor;
 	const char *name;
-} line_at[KR_NLINES] = {
-	[KR_5_10] = { 5, 10, "5.10" },
-	[KR_6_1] = { 6, 1, "6.1" },
-	[KR_6_12] = { 6, 12, "6.12" },
-	[KR_7_3] = { 7, 3, "7.3" },
+} line_at[RULES_NLINES] = {
+	[RULES_5_10] = { 5, 10, "5.10" },
+	[RULES_6_1] = { 6, 1, "6.1" },
+	[RULES_6_12] = { 6, 12, "6.12" },
+	[RULES_7_3] = { 7, 3, "7.3" },
 };
-const char kr_oldest[] = "5.10";
+const char rules_oldest[] = "5.10";
 
 /*
  * The line a release is reported with (JSON "kernel"): the one whose
@@ -331,56 +331,56 @@ const char kr_oldest[] = "5.10";
  */
 static const struct {
 	int since;
-	enum kr_line line;
+	enum rules_line line;
 	const char *note;
 } ranges[] = {
-	{ KR_V(5, 10), KR_5_10, "5.10's rules, which the kernel's history "
+	{ RULES_V(5, 10), RULES_5_10, "5.10's rules, which the kernel's history "
 	  "keeps until v5.13 (not confirmed by a real kernel of that "
 	  "release)" },
-	{ KR_V(5, 13), KR_6_1, "6.1's rules as the kernel's history has them "
+	{ RULES_V(5, 13), RULES_6_1, "6.1's rules as the kernel's history has them "
 	  "for that release (not confirmed by a real kernel of it): ECDSA "
 	  "keys from v5.13 and SignerInfos from v5.15, sm3, SM2, GOST and "
 	  "streebog in the PKCS#7 parser "
 	  "from v6.0, and before v5.18 no check of the "
 	  "key's algorithm against the signature's" },
-	{ KR_V(6, 2), KR_6_1, "6.1's rules as the kernel's history has them "
+	{ RULES_V(6, 2), RULES_6_1, "6.1's rules as the kernel's history has them "
 	  "for that release (not confirmed by a real kernel of it): "
 	  "keyUsage and basicConstraints parsed from v6.4, the revocation "
 	  "list for every keyring from v6.6" },
-	{ KR_V(6, 7), KR_6_12, "6.12's rules as the kernel's history has them "
+	{ RULES_V(6, 7), RULES_6_12, "6.12's rules as the kernel's history has them "
 	  "for that release (not confirmed by a real kernel of it): no SHA-1 "
 	  "in 6.7 and 6.8, the RSA value range only from v6.9, P-521 only "
 	  "from v6.10, and SM2 until v6.11" },
-	{ KR_V(6, 13), KR_6_12, "6.12's rules as the kernel's history has "
+	{ RULES_V(6, 13), RULES_6_12, "6.12's rules as the kernel's history has "
 	  "them for that release (not confirmed by a real kernel of it): "
 	  "Debian's module whole-file hash check until its 6.17" },
-	{ KR_V(7, 0), KR_7_3, "7.3's rules, which the kernel's history has "
+	{ RULES_V(7, 0), RULES_7_3, "7.3's rules, which the kernel's history has "
 	  "from v7.0 (not confirmed by a real kernel of that release)" },
-	{ KR_V(7, 4), KR_7_3, "newer than 7.3, the newest line this tool "
+	{ RULES_V(7, 4), RULES_7_3, "newer than 7.3, the newest line this tool "
 	  "knows: judged by 7.3's rules" },
 };
 
-bool kr_on(const struct kr_rules *kr, struct kr_span span)
+bool rules_on(const struct rules_rules *kr, struct rules_span span)
 {
 	return kr->version >= span.since &&
 	       (!span.until || kr->version < span.until);
 }
 
-const char *kr_label(const struct kr_rules *kr)
+const char *rules_label(const struct rules_rules *kr)
 {
 	return kr->asked[0] ? kr->asked : kr->name;
 }
 
 /* A hash the release's PKCS#7 parser names (pkcs7_sig_note_digest_algo) */
-static bool hash_parsed(const struct kr_rules *kr, const struct kr_hash *h)
+static bool hash_parsed(const struct rules_rules *kr, const struct rules_hash *h)
 {
-	return kr_on(kr, h->pkcs7) && !(h->gap.since && kr_on(kr, h->gap));
+	return rules_on(kr, h->pkcs7) && !(h->gap.since && rules_on(kr, h->gap));
 }
 
-int kr_resolve_mm(int major, int minor, struct kr_rules *out,
+int rules_resolve_mm(int major, int minor, struct rules_rules *out,
 		  const char **note)
 {
-	int v = KR_V(major, minor), newest;
+	int v = RULES_V(major, minor), newest;
 	size_t i, at = 0;
 
 	if (note)
@@ -395,24 +395,24 @@ int kr_resolve_mm(int major, int minor, struct kr_rules *out,
 	memset(out, 0, sizeof(*out));
 	out->line = ranges[at].line;
 	out->name = line_at[out->line].name;
-	out->exact = v == KR_V(line_at[out->line].major,
+	out->exact = v == RULES_V(line_at[out->line].major,
 			       line_at[out->line].minor);
 	if (!out->exact)
 		snprintf(out->asked, sizeof(out->asked), "%d.%d", major,
 			 minor);
 	/* past the newest line nothing is known: its rules as they are */
-	newest = KR_V(line_at[KR_NLINES - 1].major,
-		      line_at[KR_NLINES - 1].minor);
+	newest = RULES_V(line_at[RULES_NLINES - 1].major,
+		      line_at[RULES_NLINES - 1].minor);
 	out->version = v > newest ? newest : v;
 	for (i = 0; i < N(switches); i++)
 		*(bool *)((char *)out + switches[i].off) =
-			kr_on(out, switches[i].on);
+			rules_on(out, switches[i].on);
 	if (note && !out->exact)
 		*note = ranges[at].note;
 	return 0;
 }
 
-int kr_resolve(const char *name, struct kr_rules *out, const char **note)
+int rules_resolve(const char *name, struct rules_rules *out, const char **note)
 {
 	unsigned long major, minor;
 	char *end;
@@ -430,41 +430,41 @@ int kr_resolve(const char *name, struct kr_rules *out, const char **note)
 		return -EINVAL;
 	if (major > 999 || minor > 999)
 		return -EINVAL;
-	return kr_resolve_mm((int)major, (int)minor, out, note);
+	return rules_resolve_mm((int)major, (int)minor, out, note);
 }
 
-static struct kr_rules lines[KR_NLINES];
+static struct rules_rules lines[RULES_NLINES];
 static pthread_once_t lines_once = PTHREAD_ONCE_INIT;
 
 static void resolve_lines(void)
 {
-	for (int i = 0; i < KR_NLINES; i++)
-		kr_resolve_mm(line_at[i].major, line_at[i].minor, &lines[i],
+	for (int i = 0; i < RULES_NLINES; i++)
+		rules_resolve_mm(line_at[i].major, line_at[i].minor, &lines[i],
 			      NULL);
 }
 
-const struct kr_rules *kr_get(enum kr_line line)
+const struct rules_rules *rules_get(enum rules_line line)
 {
-	if (line >= KR_NLINES)
+	if (line >= RULES_NLINES)
 		return NULL;
 	pthread_once(&lines_once, resolve_lines);
 	return &lines[line];
 }
 
-const char *kr_line_names(void)
+const char *rules_line_names(void)
 {
 	return "5.10, 6.1, 6.12, 7.3";
 }
 
-const struct kr_hash *kr_pkcs7_hash(const struct kr_rules *kr,
+const struct rules_hash *rules_pkcs7_hash(const struct rules_rules *kr,
 				    const char *oid)
 {
-	const struct kr_hash *h = kr_hash_by_oid(oid);
+	const struct rules_hash *h = rules_hash_by_oid(oid);
 
 	return h && hash_parsed(kr, h) ? h : NULL;
 }
 
-const struct kr_hash *kr_hash_by_oid(const char *oid)
+const struct rules_hash *rules_hash_by_oid(const char *oid)
 {
 	size_t i;
 
@@ -474,7 +474,7 @@ const struct kr_hash *kr_hash_by_oid(const char *oid)
 	return NULL;
 }
 
-const struct kr_hash *kr_hash_by_name(const char *name)
+const struct rules_hash *rules_hash_by_name(const char *name)
 {
 	size_t i;
 
@@ -484,31 +484,31 @@ const struct kr_hash *kr_hash_by_name(const char *name)
 	return NULL;
 }
 
-const struct kr_sinfo_algo *kr_sinfo_algo(const struct kr_rules *kr,
+const struct rules_sinfo_algo *rules_sinfo_algo(const struct rules_rules *kr,
 					  const char *oid)
 {
 	size_t i;
 
 	for (i = 0; i < N(sinfo_algos); i++)
-		if (kr_on(kr, sinfo_algos[i].on) &&
+		if (rules_on(kr, sinfo_algos[i].on) &&
 		    strcmp(sinfo_algos[i].oid, oid) == 0)
 			return &sinfo_algos[i];
 	return NULL;
 }
 
-const struct kr_x509_algo *kr_x509_algo(const struct kr_rules *kr,
+const struct rules_x509_algo *rules_x509_algo(const struct rules_rules *kr,
 					const char *oid)
 {
 	size_t i;
 
 	for (i = 0; i < N(x509_algos); i++)
-		if (kr_on(kr, x509_algos[i].on) &&
+		if (rules_on(kr, x509_algos[i].on) &&
 		    strcmp(x509_algos[i].oid, oid) == 0)
 			return &x509_algos[i];
 	return NULL;
 }
 
-const char *kr_sinfo_algo_absent(const char *oid)
+const char *rules_sinfo_algo_absent(const char *oid)
 {
 	size_t i;
 
@@ -518,7 +518,7 @@ const char *kr_sinfo_algo_absent(const char *oid)
 	return "unsupported signature algorithm";
 }
 
-const char *kr_x509_algo_absent(const char *oid)
+const char *rules_x509_algo_absent(const char *oid)
 {
 	size_t i;
 
@@ -528,7 +528,7 @@ const char *kr_x509_algo_absent(const char *oid)
 	return "unsupported certificate signature algorithm";
 }
 
-const struct kr_key_algo *kr_key_algo(const char *oid)
+const struct rules_key_algo *rules_key_algo(const char *oid)
 {
 	size_t i;
 
@@ -538,7 +538,7 @@ const struct kr_key_algo *kr_key_algo(const char *oid)
 	return NULL;
 }
 
-const struct kr_curve *kr_curve(const char *oid)
+const struct rules_curve *rules_curve(const char *oid)
 {
 	size_t i;
 
@@ -548,7 +548,7 @@ const struct kr_curve *kr_curve(const char *oid)
 	return NULL;
 }
 
-int kr_rsa_modulus(size_t n_bytes, size_t *key_size, const char **why)
+int rules_rsa_modulus(size_t n_bytes, size_t *key_size, const char **why)
 {
 	size_t limbs = (n_bytes + 7) / 8, i;
 
@@ -556,30 +556,30 @@ int kr_rsa_modulus(size_t n_bytes, size_t *key_size, const char **why)
 	for (i = 0; i < N(rsa_bits); i++)
 		if (limbs * 64 == rsa_bits[i])
 			return 0;
-	*why = kr_why_rsa_size;
+	*why = rules_why_rsa_size;
 	return -EINVAL;
 }
 
 static const struct {
 	const char *name;
 	size_t n;		/* prefix length compared, 0: whole name */
-	enum kr_crypto bit;
+	enum rules_crypto bit;
 } crypto_names[] = {
-	{ "md5", 0, KR_C_MD5 },
-	{ "sha1", 0, KR_C_SHA1 },
-	{ "sha224", 0, KR_C_SHA256 },
-	{ "sha256", 0, KR_C_SHA256 },
-	{ "sha384", 0, KR_C_SHA512 },
-	{ "sha512", 0, KR_C_SHA512 },
-	{ "sha3-", 5, KR_C_SHA3 },
-	{ "sm3", 0, KR_C_SM3 },
-	{ "streebog", 8, KR_C_STREEBOG },
-	{ "rsa", 0, KR_C_RSA },
-	{ "ecdsa", 5, KR_C_ECDSA },
-	{ "mldsa", 5, KR_C_MLDSA },
+	{ "md5", 0, RULES_C_MD5 },
+	{ "sha1", 0, RULES_C_SHA1 },
+	{ "sha224", 0, RULES_C_SHA256 },
+	{ "sha256", 0, RULES_C_SHA256 },
+	{ "sha384", 0, RULES_C_SHA512 },
+	{ "sha512", 0, RULES_C_SHA512 },
+	{ "sha3-", 5, RULES_C_SHA3 },
+	{ "sm3", 0, RULES_C_SM3 },
+	{ "streebog", 8, RULES_C_STREEBOG },
+	{ "rsa", 0, RULES_C_RSA },
+	{ "ecdsa", 5, RULES_C_ECDSA },
+	{ "mldsa", 5, RULES_C_MLDSA },
 };
 
-enum kr_crypto kr_crypto_of(const char *name)
+enum rules_crypto rules_crypto_of(const char *name)
 {
 	size_t i;
 
@@ -588,19 +588,19 @@ enum kr_crypto kr_crypto_of(const char *name)
 		    strncmp(name, crypto_names[i].name, crypto_names[i].n) == 0 :
 		    strcmp(name, crypto_names[i].name) == 0)
 			return crypto_names[i].bit;
-	return KR_C_NONE;
+	return RULES_C_NONE;
 }
 
-static bool config_has(const struct kr_rules *kr, const char *name)
+static bool config_has(const struct rules_rules *kr, const char *name)
 {
-	enum kr_crypto b = kr_crypto_of(name);
+	enum rules_crypto b = rules_crypto_of(name);
 
-	return b != KR_C_NONE && (kr->crypto & (1u << b));
+	return b != RULES_C_NONE && (kr->crypto & (1u << b));
 }
 
-bool kr_hash_available(const struct kr_rules *kr, const struct kr_hash *h)
+bool rules_hash_available(const struct rules_rules *kr, const struct rules_hash *h)
 {
-	if (!h || !kr_md(h))
+	if (!h || !rules_md(h))
 		return false;
 	/* a .config replaces the column; md4 has no bit (no pkcs1pad
 	 * digest-info template: absent on every build) */
@@ -609,7 +609,7 @@ bool kr_hash_available(const struct kr_rules *kr, const struct kr_hash *h)
 	return h->built;
 }
 
-bool kr_pkey_available(const struct kr_rules *kr, const char *pkey_algo)
+bool rules_pkey_available(const struct rules_rules *kr, const char *pkey_algo)
 {
 	/* the line's own tables already refused what it has no parser for */
 	return !kr->from_config || config_has(kr, pkey_algo);
@@ -658,7 +658,7 @@ static void fetch_all(void)
 	OPENSSL_atexit(release_fetched);
 }
 
-static ptrdiff_t hash_index(const struct kr_hash *h)
+static ptrdiff_t hash_index(const struct rules_hash *h)
 {
 	if (!h || h < hashes || h >= hashes + N(hashes))
 		return -1;
@@ -666,14 +666,14 @@ static ptrdiff_t hash_index(const struct kr_hash *h)
 	return h - hashes;
 }
 
-const EVP_MD *kr_md(const struct kr_hash *h)
+const EVP_MD *rules_md(const struct rules_hash *h)
 {
 	ptrdiff_t i = hash_index(h);
 
 	return i < 0 ? NULL : fetched[i].md;
 }
 
-const uint8_t *kr_hash_oid_der(const struct kr_hash *h, size_t *len)
+const uint8_t *rules_hash_oid_der(const struct rules_hash *h, size_t *len)
 {
 	ptrdiff_t i = hash_index(h);
 
@@ -682,7 +682,7 @@ const uint8_t *kr_hash_oid_der(const struct kr_hash *h, size_t *len)
 }
 
 /* The row of an OpenSSL digest, by its OID. */
-static const struct kr_hash *hash_of_md(const EVP_MD *md)
+static const struct rules_hash *hash_of_md(const EVP_MD *md)
 {
 	const ASN1_OBJECT *o = OBJ_nid2obj(EVP_MD_get_type(md));
 	char oid[64];
@@ -691,11 +691,11 @@ static const struct kr_hash *hash_of_md(const EVP_MD *md)
 		ERR_clear_error();
 		return NULL;
 	}
-	return kr_hash_by_oid(oid);
+	return rules_hash_by_oid(oid);
 }
 
 /* pkcs7_sig_note_digest_algo(), then pkcs7_digest()'s allocation. */
-static int hash_enabled(const struct kr_rules *kr, const struct kr_hash *h,
+static int hash_enabled(const struct rules_rules *kr, const struct rules_hash *h,
 		     const char **why)
 {
 	if (!h) {
@@ -708,17 +708,17 @@ static int hash_enabled(const struct kr_rules *kr, const struct kr_hash *h,
 		*why = h->unparsed;
 		return -ENOPKG;
 	}
-	if (!kr_hash_available(kr, h)) {
+	if (!rules_hash_available(kr, h)) {
 		*why = h->unavailable;
 		return -ENOPKG;
 	}
 	return 0;
 }
 
-int kr_digest_check(const struct kr_rules *kr, const EVP_MD *md,
+int rules_digest_check(const struct rules_rules *kr, const EVP_MD *md,
 		    const char **why, const char **advice)
 {
-	const struct kr_hash *h = hash_of_md(md);
+	const struct rules_hash *h = hash_of_md(md);
 	int ret = 0;
 
 	*why = NULL;
@@ -727,9 +727,9 @@ int kr_digest_check(const struct kr_rules *kr, const EVP_MD *md,
 		return hash_enabled(kr, h, why);
 	/* no line named: only what every line refuses, in the newest
 	 * line's words */
-	for (int l = KR_NLINES - 1; l >= 0; l--) {
+	for (int l = RULES_NLINES - 1; l >= 0; l--) {
 		const char *w;
-		int r = hash_enabled(kr_get((enum kr_line)l), h, &w);
+		int r = hash_enabled(rules_get((enum rules_line)l), h, &w);
 
 		if (!r)
 			return 0;

@@ -16,29 +16,29 @@
 
 #include <openssl/evp.h>
 
-enum kr_line {
-	KR_5_10,
-	KR_6_1,
-	KR_6_12,
-	KR_7_3,
-	KR_NLINES,
+enum rules_line {
+	RULES_5_10,
+	RULES_6_1,
+	RULES_6_12,
+	RULES_7_3,
+	RULES_NLINES,
 };
-#define KR_DEFAULT KR_7_3
+#define RULES_DEFAULT RULES_7_3
 
-/* A kernel release as one number: KR_V(6, 12) */
-#define KR_V(major, minor) ((major) * 1000 + (minor))
+/* A kernel release as one number: RULES_V(6, 12) */
+#define RULES_V(major, minor) ((major) * 1000 + (minor))
 /* The releases a rule holds for: since <= release < until (0: no bound) */
-struct kr_span {
+struct rules_span {
 	int since, until;
 };
 
 /* A digest the kernel's parsers name (struct public_key_signature.hash_algo). */
-struct kr_hash {
+struct rules_hash {
 	const char *oid;	/* dotted OID as a SignerInfo digestAlgorithm */
 	const char *name;	/* kernel crypto name: "sha256", "sha3-256" */
 	const char *ossl;	/* OpenSSL name */
-	struct kr_span pkcs7;	/* releases whose PKCS#7 parser takes the OID */
-	struct kr_span gap;	/* ... except these ({0, 0}: none) */
+	struct rules_span pkcs7;	/* releases whose PKCS#7 parser takes the OID */
+	struct rules_span gap;	/* ... except these ({0, 0}: none) */
 	bool built;		/* crypto_alloc_shash() succeeds on the test
 				 * kernels (their .config builds it) */
 	bool ecdsa_ok;		/* software_key_determine_akcipher() list */
@@ -48,41 +48,41 @@ struct kr_hash {
 };
 
 /* A SignerInfo digestEncryptionAlgorithm (pkcs7_sig_note_pkey_algo). */
-struct kr_sinfo_algo {
+struct rules_sinfo_algo {
 	const char *oid;
 	const char *name;	/* for messages */
 	const char *pkey_algo;	/* "rsa", "ecdsa", "mldsa65" */
 	const char *encoding;	/* "pkcs1", "x962", "raw" */
-	struct kr_span on;
+	struct rules_span on;
 	bool takes_data;	/* ML-DSA: signs the message, not a digest */
 	const char *absent;	/* why a line refuses it */
 };
 
 /* An X.509 signature algorithm (x509_note_sig_algo). */
-struct kr_x509_algo {
+struct rules_x509_algo {
 	const char *oid;
 	const char *pkey_algo;
 	const char *encoding;
 	const char *hash;	/* kernel hash name; "none" for ML-DSA */
-	struct kr_span on;
+	struct rules_span on;
 	bool takes_data;
 	const char *absent;	/* why a line refuses it */
 };
 
 /* A SubjectPublicKeyInfo algorithm (x509_extract_key_data). */
-struct kr_key_algo {
+struct rules_key_algo {
 	const char *oid;
 	const char *pkey_algo;	/* "rsa", "mldsa65"; NULL: the curve names it */
-	struct kr_span on;
+	struct rules_span on;
 	size_t raw_len;		/* ML-DSA: the one key length of the set */
 	const char *absent;	/* why a line refuses it */
 };
 
 /* An EC named curve for id-ecPublicKey keys (x509_extract_key_data). */
-struct kr_curve {
+struct rules_curve {
 	const char *oid;
 	const char *pkey_algo;	/* "ecdsa-nist-p256" */
-	struct kr_span on;
+	struct rules_span on;
 	unsigned bytes;		/* one coordinate */
 	const char *absent;	/* why a line refuses it */
 };
@@ -92,25 +92,25 @@ struct kr_curve {
  * the line's table columns decide (the conformance test kernel); with one
  * (kernel_config.c), these bits do.
  */
-enum kr_crypto {
-	KR_C_MD5,
-	KR_C_SHA1,
-	KR_C_SHA256,		/* sha224 and sha256 */
-	KR_C_SHA512,		/* sha384 and sha512 */
-	KR_C_SHA3,
-	KR_C_SM3,
-	KR_C_STREEBOG,
-	KR_C_RSA,
-	KR_C_ECDSA,
-	KR_C_MLDSA,
-	KR_C_N,
-	KR_C_NONE = -1,		/* nothing provides it (md4) */
+enum rules_crypto {
+	RULES_C_MD5,
+	RULES_C_SHA1,
+	RULES_C_SHA256,		/* sha224 and sha256 */
+	RULES_C_SHA512,		/* sha384 and sha512 */
+	RULES_C_SHA3,
+	RULES_C_SM3,
+	RULES_C_STREEBOG,
+	RULES_C_RSA,
+	RULES_C_ECDSA,
+	RULES_C_MLDSA,
+	RULES_C_N,
+	RULES_C_NONE = -1,		/* nothing provides it (md4) */
 };
 
-struct kr_rules {
-	enum kr_line line;	/* the line at or below the release */
+struct rules_rules {
+	enum rules_line line;	/* the line at or below the release */
 	const char *name;	/* the line: "6.1" */
-	int version;		/* KR_V() of the release judged */
+	int version;		/* RULES_V() of the release judged */
 	/* the release asked for ("6.6"), "" when it is the line itself */
 	char asked[12];
 	/* the release is a line's own: every rule here was confirmed by
@@ -151,19 +151,19 @@ struct kr_rules {
 	/* CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA: from a .config
 	 * only, the "7.3" line leaves it at its default, n */
 	bool mldsa_authattr_waiver;
-	/* from a kernel .config: bit (1 << enum kr_crypto) set when the
+	/* from a kernel .config: bit (1 << enum rules_crypto) set when the
 	 * kernel has that crypto, built in or as a module */
 	bool from_config;
 	unsigned crypto;
 };
 
-const struct kr_rules *kr_get(enum kr_line line);
+const struct rules_rules *rules_get(enum rules_line line);
 /* The rule's span holds for the release these rules are for. */
-bool kr_on(const struct kr_rules *kr, struct kr_span span);
+bool rules_on(const struct rules_rules *kr, struct rules_span span);
 /* The release to name in messages: the one asked for, else the line. */
-const char *kr_label(const struct kr_rules *kr);
+const char *rules_label(const struct rules_rules *kr);
 /* The lines, oldest first, for messages: "5.10, 6.1, 6.12, 7.3". */
-const char *kr_line_names(void);
+const char *rules_line_names(void);
 
 /*
  * The rules of a kernel release: the line at or below it, with each rule
@@ -175,32 +175,32 @@ const char *kr_line_names(void);
  * confirms.  *note (may be NULL) gets what is assumed for a release that
  * is not a line's own (NULL for a line's).
  */
-int kr_resolve(const char *name, struct kr_rules *out, const char **note);
-int kr_resolve_mm(int major, int minor, struct kr_rules *out,
+int rules_resolve(const char *name, struct rules_rules *out, const char **note);
+int rules_resolve_mm(int major, int minor, struct rules_rules *out,
 		  const char **note);
 /* The oldest line, for messages: "5.10". */
-extern const char kr_oldest[];
+extern const char rules_oldest[];
 
 /* Lookups by dotted OID for a line; NULL when that line does not know it. */
-const struct kr_hash *kr_pkcs7_hash(const struct kr_rules *kr,
+const struct rules_hash *rules_pkcs7_hash(const struct rules_rules *kr,
 				    const char *oid);
 /* The row of a digest whatever the line (for its reasons), or NULL. */
-const struct kr_hash *kr_hash_by_oid(const char *oid);
-const struct kr_hash *kr_hash_by_name(const char *name);
-const struct kr_sinfo_algo *kr_sinfo_algo(const struct kr_rules *kr,
+const struct rules_hash *rules_hash_by_oid(const char *oid);
+const struct rules_hash *rules_hash_by_name(const char *name);
+const struct rules_sinfo_algo *rules_sinfo_algo(const struct rules_rules *kr,
 					  const char *oid);
-const struct kr_x509_algo *kr_x509_algo(const struct kr_rules *kr,
+const struct rules_x509_algo *rules_x509_algo(const struct rules_rules *kr,
 					const char *oid);
 /* Why a line has no such SignerInfo or certificate signature algorithm
  * (the row another line has), or a generic reason. */
-const char *kr_sinfo_algo_absent(const char *oid);
-const char *kr_x509_algo_absent(const char *oid);
+const char *rules_sinfo_algo_absent(const char *oid);
+const char *rules_x509_algo_absent(const char *oid);
 /* Key algorithms and curves: the row whatever the line, so that the
- * caller can say why a line refuses it (kr_on(kr, row->on)). */
-const struct kr_key_algo *kr_key_algo(const char *oid);
-const struct kr_curve *kr_curve(const char *oid);
+ * caller can say why a line refuses it (rules_on(kr, row->on)). */
+const struct rules_key_algo *rules_key_algo(const char *oid);
+const struct rules_curve *rules_curve(const char *oid);
 /* Why no line takes a key algorithm or curve this table lacks. */
-extern const char kr_why_key_algo[], kr_why_curve[];
+extern const char rules_why_key_algo[], rules_why_curve[];
 
 /*
  * rsa_set_pub_key(): the modulus, its leading zero bytes dropped, is read
@@ -209,21 +209,21 @@ extern const char kr_why_key_algo[], kr_why_curve[];
  * 0, or -EINVAL and *why.  *key_size gets what the kernel then calls the
  * key size in bytes, the length a signature must have.
  */
-int kr_rsa_modulus(size_t n_bytes, size_t *key_size, const char **why);
+int rules_rsa_modulus(size_t n_bytes, size_t *key_size, const char **why);
 
 /* crypto_alloc_shash(name) would succeed on this line. */
-bool kr_hash_available(const struct kr_rules *kr, const struct kr_hash *h);
+bool rules_hash_available(const struct rules_rules *kr, const struct rules_hash *h);
 /* The crypto bit behind a kernel algorithm name ("sha384", "rsa",
- * "ecdsa-nist-p256", "mldsa65"); KR_C_NONE when none. */
-enum kr_crypto kr_crypto_of(const char *name);
+ * "ecdsa-nist-p256", "mldsa65"); RULES_C_NONE when none. */
+enum rules_crypto rules_crypto_of(const char *name);
 /* The signature algorithm for a key ("rsa", "ecdsa-nist-p256",
  * "mldsa65") can be allocated: false only when a .config leaves it out
  * or the line has no such algorithm. */
-bool kr_pkey_available(const struct kr_rules *kr, const char *pkey_algo);
+bool rules_pkey_available(const struct rules_rules *kr, const char *pkey_algo);
 /* The OpenSSL digest for a kernel hash (fetched once), or NULL. */
-const EVP_MD *kr_md(const struct kr_hash *h);
+const EVP_MD *rules_md(const struct rules_hash *h);
 /* The hash's OID in DER (tag and length included), or NULL. */
-const uint8_t *kr_hash_oid_der(const struct kr_hash *h, size_t *len);
+const uint8_t *rules_hash_oid_der(const struct rules_hash *h, size_t *len);
 
 /*
  * sign-file's question before it signs with md: 0 when the line (kr
@@ -232,7 +232,7 @@ const uint8_t *kr_hash_oid_der(const struct kr_hash *h, size_t *len);
  * gives for the same signature.  *advice gets a warning that holds on
  * every line (SHA-1, MD5), or NULL.
  */
-int kr_digest_check(const struct kr_rules *kr, const EVP_MD *md,
+int rules_digest_check(const struct rules_rules *kr, const EVP_MD *md,
 		    const char **why, const char **advice);
 
 #endif

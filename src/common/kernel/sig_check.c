@@ -9,20 +9,20 @@ bool sig_check_soft(int err)
 	return err == -ENODATA || err == -ENOKEY || err == -ENOPKG;
 }
 
-int sig_check_errno(const struct sig_check_policy *p, enum kv_usage usage,
+int sig_check_errno(const struct sig_check_policy *p, enum verify_usage usage,
 		 int err)
 {
-	if (usage != KV_USAGE_MODULE || !sig_check_soft(err))
+	if (usage != VERIFY_USAGE_MODULE || !sig_check_soft(err))
 		return err;
 	if (p->enforce)
 		return -EKEYREJECTED;
 	return p->locked ? -EPERM : err;
 }
 
-const struct kv_result *sig_check_decided(const struct sig_check_policy *p,
-				       enum kv_usage usage,
-				       const struct kv_result *r,
-				       struct kv_result *tmp)
+const struct verify_result *sig_check_decided(const struct sig_check_policy *p,
+				       enum verify_usage usage,
+				       const struct verify_result *r,
+				       struct verify_result *tmp)
 {
 	/* load_module(): module_sig_check() runs before
 	 * elf_validity_check() */
@@ -37,26 +37,26 @@ const struct kv_result *sig_check_decided(const struct sig_check_policy *p,
 }
 
 bool sig_check_loads_unsigned(const struct sig_check_policy *p,
-			   enum kv_usage usage, int err)
+			   enum verify_usage usage, int err)
 {
-	return usage == KV_USAGE_MODULE && sig_check_soft(err) && !p->enforce &&
+	return usage == VERIFY_USAGE_MODULE && sig_check_soft(err) && !p->enforce &&
 	       !p->locked;
 }
 
-void sig_check_judge(const struct sig_check_policy *p, enum kv_usage usage,
-		   const struct kv_result *r, struct sig_check_answer *a)
+void sig_check_judge(const struct sig_check_policy *p, enum verify_usage usage,
+		   const struct verify_result *r, struct sig_check_answer *a)
 {
 	*a = (struct sig_check_answer){ 0 };
-	if (usage == KV_USAGE_MODULE && p->no_modules) {
-		/* not a kv_result errno: there -ENOSYS is MS_ENOALG */
+	if (usage == VERIFY_USAGE_MODULE && p->no_modules) {
+		/* not a verify_result errno: there -ENOSYS is EXITCODE_ENOALG */
 		a->no_modules = true;
 		a->r = &a->none;
 		a->shown = -ENOSYS;
-		a->exit_code = MS_EXIT_REJECTED;
+		a->exit_code = EXITCODE_REJECTED;
 		return;
 	}
 	a->r = sig_check_decided(p, usage, r, &a->tmp);
 	a->shown = sig_check_errno(p, usage, a->r->err);
-	a->exit_code = a->shown == -EPERM ? MS_EXIT_REJECTED :
+	a->exit_code = a->shown == -EPERM ? EXITCODE_REJECTED :
 		       exitcode_for_errno(a->shown);
 }

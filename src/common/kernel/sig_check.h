@@ -32,7 +32,7 @@ struct sig_check_policy {
 bool sig_check_soft(int err);
 
 /* The errno the user sees for err (module_sig_check()'s). */
-int sig_check_errno(const struct sig_check_policy *p, enum kv_usage usage,
+int sig_check_errno(const struct sig_check_policy *p, enum verify_usage usage,
 		 int err);
 
 /*
@@ -40,34 +40,34 @@ int sig_check_errno(const struct sig_check_policy *p, enum kv_usage usage,
  * a soft signature outcome is, when enforcing or locked down, stopped at
  * its signature first (the result, in tmp); otherwise r.
  */
-const struct kv_result *sig_check_decided(const struct sig_check_policy *p,
-				       enum kv_usage usage,
-				       const struct kv_result *r,
-				       struct kv_result *tmp);
+const struct verify_result *sig_check_decided(const struct sig_check_policy *p,
+				       enum verify_usage usage,
+				       const struct verify_result *r,
+				       struct verify_result *tmp);
 
 /* Whether the kernel would still load a module whose signature failed
  * with err, tainting itself: a soft failure, neither enforced nor locked
  * down.  Never for other usages: their callers refuse every failure. */
 bool sig_check_loads_unsigned(const struct sig_check_policy *p,
-			   enum kv_usage usage, int err);
+			   enum verify_usage usage, int err);
 
 /* module_sig_check()'s answer for one judged file. */
 struct sig_check_answer {
 	/* no module loads at all (p->no_modules, usage module): the kernel
 	 * says -ENOSYS before any signature is looked at */
 	bool no_modules;
-	const struct kv_result *r;	/* the verdict that decides: the
+	const struct verify_result *r;	/* the verdict that decides: the
 					 * judged one, tmp, or none */
 	int shown;			/* the errno the user sees */
 	int exit_code;			/* base/exitcode.h's: a lockdown
 					 * refusal or no modules is a
 					 * rejection */
-	struct kv_result tmp, none;	/* what r may point at: the answer
+	struct verify_result tmp, none;	/* what r may point at: the answer
 					 * is not to be copied */
 };
 
 /* Fill *a with the answer to r under p. */
-void sig_check_judge(const struct sig_check_policy *p, enum kv_usage usage,
-		   const struct kv_result *r, struct sig_check_answer *a);
+void sig_check_judge(const struct sig_check_policy *p, enum verify_usage usage,
+		   const struct verify_result *r, struct sig_check_answer *a);
 
 #endif

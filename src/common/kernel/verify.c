@@ -8,7 +8,7 @@
 #include "kernel/public_key.h"
 #include "kernel/verify.h"
 
-static int fail(struct kv_result *res, int err, const char *reason)
+static int fail(struct verify_result *res, int err, const char *reason)
 {
 	res->err = err;
 	res->reason = reason;
@@ -23,10 +23,10 @@ static int fail(struct kv_result *res, int err, const char *reason)
  * NULL with *err = -ENOKEY, -EKEYREJECTED or -EINVAL.
  */
 static struct x509k_cert *find_key(const struct keyring *ring,
-				   const struct kid *id0,
-				   const struct kid *id1, int *err)
+				   const struct x509k_kid *id0,
+				   const struct x509k_kid *id1, int *err)
 {
-	const struct kid *lookup = id0->data ? id0 : id1;
+	const struct x509k_kid *lookup = id0->data ? id0 : id1;
 	size_t i;
 
 	*err = -ENOKEY;
@@ -58,7 +58,7 @@ static struct x509k_cert *find_key(const struct keyring *ring,
 }
 
 /* public_key_verify_signature() with a certificate's key */
-static int kpk_verify(const struct kr_rules *kr, const struct x509k_cert *key,
+static int kpk_verify(const struct rules_rules *kr, const struct x509k_cert *key,
 		      const struct pk_sig *sig, const char **why)
 {
 	return pk_verify(kr, &key->pub, sig, why);
@@ -72,7 +72,7 @@ static int kpk_verify(const struct kr_rules *kr, const struct x509k_cert *key,
  * messageDigest, then ML-DSA signs the attributes re-tagged as a SET and
  * the others their digest.
  */
-static int sinfo_digest(const struct kr_rules *kr, struct p7_sinfo *si,
+static int sinfo_digest(const struct rules_rules *kr, struct pkcs7_sinfo *si,
 			const uint8_t *data, size_t len, const char **why)
 {
 	int ret;
@@ -82,7 +82,7 @@ static int sinfo_digest(const struct kr_rules *kr, struct p7_sinfo *si,
 		si->sig.mlen = len;
 		return 0;
 	}
-	if (!kr_hash_available(kr, si->hash)) {
+	if (!rules_hash_available(kr, si->hash)) {
 		*why = si->hash->unavailable;
 		return -ENOPKG;
 	}
@@ -121,8 +121,8 @@ static int sinfo_digest(const struct kr_rules *kr, struct p7_sinfo *si,
 }
 
 /* pkcs7_verify_sig_chain() */
-static int sinfo_chain(const struct kr_rules *kr, struct p7_msg *m,
-			struct p7_sinfo *si, const char **why)
+static int sinfo_chain(const struct rules_rules *kr, struct pkcs7_msg *m,
+			struct pkcs7_sinfo *si, const char **why)
 {
 	struct x509k_cert *x = si->signer, *p;
 	size_t i;
@@ -169,7 +169,7 @@ static int sinfo_chain(const struct kr_rules *kr, struct p7_msg *m,
 		if (p->seen)
 			return 0;	/* "X.509 chain contains loop" */
 		ret = kpk_verify(kr, p, &x->sig, why);
-		if (ret == -MS_ENOALG)
+		if (ret == -EXITCODE_ENOALG)
 			*why = "the ML-DSA signature of an embedded certificate";
 		else if (ret && ret != -ENOENT)
 			*why = "embedded certificate chain signature does not verify";
@@ -183,8 +183,8 @@ static int sinfo_chain(const struct kr_rules *kr, struct p7_msg *m,
 }
 
 /* pkcs7_verify_one() */
-static int sinfo_verify(const struct kr_rules *kr, struct p7_msg *m,
-		      struct p7_sinfo *si, const uint8_t *data, size_t len,
+static int sinfo_verify(const struct rules_rules *kr, struct pkcs7_msg *m,
+		      struct pkcs7_sinfo *si, const uint8_t *data, size_t len,
 		      const char **why)
 {
 	size_t i;
@@ -220,7 +220,7 @@ static int sinfo_verify(const struct kr_rules *kr, struct p7_msg *m,
 	/* the error comes back raw: its reason is the key's or the
 	 * signature's own */
 	ret = kpk_verify(kr, si->signer, &si->sig, why);
-	if (ret == -MS_ENOALG)
+	if (ret == -EXITCODE_ENOALG)
 		*why = "the signer's ML-DSA signature, checked with the "
 		       "embedded signer certificate";
 	if (ret)
@@ -230,8 +230,8 @@ static int sinfo_verify(const struct kr_rules *kr, struct p7_msg *m,
 
 /* crypto/asymmetric_keys/pkcs7_verify.c, pkcs7_verify(): the usage gate,
  * then every signer */
-static int message_verify(const struct kr_rules *kr, struct p7_msg *m,
-			enum kv_usage usage, const uint8_t *data,
+static int message_verify(const struct rules_rules *kr, struct pkcs7_msg *m,
+			enum verify_usage usage, const uint8_t *data,
 			size_t len, const char **why)
 {
 	int actual = -ENOPKG, ret;
@@ -239,8 +239,8 @@ static int message_verify(const struct kr_rules *kr, struct p7_msg *m,
 	size_t i;
 
 	switch (usage) {
-	case KV_USAGE_MODULE:
-		if (m->data_type != P7_DATA) {
+	case VERIFY_USAGE_MODULE:
+		if (m->data_type != PKCS7_DATA_PLAIN) {
 			*why = "module signature has the wrong content type";
 			return -EKEYREJECTED;
 		}
@@ -253,8 +253,8 @@ static int message_verify(const struct kr_rules *kr, struct p7_msg *m,
 			return -EKEYREJECTED;
 		}
 		break;
-	case KV_USAGE_FIRMWARE:
-		if (m->data_type != P7_DATA) {
+	case VERIFY_USAGE_FIRMWARE:
+		if (m->data_type != PKCS7_DATA_PLAIN) {
 			*why = "firmware signature has the wrong content type";
 			return -EKEYREJECTED;
 		}
@@ -263,15 +263,15 @@ static int message_verify(const struct kr_rules *kr, struct p7_msg *m,
 			return -EKEYREJECTED;
 		}
 		break;
-	case KV_USAGE_KEXEC:
-		if (m->data_type != P7_MS_INDIRECT) {
+	case VERIFY_USAGE_KEXEC:
+		if (m->data_type != PKCS7_DATA_MS_INDIRECT) {
 			*why = "kexec signature is not Authenticode";
 			return -EKEYREJECTED;
 		}
 		break;
-	case KV_USAGE_UNSPECIFIED:
-	case KV_USAGE_BPF:
-		if (m->data_type != P7_DATA) {
+	case VERIFY_USAGE_UNSPECIFIED:
+	case VERIFY_USAGE_BPF:
+		if (m->data_type != PKCS7_DATA_PLAIN) {
 			*why = "signature has the wrong content type";
 			return -EKEYREJECTED;
 		}
@@ -283,7 +283,7 @@ static int message_verify(const struct kr_rules *kr, struct p7_msg *m,
 
 	*why = NULL;
 	for (i = 0; i < m->n_sinfos; i++) {
-		struct p7_sinfo *si = &m->sinfos[i];
+		struct pkcs7_sinfo *si = &m->sinfos[i];
 
 		ret = sinfo_verify(kr, m, si, data, len, &w);
 		if (si->blacklisted) {
@@ -310,13 +310,13 @@ static int message_verify(const struct kr_rules *kr, struct p7_msg *m,
 }
 
 /* validate_trust_one() */
-static int trust_one(const struct kr_rules *kr, const struct keyring *ring,
-		     struct p7_sinfo *si,
+static int trust_one(const struct rules_rules *kr, const struct keyring *ring,
+		     struct pkcs7_sinfo *si,
 		     const char **why)
 {
 	struct x509k_cert *x, *last = NULL, *key, *p;
 	const struct pk_sig *sig = &si->sig;
-	static const struct kid none;
+	static const struct x509k_kid none;
 	int err, ret;
 
 	if (si->unsupported_crypto) {
@@ -373,10 +373,10 @@ matched:
 		/* whether the kernel holds this key at all */
 		*why = "the ML-DSA self-signature of the trusted certificate "
 		       "that names the signer";
-		return -MS_ENOALG;
+		return -EXITCODE_ENOALG;
 	}
 	ret = kpk_verify(kr, key, sig, why);
-	if (ret == -MS_ENOALG) {
+	if (ret == -EXITCODE_ENOALG) {
 		*why = sig == &si->sig ? "the signer's ML-DSA signature, "
 		       "checked with the trusted key" : "the ML-DSA signature "
 		       "of an embedded certificate, checked with the trusted "
@@ -401,8 +401,8 @@ verified:
 }
 
 /* pkcs7_validate_trust() */
-static int validate_trust(const struct kr_rules *kr,
-			  const struct keyring *ring, struct p7_msg *m,
+static int validate_trust(const struct rules_rules *kr,
+			  const struct keyring *ring, struct pkcs7_msg *m,
 			  const char **why)
 {
 	int cached = -ENOKEY, ret;
@@ -435,12 +435,12 @@ static int validate_trust(const struct kr_rules *kr,
 	return cached;
 }
 
-int verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
+int verify_pkcs7(const struct verify_ctx *kv, const uint8_t *data,
 		    size_t len, const uint8_t *sig, size_t sig_len,
-		    enum kv_usage usage, struct kv_result *res)
+		    enum verify_usage usage, struct verify_result *res)
 {
 	const char *why = NULL;
-	struct p7_msg *m;
+	struct pkcs7_msg *m;
 	size_t i;
 	int ret;
 
@@ -466,7 +466,7 @@ int verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
 			m->sinfos[i].trusted_by = NULL;
 		if (ret == 0)
 			return fail(res, -EKEYREJECTED, "signing key is on the revocation list");
-		if (ret == -MS_ENOALG)
+		if (ret == -EXITCODE_ENOALG)
 			return fail(res, ret, why);
 	}
 	ret = validate_trust(kv->kr, kv->trusted, m, &why);
@@ -477,8 +477,8 @@ int verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
 	return 0;
 }
 
-int verify_module(const struct kv_ctx *kv, const uint8_t *buf,
-		     size_t len, enum kv_usage usage, struct kv_result *res)
+int verify_module(const struct verify_ctx *kv, const uint8_t *buf,
+		     size_t len, enum verify_usage usage, struct verify_result *res)
 {
 	struct trailer t;
 	const char *why;
@@ -496,9 +496,9 @@ int verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 	 * tried again against .platform (UEFI db).  Mainline has no such
 	 * fallback.
 	 */
-	if (ret == -ENOKEY && usage == KV_USAGE_MODULE && kv->platform &&
+	if (ret == -ENOKEY && usage == VERIFY_USAGE_MODULE && kv->platform &&
 	    kv->platform->n) {
-		struct kv_ctx pk = *kv;
+		struct verify_ctx pk = *kv;
 
 		pk.trusted = kv->platform;
 		pk.platform = NULL;
@@ -515,12 +515,12 @@ int verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 	 * loaded (decompressed, signature and marker included) must not be
 	 * a bin: entry of the blacklist.  Debian 6.1 and 6.12 only.
 	 */
-	if (ret == 0 && usage == KV_USAGE_MODULE &&
+	if (ret == 0 && usage == VERIFY_USAGE_MODULE &&
 	    kv->kr->module_bin_blacklist && kv->bl && kv->bl->n) {
 		uint8_t d[64];
 		size_t dlen;
 
-		ret = pk_digest(kr_hash_by_name("sha256"), buf, len, d, &dlen);
+		ret = pk_digest(rules_hash_by_name("sha256"), buf, len, d, &dlen);
 		if (!ret && blacklist_has_bin(kv->bl, d, dlen))
 			ret = fail(res, -EKEYREJECTED, "the module's whole-file "
 				   "SHA-256 is blacklisted (Debian's "
@@ -531,30 +531,30 @@ int verify_module(const struct kv_ctx *kv, const uint8_t *buf,
 	return ret;
 }
 
-void verify_result_free(struct kv_result *res)
+void verify_result_free(struct verify_result *res)
 {
 	pkcs7_free(res->msg);
 	res->msg = NULL;
 }
 
-const char *verify_usage_name(enum kv_usage u)
+const char *verify_usage_name(enum verify_usage u)
 {
 	switch (u) {
-	case KV_USAGE_MODULE: return "module";
-	case KV_USAGE_FIRMWARE: return "firmware";
-	case KV_USAGE_KEXEC: return "kexec";
-	case KV_USAGE_UNSPECIFIED: return "unspecified";
-	case KV_USAGE_BPF: return "bpf";
+	case VERIFY_USAGE_MODULE: return "module";
+	case VERIFY_USAGE_FIRMWARE: return "firmware";
+	case VERIFY_USAGE_KEXEC: return "kexec";
+	case VERIFY_USAGE_UNSPECIFIED: return "unspecified";
+	case VERIFY_USAGE_BPF: return "bpf";
 	}
 	return "?";
 }
 
 int verify_usage_by_name(const char *name)
 {
-	static const enum kv_usage all[] = { KV_USAGE_MODULE, KV_USAGE_FIRMWARE,
-					     KV_USAGE_KEXEC,
-					     KV_USAGE_UNSPECIFIED,
-					     KV_USAGE_BPF };
+	static const enum verify_usage all[] = { VERIFY_USAGE_MODULE, VERIFY_USAGE_FIRMWARE,
+					     VERIFY_USAGE_KEXEC,
+					     VERIFY_USAGE_UNSPECIFIED,
+					     VERIFY_USAGE_BPF };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (strcmp(name, verify_usage_name(all[i])) == 0)
@@ -569,7 +569,7 @@ static bool is_builtin(const struct x509k_cert *k)
 	return !k->keyring || strcmp(k->keyring, ".builtin_trusted_keys") == 0;
 }
 
-int verify_restrict_by_signature(const struct kr_rules *kr,
+int verify_restrict_by_signature(const struct rules_rules *kr,
 			     const struct keyring *ring,
 			     const struct x509k_cert *c, bool builtin_only,
 			     const char **why)

@@ -20,24 +20,24 @@
 #include "kernel/rules.h"
 
 /* include/linux/verification.h: enum key_being_used_for */
-enum kv_usage {
-	KV_USAGE_MODULE = 0,
-	KV_USAGE_FIRMWARE = 1,
-	KV_USAGE_KEXEC = 2,
-	KV_USAGE_UNSPECIFIED = 5,
+enum verify_usage {
+	VERIFY_USAGE_MODULE = 0,
+	VERIFY_USAGE_FIRMWARE = 1,
+	VERIFY_USAGE_KEXEC = 2,
+	VERIFY_USAGE_UNSPECIFIED = 5,
 	/* v7.0's bpf_verify_pkcs7_signature() and signed BPF_PROG_LOAD:
 	 * pkcs7_verify() treats it as UNSPECIFIED, which the kfunc passed
 	 * before, so every line judges it alike */
-	KV_USAGE_BPF = 6,
+	VERIFY_USAGE_BPF = 6,
 };
 
 /* "module", "firmware", "kexec", "unspecified", "bpf"; verify_usage_by_name
  * gives -1 for any other name. */
-const char *verify_usage_name(enum kv_usage u);
+const char *verify_usage_name(enum verify_usage u);
 int verify_usage_by_name(const char *name);
 
-struct kv_ctx {
-	const struct kr_rules *kr;
+struct verify_ctx {
+	const struct rules_rules *kr;
 	const struct keyring *trusted;
 	const struct keyring *revoked;	/* may be NULL */
 	const struct blacklist *bl;		/* may be NULL */
@@ -54,11 +54,11 @@ struct kv_ctx {
 	bool sig_unchecked;
 };
 
-struct kv_result {
-	int err;			/* 0 or the kernel's -errno; -MS_ENOALG
+struct verify_result {
+	int err;			/* 0 or the kernel's -errno; -EXITCODE_ENOALG
 					 * when this build cannot decide */
 	const char *reason;		/* static; NULL when accepted */
-	struct p7_msg *msg;		/* parsed message, or NULL */
+	struct pkcs7_msg *msg;		/* parsed message, or NULL */
 	size_t sig_len;
 	int elf_refused;		/* err is the ELF check's -ENOEXEC
 					 * (judge_file.h), and sig_err the
@@ -72,17 +72,17 @@ struct kv_result {
 };
 
 /* verify_pkcs7_signature(data, len, sig, sig_len, keyring, usage) */
-int verify_pkcs7(const struct kv_ctx *kv, const uint8_t *data,
+int verify_pkcs7(const struct verify_ctx *kv, const uint8_t *data,
 		    size_t len, const uint8_t *sig, size_t sig_len,
-		    enum kv_usage usage, struct kv_result *res);
+		    enum verify_usage usage, struct verify_result *res);
 /*
  * module_sig_check() without the enforce policy: trailer, then the above,
  * then (lines with module_bin_blacklist, module usage) Debian's
  * whole-file hash check.
  */
-int verify_module(const struct kv_ctx *kv, const uint8_t *buf,
-		     size_t len, enum kv_usage usage, struct kv_result *res);
-void verify_result_free(struct kv_result *res);
+int verify_module(const struct verify_ctx *kv, const uint8_t *buf,
+		     size_t len, enum verify_usage usage, struct verify_result *res);
+void verify_result_free(struct verify_result *res);
 
 /*
  * crypto/asymmetric_keys/restrict.c: restrict_link_by_signature(), as
@@ -94,7 +94,7 @@ void verify_result_free(struct kv_result *res);
  * of the image's (labelled .builtin_trusted_keys, or with no label).  0, -ENOKEY (no AKID, no such
  * key, or not built in), or the signature check's error; *why says it.
  */
-int verify_restrict_by_signature(const struct kr_rules *kr,
+int verify_restrict_by_signature(const struct rules_rules *kr,
 			     const struct keyring *ring,
 			     const struct x509k_cert *c, bool builtin_only,
 			     const char **why);

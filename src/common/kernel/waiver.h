@@ -18,6 +18,6 @@
  * CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA and the first
  * SignerInfo has none or is ML-DSA.
  */
-void waiver_describe(const struct kr_rules *kr, struct ms_sigdesc *d);
+void waiver_describe(const struct rules_rules *kr, struct sig_describe *d);
 
 #endif

@@ -19,13 +19,13 @@
 #define OID_BASICCONS "2.5.29.19"
 #define OID_AKID "2.5.29.35"
 
-bool x509k_kid_same(const struct kid *a, const struct kid *b)
+bool x509k_kid_same(const struct x509k_kid *a, const struct x509k_kid *b)
 {
 	return a->data && b->data && a->len == b->len &&
 	       memcmp(a->data, b->data, a->len) == 0;
 }
 
-int x509k_kid_make(struct kid *k, const uint8_t *a, size_t alen,
+int x509k_kid_make(struct x509k_kid *k, const uint8_t *a, size_t alen,
 	     const uint8_t *b, size_t blen)
 {
 	k->data = malloc(alen + blen + 1);
@@ -39,7 +39,7 @@ int x509k_kid_make(struct kid *k, const uint8_t *a, size_t alen,
 	return 0;
 }
 
-void x509k_kid_free(struct kid *k)
+void x509k_kid_free(struct x509k_kid *k)
 {
 	free(k->data);
 	k->data = NULL;
@@ -69,9 +69,9 @@ int x509k_decode_time(uint8_t tag, const uint8_t *v, size_t len, int64_t *t)
 	/* x509_cert_parser.c, x509_decode_time(): UTCTime exactly
 	 * YYMMDDHHMMSSZ, GeneralizedTime exactly
 	 * YYYYMMDDHHMMSSZ and never for 1950..2049 */
-	if (tag == AT_UTCTIME && len == 13)
+	if (tag == ASN1_TAG_UTCTIME && len == 13)
 		nf = 6;
-	else if (tag == AT_GENTIME && len == 15)
+	else if (tag == ASN1_TAG_GENTIME && len == 15)
 		nf = 7;
 	else
 		return -EBADMSG;
@@ -163,7 +163,7 @@ void x509k_describe(const struct x509k_cert *c, char *buf, size_t size)
 }
 
 /* x509_process_extension() (crypto/asymmetric_keys/x509_cert_parser.c) */
-static int note_extension(struct x509k_cert *c, const struct kr_rules *kr,
+static int note_extension(struct x509k_cert *c, const struct rules_rules *kr,
 			  const char *oid, const uint8_t *v, size_t vlen,
 			  const uint8_t **akid, size_t *akid_len,
 			  const char **why)
@@ -171,7 +171,7 @@ static int note_extension(struct x509k_cert *c, const struct kr_rules *kr,
 	if (strcmp(oid, OID_SKID) == 0) {
 		/* crypto/asymmetric_keys/x509_cert_parser.c: exactly one
 		 * SKID, an OCTET STRING filling the value */
-		if (c->skid.data || vlen < 3 || v[0] != AT_OCTSTR ||
+		if (c->skid.data || vlen < 3 || v[0] != ASN1_TAG_OCTSTR ||
 		    v[1] != vlen - 2) {
 			*why = "malformed subjectKeyIdentifier";
 			return -EBADMSG;
@@ -183,7 +183,7 @@ static int note_extension(struct x509k_cert *c, const struct kr_rules *kr,
 		 * has it: a BIT STRING of at least 4
 		 * bytes, unused bits < 8; keyCertSign read from a 1-byte
 		 * string with at most 2 unused bits, or from a 2-byte one */
-		if (vlen < 4 || v[0] != AT_BITSTR || v[2] >= 8) {
+		if (vlen < 4 || v[0] != ASN1_TAG_BITSTR || v[2] >= 8) {
 			*why = "malformed keyUsage";
 			return -EBADMSG;
 		}
@@ -206,13 +206,13 @@ static int note_extension(struct x509k_cert *c, const struct kr_rules *kr,
 		 * included, fails the parse: Debian's 6.12 has this strict
 		 * form (the real-kernel stage showed it, conformance c63).
 		 */
-		if (vlen < 2 || v[0] != AT_SEQ || v[1] != vlen - 2) {
+		if (vlen < 2 || v[0] != ASN1_TAG_SEQ || v[1] != vlen - 2) {
 			*why = "malformed basicConstraints";
 			return -EBADMSG;
 		}
 		if (v[1] == 0)
 			return 0;
-		if (vlen < 5 || v[2] != AT_BOOL || v[3] != 1 || v[4] != 0xff) {
+		if (vlen < 5 || v[2] != ASN1_TAG_BOOL || v[3] != 1 || v[4] != 0xff) {
 			*why = "basicConstraints neither empty nor cA TRUE";
 			return -EBADMSG;
 		}
@@ -229,17 +229,17 @@ static int note_extension(struct x509k_cert *c, const struct kr_rules *kr,
  * marked unsupported); since v7.0 always by SHA-256(TBS), first.  An
  * ML-DSA signature covers the TBS itself (hash "none").
  */
-static int sig_params(struct x509k_cert *c, const struct kr_rules *kr,
+static int sig_params(struct x509k_cert *c, const struct rules_rules *kr,
 		      const struct blacklist *bl, const uint8_t *tbs,
 		      size_t tbs_len)
 {
-	const struct kr_hash *h;
+	const struct rules_hash *h;
 	uint8_t d[64];
 	size_t dlen;
 	int ret;
 
 	if (kr->tbs_blacklist_sha256) {
-		ret = pk_digest(kr_hash_by_name("sha256"), tbs, tbs_len, d,
+		ret = pk_digest(rules_hash_by_name("sha256"), tbs, tbs_len, d,
 				&dlen);
 		if (ret)
 			return ret;
@@ -253,7 +253,7 @@ static int sig_params(struct x509k_cert *c, const struct kr_rules *kr,
 		return 0;
 	}
 	h = c->sig.hash;
-	if (!kr_hash_available(kr, h)) {
+	if (!rules_hash_available(kr, h)) {
 		c->unsupported_sig = true;
 		return 0;
 	}
@@ -268,7 +268,7 @@ static int sig_params(struct x509k_cert *c, const struct kr_rules *kr,
 }
 
 /* x509_check_for_self_signed() */
-static int check_self_signed(struct x509k_cert *c, const struct kr_rules *kr,
+static int check_self_signed(struct x509k_cert *c, const struct rules_rules *kr,
 			     const char **why)
 {
 	const char *w = NULL;
@@ -303,7 +303,7 @@ static int check_self_signed(struct x509k_cert *c, const struct kr_rules *kr,
 		c->unsupported_sig = true;
 		return 0;
 	}
-	if (ret == -MS_ENOALG) {
+	if (ret == -EXITCODE_ENOALG) {
 		/* the kernel would know; the verdicts that depend on it
 		 * will say this build does not */
 		c->selfsig_unchecked = true;
@@ -327,7 +327,7 @@ static int check_self_signed(struct x509k_cert *c, const struct kr_rules *kr,
  */
 struct xctx {
 	struct x509k_cert *c;
-	const struct kr_rules *kr;
+	const struct rules_rules *kr;
 	const char **why;
 	char last_oid[64];	/* "" for one the kernel does not know */
 	const uint8_t *last_oid_raw;
@@ -392,15 +392,15 @@ static int x_sig_algo(void *ctx, size_t hdr, uint8_t tag, const uint8_t *v,
 		      size_t len)
 {
 	struct xctx *x = ctx;
-	const struct kr_x509_algo *sa = kr_x509_algo(x->kr, x->last_oid);
+	const struct rules_x509_algo *sa = rules_x509_algo(x->kr, x->last_oid);
 
 	(void)hdr, (void)tag, (void)v, (void)len;
 	if (!sa)
-		return xfail(x, -ENOPKG, kr_x509_algo_absent(x->last_oid));
+		return xfail(x, -ENOPKG, rules_x509_algo_absent(x->last_oid));
 	x->c->sig.pkey_algo = sa->pkey_algo;
 	x->c->sig.encoding = sa->encoding;
 	x->c->sig.takes_data = sa->takes_data;
-	x->c->sig.hash = kr_hash_by_name(sa->hash);
+	x->c->sig.hash = rules_hash_by_name(sa->hash);
 	memcpy(x->sig_algo, x->last_oid, sizeof(x->sig_algo));
 	return 0;
 }
@@ -585,134 +585,134 @@ static int x_akid_serial(void *ctx, size_t hdr, uint8_t tag,
 /* AlgorithmIdentifier ::= SEQUENCE { algorithm OID ({ x509_note_OID }),
  * parameters ANY OPTIONAL ({ x509_note_params }) } */
 static const struct asn1_op x_r_alg[] = {
-	M_ACT(AT_OID, x_oid),
-	M_F(AF_ANY | AF_SKIP, 0, x_params, NULL),
+	M_ACT(ASN1_TAG_OID, x_oid),
+	M_F(ASN1_FLAG_ANY | ASN1_FLAG_SKIP, 0, x_params, NULL),
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* Name ::= SEQUENCE OF RelativeDistinguishedName, each a SET OF
  * SEQUENCE { OID ({ x509_note_OID }), ANY
  * ({ x509_extract_name_segment }) } */
 static const struct asn1_op x_r_name[] = {
-	/* 0 */ M(AT_SET),
-	/* 1 */ M(AT_SEQ),
-	M_ACT(AT_OID, x_oid),
-	M_F(AF_ANY, 0, x_name_segment, NULL),
+	/* 0 */ M(ASN1_TAG_SET),
+	/* 1 */ M(ASN1_TAG_SEQ),
+	M_ACT(ASN1_TAG_OID, x_oid),
+	M_F(ASN1_FLAG_ANY, 0, x_name_segment, NULL),
 	END_SEQ,
 	END_OF(1),
 	END_OF(0),
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* version [0] EXPLICIT INTEGER */
 static const struct asn1_op x_r_version[] = {
-	M(AT_INT),
+	M(ASN1_TAG_INT),
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* extensions [3] EXPLICIT SEQUENCE OF SEQUENCE { extnid OID, critical
  * BOOLEAN OPTIONAL, extnValue OCTET STRING ({ x509_process_extension }) } */
 static const struct asn1_op x_r_extensions[] = {
-	M(AT_SEQ),
-	/* 1 */ M(AT_SEQ),
-	M_ACT(AT_OID, x_oid),
-	M_F(AF_SKIP, AT_BOOL, NULL, NULL),
-	M_ACT(AT_OCTSTR, x_extension),
+	M(ASN1_TAG_SEQ),
+	/* 1 */ M(ASN1_TAG_SEQ),
+	M_ACT(ASN1_TAG_OID, x_oid),
+	M_F(ASN1_FLAG_SKIP, ASN1_TAG_BOOL, NULL, NULL),
+	M_ACT(ASN1_TAG_OCTSTR, x_extension),
 	END_SEQ,
 	END_OF(1),
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 static const struct asn1_op x_r_cert[] = {
-	M(AT_SEQ),
+	M(ASN1_TAG_SEQ),
 	/* TBSCertificate */
-	M(AT_SEQ),
-	M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, x_r_version),
-	M(AT_INT),
+	M(ASN1_TAG_SEQ),
+	M_F(ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_CTXC(0), NULL, x_r_version),
+	M(ASN1_TAG_INT),
 	ACT(x_serial),
-	M_F(AF_JUMP, AT_SEQ, NULL, x_r_alg),
+	M_F(ASN1_FLAG_JUMP, ASN1_TAG_SEQ, NULL, x_r_alg),
 	ACT(x_sig_algo),
-	M_F(AF_JUMP, AT_SEQ, NULL, x_r_name),
+	M_F(ASN1_FLAG_JUMP, ASN1_TAG_SEQ, NULL, x_r_name),
 	ACT(x_issuer),
 	/* Validity: two CHOICEs of UTCTime and GeneralizedTime */
-	M(AT_SEQ),
-	M_F(AF_SKIP, AT_UTCTIME, NULL, NULL),
-	M_F(AF_COND | AF_SKIP, AT_GENTIME, NULL, NULL),
-	OP(A_COND_FAIL),
+	M(ASN1_TAG_SEQ),
+	M_F(ASN1_FLAG_SKIP, ASN1_TAG_UTCTIME, NULL, NULL),
+	M_F(ASN1_FLAG_COND | ASN1_FLAG_SKIP, ASN1_TAG_GENTIME, NULL, NULL),
+	OP(ASN1_OP_COND_FAIL),
 	ACT(x_not_before),
-	M_F(AF_SKIP, AT_UTCTIME, NULL, NULL),
-	M_F(AF_COND | AF_SKIP, AT_GENTIME, NULL, NULL),
-	OP(A_COND_FAIL),
+	M_F(ASN1_FLAG_SKIP, ASN1_TAG_UTCTIME, NULL, NULL),
+	M_F(ASN1_FLAG_COND | ASN1_FLAG_SKIP, ASN1_TAG_GENTIME, NULL, NULL),
+	OP(ASN1_OP_COND_FAIL),
 	ACT(x_not_after),
 	END_SEQ,
-	M_F(AF_JUMP, AT_SEQ, NULL, x_r_name),
+	M_F(ASN1_FLAG_JUMP, ASN1_TAG_SEQ, NULL, x_r_name),
 	ACT(x_subject),
 	/* SubjectPublicKeyInfo */
-	M(AT_SEQ),
-	M_F(AF_JUMP, AT_SEQ, NULL, x_r_alg),
-	M_ACT(AT_BITSTR, x_key),
+	M(ASN1_TAG_SEQ),
+	M_F(ASN1_FLAG_JUMP, ASN1_TAG_SEQ, NULL, x_r_alg),
+	M_ACT(ASN1_TAG_BITSTR, x_key),
 	END_SEQ,
 	/* issuerUniqueID [1] IMPLICIT, subjectUniqueID [2] IMPLICIT */
-	M_F(AF_SKIP, AT_CTX(1), NULL, NULL),
-	M_F(AF_SKIP, AT_CTX(2), NULL, NULL),
-	M_F(AF_JUMP | AF_SKIP, AT_CTXC(3), NULL, x_r_extensions),
+	M_F(ASN1_FLAG_SKIP, ASN1_TAG_CTX(1), NULL, NULL),
+	M_F(ASN1_FLAG_SKIP, ASN1_TAG_CTX(2), NULL, NULL),
+	M_F(ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_CTXC(3), NULL, x_r_extensions),
 	END_SEQ,
 	ACT(x_tbs),
-	M_F(AF_JUMP, AT_SEQ, NULL, x_r_alg),
-	M_ACT(AT_BITSTR, x_signature),
+	M_F(ASN1_FLAG_JUMP, ASN1_TAG_SEQ, NULL, x_r_alg),
+	M_ACT(ASN1_TAG_BITSTR, x_signature),
 	END_SEQ,
-	OP(A_COMPLETE),
+	OP(ASN1_OP_COMPLETE),
 };
 
 /* x509_akid.asn1: the GeneralName alternatives, each as the kernel's
  * compiled grammar has it, a constructed context tag around its type */
 static const struct asn1_op x_r_gn_any[] = {
-	M_F(AF_ANY, 0, NULL, NULL),
+	M_F(ASN1_FLAG_ANY, 0, NULL, NULL),
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 static const struct asn1_op x_r_gn_ia5[] = {
-	M(AT_IA5),
+	M(ASN1_TAG_IA5),
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 static const struct asn1_op x_r_gn_octets[] = {
-	M(AT_OCTSTR),
+	M(ASN1_TAG_OCTSTR),
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 static const struct asn1_op x_r_gn_oid[] = {
-	M(AT_OID),
+	M(ASN1_TAG_OID),
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* directoryName [4]: Name ({ x509_akid_note_name }) */
 static const struct asn1_op x_r_gn_dirname[] = {
-	M(AT_SEQ),
-	/* 1 */ M(AT_SET),
-	/* 2 */ M(AT_SEQ),
-	M_ACT(AT_OID, x_oid),
-	M_F(AF_ANY, 0, x_name_segment, NULL),
+	M(ASN1_TAG_SEQ),
+	/* 1 */ M(ASN1_TAG_SET),
+	/* 2 */ M(ASN1_TAG_SEQ),
+	M_ACT(ASN1_TAG_OID, x_oid),
+	M_F(ASN1_FLAG_ANY, 0, x_name_segment, NULL),
 	END_SEQ,
 	END_OF(2),
 	END_OF(1),
 	ACT(x_akid_name),
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
-#define GN(n, r) M_F(AF_COND | AF_JUMP | AF_SKIP, AT_CTXC(n), NULL, r)
+#define GN(n, r) M_F(ASN1_FLAG_COND | ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_CTXC(n), NULL, r)
 
 /* GeneralNames ::= SEQUENCE OF GeneralName (a CHOICE) */
 static const struct asn1_op x_r_general_names[] = {
-	/* 0 */ M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, x_r_gn_any),
+	/* 0 */ M_F(ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_CTXC(0), NULL, x_r_gn_any),
 	GN(1, x_r_gn_ia5),
 	GN(2, x_r_gn_ia5),
 	GN(3, x_r_gn_any),
@@ -721,35 +721,35 @@ static const struct asn1_op x_r_general_names[] = {
 	GN(6, x_r_gn_ia5),
 	GN(7, x_r_gn_octets),
 	GN(8, x_r_gn_oid),
-	OP(A_COND_FAIL),
+	OP(ASN1_OP_COND_FAIL),
 	END_OF(0),
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* The 6.12 and 7.3 grammar (kr->akid_implicit_names): otherName [0]
  * IMPLICIT SEQUENCE { type-id OID, value [0] ANY } */
 static const struct asn1_op x_r_gn_other_name[] = {
-	M(AT_OID),
-	M_F(AF_JUMP, AT_CTXC(0), NULL, x_r_gn_any),
+	M(ASN1_TAG_OID),
+	M_F(ASN1_FLAG_JUMP, ASN1_TAG_CTXC(0), NULL, x_r_gn_any),
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* ediPartyName [5] IMPLICIT SEQUENCE { nameAssigner [0] ANY OPTIONAL,
  * partyName [1] ANY } */
 static const struct asn1_op x_r_gn_edi_party[] = {
-	M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, x_r_gn_any),
-	M_F(AF_JUMP, AT_CTXC(1), NULL, x_r_gn_any),
+	M_F(ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_CTXC(0), NULL, x_r_gn_any),
+	M_F(ASN1_FLAG_JUMP, ASN1_TAG_CTXC(1), NULL, x_r_gn_any),
 	END_SEQ,
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* the string, octet and OID alternatives IMPLICIT: a primitive tag, its
  * contents not looked into */
-#define GN_PRIM(n) M_F(AF_COND | AF_SKIP, AT_CTX(n), NULL, NULL)
+#define GN_PRIM(n) M_F(ASN1_FLAG_COND | ASN1_FLAG_SKIP, ASN1_TAG_CTX(n), NULL, NULL)
 
 static const struct asn1_op x_r_general_names_implicit[] = {
-	/* 0 */ M_F(AF_JUMP | AF_SKIP, AT_CTXC(0), NULL, x_r_gn_other_name),
+	/* 0 */ M_F(ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_CTXC(0), NULL, x_r_gn_other_name),
 	GN_PRIM(1),
 	GN_PRIM(2),
 	GN(3, x_r_gn_any),
@@ -758,9 +758,9 @@ static const struct asn1_op x_r_general_names_implicit[] = {
 	GN_PRIM(6),
 	GN_PRIM(7),
 	GN_PRIM(8),
-	OP(A_COND_FAIL),
+	OP(ASN1_OP_COND_FAIL),
 	END_OF(0),
-	OP(A_RETURN),
+	OP(ASN1_OP_RETURN),
 };
 
 /* AuthorityKeyIdentifier ::= SEQUENCE { keyIdentifier [0] IMPLICIT
@@ -768,18 +768,18 @@ static const struct asn1_op x_r_general_names_implicit[] = {
  * authorityCertSerialNumber [2] IMPLICIT OPTIONAL }: one shape, with
  * 6.1's GeneralName or the later one */
 #define AKID_GRAMMAR(general_names) {					\
-	M(AT_SEQ),							\
-	M_F(AF_SKIP, AT_CTX(0), x_akid_kid, NULL),			\
-	M_F(AF_JUMP | AF_SKIP, AT_CTXC(1), NULL, general_names),	\
-	M_F(AF_SKIP, AT_CTX(2), x_akid_serial, NULL),			\
+	M(ASN1_TAG_SEQ),							\
+	M_F(ASN1_FLAG_SKIP, ASN1_TAG_CTX(0), x_akid_kid, NULL),			\
+	M_F(ASN1_FLAG_JUMP | ASN1_FLAG_SKIP, ASN1_TAG_CTXC(1), NULL, general_names),	\
+	M_F(ASN1_FLAG_SKIP, ASN1_TAG_CTX(2), x_akid_serial, NULL),			\
 	END_SEQ,							\
-	OP(A_COMPLETE),							\
+	OP(ASN1_OP_COMPLETE),							\
 }
 static const struct asn1_op x_r_akid[] = AKID_GRAMMAR(x_r_general_names);
 static const struct asn1_op x_r_akid_implicit[] =
 	AKID_GRAMMAR(x_r_general_names_implicit);
 
-static int parse_cert(struct x509k_cert *c, const struct kr_rules *kr,
+static int parse_cert(struct x509k_cert *c, const struct rules_rules *kr,
 		      const struct blacklist *bl, const char **why)
 {
 	struct xctx x = { .c = c, .kr = kr, .why = why };
@@ -816,7 +816,7 @@ static int parse_cert(struct x509k_cert *c, const struct kr_rules *kr,
 	return check_self_signed(c, kr, why);
 }
 
-int x509k_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
+int x509k_parse(const uint8_t *der, size_t len, const struct rules_rules *kr,
 		const struct blacklist *bl, struct x509k_cert **out,
 		const char **why)
 {

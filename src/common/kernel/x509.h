@@ -19,32 +19,32 @@
 #include "kernel/rules.h"
 
 /* struct asymmetric_key_id: compared by length and bytes */
-struct kid {
+struct x509k_kid {
 	uint8_t *data;
 	size_t len;
 };
 
 /* asymmetric_key_id_same(): false when either side is absent */
-bool x509k_kid_same(const struct kid *a, const struct kid *b);
-int x509k_kid_make(struct kid *k, const uint8_t *a, size_t alen,
+bool x509k_kid_same(const struct x509k_kid *a, const struct x509k_kid *b);
+int x509k_kid_make(struct x509k_kid *k, const uint8_t *a, size_t alen,
 	     const uint8_t *b, size_t blen);
-void x509k_kid_free(struct kid *k);
+void x509k_kid_free(struct x509k_kid *k);
 
 struct x509k_cert {
 	uint8_t *der;
 	size_t der_len;
 	const uint8_t *serial, *issuer, *subject;	/* contents, in der */
 	size_t serial_len, issuer_len, subject_len;
-	struct kid id;		/* serial ‖ issuer (x509_cert_parser.c) */
-	struct kid skid;
-	struct kid akid_id;	/* auth_ids[0]: AKID serial ‖ directoryName */
-	struct kid akid_keyid;	/* auth_ids[1] */
+	struct x509k_kid id;		/* serial ‖ issuer (x509_cert_parser.c) */
+	struct x509k_kid skid;
+	struct x509k_kid akid_id;	/* auth_ids[0]: AKID serial ‖ directoryName */
+	struct x509k_kid akid_keyid;	/* auth_ids[1] */
 	struct pk_key pub;	/* pub.algo: "rsa", "ecdsa-nist-p256", ... */
 	struct pk_sig sig;	/* the certificate's own signature */
 	int64_t valid_from, valid_to;
 	bool self_signed, unsupported_sig, blacklisted;
 	/* an ML-DSA self-signature this build cannot check: taken as good,
-	 * so that a verdict depending on it can say so (-MS_ENOALG) */
+	 * so that a verdict depending on it can say so (-EXITCODE_ENOALG) */
 	bool selfsig_unchecked;
 	bool ca, digsig, keycertsign;
 	char name[256];		/* x509_fabricate_name() */
@@ -69,7 +69,7 @@ struct x509k_cert {
  * a key type its .config leaves out).  bl may be NULL.  *why gets a
  * static explanation on failure.
  */
-int x509k_parse(const uint8_t *der, size_t len, const struct kr_rules *kr,
+int x509k_parse(const uint8_t *der, size_t len, const struct rules_rules *kr,
 		const struct blacklist *bl, struct x509k_cert **out,
 		const char **why);
 void x509k_free(struct x509k_cert *c);

@@ -73,7 +73,7 @@ static char *signer_text(const X509_NAME *name)
 	return strdup(buf);
 }
 
-static void fill_serial(struct ms_signer_desc *sd, const ASN1_INTEGER *sno)
+static void fill_serial(struct sig_describe_signer *sd, const ASN1_INTEGER *sno)
 {
 	BIGNUM *bn = ASN1_INTEGER_to_BN(sno, NULL);
 	int n;
@@ -88,7 +88,7 @@ static void fill_serial(struct ms_signer_desc *sd, const ASN1_INTEGER *sno)
 	BN_free(bn);
 }
 
-static void describe_cert(struct ms_signer_desc *sd, X509 *x, const char *from)
+static void describe_cert(struct sig_describe_signer *sd, X509 *x, const char *from)
 {
 	format_pkey(X509_get0_pubkey(x), sd->key, sizeof(sd->key));
 	sd->cert_from = from;
@@ -117,7 +117,7 @@ static int mldsa_set(const char *oid)
 }
 
 /* 1 when cert is this signer's. */
-static int fill_signer(struct ms_signer_desc *sd, CMS_SignerInfo *si,
+static int fill_signer(struct sig_describe_signer *sd, CMS_SignerInfo *si,
 			STACK_OF(X509) *embedded, X509 *cert,
 			const char *cert_path)
 {
@@ -168,7 +168,7 @@ static int fill_signer(struct ms_signer_desc *sd, CMS_SignerInfo *si,
 }
 
 /* The CMS SignedData in blob into d: 0, or -EBADMSG when it is none. */
-static int fill_cms(struct ms_sigdesc *d, const uint8_t *blob, size_t len,
+static int fill_cms(struct sig_describe *d, const uint8_t *blob, size_t len,
 		    X509 *cert, const char *cert_path)
 {
 	STACK_OF(CMS_SignerInfo) *sis;
@@ -193,7 +193,7 @@ static int fill_cms(struct ms_sigdesc *d, const uint8_t *blob, size_t len,
 	d->n_signers = sk_CMS_SignerInfo_num(sis);
 	if (d->n_signers < 0)
 		d->n_signers = 0;
-	for (int i = 0; i < d->n_signers && i < MS_MAX_SIGNERS; i++)
+	for (int i = 0; i < d->n_signers && i < SIG_DESCRIBE_MAX_SIGNERS; i++)
 		d->cert_signs |= fill_signer(&d->s[i],
 					     sk_CMS_SignerInfo_value(sis, i),
 					     embedded, cert, cert_path);
@@ -203,7 +203,7 @@ static int fill_cms(struct ms_sigdesc *d, const uint8_t *blob, size_t len,
 	return 0;
 }
 
-int sig_describe_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
+int sig_describe_fill(struct sig_describe *d, const uint8_t *buf, size_t len,
 		    X509 *cert, const char *cert_path)
 {
 	const char *why;
@@ -221,7 +221,7 @@ int sig_describe_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
 	return fill_cms(d, buf + d->t.sig_off, d->t.sig_len, cert, cert_path);
 }
 
-int sig_describe_fill_detached(struct ms_sigdesc *d, const uint8_t *blob,
+int sig_describe_fill_detached(struct sig_describe *d, const uint8_t *blob,
 			     size_t len, size_t body_len, int body_tail_magic,
 			     const char *sig_file, X509 *cert,
 			     const char *cert_path)
@@ -236,10 +236,10 @@ int sig_describe_fill_detached(struct ms_sigdesc *d, const uint8_t *blob,
 	return fill_cms(d, blob, len, cert, cert_path);
 }
 
-void sig_describe_free(struct ms_sigdesc *d)
+void sig_describe_free(struct sig_describe *d)
 {
-	for (int i = 0; i < MS_MAX_SIGNERS; i++) {
-		struct ms_signer_desc *s = &d->s[i];
+	for (int i = 0; i < SIG_DESCRIBE_MAX_SIGNERS; i++) {
+		struct sig_describe_signer *s = &d->s[i];
 
 		free(s->issuer);
 		free(s->issuer_cn);

@@ -14,23 +14,23 @@
 
 #include "module/trailer.h"
 
-#define MS_MAX_SIGNERS 8
+#define SIG_DESCRIBE_MAX_SIGNERS 8
 
 /*
  * What a kernel line makes of an ML-DSA signer's signed attributes on a
  * module (pkcs7_verify(), CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA,
  * v7.0), filled in by waiver_describe (kernel/waiver.h).
  */
-enum ms_waiver {
-	MS_WAIVER_UNKNOWN,	/* not an ML-DSA signer, or not asked */
-	MS_WAIVER_NOT_NEEDED,	/* no signed attributes */
-	MS_WAIVER_NEEDED,	/* signed attributes: accepted only with it */
-	MS_WAIVER_NOT_WAIVABLE,	/* signed attributes, and the first signer
+enum sig_describe_waiver {
+	SIG_DESCRIBE_WAIVER_UNKNOWN,	/* not an ML-DSA signer, or not asked */
+	SIG_DESCRIBE_WAIVER_NOT_NEEDED,	/* no signed attributes */
+	SIG_DESCRIBE_WAIVER_NEEDED,	/* signed attributes: accepted only with it */
+	SIG_DESCRIBE_WAIVER_NOT_WAIVABLE,	/* signed attributes, and the first signer
 				 * is not ML-DSA: rejected even with it */
-	MS_WAIVER_NO_MLDSA,	/* the line has no ML-DSA at all */
+	SIG_DESCRIBE_WAIVER_NO_MLDSA,	/* the line has no ML-DSA at all */
 };
 
-struct ms_signer_desc {
+struct sig_describe_signer {
 	int by_skid;		/* SignerInfo identifies by SKID (CMS v3) */
 	char *issuer;		/* base/format's spelling, or NULL */
 	char *issuer_cn;	/* kmod's "signer": issuer CN (else last RDN) */
@@ -42,7 +42,7 @@ struct ms_signer_desc {
 	char sig_alg[48];	/* signature algorithm name */
 	char sig_oid[48];	/* the same, dotted */
 	int mldsa;		/* ML-DSA parameter set (44, 65, 87), or 0 */
-	enum ms_waiver waiver;	/* for an ML-DSA signer, on d->kernel */
+	enum sig_describe_waiver waiver;	/* for an ML-DSA signer, on d->kernel */
 	int signed_attrs;	/* signedAttrs present */
 	uint8_t *sig;		/* signature value */
 	size_t sig_len;
@@ -54,7 +54,7 @@ struct ms_signer_desc {
 	char *cert_issuer_cn;	/* its CN (else last RDN), or NULL */
 };
 
-struct ms_sigdesc {
+struct sig_describe {
 	size_t file_len;	/* of the module the kernel sees */
 	/* Set by the caller for a compressed module (NULL, 0 otherwise):
 	 * every size and offset here is then of the decompressed module. */
@@ -62,10 +62,10 @@ struct ms_sigdesc {
 	size_t compressed_len;
 	struct trailer t;
 	int cms_ok;		/* the blob parsed as CMS SignedData */
-	int n_signers;		/* all SignerInfos, even past MS_MAX_SIGNERS */
+	int n_signers;		/* all SignerInfos, even past SIG_DESCRIBE_MAX_SIGNERS */
 	int n_certs;		/* embedded certificates */
 	int detached;		/* no embedded content */
-	struct ms_signer_desc s[MS_MAX_SIGNERS];
+	struct sig_describe_signer s[SIG_DESCRIBE_MAX_SIGNERS];
 	const char *kernel;	/* the line the waivers speak for, or NULL */
 	/* A detached signature (sig_describe_fill_detached): the file it was
 	 * read from; t then holds only body_len (0: no body given) and
@@ -81,7 +81,7 @@ struct ms_sigdesc {
 	 * vouched for it ("key_description", "trusted") */
 	int cert_judged;
 	const char *cert_description;
-	int cert_trusted[MS_MAX_SIGNERS];
+	int cert_trusted[SIG_DESCRIBE_MAX_SIGNERS];
 	/* The body itself still ends with the magic: signed twice, and
 	 * the kernel reads only the last signature. */
 	int signed_twice;
@@ -94,7 +94,7 @@ struct ms_sigdesc {
  * than PKCS#7 returns 0 with cms_ok = 0, and -EBADMSG when a PKCS#7 blob
  * is not CMS.
  */
-int sig_describe_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
+int sig_describe_fill(struct sig_describe *d, const uint8_t *buf, size_t len,
 		    X509 *cert, const char *cert_path);
 /*
  * Describe a detached signature blob (a .p7s, as sign-file -d writes),
@@ -102,11 +102,11 @@ int sig_describe_fill(struct ms_sigdesc *d, const uint8_t *buf, size_t len,
  * end with the magic (body_tail_magic).  sig_file names the blob's file.
  * Returns 0, or -EBADMSG when blob is not CMS SignedData.
  */
-int sig_describe_fill_detached(struct ms_sigdesc *d, const uint8_t *blob,
+int sig_describe_fill_detached(struct sig_describe *d, const uint8_t *blob,
 			     size_t len, size_t body_len, int body_tail_magic,
 			     const char *sig_file, X509 *cert,
 			     const char *cert_path);
-void sig_describe_free(struct ms_sigdesc *d);
+void sig_describe_free(struct sig_describe *d);
 
 /* "PKCS#7", "X509", "PGP"; NULL for an unknown id type. */
 const char *sig_describe_id_type_name(unsigned id_type);

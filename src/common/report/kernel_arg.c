@@ -8,12 +8,12 @@
 #include "report/kernel_arg.h"
 
 static int said(const char *what, const char *name, int ret,
-		const struct kr_rules *kr, const char *note)
+		const struct rules_rules *kr, const char *note)
 {
 	if (ret == -EINVAL) {
 		log_error(strcmp(what, "--kernel") ? what : NULL,
 			 "not a kernel version '%s' (use MAJOR.MINOR: the "
-			 "lines are %s)", name, kr_line_names());
+			 "lines are %s)", name, rules_line_names());
 		return -1;
 	}
 	if (ret == -ERANGE) {
@@ -23,8 +23,8 @@ static int said(const char *what, const char *name, int ret,
 		log_error(strcmp(what, "--kernel") ? what : NULL,
 			 "kernel %s is older than %s, the oldest kernel this "
 			 "tool models: not judged (give --kernel %s or newer "
-			 "to judge by those rules)", name, kr_oldest,
-			 kr_oldest);
+			 "to judge by those rules)", name, rules_oldest,
+			 rules_oldest);
 		return -1;
 	}
 	if (!kr->exact)
@@ -35,10 +35,10 @@ static int said(const char *what, const char *name, int ret,
 }
 
 int rp_kernel_arg_release(const char *what, const char *name,
-			  struct kr_rules *out)
+			  struct rules_rules *out)
 {
 	const char *note;
-	int ret = kr_resolve(name, out, &note);
+	int ret = rules_resolve(name, out, &note);
 
 	return said(what, name, ret, out, note);
 }

@@ -20,11 +20,11 @@
  * (refused: nothing of the kind was checked against a real kernel).
  */
 int rp_kernel_arg_release(const char *what, const char *name,
-			  struct kr_rules *out);
+			  struct rules_rules *out);
 
 /*
  * verify-file's --usage NAME: what the kernel checks the file for
- * (enum kv_usage, kernel/verify.h) into *usage.  0; -1 after an error
+ * (enum verify_usage, kernel/verify.h) into *usage.  0; -1 after an error
  * message naming the usages there are.
  */
 int rp_kernel_arg_usage(const char *name, int *usage);

@@ -25,45 +25,45 @@ static size_t mldsa_sig_size(int set)
 }
 
 /* For JSON and the short line: what the waiver means for the signer. */
-static const char *word_of_waiver(enum ms_waiver w)
+static const char *word_of_waiver(enum sig_describe_waiver w)
 {
 	switch (w) {
-	case MS_WAIVER_NOT_NEEDED:
+	case SIG_DESCRIBE_WAIVER_NOT_NEEDED:
 		return "not-needed";
-	case MS_WAIVER_NEEDED:
+	case SIG_DESCRIBE_WAIVER_NEEDED:
 		return "needed";
-	case MS_WAIVER_NOT_WAIVABLE:
+	case SIG_DESCRIBE_WAIVER_NOT_WAIVABLE:
 		return "not-waivable";
-	case MS_WAIVER_NO_MLDSA:
+	case SIG_DESCRIBE_WAIVER_NO_MLDSA:
 		return "no-ml-dsa";
-	case MS_WAIVER_UNKNOWN:
+	case SIG_DESCRIBE_WAIVER_UNKNOWN:
 		break;
 	}
 	return "unknown";
 }
 
-static const char *text_of_waiver(enum ms_waiver w)
+static const char *text_of_waiver(enum sig_describe_waiver w)
 {
 	switch (w) {
-	case MS_WAIVER_NEEDED:
+	case SIG_DESCRIBE_WAIVER_NEEDED:
 		return "present: on modules only a kernel built with "
 		       "CONFIG_PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA=y "
 		       "accepts them";
-	case MS_WAIVER_NOT_WAIVABLE:
+	case SIG_DESCRIBE_WAIVER_NOT_WAIVABLE:
 		return "present: the kernel rejects them on modules even "
 		       "with the ML-DSA waiver (the first signer is not "
 		       "ML-DSA)";
-	case MS_WAIVER_NO_MLDSA:
+	case SIG_DESCRIBE_WAIVER_NO_MLDSA:
 		return "present (this kernel line has no ML-DSA at all)";
-	case MS_WAIVER_NOT_NEEDED:
-	case MS_WAIVER_UNKNOWN:
+	case SIG_DESCRIBE_WAIVER_NOT_NEEDED:
+	case SIG_DESCRIBE_WAIVER_UNKNOWN:
 		break;
 	}
 	return "present";
 }
 
 /* Where the parts of an appended signature sit. */
-static void print_appended_head(FILE *out, const struct ms_sigdesc *d,
+static void print_appended_head(FILE *out, const struct sig_describe *d,
 				const char *file)
 {
 	const struct trailer_desc *ds = &d->t.desc;
@@ -94,7 +94,7 @@ static void print_appended_head(FILE *out, const struct ms_sigdesc *d,
 }
 
 /* A detached signature: no trailer, the blob is the whole .p7s. */
-static void print_detached_head(FILE *out, const struct ms_sigdesc *d,
+static void print_detached_head(FILE *out, const struct sig_describe *d,
 				const char *file)
 {
 	char *quoted = quote_name(file);
@@ -123,7 +123,7 @@ static void print_detached_head(FILE *out, const struct ms_sigdesc *d,
 }
 
 /* Whether the certificate given with -c is one of the signers'. */
-static void print_given_cert(FILE *out, const struct ms_sigdesc *d)
+static void print_given_cert(FILE *out, const struct sig_describe *d)
 {
 	if (!d->cert_path)
 		return;
@@ -136,8 +136,8 @@ static void print_given_cert(FILE *out, const struct ms_sigdesc *d)
  * One signer's facts (report/signer_facts.h), for the text and the JSON
  * alike, so that a signer reads as verify-file and sign-file name it.
  */
-static void desc_facts(const struct ms_sigdesc *d,
-		       const struct ms_signer_desc *s, int index,
+static void desc_facts(const struct sig_describe *d,
+		       const struct sig_describe_signer *s, int index,
 		       struct rp_signer_facts *fp)
 {
 	struct rp_signer_facts f = {
@@ -199,7 +199,7 @@ static void desc_facts(const struct ms_sigdesc *d,
 	*fp = f;
 }
 
-void rp_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
+void rp_sigdesc_print(FILE *out, const struct sig_describe *d,
 		      const char *file)
 {
 	if (d->sig_file)
@@ -216,8 +216,8 @@ void rp_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
 	fprintf(out, "certificates:     %d embedded\n", d->n_certs);
 	fprintf(out, "signers:          %d\n", d->n_signers);
 	print_given_cert(out, d);
-	for (int i = 0; i < d->n_signers && i < MS_MAX_SIGNERS; i++) {
-		const struct ms_signer_desc *s = &d->s[i];
+	for (int i = 0; i < d->n_signers && i < SIG_DESCRIBE_MAX_SIGNERS; i++) {
+		const struct sig_describe_signer *s = &d->s[i];
 		struct rp_signer_facts f;
 
 		desc_facts(d, s, i + 1, &f);
@@ -280,8 +280,8 @@ static json_object *json_str(const char *s)
 }
 
 /* One signer in the schema every tool shares. */
-static json_object *signer_json(const struct ms_sigdesc *d,
-				const struct ms_signer_desc *s, int index)
+static json_object *signer_json(const struct sig_describe *d,
+				const struct sig_describe_signer *s, int index)
 {
 	struct rp_signer_facts f;
 
@@ -291,8 +291,8 @@ static json_object *signer_json(const struct ms_sigdesc *d,
 
 /* An ML-DSA signer: its set, whether its signature has the set's size,
  * and what the kernel line makes of its signed attributes. */
-static json_object *json_mldsa(const struct ms_sigdesc *d,
-			       const struct ms_signer_desc *s)
+static json_object *json_mldsa(const struct sig_describe *d,
+			       const struct sig_describe_signer *s)
 {
 	json_object *o = json_object_new_object();
 	char name[16];
@@ -309,12 +309,12 @@ static json_object *json_mldsa(const struct ms_sigdesc *d,
 	return o;
 }
 
-json_object *rp_sigdesc_signers_json(const struct ms_sigdesc *d)
+json_object *rp_sigdesc_signers_json(const struct sig_describe *d)
 {
 	json_object *arr = json_object_new_array();
 
-	for (int i = 0; i < d->n_signers && i < MS_MAX_SIGNERS; i++) {
-		const struct ms_signer_desc *s = &d->s[i];
+	for (int i = 0; i < d->n_signers && i < SIG_DESCRIBE_MAX_SIGNERS; i++) {
+		const struct sig_describe_signer *s = &d->s[i];
 		json_object *j = signer_json(d, s, i + 1);
 
 		/* what the kernel line makes of an ML-DSA signer (null for
@@ -326,7 +326,7 @@ json_object *rp_sigdesc_signers_json(const struct ms_sigdesc *d)
 	return arr;
 }
 
-json_object *rp_sigdesc_json(const struct ms_sigdesc *d, const char *file)
+json_object *rp_sigdesc_json(const struct sig_describe *d, const char *file)
 {
 	const struct trailer_desc *ds = &d->t.desc;
 	json_object *o = json_object_new_object(), *desc;

@@ -16,11 +16,11 @@
 #include "module/sig_describe.h"
 
 /* Human-readable description on out. */
-void rp_sigdesc_print(FILE *out, const struct ms_sigdesc *d,
+void rp_sigdesc_print(FILE *out, const struct sig_describe *d,
 		      const char *file);
 /* The same as one JSON object. */
-json_object *rp_sigdesc_json(const struct ms_sigdesc *d, const char *file);
+json_object *rp_sigdesc_json(const struct sig_describe *d, const char *file);
 /* Its "signers" array alone. */
-json_object *rp_sigdesc_signers_json(const struct ms_sigdesc *d);
+json_object *rp_sigdesc_signers_json(const struct sig_describe *d);
 
 #endif

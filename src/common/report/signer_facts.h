@@ -66,6 +66,6 @@ json_object *rp_signer_facts_json(const struct rp_signer_facts *f);
  * json_object_to_json_string_ext's flags for every tool: one line, "/"
  * not escaped, UTF-8 as it is.
  */
-#define MS_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+#define RP_SIGNER_FACTS_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 #endif

@@ -31,6 +31,6 @@ void rp_summary_print(FILE *out, size_t files, const struct rp_summary_count *c,
 						       (int64_t)c[i].n));
 	json_object_object_add(n, "exit", json_object_new_int(exit_code));
 	json_object_object_add(j, "summary", n);
-	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
+	fprintf(out, "%s\n", json_object_to_json_string_ext(j, RP_SIGNER_FACTS_JSON_FLAGS));
 	json_object_put(j);
 }

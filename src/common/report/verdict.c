@@ -22,11 +22,11 @@
 static const char no_modules_why[] = "CONFIG_MODULES is not set: the "
 	"kernel loads no module (finit_module() is not built)";
 
-static const char *modules_name(enum kc_modules m)
+static const char *modules_name(enum kernel_config_modules m)
 {
 	switch (m) {
-	case KC_MODS_UNCHECKED: return "not-checked";
-	case KC_MODS_NONE: return "no-modules";
+	case KERNEL_CONFIG_MODS_UNCHECKED: return "not-checked";
+	case KERNEL_CONFIG_MODS_NONE: return "no-modules";
 	default: return "checked";
 	}
 }
@@ -49,8 +49,8 @@ static const char *lockdown_name(enum machine_lockdown l)
  * Never for other usages: their callers refuse every failure.  Unknown
  * (JSON null) when it hangs on a Secure Boot state not known.
  */
-static json_object *loads_unsigned(const struct rp_context *c,
-				   enum kv_usage usage, int err)
+static json_object *loads_unsigned(const struct rp_verdict_context *c,
+				   enum verify_usage usage, int err)
 {
 	if (!sig_check_loads_unsigned(&c->sig, usage, err))
 		return json_object_new_boolean(0);
@@ -60,10 +60,10 @@ static json_object *loads_unsigned(const struct rp_context *c,
 }
 
 /* After a soft verdict the kernel does not enforce: what happens next. */
-static const char *soft_words(const struct rp_context *c, enum kv_usage usage)
+static const char *soft_words(const struct rp_verdict_context *c, enum verify_usage usage)
 {
 	switch (usage) {
-	case KV_USAGE_MODULE:
+	case VERIFY_USAGE_MODULE:
 		if (c->lockdown == MACHINE_LD_IF_SB)
 			return "the kernel would load it unsigned, tainted, "
 			       "unless booted with Secure Boot: its "
@@ -74,11 +74,11 @@ static const char *soft_words(const struct rp_context *c, enum kv_usage usage)
 			       "unless enforcing or locked down; ask with "
 			       "--machine";
 		return "the kernel would load it unsigned, tainted";
-	case KV_USAGE_KEXEC:
+	case VERIFY_USAGE_KEXEC:
 		/* kernel/kexec_file.c: kimage_validate_signature() */
 		return "kexec_file_load() goes on without it unless "
 		       "KEXEC_SIG_FORCE or lockdown";
-	case KV_USAGE_FIRMWARE:
+	case VERIFY_USAGE_FIRMWARE:
 		return "refused by the loader that asked for the signature: "
 		       "only modules load unsigned";
 	default:
@@ -92,7 +92,7 @@ static const char *soft_words(const struct rp_context *c, enum kv_usage usage)
 
 /* The keyring that vouched for the first trusted signer, when the
  * machine's model filed it; NULL otherwise. */
-static const char *trusted_keyring(const struct kv_result *r)
+static const char *trusted_keyring(const struct verify_result *r)
 {
 	for (size_t i = 0; r->msg && i < r->msg->n_sinfos; i++)
 		if (r->msg->sinfos[i].trusted_by)
@@ -106,7 +106,7 @@ static json_object *jstr_or_null(const char *s)
 }
 
 /* --machine: what was read, and what was missing */
-static json_object *json_machine(const struct rp_context *c)
+static json_object *json_machine(const struct rp_verdict_context *c)
 {
 	const struct machine *m = c->machine;
 	json_object *o = json_object_new_object(), *miss;
@@ -124,7 +124,7 @@ static json_object *json_machine(const struct rp_context *c)
 			       json_object_new_string(machine_secure_boot_name(m->sb)));
 	json_object_object_add(o, "lockdown_file", m->lockdown < 0 ? NULL :
 			       json_object_new_string(kernel_config_lockdown_name(
-				       (enum kc_lockdown)m->lockdown)));
+				       (enum kernel_config_lockdown)m->lockdown)));
 	json_object_object_add(o, "sig_enforce", m->sig_enforce < 0 ? NULL :
 			       json_object_new_boolean(m->sig_enforce));
 	if (c->km) {
@@ -135,8 +135,8 @@ static json_object *json_machine(const struct rp_context *c)
 		json_object_object_add(o, "platform_for_modules",
 			json_object_new_boolean(c->km->platform_for_modules));
 		json_object_object_add(o, "mok_keyring",
-			c->km->mok == KM_MOK_NOT_LOADED ? NULL :
-			json_object_new_string(c->km->mok == KM_MOK_PLATFORM ?
+			c->km->mok == KEYRING_MODEL_MOK_NOT_LOADED ? NULL :
+			json_object_new_string(c->km->mok == KEYRING_MODEL_MOK_PLATFORM ?
 					       ".platform" : ".machine"));
 		json_object_object_add(o, "mok_why", c->km->mok_why ?
 				       json_object_new_string(c->km->mok_why) :
@@ -177,12 +177,12 @@ static const char *verdict_word(int err)
 	case -EPERM: return "REJECTED";
 	/* load_module()'s ELF checks: the kernel refuses it */
 	case -ENOEXEC: return "REJECTED";
-	case -MS_ENOALG: return "CANNOT-CHECK";
+	case -EXITCODE_ENOALG: return "CANNOT-CHECK";
 	default: return "MALFORMED";
 	}
 }
 
-/* What this build lacks, for a verdict it cannot reach (-MS_ENOALG). */
+/* What this build lacks, for a verdict it cannot reach (-EXITCODE_ENOALG). */
 static void cannot_check(char *buf, size_t size)
 {
 	snprintf(buf, size, "this build's OpenSSL %s cannot check ML-DSA "
@@ -200,7 +200,7 @@ static const char *enforce_words(int err)
 	}
 }
 
-void rp_verdict_count(struct rp_summary *s, int err)
+void rp_verdict_count(struct rp_verdict_tally *s, int err)
 {
 	switch (err) {
 	case 0: s->ok++; break;
@@ -208,7 +208,7 @@ void rp_verdict_count(struct rp_summary *s, int err)
 	case -ENOKEY: s->nokey++; break;
 	case -ENOPKG: s->nopkg++; break;
 	case -EKEYREJECTED: s->rejected++; break;
-	case -MS_ENOALG: s->nocheck++; break;
+	case -EXITCODE_ENOALG: s->nocheck++; break;
 	default: s->malformed++; break;
 	}
 }
@@ -218,7 +218,7 @@ void rp_verdict_count(struct rp_summary *s, int err)
  * (extract-sig adds what the target line needs for it; here the verdict
  * says that).
  */
-static json_object *with_mldsa(json_object *o, const struct p7_sinfo *si)
+static json_object *with_mldsa(json_object *o, const struct pkcs7_sinfo *si)
 {
 	json_object *m = NULL;
 
@@ -232,7 +232,7 @@ static json_object *with_mldsa(json_object *o, const struct p7_sinfo *si)
 }
 
 /* One signer's facts, for the JSON and the text alike. */
-static void signer_facts(const struct p7_sinfo *si, struct rp_signer_facts *fp)
+static void signer_facts(const struct pkcs7_sinfo *si, struct rp_signer_facts *fp)
 {
 	const struct x509k_cert *k = si->trusted_by;
 	const struct x509k_cert *c = k ? k : si->signer;
@@ -298,7 +298,7 @@ static void cert_names(const struct x509k_cert *k, char *cn, size_t cn_size,
 		snprintf(icn, icn_size, "%s", "");
 }
 
-static json_object *signer_json(const struct p7_sinfo *si)
+static json_object *signer_json(const struct pkcs7_sinfo *si)
 {
 	struct rp_signer_facts f;
 
@@ -306,12 +306,12 @@ static json_object *signer_json(const struct p7_sinfo *si)
 	return with_mldsa(rp_signer_facts_json(&f), si);
 }
 
-void rp_verdict_json(FILE *out, const struct rp_context *c, const char *file,
-		     enum kv_usage usage, const struct kv_result *given)
+void rp_verdict_json(FILE *out, const struct rp_verdict_context *c, const char *file,
+		     enum verify_usage usage, const struct verify_result *given)
 {
 	struct sig_check_answer a;
 	bool nomod;
-	const struct kv_result *r;
+	const struct verify_result *r;
 	int shown;
 	json_object *j = json_object_new_object(), *sg = json_object_new_array();
 	char lacks[160];
@@ -327,23 +327,23 @@ void rp_verdict_json(FILE *out, const struct rp_context *c, const char *file,
 			       "REJECTED" : verdict_word(shown)));
 	/* a verdict this build cannot reach has no kernel errno */
 	json_object_object_add(j, "errno", shown && (nomod ||
-			       shown != -MS_ENOALG) ?
+			       shown != -EXITCODE_ENOALG) ?
 			       json_object_new_string(exitcode_errno_name(shown)) : NULL);
 	json_object_object_add(j, "underlying_errno",
-			       r->err && r->err != -MS_ENOALG ?
+			       r->err && r->err != -EXITCODE_ENOALG ?
 			       json_object_new_string(exitcode_errno_name(r->err)) : NULL);
 	/* the signature check's own verdict, before load_module()'s ELF
 	 * checks: what the kernel's mod_verify_sig() says */
 	sig = r->elf_refused ? r->sig_err : r->err;
-	json_object_object_add(j, "signature_errno", sig && sig != -MS_ENOALG ?
+	json_object_object_add(j, "signature_errno", sig && sig != -EXITCODE_ENOALG ?
 			       json_object_new_string(exitcode_errno_name(sig)) : NULL);
 	cannot_check(lacks, sizeof(lacks));
 	json_object_object_add(j, "reason", nomod ?
 			       json_object_new_string(no_modules_why) :
-			       r->err == -MS_ENOALG ?
+			       r->err == -EXITCODE_ENOALG ?
 			       json_object_new_string(lacks) :
 			       jstr_or_null(r->reason));
-	if (r->err == -MS_ENOALG)
+	if (r->err == -EXITCODE_ENOALG)
 		json_object_object_add(j, "depends_on", jstr_or_null(r->reason));
 	json_object_object_add(j, "signed_twice",
 			       json_object_new_boolean(r->signed_twice));
@@ -374,18 +374,18 @@ void rp_verdict_json(FILE *out, const struct rp_context *c, const char *file,
 		json_object_array_add(sg, signer_json(&r->msg->sinfos[i]));
 	json_object_object_add(j, "signers", sg);
 	fprintf(out, "%s\n",
-		json_object_to_json_string_ext(j, MS_JSON_FLAGS));
+		json_object_to_json_string_ext(j, RP_SIGNER_FACTS_JSON_FLAGS));
 	json_object_put(j);
 }
 
-static void print_text(FILE *out, const struct rp_context *c,
-		       const char *file, enum kv_usage usage,
-		       const struct kv_result *given)
+static void print_text(FILE *out, const struct rp_verdict_context *c,
+		       const char *file, enum verify_usage usage,
+		       const struct verify_result *given)
 {
 	struct sig_check_answer a;
-	const struct kv_result *r;
+	const struct verify_result *r;
 	int shown;
-	const struct p7_sinfo *si = NULL;
+	const struct pkcs7_sinfo *si = NULL;
 	char key[64], id[160], cn[256], icn[256];
 	size_t i;
 
@@ -437,7 +437,7 @@ static void print_text(FILE *out, const struct rp_context *c,
 			"");
 		return;
 	}
-	if (shown == -MS_ENOALG) {
+	if (shown == -EXITCODE_ENOALG) {
 		cannot_check(id, sizeof(id));
 		fprintf(out, "%s: CANNOT-CHECK: %s; the verdict depends on %s\n",
 			file, id, r->reason ? r->reason : "an ML-DSA signature");
@@ -469,8 +469,8 @@ static void print_text(FILE *out, const struct rp_context *c,
 }
 
 /* The verdict line, with the name quoted as ls quotes it. */
-void rp_verdict_text(FILE *out, const struct rp_context *c, const char *file,
-		     enum kv_usage usage, const struct kv_result *given)
+void rp_verdict_text(FILE *out, const struct rp_verdict_context *c, const char *file,
+		     enum verify_usage usage, const struct verify_result *given)
 {
 	char *quoted = quote_name(file);
 
@@ -478,7 +478,7 @@ void rp_verdict_text(FILE *out, const struct rp_context *c, const char *file,
 	free(quoted);
 }
 
-void rp_verdict_summary_add(struct rp_summary *to, const struct rp_summary *from)
+void rp_verdict_summary_add(struct rp_verdict_tally *to, const struct rp_verdict_tally *from)
 {
 	to->ok += from->ok;
 	to->unsigned_ += from->unsigned_;
@@ -493,7 +493,7 @@ void rp_verdict_summary_add(struct rp_summary *to, const struct rp_summary *from
 /* The run's outcomes in the order of its summary line; the one not
  * checkable by this build only when there are (the line scripts read
  * stays as it was). */
-static void summary_counts(const struct rp_summary *s, struct rp_summary_count *c)
+static void summary_counts(const struct rp_verdict_tally *s, struct rp_summary_count *c)
 {
 	const struct rp_summary_count all[] = {
 		{ "ok", "ok", s->ok, false },
@@ -512,7 +512,7 @@ static void summary_counts(const struct rp_summary *s, struct rp_summary_count *
 
 #define SUMMARY_COUNTS 8
 
-void rp_verdict_summary(FILE *out, size_t files, const struct rp_summary *s)
+void rp_verdict_summary(FILE *out, size_t files, const struct rp_verdict_tally *s)
 {
 	struct rp_summary_count c[SUMMARY_COUNTS];
 
@@ -531,12 +531,12 @@ void rp_verdict_error_json(FILE *out, const char *file, int err,
 			       json_object_new_string(exitcode_errno_name(err)));
 	/* it may name the file, or another */
 	json_name_add(j, "reason", reason);
-	fprintf(out, "%s\n", json_object_to_json_string_ext(j, MS_JSON_FLAGS));
+	fprintf(out, "%s\n", json_object_to_json_string_ext(j, RP_SIGNER_FACTS_JSON_FLAGS));
 	json_object_put(j);
 }
 
 void rp_verdict_summary_json(FILE *out, size_t files,
-			     const struct rp_summary *s, int exit_code)
+			     const struct rp_verdict_tally *s, int exit_code)
 {
 	struct rp_summary_count c[SUMMARY_COUNTS];
 

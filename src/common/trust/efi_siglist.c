@@ -34,18 +34,18 @@ static uint32_t le32(const uint8_t *p)
 	       (uint32_t)p[3] << 24;
 }
 
-static enum esl_type type_of(const uint8_t *guid)
+static enum efi_siglist_type type_of(const uint8_t *guid)
 {
 	if (memcmp(guid, guid_x509, 16) == 0)
-		return ESL_X509;
+		return EFI_SIGLIST_X509;
 	if (memcmp(guid, guid_sha256, 16) == 0)
-		return ESL_SHA256;
+		return EFI_SIGLIST_SHA256;
 	if (memcmp(guid, guid_x509_sha256, 16) == 0)
-		return ESL_X509_SHA256;
-	return ESL_OTHER;
+		return EFI_SIGLIST_X509_SHA256;
+	return EFI_SIGLIST_OTHER;
 }
 
-int efi_siglist_walk(const uint8_t *buf, size_t len, esl_fn fn, void *ctx,
+int efi_siglist_walk(const uint8_t *buf, size_t len, efi_siglist_fn fn, void *ctx,
 		     size_t *bad)
 {
 	size_t off = 0;
@@ -55,7 +55,7 @@ int efi_siglist_walk(const uint8_t *buf, size_t len, esl_fn fn, void *ctx,
 	while (off < len) {
 		const uint8_t *h = buf + off;
 		size_t lsize, hsize, esize, elsize, pos;
-		struct esl_entry e;
+		struct efi_siglist_entry e;
 
 		*bad = off;
 		if (len - off < ESL_HDR)

@@ -20,15 +20,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum esl_type {
-	ESL_X509,		/* EFI_CERT_X509_GUID: a DER certificate */
-	ESL_SHA256,		/* EFI_CERT_SHA256_GUID: a binary's hash */
-	ESL_X509_SHA256,	/* EFI_CERT_X509_SHA256_GUID: a TBS hash */
-	ESL_OTHER,		/* a type the kernel has no handler for */
+enum efi_siglist_type {
+	EFI_SIGLIST_X509,		/* EFI_CERT_X509_GUID: a DER certificate */
+	EFI_SIGLIST_SHA256,		/* EFI_CERT_SHA256_GUID: a binary's hash */
+	EFI_SIGLIST_X509_SHA256,	/* EFI_CERT_X509_SHA256_GUID: a TBS hash */
+	EFI_SIGLIST_OTHER,		/* a type the kernel has no handler for */
 };
 
-struct esl_entry {
-	enum esl_type type;
+struct efi_siglist_entry {
+	enum efi_siglist_type type;
 	const uint8_t *data;
 	size_t len;
 	unsigned list;		/* 1-based list number */
@@ -36,7 +36,7 @@ struct esl_entry {
 };
 
 /* Called per entry; a non-zero return stops the walk and is returned. */
-typedef int (*esl_fn)(void *ctx, const struct esl_entry *e);
+typedef int (*efi_siglist_fn)(void *ctx, const struct efi_siglist_entry *e);
 
 /*
  * parse_efi_signature_list(): -EBADMSG (with *bad at the list's offset)
@@ -44,7 +44,7 @@ typedef int (*esl_fn)(void *ctx, const struct esl_entry *e);
  * together; the entries before it have been handed to fn, as the kernel
  * has added them by then.
  */
-int efi_siglist_walk(const uint8_t *buf, size_t len, esl_fn fn, void *ctx,
+int efi_siglist_walk(const uint8_t *buf, size_t len, efi_siglist_fn fn, void *ctx,
 		     size_t *bad);
 
 /*
@@ -55,14 +55,14 @@ int efi_siglist_walk(const uint8_t *buf, size_t len, esl_fn fn, void *ctx,
 int efi_siglist_read_efivar(const char *path, uint8_t **data, size_t *len);
 
 /* efivarfs names: db, dbx and MokListRT with their vendor GUIDs */
-#define ESL_EFIVARS "/sys/firmware/efi/efivars"
-#define ESL_VAR_DB "db-d719b2cb-3d3a-4596-a3bc-dad00e67656f"
-#define ESL_VAR_DBX "dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f"
-#define ESL_VAR_MOK "MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23"
-#define ESL_VAR_MOKX "MokListXRT-605dab50-e046-4300-abb6-3dd810dd8b23"
-#define ESL_VAR_IGNORE_DB "MokIgnoreDB-605dab50-e046-4300-abb6-3dd810dd8b23"
+#define EFI_SIGLIST_EFIVARS "/sys/firmware/efi/efivars"
+#define EFI_SIGLIST_VAR_DB "db-d719b2cb-3d3a-4596-a3bc-dad00e67656f"
+#define EFI_SIGLIST_VAR_DBX "dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f"
+#define EFI_SIGLIST_VAR_MOK "MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+#define EFI_SIGLIST_VAR_MOKX "MokListXRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+#define EFI_SIGLIST_VAR_IGNORE_DB "MokIgnoreDB-605dab50-e046-4300-abb6-3dd810dd8b23"
 /* drivers/firmware/efi/mokvar-table.c: shim's MOK variable config
  * table, one raw file per entry (no attribute bytes) */
-#define ESL_MOKVARS "/sys/firmware/efi/mok-variables"
+#define EFI_SIGLIST_MOKVARS "/sys/firmware/efi/mok-variables"
 
 #endif

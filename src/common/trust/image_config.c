@@ -54,7 +54,7 @@ static const char *layout_of(const char *image, char *dir, size_t dsize,
 	return NULL;
 }
 
-int image_config_beside(const char *image, const char *release, struct ic_found *out)
+int image_config_beside(const char *image, const char *release, struct image_config_found *out)
 {
 	char dir[4096], rel[128];
 	int plain, n;
@@ -83,7 +83,7 @@ int image_config_beside(const char *image, const char *release, struct ic_found 
 	return 0;
 }
 
-void image_config_free(struct ic_found *f)
+void image_config_free(struct image_config_found *f)
 {
 	free(f->config);
 	free(f->looked);

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-struct ic_found {
+struct image_config_found {
 	char *config;		/* malloc'd: the config used, or NULL */
 	const char *layout;	/* static: the layout it was found by */
 	/* no config used: the first place looked (malloc'd, NULL when the
@@ -28,7 +28,7 @@ struct ic_found {
  * *out filled (out->config NULL when none fits), or -ENOMEM.
  * image_config_free in every case.
  */
-int image_config_beside(const char *image, const char *release, struct ic_found *out);
-void image_config_free(struct ic_found *f);
+int image_config_beside(const char *image, const char *release, struct image_config_found *out);
+void image_config_free(struct image_config_found *f);
 
 #endif

@@ -205,7 +205,7 @@ static bool plausible(const uint8_t *p, size_t avail, size_t *plen)
 /* Runs of back-to-back certificates in [from, to); a run is kept when
  * one of its certificates parses as the kernel parses it. */
 static int scan(const uint8_t *p, size_t from, size_t to,
-		const struct kr_rules *kr, struct kernel_image *img)
+		const struct rules_rules *kr, struct kernel_image *img)
 {
 	size_t i = from, j, n;
 
@@ -310,7 +310,7 @@ static void classify(const uint8_t *p, size_t len, struct kernel_image *img)
 }
 
 /* Search an image (ELF or raw) for the lists. */
-static int find_lists(const uint8_t *p, size_t len, const struct kr_rules *kr,
+static int find_lists(const uint8_t *p, size_t len, const struct rules_rules *kr,
 		  struct kernel_image *img, const char **why)
 {
 	struct elf_file e;
@@ -356,7 +356,7 @@ static int find_lists(const uint8_t *p, size_t len, const struct kr_rules *kr,
 	return scan(p, 0, len, kr, img);
 }
 
-static int search(const uint8_t *p, size_t len, const struct kr_rules *kr,
+static int search(const uint8_t *p, size_t len, const struct rules_rules *kr,
 		  struct kernel_image *img, const char **why)
 {
 	int ret = find_lists(p, len, kr, img, why);
@@ -439,7 +439,7 @@ static int bzimage_payload(const uint8_t *p, size_t len, size_t *off,
  * kernel whose keys could be empty.
  */
 static int search_elf(const uint8_t *buf, size_t len,
-		      const struct kr_rules *kr, struct kernel_image *img,
+		      const struct rules_rules *kr, struct kernel_image *img,
 		      const char **why)
 {
 	char rel[64];
@@ -452,7 +452,7 @@ static int search_elf(const uint8_t *buf, size_t len,
 	return -EINVAL;
 }
 
-int kernel_image_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
+int kernel_image_find_certs(const uint8_t *buf, size_t len, const struct rules_rules *kr,
 		  struct kernel_image *img, const char **why)
 {
 	size_t off, plen, i;

@@ -77,7 +77,7 @@ struct kernel_image {
  * -EINVAL (*why) when buf is no kernel image, -EBADMSG (*why) for a
  * corrupt payload or ELF, -EFBIG, -ENOMEM.  kernel_image_free() in every case.
  */
-int kernel_image_find_certs(const uint8_t *buf, size_t len, const struct kr_rules *kr,
+int kernel_image_find_certs(const uint8_t *buf, size_t len, const struct rules_rules *kr,
 		  struct kernel_image *img, const char **why);
 void kernel_image_free(struct kernel_image *img);
 

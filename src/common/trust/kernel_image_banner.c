@@ -82,7 +82,7 @@ static int find_banner(const uint8_t *buf, size_t len, banner_take take,
 	}
 	if (banner_with(buf, len, take, out, size) == 0)
 		return 0;
-	ret = kernel_image_find_certs(buf, len, kr_get(KR_DEFAULT), &img, &why);
+	ret = kernel_image_find_certs(buf, len, rules_get(RULES_DEFAULT), &img, &why);
 	if (ret == 0)
 		ret = img.owned ? banner_with(img.data, img.len, take, out,
 					      size) : -ENOENT;

@@ -13,41 +13,44 @@
 /* A blacklist hash list is small; 64 MiB bounds a wrong file. */
 #define BLACKLIST_FILE_MAX (64u << 20)
 
-int keyring_load_kind_trusts(enum tl_kind kind)
+int keyring_load_kind_trusts(enum keyring_load_kind kind)
 {
-	return kind != TL_REVOKED && kind != TL_DBX && kind != TL_EFI_DBX &&
-	       kind != TL_MOKX && kind != TL_SECONDARY;
+	return kind != KEYRING_LOAD_REVOKED && kind != KEYRING_LOAD_DBX &&
+	       kind != KEYRING_LOAD_EFI_DBX && kind != KEYRING_LOAD_MOKX &&
+	       kind != KEYRING_LOAD_SECONDARY;
 }
 
-static int is_dbx(enum tl_kind kind)
+static int is_dbx(enum keyring_load_kind kind)
 {
-	return kind == TL_DBX || kind == TL_EFI_DBX || kind == TL_MOKX;
+	return kind == KEYRING_LOAD_DBX || kind == KEYRING_LOAD_EFI_DBX ||
+	       kind == KEYRING_LOAD_MOKX;
 }
 
-static int is_efivar(enum tl_kind kind)
+static int is_efivar(enum keyring_load_kind kind)
 {
-	return kind == TL_EFI_DB || kind == TL_EFI_DBX || kind == TL_MOK ||
-	       kind == TL_MOKX;
+	return kind == KEYRING_LOAD_EFI_DB || kind == KEYRING_LOAD_EFI_DBX ||
+	       kind == KEYRING_LOAD_MOK || kind == KEYRING_LOAD_MOKX;
 }
 
-static enum ts_esl_role role_of(const struct tl_source *src)
+static enum trust_sources_esl_role role_of(const struct keyring_load_source *src)
 {
 	if (is_dbx(src->kind))
-		return src->file == TL_FILE_HASHES_ONLY ? TS_ESL_DBX_HASHES :
-							  TS_ESL_DBX;
+		return src->file == KEYRING_LOAD_FILE_HASHES_ONLY ? TRUST_SOURCES_ESL_DBX_HASHES :
+							  TRUST_SOURCES_ESL_DBX;
 	switch (src->file) {
-	case TL_FILE_PLATFORM: return TS_ESL_PLATFORM;
-	case TL_FILE_MACHINE_CA: return TS_ESL_MACHINE_CA;
-	case TL_FILE_MACHINE_CA_MAX: return TS_ESL_MACHINE_CA_MAX;
-	case TL_FILE_AS_KIND: case TL_FILE_HASHES_ONLY: break;
+	case KEYRING_LOAD_FILE_PLATFORM: return TRUST_SOURCES_ESL_PLATFORM;
+	case KEYRING_LOAD_FILE_MACHINE_CA: return TRUST_SOURCES_ESL_MACHINE_CA;
+	case KEYRING_LOAD_FILE_MACHINE_CA_MAX: return TRUST_SOURCES_ESL_MACHINE_CA_MAX;
+	case KEYRING_LOAD_FILE_AS_KIND: case KEYRING_LOAD_FILE_HASHES_ONLY: break;
 	}
-	return src->kind == TL_EFI_DB ? TS_ESL_PLATFORM : TS_ESL_TRUSTED;
+	return src->kind == KEYRING_LOAD_EFI_DB ? TRUST_SOURCES_ESL_PLATFORM :
+						 TRUST_SOURCES_ESL_TRUSTED;
 }
 
 /* The keys a source added, labelled with the keyring the model filed
  * them in (a key already labelled, refused by .machine, keeps its). */
 static void label(const struct keyring *cs, size_t from,
-		  const struct tl_source *src)
+		  const struct keyring_load_source *src)
 {
 	for (size_t i = from; src->keyring && i < cs->n; i++)
 		if (!cs->certs[i]->keyring) {
@@ -57,12 +60,12 @@ static void label(const struct keyring *cs, size_t from,
 }
 
 static void report_skipped(const struct keyring *cs, size_t from,
-			   const struct tl_source *src,
-			   void (*report)(void *, const struct tl_report *),
+			   const struct keyring_load_source *src,
+			   void (*report)(void *, const struct keyring_load_report *),
 			   void *ctx)
 {
 	for (size_t i = from; i < cs->n_skipped; i++) {
-		struct tl_report r = { .event = TL_SKIPPED, .src = src,
+		struct keyring_load_report r = { .event = KEYRING_LOAD_SKIPPED, .src = src,
 				       .path = cs->skipped[i].path,
 				       .skipped = &cs->skipped[i] };
 
@@ -70,38 +73,38 @@ static void report_skipped(const struct keyring *cs, size_t from,
 	}
 }
 
-/* A kernel image or a signature list: the sources with a ts_note. */
-static int load_container(const struct tl_source *src,
-			  const struct ts_stores *st,
-			  void (*report)(void *, const struct tl_report *),
-			  void *ctx, struct tl_failure *fail)
+/* A kernel image or a signature list: the sources with a trust_sources_note. */
+static int load_container(const struct keyring_load_source *src,
+			  const struct trust_sources_stores *st,
+			  void (*report)(void *, const struct keyring_load_report *),
+			  void *ctx, struct keyring_load_failure *fail)
 {
-	enum ts_esl_role role = role_of(src);
+	enum trust_sources_esl_role role = role_of(src);
 	const char *path = is_efivar(src->kind) && !src->path ?
-		trust_sources_efivar(role, src->kind == TL_MOK) : src->path;
+		trust_sources_efivar(role, src->kind == KEYRING_LOAD_MOK) : src->path;
 	size_t t0 = st->trusted->n, p0 = st->platform->n;
-	struct tl_report r = { .src = src, .path = path };
+	struct keyring_load_report r = { .src = src, .path = path };
 	int err;
 
 	memset(&fail->note, 0, sizeof(fail->note));
 	fail->src = src;
 	fail->path = path;
-	if (src->kind == TL_VMLINUX) {
+	if (src->kind == KEYRING_LOAD_VMLINUX) {
 		err = trust_sources_add_vmlinux(st, path, &fail->note);
-		r.event = TL_IMAGE_DONE;
+		r.event = KEYRING_LOAD_IMAGE_DONE;
 	} else {
 		err = trust_sources_add_esl(st, path, is_efivar(src->kind) && !src->raw,
 					    role, &fail->note);
-		r.event = TL_LIST_DONE;
+		r.event = KEYRING_LOAD_LIST_DONE;
 		if (err == -ENOENT && is_efivar(src->kind)) {
-			r.event = TL_EFIVAR_ABSENT;
+			r.event = KEYRING_LOAD_EFIVAR_ABSENT;
 			err = 0;
 		}
 	}
 	if (err)
 		return err;
 	label(st->trusted, t0, src);
-	if (role != TS_ESL_TRUSTED)
+	if (role != TRUST_SOURCES_ESL_TRUSTED)
 		label(st->platform, p0, src);
 	r.note = &fail->note;
 	report(ctx, &r);
@@ -133,34 +136,34 @@ static int is_pkcs12(const char *path)
 }
 
 /* -k DIR, -c FILE, --revoked FILE */
-static int load_certs(const struct tl_source *src, const struct ts_stores *st,
-		      void (*report)(void *, const struct tl_report *),
-		      void *ctx, struct tl_failure *fail)
+static int load_certs(const struct keyring_load_source *src, const struct trust_sources_stores *st,
+		      void (*report)(void *, const struct keyring_load_report *),
+		      void *ctx, struct keyring_load_failure *fail)
 {
-	struct keyring *cs = src->kind == TL_REVOKED ? st->revoked
+	struct keyring *cs = src->kind == KEYRING_LOAD_REVOKED ? st->revoked
 						       : st->trusted;
 	size_t skip0 = cs->n_skipped, n0 = cs->n, dup0 = cs->n_dup;
-	struct tl_report r = { .event = TL_DIR_DONE, .src = src,
+	struct keyring_load_report r = { .event = KEYRING_LOAD_DIR_DONE, .src = src,
 			       .path = src->path };
 	int err;
 
 	fail->src = src;
 	fail->path = src->path;
 	memset(&fail->note, 0, sizeof(fail->note));
-	if (src->kind != TL_DIR && is_pkcs12(src->path)) {
+	if (src->kind != KEYRING_LOAD_DIR && is_pkcs12(src->path)) {
 		fail->note.why = "a PKCS#12 file, which the kernel cannot "
 				 "load (take its certificate out: openssl pkcs12 "
 				 "-nokeys -clcerts -in FILE -out cert.pem)";
 		return -EINVAL;
 	}
-	if (src->kind == TL_DIR)
+	if (src->kind == KEYRING_LOAD_DIR)
 		err = keyring_add_dir(cs, src->path, st->kr, st->bl);
 	else
 		err = keyring_add_file(cs, src->path, st->kr, st->bl);
 	if (err)
 		return err;
 	report_skipped(cs, skip0, src, report, ctx);
-	if (src->kind != TL_DIR)
+	if (src->kind != KEYRING_LOAD_DIR)
 		return 0;
 	for (size_t i = skip0; i < cs->n_skipped; i++) {
 		if (cs->skipped[i].index)
@@ -174,20 +177,20 @@ static int load_certs(const struct tl_source *src, const struct ts_stores *st,
 	return 0;
 }
 
-int keyring_load(const struct tl_source *srcs, size_t n,
-		 const struct ts_stores *st,
-		 void (*report)(void *ctx, const struct tl_report *r), void *ctx,
-		 struct tl_failure *fail)
+int keyring_load(const struct keyring_load_source *srcs, size_t n,
+		 const struct trust_sources_stores *st,
+		 void (*report)(void *ctx, const struct keyring_load_report *r), void *ctx,
+		 struct keyring_load_failure *fail)
 {
 	int err;
 
 	/* dbx-style lists first, then the other containers, then files */
 	for (int pass = 0; pass < 3; pass++) {
 		for (size_t i = 0; i < n; i++) {
-			const struct tl_source *src = &srcs[i];
-			int container = src->kind != TL_DIR &&
-					src->kind != TL_CERT &&
-					src->kind != TL_REVOKED;
+			const struct keyring_load_source *src = &srcs[i];
+			int container = src->kind != KEYRING_LOAD_DIR &&
+					src->kind != KEYRING_LOAD_CERT &&
+					src->kind != KEYRING_LOAD_REVOKED;
 			int want = pass == 0 ? container && is_dbx(src->kind) :
 				   pass == 1 ? container && !is_dbx(src->kind) :
 				   !container;
@@ -195,7 +198,7 @@ int keyring_load(const struct tl_source *srcs, size_t n,
 			size_t bp = st->platform->n_skipped;
 			size_t br = st->revoked->n_skipped;
 
-			if (!want || src->kind == TL_SECONDARY)
+			if (!want || src->kind == KEYRING_LOAD_SECONDARY)
 				continue;
 			if (!container) {
 				err = load_certs(src, st, report, ctx, fail);
@@ -238,14 +241,14 @@ int keyring_load_blacklist(const char *path, struct blacklist *bl, int *line)
  * Each refusal is reported; -errno only when FILE cannot be read
  * (-ENODATA: no certificate in it).
  */
-static int add_secondary(const struct ts_stores *st, const char *path,
+static int add_secondary(const struct trust_sources_stores *st, const char *path,
 			    bool builtin_only,
 			    void (*refused)(void *ctx,
-					    const struct tl_refusal *r),
+					    const struct keyring_load_refusal *r),
 			    void *ctx)
 {
 	struct keyring in = { 0 };
-	struct tl_refusal r = { .path = path };
+	struct keyring_load_refusal r = { .path = path };
 	int err;
 
 	err = keyring_add_file(&in, path, st->kr, st->bl);
@@ -291,17 +294,17 @@ out:
 	return err;
 }
 
-int keyring_load_add_secondaries(const struct tl_source *srcs, size_t n,
-				 const struct ts_stores *st, bool have,
+int keyring_load_add_secondaries(const struct keyring_load_source *srcs, size_t n,
+				 const struct trust_sources_stores *st, bool have,
 				 bool builtin_only,
-				 void (*refused)(void *ctx, const struct tl_refusal *r),
-				 void *ctx, struct tl_failure *fail)
+				 void (*refused)(void *ctx, const struct keyring_load_refusal *r),
+				 void *ctx, struct keyring_load_failure *fail)
 {
 	for (size_t i = 0; i < n; i++) {
-		struct tl_refusal r = { .path = srcs[i].path };
+		struct keyring_load_refusal r = { .path = srcs[i].path };
 		int err;
 
-		if (srcs[i].kind != TL_SECONDARY)
+		if (srcs[i].kind != KEYRING_LOAD_SECONDARY)
 			continue;
 		if (!have) {
 			r.why = "the kernel has no .secondary_trusted_keys "

@@ -6,7 +6,7 @@
 #include "trust/keyring_model.h"
 
 /* v in [since, until); an empty span ({0, 0}) holds nothing */
-static bool in_span(int v, struct kr_span s)
+static bool in_span(int v, struct rules_span s)
 {
 	if (!s.since && !s.until)
 		return false;
@@ -15,12 +15,12 @@ static bool in_span(int v, struct kr_span s)
 
 /* The options the judged kernel has: its .config's, else the vendor's
  * shipped ones. */
-static struct vd_options options_of(const struct kconfig *kc,
+static struct vendors_options options_of(const struct kernel_config *kc,
 				    const struct vendors_row *row)
 {
 	if (!kc)
 		return row->shipped;
-	return (struct vd_options){
+	return (struct vendors_options){
 		.keyrings = kc->keyrings,
 		/* arch_get_ima_policy() needs CONFIG_MODULE_SIG to enforce */
 		.ima_arch_policy = kc->ima_arch_policy && kc->module_sig,
@@ -32,7 +32,7 @@ static struct vd_options options_of(const struct kconfig *kc,
 
 /* ima_efi.c: IMA_ARCH_POLICY and IMA_SECURE_AND_OR_TRUSTED_BOOT (which
  * IMA_ARCH_POLICY selects on x86 and arm64) */
-static bool ima_secure_boot(const struct kconfig *kc, const struct vendors_row *row)
+static bool ima_secure_boot(const struct kernel_config *kc, const struct vendors_row *row)
 {
 	return kc ? kc->ima_secure_boot || kc->ima_arch_policy :
 		    row->shipped.ima_arch_policy;
@@ -40,19 +40,19 @@ static bool ima_secure_boot(const struct kconfig *kc, const struct vendors_row *
 
 /* What the kernel does when booted with Secure Boot, whatever the
  * machine: the lockdown level its patch raises to. */
-static void sb_lockdown(const struct kconfig *kc, struct km_model *o)
+static void sb_lockdown(const struct kernel_config *kc, struct keyring_model *o)
 {
 	if (!o->opts.lockdown_in_sb) {
-		o->sb_lockdown = KC_LOCK_NONE;
+		o->sb_lockdown = KERNEL_CONFIG_LOCK_NONE;
 		return;
 	}
 	o->sb_lockdown = o->row->sb_level;
 	if (!kc)
-		o->sb_lockdown_by = o->row->sb_level == KC_LOCK_CONFIDENTIALITY ?
+		o->sb_lockdown_by = o->row->sb_level == KERNEL_CONFIG_LOCK_CONFIDENTIALITY ?
 			"EFI Secure Boot (assumed: no kernel config; the "
 			"vendor's patch locks down to confidentiality)" :
 			"EFI Secure Boot (assumed: no kernel config)";
-	else if (o->row->sb_level == KC_LOCK_CONFIDENTIALITY)
+	else if (o->row->sb_level == KERNEL_CONFIG_LOCK_CONFIDENTIALITY)
 		o->sb_lockdown_by = "EFI Secure Boot (CONFIG_LOCK_DOWN_IN_EFI_"
 				    "SECURE_BOOT: the vendor's patch locks down "
 				    "to confidentiality)";
@@ -66,7 +66,7 @@ static void sb_lockdown(const struct kconfig *kc, struct km_model *o)
 				    "(CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT)";
 }
 
-static void revocation(const struct kconfig *kc, struct km_model *o)
+static void revocation(const struct kernel_config *kc, struct keyring_model *o)
 {
 	o->revocation_certs = o->opts.revocation_list;
 	if (o->revocation_certs)
@@ -82,9 +82,9 @@ static void revocation(const struct kconfig *kc, struct km_model *o)
 		"MokListXRT revokes nothing (its hashes still do)";
 }
 
-void keyring_model_decide(const struct kconfig *kc, const struct machine *m,
-			  enum km_vendor given, const char *banner, const char *version,
-			  struct km_model *o)
+void keyring_model_decide(const struct kernel_config *kc, const struct machine *m,
+			  enum vendors_id given, const char *banner, const char *version,
+			  struct keyring_model *o)
 {
 	int major = 0, minor = 0, v;
 	bool sb_on;
@@ -92,9 +92,9 @@ void keyring_model_decide(const struct kconfig *kc, const struct machine *m,
 	memset(o, 0, sizeof(*o));
 	if (!version || sscanf(version, "%d.%d", &major, &minor) != 2)
 		major = minor = 0;
-	v = KR_V(major, minor);
+	v = RULES_V(major, minor);
 	o->assumed_config = !kc;
-	if (given != KM_VENDOR_UNKNOWN) {
+	if (given != VENDORS_UNKNOWN) {
 		o->vendor = given;
 		o->vendor_why = "--kernel-vendor";
 	} else {
@@ -106,7 +106,7 @@ void keyring_model_decide(const struct kconfig *kc, const struct machine *m,
 	/* kernel/module/signing.c: mod_verify_sig(), the vendor's "KEYS:
 	 * Make use of platform keyring for module signature verify" */
 	o->platform_for_modules = o->row->platform_retry &&
-				  (o->opts.keyrings & KC_PLATFORM);
+				  (o->opts.keyrings & KERNEL_CONFIG_PLATFORM);
 	sb_lockdown(kc, o);
 	revocation(kc, o);
 	o->mok_asks_arch = vendors_mok_asks_arch(kc, version, &o->mok_asks_why);
@@ -126,13 +126,13 @@ void keyring_model_decide(const struct kconfig *kc, const struct machine *m,
 	}
 
 	if (!m || !m->has_efivars) {
-		o->mok = KM_MOK_NOT_LOADED;
+		o->mok = KEYRING_MODEL_MOK_NOT_LOADED;
 		o->mok_why = "not booted with UEFI";
 		o->db_why = "not booted with UEFI";
 		return;
 	}
-	if (!(o->opts.keyrings & KC_LOAD_UEFI)) {
-		o->mok = KM_MOK_NOT_LOADED;
+	if (!(o->opts.keyrings & KERNEL_CONFIG_LOAD_UEFI)) {
+		o->mok = KEYRING_MODEL_MOK_NOT_LOADED;
 		o->mok_why = "CONFIG_LOAD_UEFI_KEYS is not set";
 		o->db_why = o->mok_why;
 		return;
@@ -142,13 +142,13 @@ void keyring_model_decide(const struct kconfig *kc, const struct machine *m,
 	if (m->has_ignore_db)
 		o->db_why = "MokIgnoreDB (mokutil --ignore-db): the kernel "
 			    "does not load db";
-	else if (!(o->opts.keyrings & KC_PLATFORM))
+	else if (!(o->opts.keyrings & KERNEL_CONFIG_PLATFORM))
 		o->db_why = "CONFIG_INTEGRITY_PLATFORM_KEYRING is not set";
 	else
 		o->db = true;
 	/* "the MOK/MOKx can not be trusted when secure boot is disabled" */
 	if (!sb_on) {
-		o->mok = KM_MOK_NOT_LOADED;
+		o->mok = KEYRING_MODEL_MOK_NOT_LOADED;
 		o->mok_why = m->sb == MACHINE_SB_SHIM_OFF ?
 			"shim's validation is off (MokSBState): the kernel "
 			"sees Secure Boot off and loads no MOK or MOKx key" :
@@ -160,7 +160,7 @@ void keyring_model_decide(const struct kconfig *kc, const struct machine *m,
 	 * boot is disabled", asked of IMA before the integrity-wide change:
 	 * a kernel without IMA_SECURE_AND_OR_TRUSTED_BOOT never loads them */
 	if (!o->mok_asks_arch && !ima_secure_boot(kc, o->row)) {
-		o->mok = KM_MOK_NOT_LOADED;
+		o->mok = KEYRING_MODEL_MOK_NOT_LOADED;
 		o->mok_why = kc ? "MokListRT and MokListXRT not loaded: "
 			"load_uefi_certs() asks IMA's arch_ima_get_secureboot(), "
 			"false without CONFIG_IMA_SECURE_AND_OR_TRUSTED_BOOT "
@@ -194,19 +194,19 @@ void keyring_model_decide(const struct kconfig *kc, const struct machine *m,
 			"MokListTrustedRT";
 	}
 	/* keyring_handler.c: get_handler_for_mok() */
-	if (!(o->opts.keyrings & KC_MACHINE) || !o->trust_moklist) {
-		o->mok = (o->opts.keyrings & KC_PLATFORM) ? KM_MOK_PLATFORM :
-							  KM_MOK_NOT_LOADED;
-		o->mok_why = !(o->opts.keyrings & KC_MACHINE) ?
+	if (!(o->opts.keyrings & KERNEL_CONFIG_MACHINE) || !o->trust_moklist) {
+		o->mok = (o->opts.keyrings & KERNEL_CONFIG_PLATFORM) ? KEYRING_MODEL_MOK_PLATFORM :
+							  KEYRING_MODEL_MOK_NOT_LOADED;
+		o->mok_why = !(o->opts.keyrings & KERNEL_CONFIG_MACHINE) ?
 			"MokListRT: CONFIG_INTEGRITY_MACHINE_KEYRING is not set" :
 			o->trust_why;
 		return;
 	}
 	o->mok_why = o->trust_why;
-	if (o->opts.keyrings & KC_CA_MACHINE_MAX)
-		o->mok = KM_MOK_MACHINE_CA_MAX;
-	else if (o->opts.keyrings & KC_CA_MACHINE)
-		o->mok = KM_MOK_MACHINE_CA;
+	if (o->opts.keyrings & KERNEL_CONFIG_CA_MACHINE_MAX)
+		o->mok = KEYRING_MODEL_MOK_MACHINE_CA_MAX;
+	else if (o->opts.keyrings & KERNEL_CONFIG_CA_MACHINE)
+		o->mok = KEYRING_MODEL_MOK_MACHINE_CA;
 	else
-		o->mok = KM_MOK_MACHINE;
+		o->mok = KEYRING_MODEL_MOK_MACHINE;
 }

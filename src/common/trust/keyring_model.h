@@ -43,29 +43,29 @@
 #include "trust/machine.h"
 #include "trust/vendors.h"
 
-enum km_mok {
-	KM_MOK_NOT_LOADED,	/* Secure Boot off, no UEFI, or no MOK list */
-	KM_MOK_MACHINE,		/* .machine, trusted for modules */
-	KM_MOK_MACHINE_CA,	/* .machine for CA keys, the rest .platform */
-	KM_MOK_MACHINE_CA_MAX,	/* the same, CA keys without digitalSignature */
-	KM_MOK_PLATFORM,	/* .platform */
+enum keyring_model_mok {
+	KEYRING_MODEL_MOK_NOT_LOADED,	/* Secure Boot off, no UEFI, or no MOK list */
+	KEYRING_MODEL_MOK_MACHINE,		/* .machine, trusted for modules */
+	KEYRING_MODEL_MOK_MACHINE_CA,	/* .machine for CA keys, the rest .platform */
+	KEYRING_MODEL_MOK_MACHINE_CA_MAX,	/* the same, CA keys without digitalSignature */
+	KEYRING_MODEL_MOK_PLATFORM,	/* .platform */
 };
 
-struct km_model {
-	enum km_vendor vendor;
+struct keyring_model {
+	enum vendors_id vendor;
 	const char *vendor_why;		/* static words */
 	bool platform_for_modules;	/* the -ENOKEY retry against .platform */
 	bool trust_moklist;
 	const char *trust_why;
 	bool trust_assumed;	/* a Debian line whose trust_moklist() is not
 				 * known: kernel.org's taken */
-	enum km_mok mok;
+	enum keyring_model_mok mok;
 	const char *mok_why;
 	bool db, dbx, mokx;		/* loaded */
 	const char *db_why;		/* why db is not, or NULL */
 	bool assumed_config;	/* no .config: the row's shipped options */
 	const struct vendors_row *row;	/* the vendor's row */
-	struct vd_options opts;	/* the options judged by: the .config's,
+	struct vendors_options opts;	/* the options judged by: the .config's,
 				 * else the row's shipped ones */
 	/* load_uefi_certs()'s question before MOK (static words) */
 	bool mok_asks_arch;
@@ -78,23 +78,23 @@ struct km_model {
 	 * (SYSTEM_REVOCATION_LIST); why, when not */
 	bool revocation_certs;
 	const char *revocation_why;
-	/* the level Secure Boot raises lockdown to (KC_LOCK_NONE: this
+	/* the level Secure Boot raises lockdown to (KERNEL_CONFIG_LOCK_NONE: this
 	 * kernel has no such option), and the words saying so */
-	enum kc_lockdown sb_lockdown;
+	enum kernel_config_lockdown sb_lockdown;
 	const char *sb_lockdown_by;
 };
 
 /*
  * Decide the model.  kc: the judged kernel's config, or NULL; m: the
  * machine (Secure Boot, MOK variables, Arch's pkgbase), or NULL for no
- * machine; given: --kernel-vendor, or KM_VENDOR_UNKNOWN to take the
+ * machine; given: --kernel-vendor, or VENDORS_UNKNOWN to take the
  * kernel's own marks (banner: its version line, may be NULL); version:
  * the kernel's release ("6.12.110", "7.1.7-arch1"; NULL or "": not
  * known), which decides Debian's trust_moklist() and what
  * load_uefi_certs() asks.
  */
-void keyring_model_decide(const struct kconfig *kc, const struct machine *m,
-			  enum km_vendor given, const char *banner, const char *version,
-			  struct km_model *out);
+void keyring_model_decide(const struct kernel_config *kc, const struct machine *m,
+			  enum vendors_id given, const char *banner, const char *version,
+			  struct keyring_model *out);
 
 #endif

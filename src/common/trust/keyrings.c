@@ -11,7 +11,7 @@
 #include "trust/rootpath.h"
 #include "trust/trust_sources.h"
 
-static int failed(struct tk_failure *f, enum tk_step step, int err,
+static int failed(struct keyrings_failure *f, enum keyrings_step step, int err,
 		  const char *path)
 {
 	f->step = step;
@@ -21,8 +21,8 @@ static int failed(struct tk_failure *f, enum tk_step step, int err,
 }
 
 int keyrings_machine(const char *sysroot, const char *release,
-		     struct mp_request *rq, struct machine *m,
-		     struct mp_notes *notes, struct tk_failure *f)
+		     struct machine_parts_request *rq, struct machine *m,
+		     struct machine_parts_notes *notes, struct keyrings_failure *f)
 {
 	const char *root = sysroot ? sysroot : "/";
 	int several = 0, err = machine_probe(sysroot, release, m, &several);
@@ -37,32 +37,32 @@ int keyrings_machine(const char *sysroot, const char *release,
 		f->no_root = stat(root, &st) || !S_ISDIR(st.st_mode);
 	}
 	if (err)
-		return failed(f, TK_MACHINE, err, root);
+		return failed(f, KEYRINGS_MACHINE, err, root);
 	if (machine_parts_settle(m, rq, notes))
-		return failed(f, TK_NOMEM, -ENOMEM, NULL);
+		return failed(f, KEYRINGS_NOMEM, -ENOMEM, NULL);
 	return 0;
 }
 
 /* The request machine_parts.c fills, over s. */
-static struct mp_request request(struct tk_setup *s)
+static struct machine_parts_request request(struct keyrings_setup *s)
 {
-	return (struct mp_request){ s->srcs, &s->nsrc, &s->kcpath, s->kline,
+	return (struct machine_parts_request){ s->srcs, &s->nsrc, &s->kcpath, s->kline,
 				    &s->enforce, s->lockdown };
 }
 
 static int read_blacklist(const char *path, struct blacklist *bl,
-		     struct tk_failure *f)
+		     struct keyrings_failure *f)
 {
 	int err = keyring_load_blacklist(path, bl, &f->line);
 
-	return err ? failed(f, TK_BLACKLIST, err, path) : 0;
+	return err ? failed(f, KEYRINGS_BLACKLIST, err, path) : 0;
 }
 
 /* The first kernel image among the sources, or NULL. */
-static const char *first_image(const struct tk_setup *s)
+static const char *first_image(const struct keyrings_setup *s)
 {
 	for (size_t i = 0; i < s->nsrc; i++)
-		if (s->srcs[i].kind == TL_VMLINUX)
+		if (s->srcs[i].kind == KEYRING_LOAD_VMLINUX)
 			return s->srcs[i].path;
 	return NULL;
 }
@@ -102,10 +102,10 @@ static int in_root(const struct machine *m, const char *name, char **out)
  * trust_sources_add_vmlinux()), not from files.  Under --machine --sysroot they are
  * read inside the root; else where the .config's tree has them.
  */
-static int config_files(struct tk_setup *s, struct tk_keyrings *k,
-			const struct tk_words *w, struct tk_failure *f)
+static int config_files(struct keyrings_setup *s, struct keyrings *k,
+			const struct keyrings_words *w, struct keyrings_failure *f)
 {
-	struct kconfig *kc = &k->kc;
+	struct kernel_config *kc = &k->kc;
 	const char *image = first_image(s);
 	const char *blp = kc->blacklist_path, *revp = kc->revocation_path;
 	int err;
@@ -120,8 +120,8 @@ static int config_files(struct tk_setup *s, struct tk_keyrings *k,
 		if ((blp && (err = in_root(s->m, kc->blacklist, &k->bl_path))) ||
 		    (revp && (err = in_root(s->m, kc->revocation,
 					     &k->rev_path))))
-			return failed(f, err == -ENOMEM ? TK_NOMEM :
-				      TK_KCONFIG_FILE, err, s->kcpath);
+			return failed(f, err == -ENOMEM ? KEYRINGS_NOMEM :
+				      KEYRINGS_KCONFIG_FILE, err, s->kcpath);
 		blp = blp ? k->bl_path : NULL;
 		revp = revp ? k->rev_path : NULL;
 		/* the words name the file read */
@@ -135,21 +135,21 @@ static int config_files(struct tk_setup *s, struct tk_keyrings *k,
 		}
 		if ((blp && !kc->blacklist_path) ||
 		    (revp && !kc->revocation_path))
-			return failed(f, TK_NOMEM, -ENOMEM, NULL);
+			return failed(f, KEYRINGS_NOMEM, -ENOMEM, NULL);
 	}
 	if (blp) {
 		if (access(blp, F_OK) != 0)
-			return failed(f, TK_KCONFIG_FILE, -ENOENT, s->kcpath);
+			return failed(f, KEYRINGS_KCONFIG_FILE, -ENOENT, s->kcpath);
 		if ((err = read_blacklist(blp, &k->bl, f)))
 			return err;
 	}
 	if (revp) {
 		if (access(revp, F_OK) != 0) {
 			f->revocation = true;
-			return failed(f, TK_KCONFIG_FILE, -ENOENT, s->kcpath);
+			return failed(f, KEYRINGS_KCONFIG_FILE, -ENOENT, s->kcpath);
 		}
-		s->srcs[s->nsrc++] = (struct tl_source){
-			.kind = TL_REVOKED, .path = revp };
+		s->srcs[s->nsrc++] = (struct keyring_load_source){
+			.kind = KEYRING_LOAD_REVOKED, .path = revp };
 	}
 	return 0;
 }
@@ -160,11 +160,11 @@ static int config_files(struct tk_setup *s, struct tk_keyrings *k,
  * image_config.h), whose release must be the image's.  Said either way:
  * without one, crypto availability is assumed.
  */
-static int beside(struct tk_setup *s, struct tk_keyrings *k,
-		  const struct tk_words *w, struct tk_failure *f)
+static int beside(struct keyrings_setup *s, struct keyrings *k,
+		  const struct keyrings_words *w, struct keyrings_failure *f)
 {
 	const char *image = first_image(s);
-	struct ic_found found = { 0 };
+	struct image_config_found found = { 0 };
 	char rel[128];
 	int err;
 
@@ -177,7 +177,7 @@ static int beside(struct tk_setup *s, struct tk_keyrings *k,
 		return 0;
 	if (err || image_config_beside(image, rel, &found)) {
 		image_config_free(&found);
-		return failed(f, TK_NOMEM, -ENOMEM, NULL);
+		return failed(f, KEYRINGS_NOMEM, -ENOMEM, NULL);
 	}
 	w->beside(image, found.config, found.layout, found.looked,
 		  found.other[0] ? found.other : NULL);
@@ -195,22 +195,22 @@ static int beside(struct tk_setup *s, struct tk_keyrings *k,
  * --kernel-config: the line, enforcement, blacklist and revocation keys
  * of that kernel (kernel/kernel_config.h).
  */
-static int config(struct tk_setup *s, struct tk_keyrings *k,
-		  const struct tk_words *w, struct tk_failure *f)
+static int config(struct keyrings_setup *s, struct keyrings *k,
+		  const struct keyrings_words *w, struct keyrings_failure *f)
 {
-	struct kconfig *kc = &k->kc;
+	struct kernel_config *kc = &k->kc;
 	const char *path = s->kcpath;
 	int err = kernel_config_load(path, s->ktree, kc, &f->line);
 
 	f->kc = kc;
 	f->kline = s->kline;
 	if (err)
-		return failed(f, TK_KCONFIG, err, path);
+		return failed(f, KEYRINGS_KCONFIG, err, path);
 	/* --kernel settles what the file does not say */
 	if (s->kline)
 		kernel_config_settle_line(kc, s->kr);
 	if (kc->too_old || (s->kline && s->kr->version != kc->rules.version))
-		return failed(f, TK_KCONFIG_RULES, -EINVAL, path);
+		return failed(f, KEYRINGS_KCONFIG_RULES, -EINVAL, path);
 	s->kr = &kc->rules;
 	if (kc->sig_force)
 		s->enforce = true;
@@ -224,11 +224,11 @@ static int config(struct tk_setup *s, struct tk_keyrings *k,
  * different line is refused).  With them, an image of another line is
  * only said.
  */
-static int image_lines(struct tk_setup *s, const struct tk_words *w,
-		       struct tk_failure *f)
+static int image_lines(struct keyrings_setup *s, const struct keyrings_words *w,
+		       struct keyrings_failure *f)
 {
-	const struct kr_rules *first = NULL;
-	struct kr_rules cand, *kr = &cand;
+	const struct rules_rules *first = NULL;
+	struct rules_rules cand, *kr = &cand;
 	const char *note, *from = NULL;
 	bool chosen = s->kline || s->kcpath;
 	char *rel = f->rel;
@@ -236,26 +236,26 @@ static int image_lines(struct tk_setup *s, const struct tk_words *w,
 
 	for (size_t i = 0; i < s->nsrc; i++) {
 		const char *path = s->srcs[i].path;
-		struct tk_image_note n = { .path = path, .rel = rel,
+		struct keyrings_image_note n = { .path = path, .rel = rel,
 					   .kr = kr, .asked = s->kr };
 
-		if (s->srcs[i].kind != TL_VMLINUX)
+		if (s->srcs[i].kind != KEYRING_LOAD_VMLINUX)
 			continue;
 		ret = trust_sources_vmlinux_version(path, rel, sizeof(f->rel));
 		if (ret == -ENOENT) {
-			n.event = TK_IMG_NO_VERSION;
+			n.event = KEYRINGS_IMG_NO_VERSION;
 			n.kr = s->kr;
 			w->image(&n);
 			continue;
 		}
-		ret = ret ? ret : kr_resolve(rel, kr, &note);
+		ret = ret ? ret : rules_resolve(rel, kr, &note);
 		if (ret == -ERANGE && !chosen)
-			return failed(f, TK_IMAGE_TOO_OLD, ret, path);
+			return failed(f, KEYRINGS_IMAGE_TOO_OLD, ret, path);
 		if (ret)
 			continue;	/* loading it says why, later */
 		if (chosen) {
 			if (kr->version != s->kr->version) {
-				n.event = TK_IMG_OTHER_LINE;
+				n.event = KEYRINGS_IMG_OTHER_LINE;
 				w->image(&n);
 			}
 			continue;
@@ -263,13 +263,13 @@ static int image_lines(struct tk_setup *s, const struct tk_words *w,
 		if (first && kr->version != first->version) {
 			f->from = from;
 			f->first = first;
-			return failed(f, TK_IMAGE_LINES, -EINVAL, path);
+			return failed(f, KEYRINGS_IMAGE_LINES, -EINVAL, path);
 		}
 		if (!first) {
 			s->img_rules = *kr;
 			first = s->kr = &s->img_rules;
 			from = path;
-			n.event = TK_IMG_RULES;
+			n.event = KEYRINGS_IMG_RULES;
 			n.note = note;
 			w->image(&n);
 		}
@@ -281,15 +281,15 @@ static int image_lines(struct tk_setup *s, const struct tk_words *w,
  * --machine: where this kernel files the machine's UEFI keys, by its
  * config and vendor (trust/keyring_model.h).
  */
-static int model_machine(struct tk_setup *s, struct tk_keyrings *k,
-			 const struct tk_words *w, struct tk_failure *f)
+static int model_machine(struct keyrings_setup *s, struct keyrings *k,
+			 const struct keyrings_words *w, struct keyrings_failure *f)
 {
 	size_t had = s->notes->n;
-	struct mp_request rq = request(s);
+	struct machine_parts_request rq = request(s);
 
 	if (machine_parts_model(s->m, s->kcpath ? &k->kc : NULL, s->vendor, &rq,
 				&s->km, s->notes))
-		return failed(f, TK_NOMEM, -ENOMEM, NULL);
+		return failed(f, KEYRINGS_NOMEM, -ENOMEM, NULL);
 	w->notes(s->notes, had);
 	w->model(&s->km);
 	/* IMA's architecture policy enforces from boot on */
@@ -304,35 +304,36 @@ static int model_machine(struct tk_setup *s, struct tk_keyrings *k,
  * a .config that leaves it out, or --machine's kernel without it, the
  * dbx-style lists are read for their hashes only.
  */
-static void revocation_gate(struct tk_setup *s, const struct tk_keyrings *k)
+static void revocation_gate(struct keyrings_setup *s, const struct keyrings *k)
 {
 	bool revoke = s->m ? s->km.revocation_certs :
 		      !s->kcpath || k->kc.revocation_list;
 
 	for (size_t i = 0; !revoke && i < s->nsrc; i++)
-		if (s->srcs[i].kind == TL_DBX || s->srcs[i].kind == TL_EFI_DBX ||
-		    s->srcs[i].kind == TL_MOKX)
-			s->srcs[i].file = TL_FILE_HASHES_ONLY;
+		if (s->srcs[i].kind == KEYRING_LOAD_DBX ||
+		    s->srcs[i].kind == KEYRING_LOAD_EFI_DBX ||
+		    s->srcs[i].kind == KEYRING_LOAD_MOKX)
+			s->srcs[i].file = KEYRING_LOAD_FILE_HASHES_ONLY;
 }
 
 /* --secondary, after every other key is loaded. */
-static int secondaries(struct tk_setup *s, struct tk_keyrings *k,
-		       const struct ts_stores *st, const struct tk_words *w,
-		       struct tk_failure *f)
+static int secondaries(struct keyrings_setup *s, struct keyrings *k,
+		       const struct trust_sources_stores *st, const struct keyrings_words *w,
+		       struct keyrings_failure *f)
 {
-	unsigned have = s->kcpath ? k->kc.keyrings : KC_SECONDARY;
+	unsigned have = s->kcpath ? k->kc.keyrings : KERNEL_CONFIG_SECONDARY;
 	int err = keyring_load_add_secondaries(s->srcs, s->nsrc, st,
-					       have & KC_SECONDARY,
-					       have & KC_SECONDARY_BY_BUILTIN,
+					       have & KERNEL_CONFIG_SECONDARY,
+					       have & KERNEL_CONFIG_SECONDARY_BY_BUILTIN,
 					       w->refused, NULL, &f->source);
 
-	return err ? failed(f, TK_SOURCE, err, f->source.path) : 0;
+	return err ? failed(f, KEYRINGS_SOURCE, err, f->source.path) : 0;
 }
 
-int keyrings_load(struct tk_setup *s, struct tk_keyrings *k,
-		  const struct tk_words *w, struct tk_failure *f)
+int keyrings_load(struct keyrings_setup *s, struct keyrings *k,
+		  const struct keyrings_words *w, struct keyrings_failure *f)
 {
-	struct ts_stores st;
+	struct trust_sources_stores st;
 	size_t had;
 	int err;
 
@@ -351,22 +352,22 @@ int keyrings_load(struct tk_setup *s, struct tk_keyrings *k,
 	if (s->blpath && (err = read_blacklist(s->blpath, &k->bl, f)))
 		return err;
 	revocation_gate(s, k);
-	st = (struct ts_stores){ s->kr, &k->trusted, &k->revoked,
+	st = (struct trust_sources_stores){ s->kr, &k->trusted, &k->revoked,
 				 &k->platform, &k->bl };
 	err = keyring_load(s->srcs, s->nsrc, &st, w->loaded, (void *)s->kr,
 			   &f->source);
 	if (err)
-		return failed(f, TK_SOURCE, err, f->source.path);
+		return failed(f, KEYRINGS_SOURCE, err, f->source.path);
 	if ((err = secondaries(s, k, &st, w, f)) || !s->m)
 		return err;
 	had = s->notes->n;
 	if (machine_parts_running(s->m, &k->trusted, &k->platform, s->notes))
-		return failed(f, TK_NOMEM, -ENOMEM, NULL);
+		return failed(f, KEYRINGS_NOMEM, -ENOMEM, NULL);
 	w->notes(s->notes, had);
 	return 0;
 }
 
-void keyrings_free(struct tk_keyrings *k)
+void keyrings_free(struct keyrings *k)
 {
 	keyring_free(&k->trusted);
 	keyring_free(&k->revoked);
@@ -379,9 +380,9 @@ void keyrings_free(struct tk_keyrings *k)
 	k->beside = k->bl_path = k->rev_path = NULL;
 }
 
-bool keyrings_platform_counts(const struct tk_setup *s)
+bool keyrings_platform_counts(const struct keyrings_setup *s)
 {
 	if (s->m)
 		return s->km.platform_for_modules;
-	return s->vendor != KM_VENDOR_MAINLINE;
+	return s->vendor != VENDORS_MAINLINE;
 }

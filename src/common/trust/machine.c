@@ -57,7 +57,7 @@ bool machine_exists(const char *path)
 static int efivar_byte(const struct machine *m, const char *name,
 		       uint32_t *attr, uint8_t *val)
 {
-	char *path = machine_under(m, ESL_EFIVARS "/%s", name);
+	char *path = machine_under(m, EFI_SIGLIST_EFIVARS "/%s", name);
 	uint8_t *buf = NULL;
 	size_t len;
 	int ret;
@@ -286,22 +286,22 @@ int machine_probe(const char *root, const char *release, struct machine *m,
 	    (!m->vmlinuz_from && machine_bls_image(m, &m->vmlinuz, &m->vmlinuz_from)) ||
 	    first_place(m, configs, sizeof(configs) / sizeof(configs[0]), base,
 			m->running, &m->config, &m->config_from) ||
-	    !(m->efivars = machine_under(m, "%s", ESL_EFIVARS)) ||
+	    !(m->efivars = machine_under(m, "%s", EFI_SIGLIST_EFIVARS)) ||
 	    !(m->lockdown_path = machine_under(m, "%s",
 				       "/sys/kernel/security/lockdown")) ||
 	    !(m->enforce_path = machine_under(m, "%s",
 			"/sys/module/module/parameters/sig_enforce")) ||
-	    !(m->mok = machine_under(m, "%s", ESL_EFIVARS "/" ESL_VAR_MOK)) ||
-	    !(m->db = machine_under(m, "%s", ESL_EFIVARS "/" ESL_VAR_DB)) ||
-	    !(m->dbx = machine_under(m, "%s", ESL_EFIVARS "/" ESL_VAR_DBX)) ||
-	    !(m->mokx = machine_under(m, "%s", ESL_EFIVARS "/" ESL_VAR_MOKX)) ||
+	    !(m->mok = machine_under(m, "%s", EFI_SIGLIST_EFIVARS "/" EFI_SIGLIST_VAR_MOK)) ||
+	    !(m->db = machine_under(m, "%s", EFI_SIGLIST_EFIVARS "/" EFI_SIGLIST_VAR_DB)) ||
+	    !(m->dbx = machine_under(m, "%s", EFI_SIGLIST_EFIVARS "/" EFI_SIGLIST_VAR_DBX)) ||
+	    !(m->mokx = machine_under(m, "%s", EFI_SIGLIST_EFIVARS "/" EFI_SIGLIST_VAR_MOKX)) ||
 	    !(m->ignore_db = machine_under(m, "%s",
-				   ESL_EFIVARS "/" ESL_VAR_IGNORE_DB)) ||
-	    !(m->mokvars = machine_under(m, "%s", ESL_MOKVARS)) ||
+				   EFI_SIGLIST_EFIVARS "/" EFI_SIGLIST_VAR_IGNORE_DB)) ||
+	    !(m->mokvars = machine_under(m, "%s", EFI_SIGLIST_MOKVARS)) ||
 	    !(m->proc_keys = machine_under(m, "%s", "/proc/keys")) ||
-	    !(m->mok_table = machine_under(m, "%s", ESL_MOKVARS "/MokListRT")) ||
+	    !(m->mok_table = machine_under(m, "%s", EFI_SIGLIST_MOKVARS "/MokListRT")) ||
 	    !(m->mok_trusted = machine_under(m, "%s",
-				     ESL_MOKVARS "/MokListTrustedRT")))
+				     EFI_SIGLIST_MOKVARS "/MokListTrustedRT")))
 		return -ENOMEM;
 	m->has_vmlinuz = m->vmlinuz_from != NULL;
 	m->has_config = m->config_from != NULL;
@@ -319,7 +319,7 @@ int machine_probe(const char *root, const char *release, struct machine *m,
 	m->sig_enforce = sig_enforce(m->enforce_path);
 	/* mokutil --import writes MokNew; shim's MokManager enrols it at
 	 * the next boot, when the user confirms (MokListRT only then) */
-	pending = machine_under(m, "%s", ESL_EFIVARS "/MokNew-" SHIM_LOCK);
+	pending = machine_under(m, "%s", EFI_SIGLIST_EFIVARS "/MokNew-" SHIM_LOCK);
 	if (!pending)
 		return -ENOMEM;
 	m->mok_pending = machine_exists(pending);
@@ -360,8 +360,8 @@ const char *machine_secure_boot_name(enum machine_secure_boot sb)
 
 static enum machine_lockdown lockdown_of_level(int level)
 {
-	return level == KC_LOCK_CONFIDENTIALITY ? MACHINE_LD_CONFIDENTIALITY :
-	       level == KC_LOCK_INTEGRITY ? MACHINE_LD_INTEGRITY : MACHINE_LD_NONE;
+	return level == KERNEL_CONFIG_LOCK_CONFIDENTIALITY ? MACHINE_LD_CONFIDENTIALITY :
+	       level == KERNEL_CONFIG_LOCK_INTEGRITY ? MACHINE_LD_INTEGRITY : MACHINE_LD_NONE;
 }
 
 /*
@@ -372,12 +372,12 @@ static enum machine_lockdown lockdown_of_level(int level)
  * under Secure Boot with LOCK_DOWN_IN_EFI_SECURE_BOOT, or by lockdown=
  * and writes to the lockdown file (seen only on the running kernel).
  */
-enum machine_lockdown machine_lockdown(int given, const struct kconfig *kc,
+enum machine_lockdown machine_lockdown(int given, const struct kernel_config *kc,
 			     const struct machine *m,
-			     const struct km_model *km, const char **by)
+			     const struct keyring_model *km, const char **by)
 {
-	int level = KC_LOCK_NONE;
-	bool in_sb = km ? km->sb_lockdown != KC_LOCK_NONE :
+	int level = KERNEL_CONFIG_LOCK_NONE;
+	bool in_sb = km ? km->sb_lockdown != KERNEL_CONFIG_LOCK_NONE :
 		     kc ? kc->lockdown_in_sb : true;
 
 	*by = NULL;
@@ -389,7 +389,7 @@ enum machine_lockdown machine_lockdown(int given, const struct kconfig *kc,
 		return MACHINE_LD_NONE;
 	if (kc && kc->lockdown_force) {
 		level = kc->lockdown_force;
-		*by = level == KC_LOCK_INTEGRITY ?
+		*by = level == KERNEL_CONFIG_LOCK_INTEGRITY ?
 			"CONFIG_LOCK_DOWN_KERNEL_FORCE_INTEGRITY" :
 			"CONFIG_LOCK_DOWN_KERNEL_FORCE_CONFIDENTIALITY";
 	}
@@ -400,8 +400,8 @@ enum machine_lockdown machine_lockdown(int given, const struct kconfig *kc,
 	/* drivers/firmware/efi/secureboot.c and the vendors' patches:
 	 * LOCKDOWN_INTEGRITY_MAX, SUSE's LOCKDOWN_CONFIDENTIALITY_MAX */
 	if (m && m->sb == MACHINE_SB_ON && in_sb &&
-	    (km ? (int)km->sb_lockdown : KC_LOCK_INTEGRITY) > level) {
-		level = km ? (int)km->sb_lockdown : KC_LOCK_INTEGRITY;
+	    (km ? (int)km->sb_lockdown : KERNEL_CONFIG_LOCK_INTEGRITY) > level) {
+		level = km ? (int)km->sb_lockdown : KERNEL_CONFIG_LOCK_INTEGRITY;
 		*by = km ? km->sb_lockdown_by :
 		      kc ? "EFI Secure Boot (CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT)"
 			 : "EFI Secure Boot (assumed: no kernel config)";

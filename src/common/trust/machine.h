@@ -39,7 +39,7 @@ struct machine {
 	bool has_ignore_db;
 	char *proc_keys;	/* the running kernel's /proc/keys */
 	enum machine_secure_boot sb;
-	int lockdown;		/* enum kc_lockdown, -1 when not readable */
+	int lockdown;		/* enum kernel_config_lockdown, -1 when not readable */
 	int sig_enforce;	/* 0 or 1, -1 when not readable */
 	bool mok_pending;	/* MokNew: a key waits for MokManager */
 	char pkgbase[128];	/* Arch's /usr/lib/modules/R/pkgbase, or "" */
@@ -77,11 +77,11 @@ enum machine_lockdown {
 	MACHINE_LD_CONFIDENTIALITY,
 };
 
-struct kconfig;
-struct km_model;
+struct kernel_config;
+struct keyring_model;
 
 /*
- * The lockdown the judged kernel runs in: given (an enum kc_lockdown,
+ * The lockdown the judged kernel runs in: given (an enum kernel_config_lockdown,
  * -1 when not given) wins; else kc's (none without
  * SECURITY_LOCKDOWN_LSM, LOCK_DOWN_KERNEL_FORCE_*), the running
  * kernel's lockdown file, and under Secure Boot the level km's vendor
@@ -91,9 +91,9 @@ struct km_model;
  * may be NULL (no km: integrity, assumed without a .config).  *by: what
  * set the level (static or m's), or NULL.
  */
-enum machine_lockdown machine_lockdown(int given, const struct kconfig *kc,
+enum machine_lockdown machine_lockdown(int given, const struct kernel_config *kc,
 			     const struct machine *m,
-			     const struct km_model *km, const char **by);
+			     const struct keyring_model *km, const char **by);
 
 /* "on", "off", ... as the JSON and messages say it */
 const char *machine_secure_boot_name(enum machine_secure_boot sb);

@@ -10,9 +10,9 @@
 #include "trust/machine_parts.h"
 #include "trust/running_keys.h"
 
-static int vnote(struct mp_notes *n, const char *fmt, va_list ap)
+static int vnote(struct machine_parts_notes *n, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
-static int vnote(struct mp_notes *n, const char *fmt, va_list ap)
+static int vnote(struct machine_parts_notes *n, const char *fmt, va_list ap)
 {
 	char *line, **v;
 	int len;
@@ -31,10 +31,10 @@ static int vnote(struct mp_notes *n, const char *fmt, va_list ap)
 }
 
 /* One more note; 0 or -ENOMEM. */
-static int add_note(struct mp_notes *n, const char *fmt, ...)
+static int add_note(struct machine_parts_notes *n, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static int add_note(struct mp_notes *n, const char *fmt, ...)
+static int add_note(struct machine_parts_notes *n, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
@@ -47,7 +47,7 @@ static int add_note(struct mp_notes *n, const char *fmt, ...)
 
 #define note add_note
 
-static bool has_source(const struct mp_request *rq, enum tl_kind kind)
+static bool has_source(const struct machine_parts_request *rq, enum keyring_load_kind kind)
 {
 	for (size_t i = 0; i < *rq->nsrc; i++)
 		if (rq->srcs[i].kind == kind)
@@ -60,8 +60,8 @@ static bool has_source(const struct mp_request *rq, enum tl_kind kind)
  * given too read the machine's file; one that is not there is noted
  * once.
  */
-static int efivar_part(struct mp_request *rq, struct mp_notes *n,
-		       const struct tl_source *want, bool there,
+static int efivar_part(struct machine_parts_request *rq, struct machine_parts_notes *n,
+		       const struct keyring_load_source *want, bool there,
 		       const char *absent)
 {
 	bool given = false;
@@ -80,19 +80,19 @@ static int efivar_part(struct mp_request *rq, struct mp_notes *n,
 }
 
 static const char *const mok_keyring[] = {
-	[KM_MOK_NOT_LOADED] = NULL,
-	[KM_MOK_MACHINE] = ".machine",
-	[KM_MOK_MACHINE_CA] = ".machine",
-	[KM_MOK_MACHINE_CA_MAX] = ".machine",
-	[KM_MOK_PLATFORM] = ".platform",
+	[KEYRING_MODEL_MOK_NOT_LOADED] = NULL,
+	[KEYRING_MODEL_MOK_MACHINE] = ".machine",
+	[KEYRING_MODEL_MOK_MACHINE_CA] = ".machine",
+	[KEYRING_MODEL_MOK_MACHINE_CA_MAX] = ".machine",
+	[KEYRING_MODEL_MOK_PLATFORM] = ".platform",
 };
 
-static const enum tl_file mok_file[] = {
-	[KM_MOK_NOT_LOADED] = TL_FILE_AS_KIND,
-	[KM_MOK_MACHINE] = TL_FILE_AS_KIND,
-	[KM_MOK_MACHINE_CA] = TL_FILE_MACHINE_CA,
-	[KM_MOK_MACHINE_CA_MAX] = TL_FILE_MACHINE_CA_MAX,
-	[KM_MOK_PLATFORM] = TL_FILE_PLATFORM,
+static const enum keyring_load_file mok_file[] = {
+	[KEYRING_MODEL_MOK_NOT_LOADED] = KEYRING_LOAD_FILE_AS_KIND,
+	[KEYRING_MODEL_MOK_MACHINE] = KEYRING_LOAD_FILE_AS_KIND,
+	[KEYRING_MODEL_MOK_MACHINE_CA] = KEYRING_LOAD_FILE_MACHINE_CA,
+	[KEYRING_MODEL_MOK_MACHINE_CA_MAX] = KEYRING_LOAD_FILE_MACHINE_CA_MAX,
+	[KEYRING_MODEL_MOK_PLATFORM] = KEYRING_LOAD_FILE_PLATFORM,
 };
 
 /*
@@ -102,29 +102,30 @@ static const enum tl_file mok_file[] = {
  * ignored, dbx, MokListXRT.  A source given on the command line too
  * (--mok, --efi-db, --efi-dbx) reads the machine's file.  0 or -ENOMEM.
  */
-static int fill_keyrings(const struct machine *m, const struct km_model *km,
-		       struct mp_request *rq, struct mp_notes *n)
+static int fill_keyrings(const struct machine *m, const struct keyring_model *km,
+		       struct machine_parts_request *rq, struct machine_parts_notes *n)
 {
 	/* load_moklist_certs(): the MOK variable table first, then the
 	 * variable */
-	struct tl_source mok = {
-		TL_MOK, m->has_mok_table ? m->mok_table : m->mok,
+	struct keyring_load_source mok = {
+		KEYRING_LOAD_MOK, m->has_mok_table ? m->mok_table : m->mok,
 		mok_file[km->mok], m->has_mok_table, mok_keyring[km->mok],
 		km->mok_why,
 	};
-	struct tl_source db = { TL_EFI_DB, m->db, TL_FILE_AS_KIND, false,
-				".platform", "UEFI db" };
+	struct keyring_load_source db = { KEYRING_LOAD_EFI_DB, m->db,
+					   KEYRING_LOAD_FILE_AS_KIND, false,
+					   ".platform", "UEFI db" };
 	/* certs/blacklist.c: without SYSTEM_REVOCATION_LIST their X.509
 	 * entries revoke nothing */
-	enum tl_file rev = km->revocation_certs ? TL_FILE_AS_KIND :
-						  TL_FILE_HASHES_ONLY;
-	struct tl_source dbx = { TL_EFI_DBX, m->dbx, rev, false, NULL, NULL };
-	struct tl_source mokx = { TL_MOKX, m->mokx, rev, false, NULL, NULL };
+	enum keyring_load_file rev = km->revocation_certs ? KEYRING_LOAD_FILE_AS_KIND :
+						  KEYRING_LOAD_FILE_HASHES_ONLY;
+	struct keyring_load_source dbx = { KEYRING_LOAD_EFI_DBX, m->dbx, rev, false, NULL, NULL };
+	struct keyring_load_source mokx = { KEYRING_LOAD_MOKX, m->mokx, rev, false, NULL, NULL };
 	int err;
 
 	if (!m->has_efivars)
 		return 0;
-	if (km->mok != KM_MOK_NOT_LOADED)
+	if (km->mok != KEYRING_MODEL_MOK_NOT_LOADED)
 		err = efivar_part(rq, n, &mok, m->has_mok_table || m->has_mok,
 				  "no MOK key enrolled");
 	else
@@ -142,15 +143,15 @@ static int fill_keyrings(const struct machine *m, const struct km_model *km,
 	return err;
 }
 
-int machine_parts_settle(const struct machine *m, struct mp_request *rq,
-			 struct mp_notes *n)
+int machine_parts_settle(const struct machine *m, struct machine_parts_request *rq,
+			 struct machine_parts_notes *n)
 {
 	int err;
 
-	if (!has_source(rq, TL_VMLINUX)) {
+	if (!has_source(rq, KEYRING_LOAD_VMLINUX)) {
 		if (m->has_vmlinuz)
-			rq->srcs[(*rq->nsrc)++] = (struct tl_source){
-				.kind = TL_VMLINUX, .path = m->vmlinuz,
+			rq->srcs[(*rq->nsrc)++] = (struct keyring_load_source){
+				.kind = KEYRING_LOAD_VMLINUX, .path = m->vmlinuz,
 				.keyring = ".builtin_trusted_keys" };
 		else if ((err = note(n, "no kernel image of %s in %s (%s): no "
 				     "built-in keys (give --vmlinux)",
@@ -191,7 +192,7 @@ int machine_parts_settle(const struct machine *m, struct mp_request *rq,
 	return 0;
 }
 
-void machine_parts_notes_free(struct mp_notes *n)
+void machine_parts_notes_free(struct machine_parts_notes *n)
 {
 	for (size_t i = 0; i < n->n; i++)
 		free(n->v[i]);
@@ -201,34 +202,34 @@ void machine_parts_notes_free(struct mp_notes *n)
 }
 
 /* The options a config would have said, in words, for the note. */
-static void shipped_words(const struct vd_options *o, char *buf, size_t n)
+static void shipped_words(const struct vendors_options *o, char *buf, size_t n)
 {
 	snprintf(buf, n, "IMA_ARCH_POLICY %s, lockdown under Secure Boot %s, "
 		 "SYSTEM_REVOCATION_LIST %s, INTEGRITY_CA_MACHINE_KEYRING %s",
 		 o->ima_arch_policy ? "y" : "n", o->lockdown_in_sb ? "y" : "n",
 		 o->revocation_list ? "y" : "n",
-		 o->keyrings & KC_CA_MACHINE_MAX ? "y (_MAX y)" :
-		 o->keyrings & KC_CA_MACHINE ? "y" : "n");
+		 o->keyrings & KERNEL_CONFIG_CA_MACHINE_MAX ? "y (_MAX y)" :
+		 o->keyrings & KERNEL_CONFIG_CA_MACHINE ? "y" : "n");
 }
 
-int machine_parts_model(const struct machine *m, const struct kconfig *kc,
-			int given, struct mp_request *rq, struct km_model *km,
-			struct mp_notes *n)
+int machine_parts_model(const struct machine *m, const struct kernel_config *kc,
+			int given, struct machine_parts_request *rq, struct keyring_model *km,
+			struct machine_parts_notes *n)
 {
 	char banner[512], *b = NULL, words[256];
 	const char *version = kc && kc->version[0] ? kc->version : m->release;
 	int err, major = 0, minor = 0;
 
 	for (size_t i = 0; i < *rq->nsrc && !b; i++)
-		if (rq->srcs[i].kind == TL_VMLINUX &&
+		if (rq->srcs[i].kind == KEYRING_LOAD_VMLINUX &&
 		    trust_sources_vmlinux_banner(rq->srcs[i].path, banner,
 						 sizeof(banner)) == 0)
 			b = banner;
 	if (sscanf(version, "%d.%d", &major, &minor) != 2)
 		major = minor = 0;
-	keyring_model_decide(kc, m, (enum km_vendor)given, b, version, km);
+	keyring_model_decide(kc, m, (enum vendors_id)given, b, version, km);
 	err = fill_keyrings(m, km, rq, n);
-	if (!err && km->vendor == KM_VENDOR_UNKNOWN)
+	if (!err && km->vendor == VENDORS_UNKNOWN)
 		err = note(n, "kernel vendor unknown: %s", km->vendor_why);
 	if (!err && km->assumed_config) {
 		shipped_words(&km->opts, words, sizeof(words));
@@ -247,21 +248,22 @@ int machine_parts_model(const struct machine *m, const struct kconfig *kc,
 
 static bool trusted_ring(int ring)
 {
-	return ring == RK_BUILTIN || ring == RK_SECONDARY || ring == RK_MACHINE;
+	return ring == RUNNING_KEYS_BUILTIN || ring == RUNNING_KEYS_SECONDARY ||
+	       ring == RUNNING_KEYS_MACHINE;
 }
 
 /* One store's keys against the kernel's: *i advances unless the key
  * at it moved out. */
 static int reconcile(struct keyring *cs, bool is_trusted,
-		     struct keyring *other, const struct rk_state *rk,
-		     bool *seen, struct mp_notes *n)
+		     struct keyring *other, const struct running_keys_state *rk,
+		     bool *seen, struct machine_parts_notes *n)
 {
 	char desc[256];
 	int err = 0;
 
 	for (size_t i = 0; i < cs->n && !err;) {
 		struct x509k_cert *c = cs->certs[i];
-		const struct rk_key *k;
+		const struct running_keys_key *k;
 
 		x509k_describe(c, desc, sizeof(desc));
 		k = running_keys_find(rk, desc);
@@ -285,7 +287,7 @@ static int reconcile(struct keyring *cs, bool is_trusted,
 				err = keyring_move(cs, i, NULL);
 			continue;
 		}
-		if (rk->members && k->ring >= 0 && k->ring != RK_BLACKLIST &&
+		if (rk->members && k->ring >= 0 && k->ring != RUNNING_KEYS_BLACKLIST &&
 		    trusted_ring(k->ring) != is_trusted) {
 			err = note(n, "running kernel: '%s' (%s) is in %s, "
 				   "not %s as the files predict", desc,
@@ -298,7 +300,7 @@ static int reconcile(struct keyring *cs, bool is_trusted,
 				err = keyring_move(cs, i, other);
 			continue;
 		}
-		if (rk->members && k->ring >= 0 && k->ring != RK_BLACKLIST) {
+		if (rk->members && k->ring >= 0 && k->ring != RUNNING_KEYS_BLACKLIST) {
 			c->keyring = running_keys_ring_name(k->ring);
 		}
 		i++;
@@ -307,9 +309,9 @@ static int reconcile(struct keyring *cs, bool is_trusted,
 }
 
 int machine_parts_running(const struct machine *m, struct keyring *trusted,
-			  struct keyring *platform, struct mp_notes *n)
+			  struct keyring *platform, struct machine_parts_notes *n)
 {
-	struct rk_state rk;
+	struct running_keys_state rk;
 	uint8_t *buf;
 	size_t len;
 	bool *seen = NULL, any = false;
@@ -327,7 +329,7 @@ int machine_parts_running(const struct machine *m, struct keyring *trusted,
 	if (err == -EINVAL)
 		err = note(n, "%s: not a /proc/keys listing: the running "
 			   "kernel's keys not read", m->proc_keys);
-	for (int r = 0; r < RK_N; r++)
+	for (int r = 0; r < RUNNING_KEYS_N; r++)
 		any |= rk.ring_id[r] != 0;
 	if (err || !any) {
 		if (!err)
@@ -353,7 +355,7 @@ int machine_parts_running(const struct machine *m, struct keyring *trusted,
 	if (!err)
 		err = reconcile(platform, false, trusted, &rk, seen, n);
 	for (size_t i = 0; !err && i < rk.n; i++)
-		if (!seen[i] && rk.keys[i].ring != RK_BLACKLIST)
+		if (!seen[i] && rk.keys[i].ring != RUNNING_KEYS_BLACKLIST)
 			err = note(n, "running kernel: '%s' is in %s, but in no "
 				   "file read (added at run time?): a module it "
 				   "signed is judged UNKNOWN-KEY here",

@@ -18,9 +18,9 @@
 #include "trust/machine.h"
 
 /* What the command line already settled, and where sources go. */
-struct mp_request {
-	struct tl_source *srcs;	/* the command line's sources; room for
-				 * MP_MAX_SOURCES more */
+struct machine_parts_request {
+	struct keyring_load_source *srcs;	/* the command line's sources; room for
+				 * MACHINE_PARTS_MAX_SOURCES more */
 	size_t *nsrc;
 	const char **kcpath;	/* --kernel-config, or set to the machine's */
 	bool kline;		/* --kernel given: no config is read */
@@ -28,10 +28,10 @@ struct mp_request {
 	int lockdown;		/* --lockdown, -1 when not given */
 };
 
-#define MP_MAX_SOURCES 5
+#define MACHINE_PARTS_MAX_SOURCES 5
 
 /* Lines saying what was missing, malloc'd. */
-struct mp_notes {
+struct machine_parts_notes {
 	char **v;
 	size_t n;
 };
@@ -40,9 +40,9 @@ struct mp_notes {
  * Settle every part of m into rq.  0, or -ENOMEM.  notes gets a line
  * for each part not found (the caller shows them); machine_parts_notes_free.
  */
-int machine_parts_settle(const struct machine *m, struct mp_request *rq,
-			 struct mp_notes *notes);
-void machine_parts_notes_free(struct mp_notes *notes);
+int machine_parts_settle(const struct machine *m, struct machine_parts_request *rq,
+			 struct machine_parts_notes *notes);
+void machine_parts_notes_free(struct machine_parts_notes *notes);
 
 /*
  * The keyring model of the judged kernel: its vendor from the first
@@ -50,9 +50,9 @@ void machine_parts_notes_free(struct mp_notes *notes);
  * options (NULL: none read), keyring_model_decide(), then mp_keyrings(); an
  * unknown vendor is a note.  0 or -ENOMEM.
  */
-int machine_parts_model(const struct machine *m, const struct kconfig *kc,
-			int given, struct mp_request *rq, struct km_model *km,
-			struct mp_notes *notes);
+int machine_parts_model(const struct machine *m, const struct kernel_config *kc,
+			int given, struct machine_parts_request *rq, struct keyring_model *km,
+			struct machine_parts_notes *notes);
 
 /*
  * The kernel running there (m->running): judge by the keys it really
@@ -64,6 +64,6 @@ int machine_parts_model(const struct machine *m, const struct kconfig *kc,
  * Each difference is a note.  0, or -ENOMEM.
  */
 int machine_parts_running(const struct machine *m, struct keyring *trusted,
-			  struct keyring *platform, struct mp_notes *notes);
+			  struct keyring *platform, struct machine_parts_notes *notes);
 
 #endif

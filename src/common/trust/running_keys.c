@@ -11,15 +11,15 @@
 /* include/uapi/linux/keyctl.h */
 #define RK_KEYCTL_READ 11
 
-static const char *const ring_names[RK_N] = {
-	[RK_BUILTIN] = ".builtin_trusted_keys",
-	[RK_SECONDARY] = ".secondary_trusted_keys",
-	[RK_MACHINE] = ".machine",
-	[RK_PLATFORM] = ".platform",
-	[RK_BLACKLIST] = ".blacklist",
+static const char *const ring_names[RUNNING_KEYS_N] = {
+	[RUNNING_KEYS_BUILTIN] = ".builtin_trusted_keys",
+	[RUNNING_KEYS_SECONDARY] = ".secondary_trusted_keys",
+	[RUNNING_KEYS_MACHINE] = ".machine",
+	[RUNNING_KEYS_PLATFORM] = ".platform",
+	[RUNNING_KEYS_BLACKLIST] = ".blacklist",
 };
 
-const char *running_keys_ring_name(enum rk_ring r)
+const char *running_keys_ring_name(enum running_keys_ring r)
 {
 	return ring_names[r];
 }
@@ -34,12 +34,12 @@ static void cut_summary(char *s)
 		*p = 0;
 }
 
-static int one_line(struct rk_state *s, char *line)
+static int one_line(struct running_keys_state *s, char *line)
 {
 	unsigned id;
 	char type[16];
 	int at = 0, i;
-	struct rk_key *v;
+	struct running_keys_key *v;
 
 	/* proc_keys_show(): "%08x %c%c%c%c%c%c%c %5d %4s %08x %5d %5d
 	 * %-9.9s %s..." -- the type is cut to 9 characters */
@@ -48,7 +48,7 @@ static int one_line(struct rk_state *s, char *line)
 		return -EINVAL;
 	cut_summary(line + at);
 	if (strcmp(type, "keyring") == 0) {
-		for (i = 0; i < RK_N; i++)
+		for (i = 0; i < RUNNING_KEYS_N; i++)
 			if (strcmp(line + at, ring_names[i]) == 0)
 				s->ring_id[i] = id;
 		return 0;
@@ -66,7 +66,7 @@ static int one_line(struct rk_state *s, char *line)
 	return 0;
 }
 
-int running_keys_parse(const char *text, size_t len, struct rk_state *s)
+int running_keys_parse(const char *text, size_t len, struct running_keys_state *s)
 {
 	char *copy = malloc(len + 1), *p, *end;
 	int ret = 0;
@@ -89,7 +89,7 @@ int running_keys_parse(const char *text, size_t len, struct rk_state *s)
 	return ret;
 }
 
-static struct rk_key *by_id(struct rk_state *s, uint32_t id)
+static struct running_keys_key *by_id(struct running_keys_state *s, uint32_t id)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (s->keys[i].id == id)
@@ -97,9 +97,9 @@ static struct rk_key *by_id(struct rk_state *s, uint32_t id)
 	return NULL;
 }
 
-int running_keys_read_members(struct rk_state *s)
+int running_keys_read_members(struct running_keys_state *s)
 {
-	for (int r = 0; r < RK_N; r++) {
+	for (int r = 0; r < RUNNING_KEYS_N; r++) {
 		int32_t ids[4096];
 		long n;
 
@@ -112,7 +112,7 @@ int running_keys_read_members(struct rk_state *s)
 		if ((size_t)n > sizeof(ids))
 			n = sizeof(ids);
 		for (long i = 0; i < n / (long)sizeof(ids[0]); i++) {
-			struct rk_key *k = by_id(s, (uint32_t)ids[i]);
+			struct running_keys_key *k = by_id(s, (uint32_t)ids[i]);
 
 			if (k && k->ring < 0)
 				k->ring = r;
@@ -122,7 +122,8 @@ int running_keys_read_members(struct rk_state *s)
 	return 0;
 }
 
-const struct rk_key *running_keys_find(const struct rk_state *s, const char *desc)
+const struct running_keys_key *running_keys_find(const struct running_keys_state *s,
+						 const char *desc)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (strcmp(s->keys[i].desc, desc) == 0)
@@ -130,7 +131,7 @@ const struct rk_key *running_keys_find(const struct rk_state *s, const char *des
 	return NULL;
 }
 
-void running_keys_free(struct rk_state *s)
+void running_keys_free(struct running_keys_state *s)
 {
 	free(s->keys);
 	memset(s, 0, sizeof(*s));

@@ -18,27 +18,27 @@
 #include <stdint.h>
 
 /* The keyrings a module's verdict can depend on. */
-enum rk_ring {
-	RK_BUILTIN,		/* .builtin_trusted_keys */
-	RK_SECONDARY,		/* .secondary_trusted_keys */
-	RK_MACHINE,		/* .machine */
-	RK_PLATFORM,		/* .platform */
-	RK_BLACKLIST,		/* .blacklist */
-	RK_N,
+enum running_keys_ring {
+	RUNNING_KEYS_BUILTIN,		/* .builtin_trusted_keys */
+	RUNNING_KEYS_SECONDARY,		/* .secondary_trusted_keys */
+	RUNNING_KEYS_MACHINE,		/* .machine */
+	RUNNING_KEYS_PLATFORM,		/* .platform */
+	RUNNING_KEYS_BLACKLIST,		/* .blacklist */
+	RUNNING_KEYS_N,
 };
 
-const char *running_keys_ring_name(enum rk_ring r);
+const char *running_keys_ring_name(enum running_keys_ring r);
 
-struct rk_key {
+struct running_keys_key {
 	uint32_t id;
 	char desc[256];		/* without the ": summary" */
-	int ring;		/* enum rk_ring holding it, -1: not known */
+	int ring;		/* enum running_keys_ring holding it, -1: not known */
 };
 
-struct rk_state {
-	struct rk_key *keys;	/* the asymmetric keys listed */
+struct running_keys_state {
+	struct running_keys_key *keys;	/* the asymmetric keys listed */
 	size_t n;
-	uint32_t ring_id[RK_N];	/* 0: not listed */
+	uint32_t ring_id[RUNNING_KEYS_N];	/* 0: not listed */
 	bool members;		/* each key's ring is known (keyctl) */
 };
 
@@ -46,19 +46,20 @@ struct rk_state {
  * Parse /proc/keys text into s.  0, -EINVAL for a line that is no
  * /proc/keys line, -ENOMEM.  running_keys_free in every case.
  */
-int running_keys_parse(const char *text, size_t len, struct rk_state *s);
+int running_keys_parse(const char *text, size_t len, struct running_keys_state *s);
 
 /*
  * Which of the listed keyrings holds each key, by keyctl(KEYCTL_READ)
- * of each keyring (a key linked into two keeps the first, in rk_ring
+ * of each keyring (a key linked into two keeps the first, in running_keys_ring
  * order).  Only for the kernel this process runs on.  0 (s->members
  * set), or -errno from keyctl (-EACCES without root).
  */
-int running_keys_read_members(struct rk_state *s);
+int running_keys_read_members(struct running_keys_state *s);
 
 /* The key of that description, or NULL. */
-const struct rk_key *running_keys_find(const struct rk_state *s, const char *desc);
+const struct running_keys_key *running_keys_find(const struct running_keys_state *s,
+						 const char *desc);
 
-void running_keys_free(struct rk_state *s);
+void running_keys_free(struct running_keys_state *s);
 
 #endif

@@ -12,8 +12,8 @@
  * several hundred */
 #define TS_MAX_IMAGE ((size_t)1 << 30)
 
-int trust_sources_add_vmlinux(const struct ts_stores *st, const char *path,
-			      struct ts_note *note)
+int trust_sources_add_vmlinux(const struct trust_sources_stores *st, const char *path,
+			      struct trust_sources_note *note)
 {
 	struct kernel_image img;
 	struct infile f = { .fd = -1 };
@@ -111,10 +111,10 @@ int trust_sources_vmlinux_banner(const char *path, char *out, size_t size)
 }
 
 struct esl_ctx {
-	const struct ts_stores *st;
+	const struct trust_sources_stores *st;
 	const char *path;
-	enum ts_esl_role role;
-	struct ts_note *note;
+	enum trust_sources_esl_role role;
+	struct trust_sources_note *note;
 	int n;
 };
 
@@ -125,7 +125,7 @@ struct esl_ctx {
  * refused is tried in .platform (machine_keyring.c:
  * add_to_machine_keyring()).
  */
-static int esl_machine_ca(struct esl_ctx *c, const struct esl_entry *e)
+static int esl_machine_ca(struct esl_ctx *c, const struct efi_siglist_entry *e)
 {
 	struct keyring *t = c->st->trusted;
 	size_t n0 = t->n;
@@ -138,10 +138,10 @@ static int esl_machine_ca(struct esl_ctx *c, const struct esl_entry *e)
 		return ret;
 	x = t->certs[t->n - 1];
 	if (x->ca && x->keycertsign &&
-	    !(c->role == TS_ESL_MACHINE_CA_MAX && x->digsig))
+	    !(c->role == TRUST_SOURCES_ESL_MACHINE_CA_MAX && x->digsig))
 		return 0;
 	x->keyring = ".platform";
-	x->filed_why = c->role == TS_ESL_MACHINE_CA_MAX ?
+	x->filed_why = c->role == TRUST_SOURCES_ESL_MACHINE_CA_MAX ?
 		"MokListRT, refused by .machine: not a CA key without "
 		"digitalSignature (INTEGRITY_CA_MACHINE_KEYRING_MAX)" :
 		"MokListRT, refused by .machine: not a CA key with keyCertSign "
@@ -149,53 +149,53 @@ static int esl_machine_ca(struct esl_ctx *c, const struct esl_entry *e)
 	return keyring_move_last(t, c->st->platform);
 }
 
-static int esl_entry(void *p, const struct esl_entry *e)
+static int take_entry(void *p, const struct efi_siglist_entry *e)
 {
 	struct esl_ctx *c = p;
 	struct keyring *cs;
 
 	switch (e->type) {
-	case ESL_X509:
+	case EFI_SIGLIST_X509:
 		/* uefi_revocation_list_x509() adds nothing without
 		 * SYSTEM_REVOCATION_LIST (include/keys/system_keyring.h) */
-		if (c->role == TS_ESL_DBX_HASHES)
+		if (c->role == TRUST_SOURCES_ESL_DBX_HASHES)
 			break;
 		c->note->x509++;
-		if (c->role == TS_ESL_MACHINE_CA ||
-		    c->role == TS_ESL_MACHINE_CA_MAX)
+		if (c->role == TRUST_SOURCES_ESL_MACHINE_CA ||
+		    c->role == TRUST_SOURCES_ESL_MACHINE_CA_MAX)
 			return esl_machine_ca(c, e);
-		cs = c->role == TS_ESL_TRUSTED ? c->st->trusted :
-		     c->role == TS_ESL_PLATFORM ? c->st->platform :
+		cs = c->role == TRUST_SOURCES_ESL_TRUSTED ? c->st->trusted :
+		     c->role == TRUST_SOURCES_ESL_PLATFORM ? c->st->platform :
 		     c->st->revoked;
 		return keyring_add_der(cs, c->path, (int)c->note->x509, e->data,
 				  e->len, c->st->kr, c->st->bl);
-	case ESL_X509_SHA256:
+	case EFI_SIGLIST_X509_SHA256:
 		/* EFI_CERT_X509_SHA256: SHA-256 of the TBS, then 16 bytes of
 		 * revocation time */
-		if ((c->role != TS_ESL_DBX && c->role != TS_ESL_DBX_HASHES) ||
+		if ((c->role != TRUST_SOURCES_ESL_DBX && c->role != TRUST_SOURCES_ESL_DBX_HASHES) ||
 		    e->len < 32) {
 			c->note->other++;
 			return 0;
 		}
 		c->note->tbs_hashes++;
 		return blacklist_add(c->st->bl, true, e->data, 32);
-	case ESL_SHA256:
-		if ((c->role != TS_ESL_DBX && c->role != TS_ESL_DBX_HASHES) ||
+	case EFI_SIGLIST_SHA256:
+		if ((c->role != TRUST_SOURCES_ESL_DBX && c->role != TRUST_SOURCES_ESL_DBX_HASHES) ||
 		    e->len != 32) {
 			c->note->other++;
 			return 0;
 		}
 		c->note->bin_hashes++;
 		return blacklist_add(c->st->bl, false, e->data, 32);
-	case ESL_OTHER:
+	case EFI_SIGLIST_OTHER:
 		break;
 	}
 	c->note->other++;
 	return 0;
 }
 
-int trust_sources_add_esl(const struct ts_stores *st, const char *path, bool efivar,
-			  enum ts_esl_role role, struct ts_note *note)
+int trust_sources_add_esl(const struct trust_sources_stores *st, const char *path, bool efivar,
+			  enum trust_sources_esl_role role, struct trust_sources_note *note)
 {
 	struct esl_ctx c = { st, path, role, note, 0 };
 	uint8_t *buf;
@@ -212,7 +212,7 @@ int trust_sources_add_esl(const struct ts_stores *st, const char *path, bool efi
 			    "efivarfs attributes" : NULL;
 		return ret;
 	}
-	ret = efi_siglist_walk(buf, len, esl_entry, &c, &note->bad_off);
+	ret = efi_siglist_walk(buf, len, take_entry, &c, &note->bad_off);
 	if (ret == -EBADMSG)
 		note->why = "EFI_SIGNATURE_LIST sizes overrun the data or do "
 			    "not fit together";
@@ -220,10 +220,10 @@ int trust_sources_add_esl(const struct ts_stores *st, const char *path, bool efi
 	return ret;
 }
 
-const char *trust_sources_efivar(enum ts_esl_role role, bool mok)
+const char *trust_sources_efivar(enum trust_sources_esl_role role, bool mok)
 {
 	if (mok)
-		return ESL_EFIVARS "/" ESL_VAR_MOK;
-	return role == TS_ESL_DBX || role == TS_ESL_DBX_HASHES ? ESL_EFIVARS "/" ESL_VAR_DBX
-				  : ESL_EFIVARS "/" ESL_VAR_DB;
+		return EFI_SIGLIST_EFIVARS "/" EFI_SIGLIST_VAR_MOK;
+	return role == TRUST_SOURCES_ESL_DBX || role == TRUST_SOURCES_ESL_DBX_HASHES ? EFI_SIGLIST_EFIVARS "/" EFI_SIGLIST_VAR_DBX
+				  : EFI_SIGLIST_EFIVARS "/" EFI_SIGLIST_VAR_DB;
 }

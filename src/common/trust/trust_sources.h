@@ -9,7 +9,7 @@
  *   --esl FILE, MOK   trusted: .machine is linked into the secondary
  *                     keyring (CONFIG_INTEGRITY_MACHINE_KEYRING)
  *   UEFI db           .platform: modules only through the distribution
- *                     fallback (kernel/verify.h, kv_ctx.platform)
+ *                     fallback (kernel/verify.h, verify_ctx.platform)
  *   dbx X.509         revocation certificates (uefi_revocation_list_x509)
  *   dbx X509_SHA256   "tbs:" blacklist hashes (uefi_blacklist_x509_tbs)
  *   dbx SHA256        "bin:" hashes (uefi_blacklist_binary): consulted by
@@ -24,14 +24,14 @@
 #include "kernel/x509.h"
 #include "trust/kernel_image.h"
 
-struct ts_stores {
-	const struct kr_rules *kr;
+struct trust_sources_stores {
+	const struct rules_rules *kr;
 	struct keyring *trusted, *revoked, *platform;
 	struct blacklist *bl;
 };
 
 /* What one source gave, for messages. */
-struct ts_note {
+struct trust_sources_note {
 	/* kernel image */
 	enum compress_fmt comp;
 	enum kernel_image_how how;
@@ -53,8 +53,8 @@ struct ts_note {
  * st->bl (hashes first, as the kernel loads them).
  * -errno (note->why) when the image cannot be read or understood.
  */
-int trust_sources_add_vmlinux(const struct ts_stores *st, const char *path,
-			      struct ts_note *note);
+int trust_sources_add_vmlinux(const struct trust_sources_stores *st, const char *path,
+			      struct trust_sources_note *note);
 
 /* The release of a kernel image (kernel_image_version()); -errno when the
  * file cannot be read or holds none (-ENOENT), -EINVAL when empty. */
@@ -63,31 +63,31 @@ int trust_sources_vmlinux_version(const char *path, char *out, size_t size);
 /* Its version line (kernel_image_banner()); -errno as above. */
 int trust_sources_vmlinux_banner(const char *path, char *out, size_t size);
 
-enum ts_esl_role {
-	TS_ESL_TRUSTED,		/* --esl FILE, --mok */
-	TS_ESL_PLATFORM,	/* --efi-db */
-	TS_ESL_DBX,		/* --dbx FILE, --efi-dbx */
+enum trust_sources_esl_role {
+	TRUST_SOURCES_ESL_TRUSTED,		/* --esl FILE, --mok */
+	TRUST_SOURCES_ESL_PLATFORM,	/* --efi-db */
+	TRUST_SOURCES_ESL_DBX,		/* --dbx FILE, --efi-dbx */
 	/* dbx or MokListXRT of a kernel without SYSTEM_REVOCATION_LIST:
 	 * hashes only, its X.509 entries counted as other */
-	TS_ESL_DBX_HASHES,
+	TRUST_SOURCES_ESL_DBX_HASHES,
 	/* MokListRT into a .machine restricted to CA keys
 	 * (restrict_link_by_ca, _MAX: not digitalSignature either); a key
 	 * refused goes to .platform (add_to_machine_keyring) */
-	TS_ESL_MACHINE_CA,
-	TS_ESL_MACHINE_CA_MAX,
+	TRUST_SOURCES_ESL_MACHINE_CA,
+	TRUST_SOURCES_ESL_MACHINE_CA_MAX,
 };
 
 /*
  * Load a signature list (a file, or efivar when efivar is true: 4 bytes
  * of attributes first).  X.509 entries go where role says; hash entries
- * go to st->bl for TS_ESL_DBX(_HASHES) and are counted (and ignored, as the
+ * go to st->bl for TRUST_SOURCES_ESL_DBX(_HASHES) and are counted (and ignored, as the
  * kernel's db and MOK handlers ignore them) otherwise.  -ENOENT when the
  * file or variable is absent, -EBADMSG (note->bad_off) when malformed.
  */
-int trust_sources_add_esl(const struct ts_stores *st, const char *path, bool efivar,
-			  enum ts_esl_role role, struct ts_note *note);
+int trust_sources_add_esl(const struct trust_sources_stores *st, const char *path, bool efivar,
+			  enum trust_sources_esl_role role, struct trust_sources_note *note);
 
 /* The efivarfs file of db, dbx or MokListRT (static storage). */
-const char *trust_sources_efivar(enum ts_esl_role role, bool mok);
+const char *trust_sources_efivar(enum trust_sources_esl_role role, bool mok);
 
 #endif

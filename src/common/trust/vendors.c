@@ -4,7 +4,8 @@
 
 #include "trust/vendors.h"
 
-#define OPTS_COMMON (KC_SECONDARY | KC_MACHINE | KC_PLATFORM | KC_LOAD_UEFI)
+#define OPTS_COMMON (KERNEL_CONFIG_SECONDARY | KERNEL_CONFIG_MACHINE | \
+		     KERNEL_CONFIG_PLATFORM | KERNEL_CONFIG_LOAD_UEFI)
 #define SPAN(a, b) { (a), (b) }
 
 /*
@@ -12,13 +13,13 @@
  * vendor's shipped x86_64 config, trimmed into tests/fixtures/vendor/ by
  * tests/fixtures/vendor-configs.sh (which names the same sources).
  */
-static const struct vendors_row rows[KM_VENDOR_N] = {
+static const struct vendors_row rows[VENDORS_N] = {
 	/* Nothing says whose kernel: kernel.org's patches, and the options
 	 * a distribution kernel has (the firmware stage's
 	 * config-efi.fragment), lockdown assumed under Secure Boot. */
-	[KM_VENDOR_UNKNOWN] = {
-		KM_VENDOR_UNKNOWN, "unknown", "unknown (judged as kernel.org's)",
-		false, SPAN(0, 0), SPAN(0, 0), KC_LOCK_INTEGRITY,
+	[VENDORS_UNKNOWN] = {
+		VENDORS_UNKNOWN, "unknown", "unknown (judged as kernel.org's)",
+		false, SPAN(0, 0), SPAN(0, 0), KERNEL_CONFIG_LOCK_INTEGRITY,
 		{ OPTS_COMMON, false, true, true, false },
 		"none: a distribution kernel's keyring options assumed",
 	},
@@ -32,19 +33,19 @@ static const struct vendors_row rows[KM_VENDOR_N] = {
 	 * 6.12.118-1~deb12u1 and linux-config-6.1 6.1.192-3,
 	 * config.amd64_none_amd64: IMA_ARCH_POLICY=y,
 	 * LOCK_DOWN_IN_EFI_SECURE_BOOT=y, SYSTEM_REVOCATION_LIST unset. */
-	[KM_VENDOR_DEBIAN] = {
-		KM_VENDOR_DEBIAN, "debian", "Debian",
-		true, SPAN(0, KR_V(6, 13)), SPAN(KR_V(6, 13), KR_V(7, 3)),
-		KC_LOCK_INTEGRITY,
+	[VENDORS_DEBIAN] = {
+		VENDORS_DEBIAN, "debian", "Debian",
+		true, SPAN(0, RULES_V(6, 13)), SPAN(RULES_V(6, 13), RULES_V(7, 3)),
+		KERNEL_CONFIG_LOCK_INTEGRITY,
 		{ OPTS_COMMON, true, true, false, false },
 		"Debian's linux-config-6.12 6.12.118-1~deb12u1",
 	},
 	/* kernel.org: torvalds/linux kernel/module/signing.c (no retry),
 	 * machine_keyring.c trust_moklist() (MokListTrustedRT); no
 	 * Secure Boot lockdown patch. */
-	[KM_VENDOR_MAINLINE] = {
-		KM_VENDOR_MAINLINE, "mainline", "kernel.org",
-		false, SPAN(0, 0), SPAN(0, 0), KC_LOCK_INTEGRITY,
+	[VENDORS_MAINLINE] = {
+		VENDORS_MAINLINE, "mainline", "kernel.org",
+		false, SPAN(0, 0), SPAN(0, 0), KERNEL_CONFIG_LOCK_INTEGRITY,
 		{ OPTS_COMMON, false, true, true, false },
 		"none (kernel.org ships no config): a distribution kernel's "
 		"keyring options assumed",
@@ -57,9 +58,9 @@ static const struct vendors_row rows[KM_VENDOR_N] = {
 	 * IMA_ARCH_POLICY=y, LOCK_DOWN_IN_SECURE_BOOT=y (Ubuntu's name),
 	 * SYSTEM_REVOCATION_LIST=y, INTEGRITY_CA_MACHINE_KEYRING=n,
 	 * MODULE_SIG_FORCE=n.  trust_moklist(): not read, kernel.org's. */
-	[KM_VENDOR_UBUNTU] = {
-		KM_VENDOR_UBUNTU, "ubuntu", "Ubuntu",
-		true, SPAN(0, 0), SPAN(0, 0), KC_LOCK_INTEGRITY,
+	[VENDORS_UBUNTU] = {
+		VENDORS_UBUNTU, "ubuntu", "Ubuntu",
+		true, SPAN(0, 0), SPAN(0, 0), KERNEL_CONFIG_LOCK_INTEGRITY,
 		{ OPTS_COMMON, true, true, true, false },
 		"Ubuntu's debian.master/config/annotations (26.04)",
 	},
@@ -71,10 +72,10 @@ static const struct vendors_row rows[KM_VENDOR_N] = {
 	 * kernel-x86_64-fedora.config and kernel-x86_64-rhel.config:
 	 * IMA_ARCH_POLICY=y, INTEGRITY_CA_MACHINE_KEYRING(_MAX)=y,
 	 * LOCK_DOWN_IN_EFI_SECURE_BOOT=y, SYSTEM_REVOCATION_LIST unset. */
-	[KM_VENDOR_FEDORA] = {
-		KM_VENDOR_FEDORA, "fedora", "Fedora/RHEL",
-		true, SPAN(0, 0), SPAN(0, 0), KC_LOCK_INTEGRITY,
-		{ OPTS_COMMON | KC_CA_MACHINE | KC_CA_MACHINE_MAX, true, true,
+	[VENDORS_FEDORA] = {
+		VENDORS_FEDORA, "fedora", "Fedora/RHEL",
+		true, SPAN(0, 0), SPAN(0, 0), KERNEL_CONFIG_LOCK_INTEGRITY,
+		{ OPTS_COMMON | KERNEL_CONFIG_CA_MACHINE | KERNEL_CONFIG_CA_MACHINE_MAX, true, true,
 		  false, false },
 		"kernel-ark's kernel-x86_64-fedora.config (6.17.7)",
 	},
@@ -85,9 +86,9 @@ static const struct vendors_row rows[KM_VENDOR_N] = {
 	 * openSUSE/kernel-source@8b68be23 config/x86_64/default (6.4.0):
 	 * IMA_ARCH_POLICY=y, LOCK_DOWN_IN_EFI_SECURE_BOOT=y,
 	 * SYSTEM_REVOCATION_LIST=y, INTEGRITY_CA_MACHINE_KEYRING unset. */
-	[KM_VENDOR_SUSE] = {
-		KM_VENDOR_SUSE, "suse", "openSUSE/SLES",
-		true, SPAN(0, 0), SPAN(0, 0), KC_LOCK_CONFIDENTIALITY,
+	[VENDORS_SUSE] = {
+		VENDORS_SUSE, "suse", "openSUSE/SLES",
+		true, SPAN(0, 0), SPAN(0, 0), KERNEL_CONFIG_LOCK_CONFIDENTIALITY,
 		{ OPTS_COMMON, true, true, true, false },
 		"openSUSE/kernel-source config/x86_64/default (6.4.0)",
 	},
@@ -97,20 +98,20 @@ static const struct vendors_row rows[KM_VENDOR_N] = {
 	 * Secure Boot lockdown option, SYSTEM_REVOCATION_LIST=y,
 	 * MODULE_SIG_KEY_TYPE_ECDSA, MODULE_SIG_SHA512,
 	 * INTEGRITY_CA_MACHINE_KEYRING unset; no module signing patch. */
-	[KM_VENDOR_ARCH] = {
-		KM_VENDOR_ARCH, "arch", "Arch Linux",
-		false, SPAN(0, 0), SPAN(0, 0), KC_LOCK_INTEGRITY,
+	[VENDORS_ARCH] = {
+		VENDORS_ARCH, "arch", "Arch Linux",
+		false, SPAN(0, 0), SPAN(0, 0), KERNEL_CONFIG_LOCK_INTEGRITY,
 		{ OPTS_COMMON, false, false, true, false },
 		"Arch's config (7.1.7-arch1)",
 	},
 };
 
-const struct vendors_row *vendors_row_of(enum km_vendor v)
+const struct vendors_row *vendors_row_of(enum vendors_id v)
 {
-	return &rows[v < KM_VENDOR_N ? v : KM_VENDOR_UNKNOWN];
+	return &rows[v < VENDORS_N ? v : VENDORS_UNKNOWN];
 }
 
-const char *vendors_name(enum km_vendor v)
+const char *vendors_name(enum vendors_id v)
 {
 	return vendors_row_of(v)->name;
 }
@@ -118,8 +119,8 @@ const char *vendors_name(enum km_vendor v)
 int vendors_by_name(const char *name)
 {
 	if (strcmp(name, "kernel.org") == 0)
-		return KM_VENDOR_MAINLINE;
-	for (int v = KM_VENDOR_DEBIAN; v < KM_VENDOR_N; v++)
+		return VENDORS_MAINLINE;
+	for (int v = VENDORS_DEBIAN; v < VENDORS_N; v++)
 		if (strcmp(name, rows[v].name) == 0)
 			return v;
 	return -1;
@@ -155,7 +156,7 @@ static bool banner_release(const char *banner, char *out, size_t n)
 	return true;
 }
 
-enum km_vendor vendors_detect(const char *banner, const char *release,
+enum vendors_id vendors_detect(const char *banner, const char *release,
 			      const char *pkgbase, const char **why)
 {
 	char rel[128];
@@ -164,7 +165,7 @@ enum km_vendor vendors_detect(const char *banner, const char *release,
 	 * /usr/lib/modules/R/pkgbase; mkinitcpio names /boot's image by it */
 	if (pkgbase && pkgbase[0]) {
 		*why = "Arch's /usr/lib/modules/RELEASE/pkgbase is there";
-		return KM_VENDOR_ARCH;
+		return VENDORS_ARCH;
 	}
 	/* "6.1.0-41-amd64 (debian-kernel@lists.debian.org) ... #1 SMP
 	 * PREEMPT_DYNAMIC Debian 6.1.158-1 (2025-11-09)": the builder
@@ -172,41 +173,41 @@ enum km_vendor vendors_detect(const char *banner, const char *release,
 	if (banner && (strstr(banner, "(debian-kernel@lists.debian.org)") ||
 		       strstr(banner, " Debian "))) {
 		*why = "the image's version line names Debian";
-		return KM_VENDOR_DEBIAN;
+		return VENDORS_DEBIAN;
 	}
 	/* "#52-Ubuntu SMP": Ubuntu's UTS version (debian/rules.d) */
 	if (banner && strstr(banner, "-Ubuntu ")) {
 		*why = "the image's version line names Ubuntu (#N-Ubuntu)";
-		return KM_VENDOR_UBUNTU;
+		return VENDORS_UBUNTU;
 	}
 	/* kernel.spec: "6.17.7-300.fc43.x86_64", "5.14.0-503.el9.x86_64" */
 	if (has_mark(release, ".fc") || has_mark(release, ".el")) {
 		*why = "the release is Fedora's or RHEL's (.fcNN, .elN)";
-		return KM_VENDOR_FEDORA;
+		return VENDORS_FEDORA;
 	}
 	if (banner && banner_release(banner, rel, sizeof(rel)) &&
 	    (has_mark(rel, ".fc") || has_mark(rel, ".el"))) {
 		*why = "the image's version line names a Fedora or RHEL "
 		       "release (.fcNN, .elN)";
-		return KM_VENDOR_FEDORA;
+		return VENDORS_FEDORA;
 	}
 	/* rpm/kernel-binary.spec.in: built by geeko@buildhost with "gcc
 	 * (SUSE Linux)"; releases end in the flavour ("-default") */
 	if (banner && (strstr(banner, "(geeko@buildhost)") ||
 		       strstr(banner, "(SUSE Linux)"))) {
 		*why = "the image's version line names SUSE (geeko@buildhost)";
-		return KM_VENDOR_SUSE;
+		return VENDORS_SUSE;
 	}
 	/* "6.12.8-arch1-1 (linux@archlinux)", "(linux-lts@archlinux)" */
 	if (banner && strstr(banner, "@archlinux)")) {
 		*why = "the image's version line names Arch's builder";
-		return KM_VENDOR_ARCH;
+		return VENDORS_ARCH;
 	}
 	*why = banner ? "the image's version line names no known vendor: "
 			"judged as kernel.org's (give --kernel-vendor)" :
 			"no image version line: judged as kernel.org's "
 			"(give --kernel-vendor)";
-	return KM_VENDOR_UNKNOWN;
+	return VENDORS_UNKNOWN;
 }
 
 /*
@@ -222,20 +223,20 @@ enum km_vendor vendors_detect(const char *banner, const char *release,
  * option settles it whatever the release.
  */
 static const struct {
-	int mm;			/* KR_V(major, minor) */
+	int mm;			/* RULES_V(major, minor) */
 	int sublevel;		/* the first release of that line */
 	const char *why;
 } arch_sb_since[] = {
 	/* mainline: in v7.1 (integrity-v7.1 pull, 31a6a07eefeb) */
-	{ KR_V(7, 1), 0, "kernel.org 7.1 and later ask arch_get_secureboot()" },
+	{ RULES_V(7, 1), 0, "kernel.org 7.1 and later ask arch_get_secureboot()" },
 	/* Debian's linux 6.12.111-1 changelog lists both commits among
 	 * "Update to 6.12.110" (linux-source-6.12 6.12.118-1~deb12u1,
 	 * changelog.Debian.gz) */
-	{ KR_V(6, 12), 110, "6.12.110 and later ask arch_get_secureboot() "
+	{ RULES_V(6, 12), 110, "6.12.110 and later ask arch_get_secureboot() "
 	  "(stable backport)" },
 };
 
-bool vendors_mok_asks_arch(const struct kconfig *kc, const char *version,
+bool vendors_mok_asks_arch(const struct kernel_config *kc, const char *version,
 			   const char **why)
 {
 	int maj = 0, min = 0, sub = 0;
@@ -246,7 +247,7 @@ bool vendors_mok_asks_arch(const struct kconfig *kc, const char *version,
 		return true;
 	}
 	if (version && sscanf(version, "%d.%d.%d", &maj, &min, &sub) >= 2) {
-		int mm = KR_V(maj, min);
+		int mm = RULES_V(maj, min);
 
 		if (mm >= arch_sb_since[0].mm) {
 			*why = arch_sb_since[0].why;

@@ -17,20 +17,20 @@
 #include "kernel/kernel_config.h"
 #include "kernel/rules.h"
 
-enum km_vendor {
-	KM_VENDOR_UNKNOWN,	/* judged as kernel.org's, and said */
-	KM_VENDOR_DEBIAN,
-	KM_VENDOR_MAINLINE,	/* kernel.org */
-	KM_VENDOR_UBUNTU,
-	KM_VENDOR_FEDORA,	/* Fedora, RHEL, CentOS Stream and rebuilds */
-	KM_VENDOR_SUSE,		/* openSUSE Tumbleweed/Leap, SLES */
-	KM_VENDOR_ARCH,
-	KM_VENDOR_N,
+enum vendors_id {
+	VENDORS_UNKNOWN,	/* judged as kernel.org's, and said */
+	VENDORS_DEBIAN,
+	VENDORS_MAINLINE,	/* kernel.org */
+	VENDORS_UBUNTU,
+	VENDORS_FEDORA,	/* Fedora, RHEL, CentOS Stream and rebuilds */
+	VENDORS_SUSE,		/* openSUSE Tumbleweed/Leap, SLES */
+	VENDORS_ARCH,
+	VENDORS_N,
 };
 
 /* The options a vendor ships, taken when no .config is found. */
-struct vd_options {
-	unsigned keyrings;	/* enum kc_keyring bits */
+struct vendors_options {
+	unsigned keyrings;	/* enum kernel_config_keyring bits */
 	bool ima_arch_policy;	/* IMA, IMA_ARCH_POLICY,
 				 * IMA_SECURE_AND_OR_TRUSTED_BOOT */
 	bool lockdown_in_sb;	/* LOCK_DOWN_IN_(EFI_)SECURE_BOOT */
@@ -39,7 +39,7 @@ struct vd_options {
 };
 
 struct vendors_row {
-	enum km_vendor vendor;
+	enum vendors_id vendor;
 	const char *name;	/* --kernel-vendor and the JSON */
 	const char *title;	/* for messages */
 	/* kernel/module/signing.c mod_verify_sig(): an -ENOKEY module is
@@ -49,16 +49,16 @@ struct vendors_row {
 	/* machine_keyring.c trust_moklist() returns true whatever shim
 	 * published, on these releases; on trust_unknown's it is not known
 	 * (kernel.org's taken, and said) */
-	struct kr_span trust_always, trust_unknown;
+	struct rules_span trust_always, trust_unknown;
 	/* the level efi_set_secure_boot()'s lockdown patch raises to */
-	enum kc_lockdown sb_level;
-	struct vd_options shipped;
+	enum kernel_config_lockdown sb_level;
+	struct vendors_options shipped;
 	const char *shipped_from;	/* whose config shipped[] was read from */
 };
 
-const struct vendors_row *vendors_row_of(enum km_vendor v);
+const struct vendors_row *vendors_row_of(enum vendors_id v);
 /* "debian", "ubuntu", ..., "mainline", "unknown" */
-const char *vendors_name(enum km_vendor v);
+const char *vendors_name(enum vendors_id v);
 /* A --kernel-vendor name (kernel.org's also as "kernel.org"), or -1. */
 int vendors_by_name(const char *name);
 /* The names --kernel-vendor takes, for messages: "debian, ubuntu, ..." */
@@ -68,9 +68,9 @@ const char *vendors_names(void);
  * The vendor a kernel's own marks name: its version line (banner: the
  * builder and UTS version, may be NULL), its release string and Arch's
  * /usr/lib/modules/R/pkgbase (pkgbase: "" when none).  *why gets the
- * mark, in words (static).  KM_VENDOR_UNKNOWN when none.
+ * mark, in words (static).  VENDORS_UNKNOWN when none.
  */
-enum km_vendor vendors_detect(const char *banner, const char *release,
+enum vendors_id vendors_detect(const char *banner, const char *release,
 			      const char *pkgbase, const char **why);
 
 /*
@@ -82,7 +82,7 @@ enum km_vendor vendors_detect(const char *banner, const char *release,
  * "6.12.110", "7.1.7-arch1", "6.12.0-55.el10"; NULL or "" when not
  * known).  *why gets the reason (static).
  */
-bool vendors_mok_asks_arch(const struct kconfig *kc, const char *version,
+bool vendors_mok_asks_arch(const struct kernel_config *kc, const char *version,
 			   const char **why);
 
 #endif

@@ -97,7 +97,7 @@ static int usable_key(const struct ms_p11_direct *d)
 	       (mi.flags & CKF_SIGN);
 }
 
-int ms_p11_direct_new(const struct ms_token *tok, X509 *cert,
+int ms_p11_direct_new(const struct ms_p11_load_token *tok, X509 *cert,
 		      const EVP_MD *md, struct ms_p11_direct **out)
 {
 	static const uint8_t zero[EVP_MAX_MD_SIZE];

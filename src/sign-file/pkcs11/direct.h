@@ -37,7 +37,7 @@ struct ms_p11_direct;
 
 /* Set up the key of tok (a pkcs11: key, cert its certificate) to sign
  * md's DigestInfo, with the first operation armed.  -ENOTSUP as above. */
-int ms_p11_direct_new(const struct ms_token *tok, X509 *cert,
+int ms_p11_direct_new(const struct ms_p11_load_token *tok, X509 *cert,
 		      const EVP_MD *md, struct ms_p11_direct **out);
 
 /*

@@ -14,14 +14,14 @@
 #include "sign-file/pkcs11/load.h"
 #include "sign-file/pkcs11/token.h"
 
-struct ms_token {
-	struct ms_p11_session *sess;	/* step-by-step checks, login */
+struct ms_p11_load_token {
+	struct ms_token_session *sess;	/* step-by-step checks, login */
 	OSSL_PROVIDER *prov;		/* the provider that answered */
 	struct ms_engine *eng;		/* or libp11's engine */
 	char via[96];
 };
 
-void ms_p11_load_free(struct ms_token *t)
+void ms_p11_load_free(struct ms_p11_load_token *t)
 {
 	if (!t)
 		return;
@@ -32,17 +32,17 @@ void ms_p11_load_free(struct ms_token *t)
 	free(t);
 }
 
-const char *ms_p11_load_searched(const struct ms_token *t)
+const char *ms_p11_load_searched(const struct ms_p11_load_token *t)
 {
 	return t ? ms_token_list(t->sess) : "";
 }
 
-const struct ms_p11_session *ms_p11_load_session(const struct ms_token *t)
+const struct ms_token_session *ms_p11_load_session(const struct ms_p11_load_token *t)
 {
 	return t ? t->sess : NULL;
 }
 
-const char *ms_p11_load_via(const struct ms_token *t)
+const char *ms_p11_load_via(const struct ms_p11_load_token *t)
 {
 	return t ? t->via : "file";
 }
@@ -54,7 +54,7 @@ const char *ms_p11_load_via(const struct ms_token *t)
  * digests and the CMS code keep working, as in the kernel's sign-file,
  * which loads "pkcs11" and then "default".
  */
-static int choose_route(struct ms_token *t, const struct ms_key_opts *o,
+static int choose_route(struct ms_p11_load_token *t, const struct ms_key_opts *o,
 			const char *module, int module_chosen,
 			const char *pin, enum ms_key_problem *why)
 {
@@ -97,8 +97,8 @@ static int choose_route(struct ms_token *t, const struct ms_key_opts *o,
 
 /* Everything up to "the object exists and the route is chosen". */
 static int prepare(const char *uri, const struct ms_key_opts *o,
-		   const char *pin, struct ms_token **tok, const char *what,
-		   struct ms_p11_uri *u, enum ms_key_problem *why)
+		   const char *pin, struct ms_p11_load_token **tok, const char *what,
+		   struct ms_token_uri *u, enum ms_key_problem *why)
 {
 	const char *module;
 	int err;
@@ -156,10 +156,10 @@ static X509 *plain_cert(const X509 *x)
 }
 
 /* The first object of the wanted type from an OSSL_STORE URI. */
-static void *store_load(const struct ms_token *t, const char *uri,
+static void *store_load(const struct ms_p11_load_token *t, const char *uri,
 			const char *pin, int type)
 {
-	struct ms_pin_state st = { .pin = pin };
+	struct ms_key_pin_state st = { .pin = pin };
 	OSSL_STORE_CTX *ctx;
 	OSSL_STORE_INFO *info;
 	UI_METHOD *ui;
@@ -202,11 +202,11 @@ static void *store_load(const struct ms_token *t, const char *uri,
  * type=private would hide it, and the same URI may name both.
  */
 static int load_object(const char *uri, const struct ms_key_opts *o,
-		       const char *pin, struct ms_token **tok, int type,
+		       const char *pin, struct ms_p11_load_token **tok, int type,
 		       void **obj, enum ms_key_problem *why)
 {
 	bool is_key = type == OSSL_STORE_INFO_PKEY;
-	struct ms_p11_uri *u;
+	struct ms_token_uri *u;
 	int err;
 
 	*obj = NULL;
@@ -244,7 +244,7 @@ out:
 }
 
 int ms_p11_load_key(const char *uri, const struct ms_key_opts *o,
-		    const char *pin, struct ms_token **tok, EVP_PKEY **key,
+		    const char *pin, struct ms_p11_load_token **tok, EVP_PKEY **key,
 		    enum ms_key_problem *why)
 {
 	void *obj;
@@ -256,7 +256,7 @@ int ms_p11_load_key(const char *uri, const struct ms_key_opts *o,
 }
 
 int ms_p11_load_cert(const char *uri, const struct ms_key_opts *o,
-		     const char *pin, struct ms_token **tok, X509 **cert,
+		     const char *pin, struct ms_p11_load_token **tok, X509 **cert,
 		     enum ms_key_problem *why)
 {
 	void *obj;

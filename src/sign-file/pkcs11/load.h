@@ -18,16 +18,16 @@
 #include "sign-file/keys.h"
 
 int ms_p11_load_key(const char *uri, const struct ms_key_opts *o,
-		    const char *pin, struct ms_token **tok, EVP_PKEY **key,
+		    const char *pin, struct ms_p11_load_token **tok, EVP_PKEY **key,
 		    enum ms_key_problem *why);
 int ms_p11_load_cert(const char *uri, const struct ms_key_opts *o,
-		     const char *pin, struct ms_token **tok, X509 **cert,
+		     const char *pin, struct ms_p11_load_token **tok, X509 **cert,
 		     enum ms_key_problem *why);
 /* "provider pkcs11", "engine pkcs11": how the key was reached. */
-const char *ms_p11_load_via(const struct ms_token *t);
+const char *ms_p11_load_via(const struct ms_p11_load_token *t);
 /* The checked, logged-in session of the token (token.h). */
-struct ms_p11_session;
-const struct ms_p11_session *ms_p11_load_session(const struct ms_token *t);
+struct ms_token_session;
+const struct ms_token_session *ms_p11_load_session(const struct ms_p11_load_token *t);
 
 /* The ENGINE half (engine.c): -ENOPKG when OpenSSL has no ENGINE
  * support or libp11's engine is not installed. */

@@ -65,10 +65,10 @@ static int set_attr(char *dst, int *has, const char *v, size_t n)
 	size_t len;
 
 	*has = 1;
-	return pct_decode(v, n, (unsigned char *)dst, MS_P11_ATTR_MAX, &len);
+	return pct_decode(v, n, (unsigned char *)dst, MS_TOKEN_ATTR_MAX, &len);
 }
 
-static int path_attr(struct ms_p11_uri *u, const char *a, size_t n)
+static int path_attr(struct ms_token_uri *u, const char *a, size_t n)
 {
 	const char *eq = memchr(a, '=', n);
 	size_t kl, vl, len;
@@ -115,7 +115,7 @@ static int path_attr(struct ms_p11_uri *u, const char *a, size_t n)
 	return 0;
 }
 
-static int query_attr(struct ms_p11_uri *u, const char *a, size_t n)
+static int query_attr(struct ms_token_uri *u, const char *a, size_t n)
 {
 	const char *eq = memchr(a, '=', n);
 	size_t kl, len;
@@ -132,7 +132,7 @@ static int query_attr(struct ms_p11_uri *u, const char *a, size_t n)
 	return 0;
 }
 
-int ms_token_uri_parse(const char *uri, struct ms_p11_uri *u)
+int ms_token_uri_parse(const char *uri, struct ms_token_uri *u)
 {
 	const char *p, *q, *end;
 	size_t plen;
@@ -185,7 +185,7 @@ int ms_token_uri_parse(const char *uri, struct ms_p11_uri *u)
 	return 0;
 }
 
-const char *ms_token_module_for(const struct ms_p11_uri *u, const char *opt)
+const char *ms_token_module_for(const struct ms_token_uri *u, const char *opt)
 {
 	if (u->module_path[0])
 		return u->module_path;
@@ -194,7 +194,7 @@ const char *ms_token_module_for(const struct ms_p11_uri *u, const char *opt)
 	return MS_P11_KIT_PROXY;
 }
 
-struct ms_p11_session {
+struct ms_token_session {
 	void *dl;
 	CK_FUNCTION_LIST_PTR f;
 	CK_SESSION_HANDLE s;
@@ -204,7 +204,7 @@ struct ms_p11_session {
 	CK_OBJECT_HANDLE key;
 	int key_count;		/* 0, 1, or 2 for "more than one" */
 	/* what a failure names: the token searched, or those present */
-	char tokens[MS_P11_TOKENS_MAX];
+	char tokens[MS_TOKEN_TOKENS_MAX];
 };
 
 /* A blank-padded CK_UTF8CHAR field equals a URI attribute. */
@@ -217,7 +217,7 @@ static int field_eq(const CK_UTF8CHAR *f, size_t flen, const char *want)
 	return strlen(want) == n && memcmp(f, want, n) == 0;
 }
 
-static int token_matches(const CK_TOKEN_INFO *ti, const struct ms_p11_uri *u)
+static int token_matches(const CK_TOKEN_INFO *ti, const struct ms_token_uri *u)
 {
 	if (!(ti->flags & CKF_TOKEN_INITIALIZED))
 		return 0;
@@ -235,7 +235,7 @@ static int token_matches(const CK_TOKEN_INFO *ti, const struct ms_p11_uri *u)
 	return 1;
 }
 
-static int load_module(struct ms_p11_session *p, const char *module)
+static int load_module(struct ms_token_session *p, const char *module)
 {
 	CK_RV (*get_list)(CK_FUNCTION_LIST_PTR_PTR);
 	CK_C_INITIALIZE_ARGS args;
@@ -260,7 +260,7 @@ static int load_module(struct ms_p11_session *p, const char *module)
 
 /* Append "'label' (serial X)" of a token to p->tokens, comma-separated;
  * what runs over the room is left out with "...". */
-static void name_token(struct ms_p11_session *p, const CK_TOKEN_INFO *ti)
+static void name_token(struct ms_token_session *p, const CK_TOKEN_INFO *ti)
 {
 	size_t len = strlen(p->tokens), ll = sizeof(ti->label),
 	       sl = sizeof(ti->serialNumber);
@@ -279,7 +279,7 @@ static void name_token(struct ms_p11_session *p, const CK_TOKEN_INFO *ti)
 		memcpy(p->tokens + len, "...", 4);
 }
 
-static int find_token(struct ms_p11_session *p, const struct ms_p11_uri *u,
+static int find_token(struct ms_token_session *p, const struct ms_token_uri *u,
 		      CK_SLOT_ID *slot, CK_TOKEN_INFO *ti)
 {
 	CK_SLOT_ID *slots = NULL;
@@ -318,7 +318,7 @@ out:
 
 /* Whether an object of class cls matches the URI; for a private key,
  * also which one, and whether it is the only one. */
-static int find_object(struct ms_p11_session *p, const struct ms_p11_uri *u,
+static int find_object(struct ms_token_session *p, const struct ms_token_uri *u,
 		       CK_OBJECT_CLASS cls)
 {
 	CK_ATTRIBUTE tmpl[3];
@@ -350,12 +350,12 @@ static int find_object(struct ms_p11_session *p, const struct ms_p11_uri *u,
 	return count ? 0 : -ENOENT;
 }
 
-int ms_token_open(struct ms_p11_session **sess, const struct ms_p11_uri *u,
+int ms_token_open(struct ms_token_session **sess, const struct ms_token_uri *u,
 		  const char *module, const char *pin, const char *what,
 		  enum ms_key_problem *why)
 {
 	int want_cert = strcmp(what, "cert") == 0;
-	struct ms_p11_session *p = *sess;
+	struct ms_token_session *p = *sess;
 	CK_TOKEN_INFO ti;
 	CK_SLOT_ID slot;
 	CK_RV rv;
@@ -409,7 +409,7 @@ int ms_token_open(struct ms_p11_session **sess, const struct ms_p11_uri *u,
 	return 0;
 }
 
-int ms_token_private_key(const struct ms_p11_session *p, void **functions,
+int ms_token_private_key(const struct ms_token_session *p, void **functions,
 			 unsigned long *slot, unsigned long *key)
 {
 	if (!p || !p->open || p->key_count != 1)
@@ -420,12 +420,12 @@ int ms_token_private_key(const struct ms_p11_session *p, void **functions,
 	return 0;
 }
 
-const char *ms_token_list(const struct ms_p11_session *p)
+const char *ms_token_list(const struct ms_token_session *p)
 {
 	return p ? p->tokens : "";
 }
 
-void ms_token_close(struct ms_p11_session *p)
+void ms_token_close(struct ms_token_session *p)
 {
 	if (!p)
 		return;

@@ -17,15 +17,15 @@
 
 #include "sign-file/keys.h"
 
-#define MS_P11_ATTR_MAX 256
+#define MS_TOKEN_ATTR_MAX 256
 
-struct ms_p11_uri {
-	char token[MS_P11_ATTR_MAX];
-	char manufacturer[MS_P11_ATTR_MAX];
-	char serial[MS_P11_ATTR_MAX];
-	char model[MS_P11_ATTR_MAX];
-	char object[MS_P11_ATTR_MAX];
-	unsigned char id[MS_P11_ATTR_MAX];
+struct ms_token_uri {
+	char token[MS_TOKEN_ATTR_MAX];
+	char manufacturer[MS_TOKEN_ATTR_MAX];
+	char serial[MS_TOKEN_ATTR_MAX];
+	char model[MS_TOKEN_ATTR_MAX];
+	char object[MS_TOKEN_ATTR_MAX];
+	unsigned char id[MS_TOKEN_ATTR_MAX];
 	size_t id_len;
 	int has_token, has_manufacturer, has_serial, has_model;
 	int has_object, has_id;
@@ -41,16 +41,16 @@ struct ms_p11_uri {
 };
 
 /* 0, or -EINVAL for a malformed URI. */
-int ms_token_uri_parse(const char *uri, struct ms_p11_uri *u);
+int ms_token_uri_parse(const char *uri, struct ms_token_uri *u);
 
 /* True for "pkcs11:" key or certificate names. */
 int ms_token_is_uri(const char *s);
 
 /* The module to load: the URI's module-path, then --pkcs11-module, then
  * p11-kit's proxy, which reaches every module p11-kit has registered. */
-const char *ms_token_module_for(const struct ms_p11_uri *u, const char *opt);
+const char *ms_token_module_for(const struct ms_token_uri *u, const char *opt);
 
-struct ms_p11_session;
+struct ms_token_session;
 
 /*
  * Load the module, find the token the URI names, log in with pin (when
@@ -60,10 +60,10 @@ struct ms_p11_session;
  * _CERT.  *sess is reused when already open (the certificate after the
  * key), so the token is logged in once.
  */
-int ms_token_open(struct ms_p11_session **sess, const struct ms_p11_uri *u,
+int ms_token_open(struct ms_token_session **sess, const struct ms_token_uri *u,
 		  const char *module, const char *pin, const char *what,
 		  enum ms_key_problem *why);
-void ms_token_close(struct ms_p11_session *sess);
+void ms_token_close(struct ms_token_session *sess);
 
 /*
  * For a signer that calls the token itself (pkcs11/direct.h): the
@@ -72,7 +72,7 @@ void ms_token_close(struct ms_p11_session *sess);
  * when the URI matched more than one: then the provider or engine, which
  * picked one by its own rules, stays the only signer.
  */
-int ms_token_private_key(const struct ms_p11_session *sess, void **functions,
+int ms_token_private_key(const struct ms_token_session *sess, void **functions,
 			 unsigned long *slot, unsigned long *key);
 
 /*
@@ -80,7 +80,7 @@ int ms_token_private_key(const struct ms_p11_session *sess, void **functions,
  * "'label' (serial X)"; after one that found none, every initialised
  * token seen, comma-separated; "" when the module gave no token at all.
  */
-#define MS_P11_TOKENS_MAX 512
-const char *ms_token_list(const struct ms_p11_session *sess);
+#define MS_TOKEN_TOKENS_MAX 512
+const char *ms_token_list(const struct ms_token_session *sess);
 
 #endif
