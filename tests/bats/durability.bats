@@ -25,7 +25,7 @@ setup() {
 	DIRS=("$W" "$DISK")
 	# and a tmpfs where there is one
 	SHM=
-	if [ "$(findmnt -n -o FSTYPE -T /dev/shm 2>/dev/null)" = tmpfs ] &&
+	if [ "$(findmnt -n -o FSTYPE -T /dev/shm 2>/dev/null | tail -n 1)" = tmpfs ] &&
 	   SHM=$(mktemp -d /dev/shm/modsign-durability.XXXXXX 2>/dev/null); then
 		DIRS+=("$SHM")
 	fi
@@ -43,8 +43,11 @@ teardown() {
 # committed after the new file's data), else "other".
 fs_kind() { # dir
 	local t o
-	t=$(findmnt -n -o FSTYPE -T "$1")
-	o=$(findmnt -n -o FS-OPTIONS -T "$1")
+	# the last line: where two file systems are mounted on one point
+	# (a tmpfs mounted over /dev/shm again), findmnt lists both, and the
+	# one mounted last is the one the path is on
+	t=$(findmnt -n -o FSTYPE -T "$1" | tail -n 1)
+	o=$(findmnt -n -o FS-OPTIONS -T "$1" | tail -n 1)
 	case $t in
 	tmpfs | ramfs) echo volatile ;;
 	ext4)
