@@ -633,7 +633,7 @@ static bool fix_enrolled(const struct ms_fix_ctx *c,
 		    !works(c, j, x, mok_place(&c->km_trust, x)))
 			return false;
 		set(f, "trust-mok");
-		why(f, "the signer's certificate %s is enrolled, but this "
+		why(f, "signed by the enrolled MOK key %s, but this "
 		    "kernel files MOK keys in .platform, which it never "
 		    "consults for modules, unless shim publishes "
 		    "MokListTrustedRT: trust MOK keys for the kernel, then "
@@ -644,7 +644,7 @@ static bool fix_enrolled(const struct ms_fix_ctx *c,
 	if (efi && !c->sb_on) {
 		if (works(c, j, x, mok_place(&c->km_sb, x))) {
 			set(f, "secure-boot-off");
-			why(f, "the signer's certificate %s is enrolled, but %s, "
+			why(f, "signed by the enrolled MOK key %s, but %s, "
 			    "so the kernel loads no MOK key: as it is the "
 			    "module %s; to have it verified, ", name,
 			    c->m->sb == MACHINE_SB_SHIM_OFF ?
@@ -686,7 +686,7 @@ static bool fix_db(const struct ms_fix_ctx *c, const struct kv_judgement *j,
 		return false;
 	name_cert(c, NULL, x, name, sizeof(name));
 	set(f, "db-key");
-	why(f, "the signer's certificate %s is a UEFI db key, and db keys "
+	why(f, "signed by the UEFI db key %s, and db keys "
 	    "never vouch for modules on this kernel (%s): ", name,
 	    !km->db ? km->db_why : "it has no platform keyring retry: "
 	    "modules are checked against .builtin_trusted_keys and "
@@ -763,7 +763,7 @@ static bool fix_local(const struct ms_fix_ctx *c, const struct kv_judgement *j,
 	}
 	if (pending) {
 		set(f, "enrolment-pending");
-		why(f, "the signer's certificate %s waits in MokNew: reboot "
+		why(f, "signed by %s, which waits in MokNew: reboot "
 		    "and confirm the enrolment in MokManager (with the "
 		    "password mokutil --import asked for)%s", name,
 		    also ? also : "");
@@ -773,13 +773,13 @@ static bool fix_local(const struct ms_fix_ctx *c, const struct kv_judgement *j,
 	if (other) {
 		name_cert(c, other, y, oname, sizeof(oname));
 		set(f, "other-local-key");
-		why(f, "the module is signed with %s, but the enrolled key is "
+		why(f, "signed by %s, but the enrolled key is "
 		    "%s: enrol the signer's certificate too (or re-sign with "
 		    "the enrolled key), then reboot and confirm the "
 		    "enrolment in MokManager", name, oname);
 	} else {
 		set(f, "enrol-mok");
-		why(f, "the signer's certificate %s is not enrolled: enrol it, "
+		why(f, "signed by %s, which is not enrolled: enrol it, "
 		    "then reboot and confirm the enrolment in MokManager%s",
 		    name, also ? also : "");
 	}
