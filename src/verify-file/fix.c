@@ -697,9 +697,9 @@ static bool fix_db(const struct ms_fix_ctx *c, const struct kv_judgement *j,
 		return true;
 	}
 	if (!l) {
-		why(f, "enrol that certificate as a MOK key (mokutil "
-		    "--import FILE), or sign the module with an enrolled "
-		    "MOK key");
+		why(f, "enrol that certificate, as db holds it, as a MOK "
+		    "key (mokutil --import), or sign the module with an "
+		    "enrolled MOK key");
 		return true;
 	}
 	why(f, "enrol it as a MOK key, then reboot and confirm the "
@@ -932,8 +932,12 @@ bool ms_fix_find(const struct ms_fix_ctx *c, const char *file,
 				  strcmp(r->reason, "signer certificate is "
 					 "blacklisted") == 0))
 			fix_revoked(c, j, file, f);
-		else if (mismatch(r->reason))
-			fix_resign(c, file, NULL, f);
+		else if (mismatch(r->reason)) {
+			struct x509k_cert *x;
+
+			find_signer(c, r, &x);
+			fix_resign(c, file, x, f);
+		}
 		break;
 	default:
 		break;
