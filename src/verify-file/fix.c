@@ -872,20 +872,14 @@ static void fix_algorithm(const struct ms_fix_ctx *c,
 
 		if (!si->unsupported_crypto)
 			continue;
-		if (si->hash && kr_hash_available(kr, si->hash)) {
-			if (!kr_pkey_available(kr, "rsa"))
-				return;
-			set(f, "unsupported-algorithm");
-			why(f, "this kernel lacks the signer's key type (%s): "
-			    "re-sign the module with an RSA key",
-			    j->r.reason ? j->r.reason : "unsupported crypto");
-			return;
-		}
-		if (!hash)
+		/* a key type the kernel lacks never gets here: its
+		 * certificate is left out when parsed, and the module is
+		 * -ENOKEY with no certificate to name */
+		if (!si->hash || kr_hash_available(kr, si->hash) || !hash)
 			return;
 		set(f, "unsupported-algorithm");
 		why(f, "this kernel lacks the hash %s (%s): re-sign the "
-		    "module with %s", si->hash ? si->hash->name : "named",
+		    "module with %s", si->hash->name,
 		    j->r.reason ? j->r.reason : "unsupported crypto", hash);
 		if (find_signer(c, &j->r, &x) == si)
 			l = local_of(c, x);
