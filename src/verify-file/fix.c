@@ -8,6 +8,7 @@
 #include "base/exitcode.h"
 #include "base/format.h"
 #include "base/infile.h"
+#include "base/quote.h"
 #include "trust/efi_siglist.h"
 #include "trust/keyring_model.h"
 #include "trust/rootpath.h"
@@ -395,8 +396,15 @@ static const char *shown(const struct ms_fix_ctx *c, const char *p)
 /* p quoted for a shell when it needs it, into buf */
 static const char *shq(const char *p, char *buf, size_t size)
 {
+	char *q = quote_name(p);
 	size_t o = 0;
 
+	/* control bytes: ls's $'\n' form, which a shell reads back */
+	if (q) {
+		snprintf(buf, size, "%s", q);
+		free(q);
+		return buf;
+	}
 	if (strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 		   "0123456789_./+-:@%,=") == strlen(p))
 		return p;
@@ -454,14 +462,15 @@ static void cn_of(const struct x509k_cert *x, char *buf, size_t size)
 static void name_cert(const struct ms_fix_ctx *c, const struct local *l,
 		      const struct x509k_cert *x, char *buf, size_t size)
 {
-	char cn[256];
+	char cn[256], q[512];
+	const char *p = shq(l && l->given ? x->path : shown(c, x->path), q,
+			    sizeof(q));
 
 	cn_of(x, cn, sizeof(cn));
 	if (l)
-		snprintf(buf, size, "%s %s (\"%s\")", l->label,
-			 l->given ? x->path : shown(c, x->path), cn);
+		snprintf(buf, size, "%s %s (\"%s\")", l->label, p, cn);
 	else
-		snprintf(buf, size, "\"%s\" (%s)", cn, shown(c, x->path));
+		snprintf(buf, size, "\"%s\" (%s)", cn, p);
 }
 
 /* sign-file with a hash the kernel has (sha256 unless it lacks it) */
@@ -837,6 +846,7 @@ static void fix_revoked(const struct ms_fix_ctx *c, const struct kv_judgement *j
 	const struct local *l;
 	struct x509k_cert *x = NULL, *y;
 	const char *hash = hash_for(c->t->kr);
+	char q[512];
 	bool enrol;
 
 	for (size_t s = 0; j->r.msg && s < j->r.msg->n_sinfos && !x; s++)
@@ -847,7 +857,8 @@ static void fix_revoked(const struct ms_fix_ctx *c, const struct kv_judgement *j
 	set(f, "revoked");
 	if (x)
 		why(f, "the signer's key is revoked (its certificate is in "
-		    "%s): sign the module with another key", shown(c, x->path));
+		    "%s): sign the module with another key",
+		    shq(shown(c, x->path), q, sizeof(q)));
 	else
 		why(f, "the signer's key is revoked (%s): sign the module "
 		    "with another key", j->r.reason);

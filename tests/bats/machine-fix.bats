@@ -108,6 +108,11 @@ assert_fix() { # kind why command
 	judge "$W/root/lib/modules/$REL/updates/m.ko"
 	assert_fix sign "the module is not signed: sign it with dkms's key, which this kernel trusts" \
 		"sign-file sha256 /var/lib/dkms/mok.key /var/lib/dkms/mok.pub /lib/modules/$REL/updates/m.ko"
+	# a name a shell would split is quoted in the command
+	cp "$W/m.ko" "$W/root/lib/modules/$REL/updates/it's here.ko"
+	judge "$W/root/lib/modules/$REL/updates/it's here.ko"
+	assert_fix sign "the module is not signed: sign it with dkms's key, which this kernel trusts" \
+		"sign-file sha256 /var/lib/dkms/mok.key /var/lib/dkms/mok.pub '/lib/modules/$REL/updates/it'\\''s here.ko'"
 	# dkms's key not enrolled: sign, then enrol
 	machine
 	dkms_key other
