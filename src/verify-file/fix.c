@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/exitcode.h"
 #include "base/format.h"
@@ -93,13 +95,63 @@ static int under_root(const struct ms_fix_ctx *c, const char *path, char **out)
 	return err == -ENOMEM ? err : 0;
 }
 
+/* A private key is only named, never opened: that it is there is
+ * enough (the command runs as root, who can read it). */
 static bool exists(const char *p)
 {
-	FILE *f = p ? fopen(p, "rb") : NULL;
+	struct stat st;
 
-	if (f)
-		fclose(f);
-	return f != NULL;
+	return p && stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* A name that holds a private key by the usual tools' naming: not
+ * opened when a directory is searched for certificates. */
+static bool private_name(const char *name)
+{
+	static const char *const ends[] = { ".key", ".priv" };
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		size_t e = strlen(ends[i]);
+
+		if (n >= e && strcmp(name + n - e, ends[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Every other certificate file of dir, in name order (dot files,
+ * links and private keys left out); a file that holds none adds
+ * nothing. */
+static int read_dir(const struct ms_fix_ctx *c, const char *dir,
+		    struct keyring *ring)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort), err = 0;
+
+	for (int i = 0; i < n; i++) {
+		char *p;
+		struct stat st;
+
+		if (!err && names[i]->d_name[0] != '.' &&
+		    !private_name(names[i]->d_name)) {
+			if (asprintf(&p, "%s/%s", dir, names[i]->d_name) < 0) {
+				err = -ENOMEM;
+			} else {
+				/* a link is not followed: under --sysroot it
+				 * would leave the root */
+				if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) &&
+				    keyring_add_file(ring, p, c->t->kr,
+						     &c->k->bl) == -ENOMEM)
+					err = -ENOMEM;
+				free(p);
+			}
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	return err;
 }
 
 static int read_places(struct ms_fix_ctx *c)
@@ -147,9 +199,8 @@ static int read_places(struct ms_fix_ctx *c)
 
 		if ((err = under_root(c, places[i].dir, &dir)))
 			return err;
-		if (dir && keyring_add_dir(&l.ring, dir, kr,
-					   &c->k->bl) == -ENOMEM)
-			err = -ENOMEM;
+		if (dir)
+			err = read_dir(c, dir, &l.ring);
 		free(dir);
 		if (err || (err = add_local(c, l)))
 			return err;

@@ -79,7 +79,10 @@ static int check_file(const struct judge *jd, const char *file,
 		code = a.exit_code;
 		/* no module loads on a kernel without CONFIG_MODULES */
 		rp_verdict_count(sum, a.no_modules ? -EKEYREJECTED : j.r.err);
-		ms_fix_find(jd->fix, file, &j, &a, &fix);
+		if (o->json || !o->quiet)
+			ms_fix_find(jd->fix, file, &j, &a, &fix);
+		else
+			fix.kind = NULL;
 		if (o->json)
 			rp_verdict_json_with(out, &jd->rc, file, j.usage, &j.r,
 					     jd->fix ? add_fix : NULL, &fix);
