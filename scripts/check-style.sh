@@ -11,7 +11,10 @@
 #   - no trailing whitespace;
 #   - at most 100 columns, tabs counted as 8 (scripts/checkpatch.pl's
 #     limit), except a line holding a string literal, which stays whole
-#     so that a message can be found with grep, as checkpatch allows.
+#     so that a message can be found with grep, as checkpatch allows;
+#   - a .c file under src/ has at most 600 lines (one job a file), except
+#     the kernel's own grammars and rule table, which read best whole:
+#     kernel/x509.c, pkcs7.c, rules.c (and asn1.c).
 #
 # Why not clang-format: Debian 12 ships clang-format 14 and Debian 13
 # clang-format 19, and the two lay out the same code differently (braced
@@ -40,6 +43,19 @@ for f in $files; do
 		}
 	}
 	END { exit bad }' "$f" >&2 || bad=1
+done
+for f in $files; do
+	case $f in
+	src/common/kernel/x509.c | src/common/kernel/pkcs7.c | \
+	src/common/kernel/rules.c | src/common/kernel/asn1.c | src/*.h) continue ;;
+	src/*.c) ;;
+	*) continue ;;
+	esac
+	n=$(wc -l < "$f")
+	[ "$n" -le 600 ] || {
+		echo "$f: $n lines (at most 600: split it by job)" >&2
+		bad=1
+	}
 done
 [ $bad = 0 ] && echo "check-style: every C file keeps the layout rules"
 exit $bad

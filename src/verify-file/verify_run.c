@@ -10,6 +10,7 @@
 #include "base/workpool.h"
 #include "kernel/judge_file.h"
 #include "report/verdict.h"
+#include "verify-file/fix.h"
 #include "verify-file/verify_run.h"
 
 /* What every file of a run is judged with. */
@@ -17,7 +18,14 @@ struct judge {
 	const struct ms_verify_run *r;
 	struct verify_ctx kv;
 	struct rp_verdict_context rc;
+	struct ms_fix_ctx *fix;	/* --machine: what fixes are found from */
 };
+
+/* verify-file's own key of a --machine verdict: its fix, or null */
+static void add_fix(void *ctx, json_object *o)
+{
+	ms_fix_json(o, ctx);
+}
 
 /* Judge one file and print its verdict; returns its exit code. */
 static int check_file(const struct judge *jd, const char *file,
@@ -65,15 +73,23 @@ static int check_file(const struct judge *jd, const char *file,
 		sum->errors++;
 	} else {
 		struct sig_check_answer a;
+		struct ms_fix fix;
 
 		sig_check_judge(&jd->rc.sig, j.usage, &j.r, &a);
 		code = a.exit_code;
 		/* no module loads on a kernel without CONFIG_MODULES */
 		rp_verdict_count(sum, a.no_modules ? -EKEYREJECTED : j.r.err);
+		if (o->json || !o->quiet)
+			ms_fix_find(jd->fix, file, &j, &a, &fix);
+		else
+			fix.kind = NULL;
 		if (o->json)
-			rp_verdict_json(out, &jd->rc, file, j.usage, &j.r);
+			rp_verdict_json_with(out, &jd->rc, file, j.usage, &j.r,
+					     jd->fix ? add_fix : NULL, &fix);
 		else if (!o->quiet)
 			rp_verdict_text(out, &jd->rc, file, j.usage, &j.r);
+		if (!o->json && !o->quiet)
+			ms_fix_text(out, &fix);
 	}
 	judge_file_free(&j);
 	free(p7s);
@@ -154,6 +170,11 @@ int ms_verify_run(const struct ms_verify_run *r, const struct treewalk_inputs *i
 	jd.rc.sig.locked = jd.rc.lockdown >= MACHINE_LD_INTEGRITY;
 	jd.rc.sig.no_modules = jd.rc.modules == KERNEL_CONFIG_MODS_NONE;
 
+	if (ms_fix_prepare(t, k, &jd.kv, &jd.fix)) {
+		ms_fix_free(jd.fix);
+		log_error(NULL, "out of memory");
+		return EXITCODE_IO;
+	}
 	if (k->trusted.n == 0 && k->platform.n == 0)
 		log_warn(NULL, "no usable trusted certificate: every signature "
 			"will be -ENOKEY (see -v)");
@@ -162,6 +183,7 @@ int ms_verify_run(const struct ms_verify_run *r, const struct treewalk_inputs *i
 		if (r->json && code)
 			exitcode_json(stdout, code, 0);
 		batch_run_list_free(&files);
+		ms_fix_free(jd.fix);
 		return code;
 	}
 	code = exitcode_worst(code, check_all(&jd, &files, r->jobs ? r->jobs :
@@ -171,5 +193,6 @@ int ms_verify_run(const struct ms_verify_run *r, const struct treewalk_inputs *i
 	else if (r->summary && !r->quiet)
 		rp_verdict_summary(stdout, files.n, &sum);
 	batch_run_list_free(&files);
+	ms_fix_free(jd.fix);
 	return code;
 }

@@ -55,7 +55,25 @@ dkms_module() { # name key
 	assert_output ""
 	assert_equal "$stderr" "modsign: $REL: 2 of 3 out-of-tree modules would be refused or load tainted (verify-file --machine=$REL --sysroot $W/root says why):
 modsign:   extra/plain.ko.xz: UNSIGNED -ENODATA: unsigned module (no signature magic at the end) (the kernel would load it unsigned, tainted)
+modsign:     fix (sign): the module is not signed: sign it with a key in a keyring this kernel checks modules against (--list-keys names them)
 modsign:   updates/dkms/stranger.ko: UNKNOWN-KEY -ENOKEY: no trusted key for any signer (the kernel would load it unsigned, tainted)"
+}
+
+@test "dkms's key made and never enrolled: each module's line is followed by its fix, the mokutil --import naming dkms's certificate" {
+	mkdir -p "$W/root/var/lib/dkms"
+	cp "$KEYS/ec256.der" "$W/root/var/lib/dkms/mok.pub"
+	cp "$KEYS/ec256.key" "$W/root/var/lib/dkms/mok.key"
+	dkms_module enrolled other
+	dkms_module stranger ec256
+	dkms_module plain none
+	run --separate-stderr "$HOOK" postinst "$REL" "$W/root/boot/vmlinuz-$REL"
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" "modsign: $REL: 2 of 3 out-of-tree modules would be refused or load tainted (verify-file --machine=$REL --sysroot $W/root says why):
+modsign:   updates/dkms/plain.ko: UNSIGNED -ENODATA: unsigned module (no signature magic at the end) (the kernel would load it unsigned, tainted)
+modsign:     fix (sign): the module is not signed: sign it with dkms's key, then enrol its certificate (mokutil --import /var/lib/dkms/mok.pub), reboot and confirm the enrolment in MokManager: sign-file sha256 /var/lib/dkms/mok.key /var/lib/dkms/mok.pub /lib/modules/$REL/updates/dkms/plain.ko
+modsign:   updates/dkms/stranger.ko: UNKNOWN-KEY -ENOKEY: no trusted key for any signer (the kernel would load it unsigned, tainted)
+modsign:     fix (enrol-mok): signed by dkms's key /var/lib/dkms/mok.pub (\"modsign test ECDSA P-256 key\"), which is not enrolled: enrol it, then reboot and confirm the enrolment in MokManager: mokutil --import /var/lib/dkms/mok.pub"
 }
 
 @test "the in-tree modules are not judged: only updates/ and extra/" {

@@ -13,6 +13,9 @@ load machine-helpers
 REL=7.3.0-1-amd64
 PLACES="/boot/config-RELEASE, /usr/lib/modules/RELEASE/config, /lib/modules/RELEASE/config, .../RELEASE/build/.config, /proc/config.gz when running"
 LOCKED="REJECTED -EPERM: Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7"
+# the fix every unsigned module gets where no signing key is at hand
+# (machine-fix.bats has each kind)
+SIGN_FIX="  fix (sign): the module is not signed: sign it with a key in a keyring this kernel checks modules against (--list-keys names them)"
 
 setup() {
 	machine_setup || return 1
@@ -24,7 +27,8 @@ setup() {
 	machine
 	run --separate-stderr "$VERIFY_FILE" --machine --sysroot "$W/root" "$W/m.ko"
 	assert_failure 1
-	assert_output "$W/m.ko: $LOCKED (-ENODATA: unsigned module (no signature magic at the end); locked down by EFI Secure Boot (CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT))"
+	assert_output "$W/m.ko: $LOCKED (-ENODATA: unsigned module (no signature magic at the end); locked down by EFI Secure Boot (CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT))
+$SIGN_FIX"
 	run --separate-stderr "$VERIFY_FILE" --machine --sysroot "$W/root" "$W/mok.ko"
 	assert_failure 1
 	assert_output --partial "$W/mok.ko: $LOCKED (-ENOKEY: no trusted key for any signer"
@@ -45,7 +49,8 @@ setup() {
 	machine sb=off
 	run --separate-stderr "$VERIFY_FILE" --machine --sysroot "$W/root" "$W/m.ko"
 	assert_failure 3
-	assert_output "$W/m.ko: UNSIGNED -ENODATA: unsigned module (no signature magic at the end) (the kernel would load it unsigned, tainted)"
+	assert_output "$W/m.ko: UNSIGNED -ENODATA: unsigned module (no signature magic at the end) (the kernel would load it unsigned, tainted)
+$SIGN_FIX"
 	run --separate-stderr "$VERIFY_FILE" --json --machine --sysroot "$W/root" "$W/m.ko"
 	assert_equal "$(jq -c '[.verdict, .loads_unsigned, .lockdown, .machine.secure_boot]' <<< "$output")" '["UNSIGNED",true,"none","off"]'
 }
@@ -61,7 +66,8 @@ setup() {
 	machine sb=off enforce=Y
 	run --separate-stderr "$VERIFY_FILE" --machine --sysroot "$W/root" "$W/m.ko"
 	assert_failure 1
-	assert_output "$W/m.ko: REJECTED -EKEYREJECTED: Loading of unsigned module is rejected (-ENODATA: unsigned module (no signature magic at the end))"
+	assert_output "$W/m.ko: REJECTED -EKEYREJECTED: Loading of unsigned module is rejected (-ENODATA: unsigned module (no signature magic at the end))
+$SIGN_FIX"
 	run --separate-stderr "$VERIFY_FILE" --json --machine --sysroot "$W/root" "$W/m.ko"
 	assert_equal "$(jq -c '[.errno, .enforce, .loads_unsigned, .machine.sig_enforce]' <<< "$output")" '["EKEYREJECTED",true,false,true]'
 }
@@ -119,7 +125,8 @@ verify-file: warning: no kernel config: Debian's shipped options taken (IMA_ARCH
 	sh "$MM" "$W/other" 7.3.0-2-amd64 config=nolsm image=none sb=none
 	run --separate-stderr "$VERIFY_FILE" --machine --sysroot "$W/root" --kernel-config "$W/other/boot/config-7.3.0-2-amd64" "$W/m.ko"
 	assert_failure 3
-	assert_output "$W/m.ko: UNSIGNED -ENODATA: unsigned module (no signature magic at the end) (the kernel would load it unsigned, tainted)"
+	assert_output "$W/m.ko: UNSIGNED -ENODATA: unsigned module (no signature magic at the end) (the kernel would load it unsigned, tainted)
+$SIGN_FIX"
 	run --separate-stderr "$VERIFY_FILE" --json --machine --sysroot "$W/root" --kernel-config "$W/other/boot/config-7.3.0-2-amd64" "$W/m.ko"
 	assert_failure 3
 	assert_equal "$(jq -c '[.verdict, .errno, .loads_unsigned, .lockdown, .machine.secure_boot]' <<< "$output")" '["UNSIGNED","ENODATA",true,"none","on"]'

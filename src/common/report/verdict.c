@@ -309,6 +309,14 @@ static json_object *signer_json(const struct pkcs7_sinfo *si)
 void rp_verdict_json(FILE *out, const struct rp_verdict_context *c, const char *file,
 		     enum verify_usage usage, const struct verify_result *given)
 {
+	rp_verdict_json_with(out, c, file, usage, given, NULL, NULL);
+}
+
+void rp_verdict_json_with(FILE *out, const struct rp_verdict_context *c,
+			  const char *file, enum verify_usage usage,
+			  const struct verify_result *given,
+			  void (*add)(void *ctx, json_object *o), void *ctx)
+{
 	struct sig_check_answer a;
 	bool nomod;
 	const struct verify_result *r;
@@ -373,6 +381,8 @@ void rp_verdict_json(FILE *out, const struct rp_verdict_context *c, const char *
 	for (i = 0; r->msg && i < r->msg->n_sinfos; i++)
 		json_object_array_add(sg, signer_json(&r->msg->sinfos[i]));
 	json_object_object_add(j, "signers", sg);
+	if (add)
+		add(ctx, j);
 	fprintf(out, "%s\n",
 		json_object_to_json_string_ext(j, RP_SIGNER_FACTS_JSON_FLAGS));
 	json_object_put(j);

@@ -43,6 +43,14 @@ void rp_verdict_text(FILE *out, const struct rp_verdict_context *c, const char *
 		     enum verify_usage usage, const struct verify_result *r);
 void rp_verdict_json(FILE *out, const struct rp_verdict_context *c, const char *file,
 		     enum verify_usage usage, const struct verify_result *r);
+struct json_object;
+/* The same, with add(ctx, the object) called before it is printed: a
+ * tool's own keys. */
+void rp_verdict_json_with(FILE *out, const struct rp_verdict_context *c,
+			  const char *file, enum verify_usage usage,
+			  const struct verify_result *r,
+			  void (*add)(void *ctx, struct json_object *o),
+			  void *ctx);
 /* A file that could not be judged, as JSON: "verdict":"ERROR", with the
  * errno and what went wrong. */
 void rp_verdict_error_json(FILE *out, const char *file, int err,
