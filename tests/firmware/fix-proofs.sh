@@ -74,14 +74,22 @@ without() { # OPTS WORD
 }
 
 # The store a fix makes of a machine's: its fw-vars.py options, or
-# nothing (exit 1) when the fix does not change firmware state.
-fixed_opts() { # OPTS KIND COMMAND ROOT
-	local opts=$1 kind=$2 cmd=$3 root=$4 words
+# nothing (exit 1) when the fix does not change firmware state.  An
+# enrolment whose words say what else it takes (Secure Boot turned on,
+# mokutil --trust-mok) gets that too.
+fixed_opts() { # OPTS KIND COMMAND ROOT WHY
+	local opts=$1 kind=$2 cmd=$3 root=$4 why=$5 words
 	mapfile -t words < <(python3 -c 'import shlex, sys
 print("\n".join(shlex.split(sys.argv[1])))' "$cmd")
 	case "${words[0]:-} ${words[1]:-}" in
 	"mokutil --import")
 		[ ${#words[@]} -eq 3 ] || return 1
+		case $why in
+		*"Secure Boot is off, so the kernel loads no MOK key until it is turned on"*)
+			opts=$(without "$(without "$opts" --sb-off)" --mok-sb-off) ;;
+		*"run mokutil --trust-mok too"*)
+			opts=$(without "$opts" --untrust-mok) ;;
+		esac
 		echo "$opts --mok-add $root${words[2]}" ;;
 	"mokutil --trust-mok")
 		[[ " $opts " == *" --untrust-mok "* ]] || return 1
@@ -116,8 +124,9 @@ while IFS=$'\t' read -r k m c r taint; do
 		2>"$FIXES/$k.$m.$c.stderr" | head -n 1) || true
 	kind=$(jq -r '.fix.kind // "none"' <<<"$json" 2>/dev/null) || kind=error
 	cmd=$(jq -r '.fix.command // ""' <<<"$json" 2>/dev/null) || cmd=
+	why=$(jq -r '.fix.why // ""' <<<"$json" 2>/dev/null) || why=
 	opts=$(machine_opts "$m")
-	if new=$(fixed_opts "$opts" "$kind" "$cmd" "$root"); then
+	if new=$(fixed_opts "$opts" "$kind" "$cmd" "$root" "$why"); then
 		norm=$(tr ' ' '\n' <<<"$new" | sed '/^$/d' | paste -sd' ')
 		if [ -z "${store_of[$k $norm]:-}" ]; then
 			store_of[$k $norm]=-
