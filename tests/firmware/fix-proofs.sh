@@ -145,7 +145,9 @@ while IFS=$'\t' read -r k m c r taint; do
 	else
 		store=-
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$m" "$c" "$kind" "$cmd" "$store" >>"$FIXES/wanted.tsv"
+	# "-" for no command: read splits on tabs as whitespace, and an
+	# empty field would shift the next into its place
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$m" "$c" "$kind" "${cmd:--}" "$store" >>"$FIXES/wanted.tsv"
 done <"$OUT/verdicts.tsv"
 
 # 2. The second boots.
@@ -162,6 +164,7 @@ declare -A kinds=()
 printf 'kernel\tmachine\tcase\tkind\tcommand\tproof\tafter\n' >"$OUT/fixes.tsv"
 while IFS=$'\t' read -r k m c kind cmd store; do
 	[ "$k" != kernel ] || continue
+	[ "$cmd" != - ] || cmd=
 	if [ "$store" = - ]; then
 		case $kind in
 		none | error)
