@@ -78,7 +78,7 @@ KERNEL_HOOKS := $(addprefix $(BUILD)/hooks/,modsign-kernel-hook postinst \
 
 .SECONDARY:
 .PHONY: all deps-ok deb deps-deb check check-layers check-style check-clang check-unit check-plain check-asan check-dkms kernel-verdicts kernel-verdicts-update kernel-mutants demo install \
-	firmware-verdicts firmware-verdicts-update firmware-compare \
+	firmware-verdicts firmware-verdicts-update firmware-compare firmware-fixes \
 	install-kmodsign clean deps-build deps-test fuzz fuzz-cov fuzz-smoke fuzz-long deps-fuzz \
 	valgrind bench
 all: $(BINS) $(SIGN_CORE) $(MANS) $(COMPLETIONS) $(TEST_HOOKS) $(KERNEL_HOOKS)
@@ -347,6 +347,13 @@ firmware-verdicts-update: deps-build $(BINS)
 firmware-compare: $(BINS)
 	scripts/install-deps.sh firmware
 	tests/firmware/compare-verify-file.sh $(abspath $(BUILD)/bin)
+
+# After firmware-verdicts: each fix verify-file --machine names for a
+# refused or tainted case, applied to the machine's variable store and
+# proven by a second boot in which the module loads (fix-proofs.sh).
+firmware-fixes: $(BINS)
+	scripts/install-deps.sh firmware
+	tests/firmware/fix-proofs.sh $(abspath $(BUILD)/bin)
 
 demo: deps-build
 	$(MAKE) $(BINS)

@@ -29,6 +29,8 @@
 #   --no-check  skip make check (the package stage then fetches the
 #          references itself): a quicker run, for the package stage
 #   --no-rebuild  the package stage without its second build and cmp
+#   --smoke-only  the package stage's autopkgtest runs the hooks' smoke
+#          test alone (the command suite has just run as make check here)
 #          (scripts/check-deb.sh --no-rebuild: CI proves the build
 #          reproducible in one root)
 #   --cache-dir CACHE  keep debootstrap's and apt's downloaded .debs in
@@ -41,7 +43,7 @@
 set -eu
 
 usage() {
-	echo "usage: $0 [--no-check] [--no-deb] [--no-rebuild] [--cache-dir CACHE] bookworm|trixie DIR" >&2
+	echo "usage: $0 [--no-check] [--no-deb] [--no-rebuild] [--smoke-only] [--cache-dir CACHE] bookworm|trixie DIR" >&2
 	exit 2
 }
 
@@ -55,7 +57,8 @@ while [ $# -gt 0 ]; do
 	--cache-dir=*) cache=${1#*=}; shift ;;
 	--no-check) check=""; shift ;;
 	--no-deb) deb=""; shift ;;
-	--no-rebuild) debargs=--no-rebuild; shift ;;
+	--no-rebuild) debargs="$debargs --no-rebuild"; shift ;;
+	--smoke-only) debargs="$debargs --smoke-only"; shift ;;
 	-h|--help) sed -n '3,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	-*) usage ;;
 	*) break ;;

@@ -280,6 +280,11 @@ static bool fix_enrolled(const struct ms_fix_ctx *c,
 		return true;
 	}
 	if (efi && !c->sb_on) {
+		/* with Secure Boot on the kernel loads MokListXRT too
+		 * (load_uefi.c: load_moklist_certs(), into .blacklist), and
+		 * a signer it lists is then refused, not verified */
+		if (c->km_sb.mokx && in_ring(&c->mokx, x))
+			return false;
 		if (works(c, j, x, mok_place(&c->km_sb, x))) {
 			ms_fix_set(f, "secure-boot-off");
 			ms_fix_why(f, "signed by the enrolled MOK key %s, but %s, "
@@ -382,7 +387,8 @@ static bool fix_local(const struct ms_fix_ctx *c, const struct judge_file_judgem
 
 	ms_fix_name_cert(c, l, x, name, sizeof(name));
 	if (!(c->sb_on && works(c, j, x, pl))) {
-		if (efi && !c->sb_on && works(c, j, x, mok_place(&c->km_sb, x)))
+		if (efi && !c->sb_on && !(c->km_sb.mokx && in_ring(&c->mokx, x)) &&
+		    works(c, j, x, mok_place(&c->km_sb, x)))
 			also = "; Secure Boot is off, so the kernel loads no "
 			       "MOK key until it is turned on (till then the "
 			       "module loads tainted)";

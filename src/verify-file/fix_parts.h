@@ -41,6 +41,8 @@ struct ms_fix_ctx {
 	size_t nloc, first_place, nplaces;
 	/* the machine's own lists, loaded by its kernel or not */
 	struct keyring mok, moknew, db;
+	/* MokListXRT: what a kernel that loads MOK revokes */
+	struct keyring mokx;
 };
 
 /* fix_words.c: the words of a fix */

@@ -270,7 +270,9 @@ int ms_fix_prepare(const struct keyrings_setup *t, const struct keyrings *k,
 	    ((err = read_list(c, m->has_mok_table ? m->mok_table :
 			      m->has_mok ? m->mok : NULL, m->has_mok_table,
 			      &c->mok)) ||
-	     (err = read_list(c, m->has_db ? m->db : NULL, false, &c->db))))
+	     (err = read_list(c, m->has_db ? m->db : NULL, false, &c->db)) ||
+	     (err = read_list(c, m->has_mokx ? m->mokx : NULL, false,
+			      &c->mokx))))
 		return err;
 	if (m->mok_pending) {
 		if (asprintf(&moknew, "%s/MokNew-605dab50-e046-4300-abb6-"
@@ -294,5 +296,6 @@ void ms_fix_free(struct ms_fix_ctx *c)
 	keyring_free(&c->mok);
 	keyring_free(&c->moknew);
 	keyring_free(&c->db);
+	keyring_free(&c->mokx);
 	free(c);
 }

@@ -136,6 +136,20 @@ assert_fix() { # kind why command
 		"mokutil --enable-validation"
 }
 
+@test "secure-boot-off is never given for a signer MokListXRT revokes: Secure Boot on would refuse it, not verify it" {
+	# what the firmware stage's second boot showed (tests/firmware/
+	# fix-proofs.sh): the mokx case loads tainted with shim's validation
+	# off, and is refused once it is on
+	machine sb=shim-off mok="$KEYS/other.der" mokx="$KEYS/other.der"
+	judge "$W/mok.ko"
+	assert_equal "$(head -n 1 <<< "$text")" "$W/mok.ko: UNKNOWN-KEY -ENOKEY: no trusted key for any signer (the kernel would load it unsigned, tainted)"
+	assert_equal "$(wc -l <<< "$text")" 1
+	assert_equal "$fix" null
+	machine sb=off mok="$KEYS/other.der" mokx="$KEYS/other.der"
+	judge "$W/mok.ko"
+	assert_equal "$fix" null
+}
+
 @test "trust-mok: a kernel.org kernel files MOK in .platform without MokListTrustedRT" {
 	machine vendor=other mok="$KEYS/other.der"
 	judge "$W/mok.ko"

@@ -5,16 +5,8 @@
 #
 # After firmware-verdicts.sh: hold verify-file --machine --sysroot to what
 # each booted machine's kernel decided.  For every KERNEL/MACHINE booted
-# it lays out a root outside the VM as the machine had it:
-#   boot/vmlinuz-R, boot/config-R    the kernel image and its .config
-#   sys/firmware/efi/efivars/...     the machine's variables as /init read
-#                                    them from efivarfs (4 bytes attributes
-#                                    + data), db, dbx, SecureBoot,
-#                                    MokListRT, ... (fw-init.c wanted_var)
-#   sys/firmware/efi/mok-variables/  shim's MOK config table as the kernel
-#                                    exports it
-# (no lockdown or sig_enforce file: those the machine must predict), runs
-# verify-file --machine --sysroot ROOT --json on every case module and
+# it lays out a root outside the VM as the machine had it (boot-lib.sh:
+# fw_sysroot), runs verify-file --machine --sysroot ROOT --json on every case module and
 # prints each disagreement:
 #
 #   DISAGREE debian/sb-on/db: kernel EPERM, verify-file 0 (...)
@@ -35,6 +27,7 @@ FW_DIR=$(cd "$(dirname "$0")" && pwd)
 BIN=${1:-$KH_TOP/build/bin}
 VF=$BIN/verify-file
 [ -x "$VF" ] || die "$VF missing (make)"
+. "$FW_DIR/boot-lib.sh"
 kh_paths 7.3
 FW=$KH_CACHE/firmware
 OUT=$KH_TOP/build/firmware-verdicts
@@ -51,15 +44,8 @@ JQ_VERDICT='if .errno == null and .underlying_errno == null then "0"
 iagree=0 idisagree=0
 while IFS=$'\t' read -r k m c r taint; do
 	[ "$k" != kernel ] || continue
-	rel=$(cat "$FW/release-$k")
 	root=$OUT/$k/$m.sysroot
-	if [ ! -d "$root" ]; then
-		mkdir -p "$root/boot" "$root/sys/firmware/efi"
-		cp "$FW/bzImage-$k" "$root/boot/vmlinuz-$rel"
-		cp "$FW/config-$k" "$root/boot/config-$rel"
-		[ -d "$OUT/$k/$m.root/sys/firmware/efi" ] &&
-			cp -r "$OUT/$k/$m.root/sys/firmware/efi/." "$root/sys/firmware/efi/"
-	fi
+	[ -d "$root" ] || fw_sysroot "$k" "$m" "$root"
 	kv=$r
 	case $r:$taint in
 	0:*E*) kv="0(E)" ;;

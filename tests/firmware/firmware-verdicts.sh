@@ -18,14 +18,7 @@ PROG=firmware-verdicts.sh
 FW_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$FW_DIR/../kernel/lib.sh"
 
-# name and fw-vars.py options of each machine
-MACHINES=(
-	"sb-on:"                          # Secure Boot on, MOK trusted (shim's default)
-	"sb-on-untrusted:--untrust-mok"   # MokListTrusted set: no MokListTrustedRT
-	"sb-on-ignoredb:--ignore-db"      # MokDBState: shim publishes MokIgnoreDB
-	"mok-sb-off:--mok-sb-off"         # MokSBState: shim and kernel see SB off
-	"fw-sb-off:--sb-off"              # SecureBootEnable off in the firmware
-)
+. "$FW_DIR/boot-lib.sh"
 KERNELS=(debian mainline)
 UPDATE=0
 want_k=() want_m=()
@@ -40,27 +33,15 @@ while [ $# -gt 0 ]; do
 done
 [ ${#want_k[@]} -eq 0 ] || KERNELS=("${want_k[@]}")
 
-kh_paths 7.3
-FW=$KH_CACHE/firmware
-OUT=$KH_TOP/build/firmware-verdicts
-KEYS=$FW_DIR/keys
-KKEYS=$KH_DIR/keys
+fw_globals
 CONF=$KH_TOP/tests/fixtures/conformance
-TIMEOUT=${MODSIGN_QEMU_TIMEOUT:-600}
 EXPECTED=$FW_DIR/expected.tsv
-OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
-OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.ms.fd
 SHIM=/usr/lib/shim/shimx64.efi.signed
-for f in "$OVMF_CODE" "$OVMF_VARS" "$SHIM"; do
-	[ -f "$f" ] || die "$f missing (scripts/install-deps.sh firmware)"
-done
-for c in sbsign mcopy mkfs.vfat qemu-system-x86_64; do
+[ -f "$SHIM" ] || die "$SHIM missing (scripts/install-deps.sh firmware)"
+for c in sbsign mcopy mkfs.vfat; do
 	command -v "$c" >/dev/null || die "$c missing (scripts/install-deps.sh firmware)"
 done
-mkdir -p "$FW" "$OUT"
 T0=$(now)
-
-VFV=$("$FW_DIR/fetch-virt-firmware.sh")
 
 # 1. A built tree first: the case modules are built and signed against it
 # (vermagic), then built into its initramfs.
@@ -219,49 +200,7 @@ for k in "${KERNELS[@]}"; do
 	make -s -C "$KH_TREE" kernelrelease >"$FW/release-$k"
 done
 
-# 4. Boot each kernel on each machine.
-boot() { # KERNEL MACHINE OPTS
-	local k=$1 m=$2 opts=$3 dir=$OUT/$1 log vars t rc=0
-	mkdir -p "$dir"
-	log=$dir/$m.log
-	vars=$dir/$m.vars.fd
-	# shellcheck disable=SC2086
-	"$FW_DIR/fw-vars.py" --vfv "$VFV" --base "$OVMF_VARS" --out "$vars" \
-		--keys "$KEYS" $opts || die "$m: could not make the variable store"
-	t=$(now)
-	timeout -k 10 "$TIMEOUT" qemu-system-x86_64 -nodefaults -display none \
-		-machine q35,smm=on -cpu max -m 512M -smp 1 -no-reboot \
-		-global driver=cfi.pflash01,property=secure,value=on \
-		-global ICH9-LPC.disable_s3=1 \
-		-drive if=pflash,format=raw,unit=0,readonly=on,file="$OVMF_CODE" \
-		-drive if=pflash,format=raw,unit=1,file="$vars" \
-		-drive if=none,id=esp,format=raw,snapshot=on,file="$FW/esp-$k.img" \
-		-device ide-hd,drive=esp,bus=ide.0 \
-		-serial "file:$log" </dev/null >"$dir/$m.qemu.out" 2>&1 || rc=$?
-	note "$k/$m: boot took $(elapsed "$t")s"
-	[ $rc -ne 124 ] || { note "$k/$m: QEMU timed out after ${TIMEOUT}s (serial log: $log)"; return 1; }
-	[ $rc -eq 0 ] || { note "$k/$m: QEMU failed (exit $rc): $(tail -n 3 "$dir/$m.qemu.out")"; return 1; }
-	tr -d '\r' <"$log" | grep -a '^MODSIGN-ERROR' >&2 || true
-	if ! tr -d '\r' <"$log" | grep -aq '^MODSIGN-DONE'; then
-		note "$k/$m: the machine did not reach /init's end; last lines of $log:"
-		tr -d '\r' <"$log" | tail -n 15 >&2
-		return 1
-	fi
-	# kernel, machine, case, finit result, taint flags of the loaded module
-	tr -d '\r' <"$log" | awk -F'\t' -v k="$k" -v m="$m" \
-		'$1 == "MODSIGN-CASE" { print k "\t" m "\t" $2 "\t" $4 "\t" $5 }' >"$dir/$m.tsv"
-	# the machine's variables as files (efivarfs: 4 bytes attributes + data)
-	rm -rf "$dir/$m.root"
-	tr -d '\r' <"$log" | awk -F'\t' '$1 == "MODSIGN-FILE" { print $2 "\t" $3 }' |
-		while IFS=$'\t' read -r path hex; do
-			mkdir -p "$dir/$m.root${path%/*}"
-			printf '%s' "$hex" | xxd -r -p >"$dir/$m.root$path"
-		done
-	tr -d '\r' <"$log" | awk -F'\t' '$1 == "MODSIGN-PROCKEY" { print $2 }' >"$dir/$m.proc-keys"
-	tr -d '\r' <"$log" | awk -F'\t' '$1 == "MODSIGN-VF" { print $2 }' >"$dir/$m.vf-inside.json"
-	tr -d '\r' <"$log" | awk -F'\t' '$1 == "MODSIGN-VF-ERR" { print $2 }' >"$dir/$m.vf-inside.err"
-	tr -d '\r' <"$log" | awk -F'\t' '$1 == "MODSIGN-STATE" && $2 == "lockdown" { print $3 }' >"$dir/$m.lockdown"
-}
+# 4. Boot each kernel on each machine (fw_boot, boot-lib.sh).
 failed=0
 printf 'kernel\tmachine\tcase\tfinit\ttaint\n' >"$OUT/verdicts.tsv"
 for k in "${KERNELS[@]}"; do
@@ -270,7 +209,7 @@ for k in "${KERNELS[@]}"; do
 		if [ ${#want_m[@]} -gt 0 ] && [[ " ${want_m[*]} " != *" $m "* ]]; then
 			continue
 		fi
-		if boot "$k" "$m" "${spec#*:}"; then
+		if fw_boot "$k" "$m" "${spec#*:}"; then
 			cat "$OUT/$k/$m.tsv" >>"$OUT/verdicts.tsv"
 			note "$k/$m: lockdown $(cat "$OUT/$k/$m.lockdown"); $(tr '\t' ' ' <"$OUT/$k/$m.tsv" | cut -d' ' -f3- | paste -sd, -)"
 		else

@@ -16,6 +16,9 @@ and, per option:
   --untrust-mok     MokListTrusted present (mokutil --untrust-mok)
   --mok-sb-off      MokSBState = 1 (mokutil --disable-validation)
   --ignore-db       MokDBState = 1 (mokutil --ignore-db)
+  --mok-add FILE    FILE's certificate (DER or PEM) appended to MokList, as
+                    MokManager enrols what mokutil --import FILE asked for
+                    (fix-proofs.sh); repeatable
 Variables virt-fw-vars has no option for go through --set-json (name,
 guid, attributes, hex data).  MOK variables get NV|BS (3), as shim
 requires (it deletes them with RT or without NV|BS).
@@ -50,6 +53,18 @@ def siglist_x509(ders):
     return out
 
 
+def cert_der(path):
+    """A certificate file's DER bytes (mokutil --import takes DER; PEM too
+    here, through openssl)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if b"-----BEGIN CERTIFICATE-----" not in data:
+        return data
+    r = subprocess.run(["openssl", "x509", "-outform", "DER"], input=data,
+                       stdout=subprocess.PIPE, check=True)
+    return r.stdout
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--vfv", required=True)
@@ -60,6 +75,7 @@ def main():
     ap.add_argument("--untrust-mok", action="store_true")
     ap.add_argument("--mok-sb-off", action="store_true")
     ap.add_argument("--ignore-db", action="store_true")
+    ap.add_argument("--mok-add", action="append", default=[])
     a = ap.parse_args()
     vfv = shlex.split(a.vfv)
 
@@ -81,7 +97,9 @@ def main():
         def mokvar(name, data):
             new.append({"name": name, "guid": SHIM_LOCK, "attr": NV_BS,
                         "data": data.hex()})
-        mokvar("MokList", siglist_x509([der("mok"), der("mokx"), der("dbx")]))
+        added = [cert_der(path) for path in a.mok_add]
+        mokvar("MokList", siglist_x509([der("mok"), der("mokx"), der("dbx")]
+                                       + added))
         mokvar("MokListX", siglist_x509([der("mokx")]))
         if a.untrust_mok:
             mokvar("MokListTrusted", b"\x01")
