@@ -101,6 +101,14 @@ static bool works(const struct ms_fix_ctx *c, const struct judge_file_judgement 
 	       judged_with(c, j, x, pl) == 0;
 }
 
+/* Revoked once Secure Boot is on: the kernel then loads MokListXRT too
+ * (load_uefi.c: load_moklist_certs(), into .blacklist), and a signer it
+ * lists is refused, not verified. */
+static bool revoked_with_sb(const struct ms_fix_ctx *c, const struct x509k_cert *x)
+{
+	return c->km_sb.mokx && in_ring(&c->mokx, x);
+}
+
 /* Secure Boot on, and the kernel still loads no MOK key: never, here
  * (CONFIG_LOAD_UEFI_KEYS unset, or load_uefi_certs() asking IMA) */
 static bool never_mok(const struct keyring_model *km, bool sb_on, bool efi)
@@ -280,10 +288,7 @@ static bool fix_enrolled(const struct ms_fix_ctx *c,
 		return true;
 	}
 	if (efi && !c->sb_on) {
-		/* with Secure Boot on the kernel loads MokListXRT too
-		 * (load_uefi.c: load_moklist_certs(), into .blacklist), and
-		 * a signer it lists is then refused, not verified */
-		if (c->km_sb.mokx && in_ring(&c->mokx, x))
+		if (revoked_with_sb(c, x))
 			return false;
 		if (works(c, j, x, mok_place(&c->km_sb, x))) {
 			ms_fix_set(f, "secure-boot-off");
@@ -387,7 +392,7 @@ static bool fix_local(const struct ms_fix_ctx *c, const struct judge_file_judgem
 
 	ms_fix_name_cert(c, l, x, name, sizeof(name));
 	if (!(c->sb_on && works(c, j, x, pl))) {
-		if (efi && !c->sb_on && !(c->km_sb.mokx && in_ring(&c->mokx, x)) &&
+		if (efi && !c->sb_on && !revoked_with_sb(c, x) &&
 		    works(c, j, x, mok_place(&c->km_sb, x)))
 			also = "; Secure Boot is off, so the kernel loads no "
 			       "MOK key until it is turned on (till then the "

@@ -73,6 +73,11 @@ without() { # OPTS WORD
 	echo "${out# }"
 }
 
+# fw-vars.py options in one spelling: single spaces, no empty words
+normal() { # OPTS
+	tr ' ' '\n' <<<"$1" | sed '/^$/d' | paste -sd' '
+}
+
 # The store a fix makes of a machine's: its fw-vars.py options, or
 # nothing (exit 1) when the fix does not change firmware state.  An
 # enrolment whose words say what else it takes (Secure Boot turned on,
@@ -127,12 +132,12 @@ while IFS=$'\t' read -r k m c r taint; do
 	why=$(jq -r '.fix.why // ""' <<<"$json" 2>/dev/null) || why=
 	opts=$(machine_opts "$m")
 	if new=$(fixed_opts "$opts" "$kind" "$cmd" "$root" "$why"); then
-		norm=$(tr ' ' '\n' <<<"$new" | sed '/^$/d' | paste -sd' ')
+		norm=$(normal "$new")
 		if [ -z "${store_of[$k $norm]:-}" ]; then
 			store_of[$k $norm]=-
 			# a store equal to a stage machine's: that machine's boot
 			for spec in "${MACHINES[@]}"; do
-				[ "$(tr ' ' '\n' <<<"${spec#*:}" | sed '/^$/d' | paste -sd' ')" != "$norm" ] ||
+				[ "$(normal "${spec#*:}")" != "$norm" ] ||
 					store_of[$k $norm]=${spec%%:*}
 			done
 			if [ "${store_of[$k $norm]}" = - ]; then
