@@ -136,9 +136,9 @@ static bool mismatch(const char *why)
 
 /* A local key pair this kernel would take a module signed with: trusted
  * now, or (*enrol) once its certificate is enrolled; not skip. */
-static const struct ms_fix_local *pair(const struct ms_fix_ctx *c,
-				const struct x509k_cert *skip,
-				struct x509k_cert **cert, bool *enrol)
+const struct ms_fix_local *ms_fix_pair(const struct ms_fix_ctx *c,
+				       const struct x509k_cert *skip,
+				       struct x509k_cert **cert, bool *enrol)
 {
 	const struct ms_fix_local *later = NULL;
 	struct x509k_cert *lx = NULL;
@@ -173,7 +173,7 @@ static void fix_sign(const struct ms_fix_ctx *c, const char *file,
 	const char *hash = ms_fix_hash_for(c->t->kr);
 	struct x509k_cert *x;
 	bool enrol;
-	const struct ms_fix_local *l = pair(c, NULL, &x, &enrol);
+	const struct ms_fix_local *l = ms_fix_pair(c, NULL, &x, &enrol);
 	char a[512];
 
 	ms_fix_set(f, "sign");
@@ -195,8 +195,8 @@ static void fix_sign(const struct ms_fix_ctx *c, const char *file,
 }
 
 /* The local file x was read from, or NULL. */
-static const struct ms_fix_local *local_of(const struct ms_fix_ctx *c,
-				    const struct x509k_cert *x)
+const struct ms_fix_local *ms_fix_local_of(const struct ms_fix_ctx *c,
+					   const struct x509k_cert *x)
 {
 	for (size_t i = 0; i < c->nloc; i++)
 		for (size_t n = 0; n < c->loc[i].ring.n; n++)
@@ -208,7 +208,7 @@ static const struct ms_fix_local *local_of(const struct ms_fix_ctx *c,
 static void fix_resign(const struct ms_fix_ctx *c, const char *file,
 		       struct x509k_cert *x, struct ms_fix *f)
 {
-	const struct ms_fix_local *l = x ? local_of(c, x) : NULL;
+	const struct ms_fix_local *l = x ? ms_fix_local_of(c, x) : NULL;
 	const char *hash = ms_fix_hash_for(c->t->kr);
 
 	ms_fix_set(f, "changed-after-signing");
@@ -221,9 +221,9 @@ static void fix_resign(const struct ms_fix_ctx *c, const char *file,
 }
 
 /* The first signer one of the candidates names; *found its certificate */
-static const struct pkcs7_sinfo *find_signer(const struct ms_fix_ctx *c,
-					  const struct verify_result *r,
-					  struct x509k_cert **found)
+const struct pkcs7_sinfo *ms_fix_find_signer(const struct ms_fix_ctx *c,
+					     const struct verify_result *r,
+					     struct x509k_cert **found)
 {
 	const struct keyring *lists[] = { &c->mok, &c->moknew, &c->db,
 					  &c->k->platform };
@@ -445,7 +445,7 @@ static void fix_unknown_key(const struct ms_fix_ctx *c,
 	const struct ms_fix_local *l;
 	int err;
 
-	if (!find_signer(c, &j->r, &x))
+	if (!ms_fix_find_signer(c, &j->r, &x))
 		return;
 	/* the right key, and still no: the module changed after */
 	err = judged_with(c, j, x, PL_TRUSTED);
@@ -467,7 +467,7 @@ static void fix_unknown_key(const struct ms_fix_ctx *c,
 	}
 	if (err)
 		return;
-	l = local_of(c, x);
+	l = ms_fix_local_of(c, x);
 	if (in_ring(&c->mok, x)) {
 		fix_enrolled(c, j, a, x, f);
 		return;
@@ -502,41 +502,10 @@ static void fix_revoked(const struct ms_fix_ctx *c, const struct judge_file_judg
 	else
 		ms_fix_why(f, "the signer's key is revoked (%s): sign the module "
 		    "with another key", j->r.reason);
-	l = pair(c, x, &y, &enrol);
+	l = ms_fix_pair(c, x, &y, &enrol);
 	if (l && !enrol && hash) {
 		ms_fix_why(f, ", such as %s, which this kernel trusts", l->label);
 		ms_fix_sign_command(c, f, hash, l, y, file);
-	}
-}
-
-static void fix_algorithm(const struct ms_fix_ctx *c,
-			  const struct judge_file_judgement *j, const char *file,
-			  struct ms_fix *f)
-{
-	const struct rules_rules *kr = c->t->kr;
-	const char *hash = ms_fix_hash_for(kr);
-
-	for (size_t s = 0; j->r.msg && s < j->r.msg->n_sinfos; s++) {
-		const struct pkcs7_sinfo *si = &j->r.msg->sinfos[s];
-		struct x509k_cert *x;
-		const struct ms_fix_local *l = NULL;
-
-		if (!si->unsupported_crypto)
-			continue;
-		/* a key type the kernel lacks never gets here: its
-		 * certificate is left out when parsed, and the module is
-		 * -ENOKEY with no certificate to name */
-		if (!si->hash || rules_hash_available(kr, si->hash) || !hash)
-			return;
-		ms_fix_set(f, "unsupported-algorithm");
-		ms_fix_why(f, "this kernel lacks the hash %s (%s): re-sign the "
-		    "module with %s", si->hash->name,
-		    j->r.reason ? j->r.reason : "unsupported crypto", hash);
-		if (find_signer(c, &j->r, &x) == si)
-			l = local_of(c, x);
-		if (l && l->key && l->ring.certs[0] == x)
-			ms_fix_sign_command(c, f, hash, l, x, file);
-		return;
 	}
 }
 
@@ -566,10 +535,11 @@ bool ms_fix_find(const struct ms_fix_ctx *c, const char *file,
 		}
 		break;
 	case -ENOKEY:
-		fix_unknown_key(c, j, a, file, f);
+		if (!ms_fix_key_type(c, j, file, f))
+			fix_unknown_key(c, j, a, file, f);
 		break;
 	case -ENOPKG:
-		fix_algorithm(c, j, file, f);
+		ms_fix_algorithm(c, j, file, f);
 		break;
 	case -EKEYREJECTED:
 		if (r->reason && (strcmp(r->reason, "signing key is on the "
@@ -580,7 +550,7 @@ bool ms_fix_find(const struct ms_fix_ctx *c, const char *file,
 		else if (mismatch(r->reason)) {
 			struct x509k_cert *x;
 
-			find_signer(c, r, &x);
+			ms_fix_find_signer(c, r, &x);
 			fix_resign(c, file, x, f);
 		}
 		break;

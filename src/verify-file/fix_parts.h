@@ -45,6 +45,33 @@ struct ms_fix_ctx {
 	struct keyring mokx;
 };
 
+/* fix.c: what the kinds share */
+
+/* A local key pair this kernel would take a module signed with: trusted
+ * now, or (*enrol) once its certificate is enrolled; not skip. */
+const struct ms_fix_local *ms_fix_pair(const struct ms_fix_ctx *c,
+				       const struct x509k_cert *skip,
+				       struct x509k_cert **cert, bool *enrol);
+/* The local file x was read from, or NULL. */
+const struct ms_fix_local *ms_fix_local_of(const struct ms_fix_ctx *c,
+					   const struct x509k_cert *x);
+/* The first signer one of the candidates names; *found its certificate */
+const struct pkcs7_sinfo *ms_fix_find_signer(const struct ms_fix_ctx *c,
+					     const struct verify_result *r,
+					     struct x509k_cert **found);
+
+/* fix_algorithm.c: unsupported-algorithm */
+
+/* -ENOPKG: the signature's hash is not in this kernel */
+void ms_fix_algorithm(const struct ms_fix_ctx *c,
+		      const struct judge_file_judgement *j, const char *file,
+		      struct ms_fix *f);
+/* -ENOKEY: the first signer's key type is not in this kernel; false
+ * when it is */
+bool ms_fix_key_type(const struct ms_fix_ctx *c,
+		     const struct judge_file_judgement *j, const char *file,
+		     struct ms_fix *f);
+
 /* fix_words.c: the words of a fix */
 
 /* p as the judged machine names it: under --sysroot without the root */
