@@ -102,11 +102,15 @@ static bool works(const struct ms_fix_ctx *c, const struct judge_file_judgement 
 }
 
 /* Revoked once Secure Boot is on: the kernel then loads MokListXRT too
- * (load_uefi.c: load_moklist_certs(), into .blacklist), and a signer it
- * lists is refused, not verified. */
+ * (load_uefi.c: load_uefi_certs(), get_handler_for_dbx()), and a signer
+ * it lists as an X.509 certificate is refused, not verified, where the
+ * kernel has revocation certificates: without
+ * CONFIG_SYSTEM_REVOCATION_LIST, certs/blacklist.c
+ * add_key_to_revocation_list() is a stub and the entry revokes nothing
+ * (Debian's and Fedora's configs). */
 static bool revoked_with_sb(const struct ms_fix_ctx *c, const struct x509k_cert *x)
 {
-	return c->km_sb.mokx && in_ring(&c->mokx, x);
+	return c->km_sb.mokx && c->km_sb.revocation_certs && in_ring(&c->mokx, x);
 }
 
 /* Secure Boot on, and the kernel still loads no MOK key: never, here

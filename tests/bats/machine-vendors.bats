@@ -158,3 +158,20 @@ verdict() { # jq paths to add
 	assert_equal "$(verdict '.machine.config_assumed')" '["REJECTED","EKEYREJECTED","kernel-ark'"'"'s kernel-x86_64-fedora.config (6.17.7)"]'
 	[[ "$stderr" == *"no kernel config: Fedora/RHEL's shipped options taken (IMA_ARCH_POLICY y, lockdown under Secure Boot y, SYSTEM_REVOCATION_LIST n, INTEGRITY_CA_MACHINE_KEYRING y (_MAX y); from kernel-ark's kernel-x86_64-fedora.config (6.17.7))"* ]]
 }
+
+@test "Secure Boot off, a signer in MokList and MokListX: without SYSTEM_REVOCATION_LIST Secure Boot on verifies it (fix secure-boot-off); with it, no fix" {
+	# the firmware stage's debian-ima flavour (Debian's own config): the
+	# mokx case loads tainted on fw-sb-off and verified on sb-on, where
+	# MokListXRT is loaded but its certificate revokes nothing
+	REL=6.12.118+deb13-amd64
+	machine config=file:"$VC/debian-6.12.config" sb=off mok="$KEYS/other.der" mokx="$KEYS/other.der" lockdown=absent enforce=absent
+	judge "$W/mok.ko"
+	assert_failure 4
+	assert_equal "$(verdict '.loads_unsigned, .machine.revocation_certificates, .fix.kind')" '["UNKNOWN-KEY","ENOKEY",true,false,"secure-boot-off"]'
+	# a kernel with revocation certificates would refuse it once Secure
+	# Boot is on: turning it on is no fix
+	machine config=lockdown sb=off mok="$KEYS/other.der" mokx="$KEYS/other.der" lockdown=absent enforce=absent
+	judge "$W/mok.ko"
+	assert_failure 4
+	assert_equal "$(verdict '.machine.revocation_certificates, .fix')" '["UNKNOWN-KEY","ENOKEY",true,null]'
+}

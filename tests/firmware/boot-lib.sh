@@ -14,6 +14,33 @@ MACHINES=(
 	"fw-sb-off:--sb-off"              # SecureBootEnable off in the firmware
 )
 
+# The kernels (build-efi-kernel.sh's flavours), in build order: each
+# switch recompiles few objects (README).  "ubuntu" is not among them by
+# default: on real firmware it showed suse's verdicts with debian's
+# lockdown level, nothing of its own (README); -k ubuntu boots it.
+FLAVOURS=(debian mainline arch suse fedora debian-ima)
+
+# The machines each flavour boots on: every machine for debian and
+# mainline; for a vendor flavour only those where its rows can differ
+# from the kernels already booted (README, "Flavours").
+declare -A FLAVOUR_MACHINES=(
+	[debian]="sb-on sb-on-untrusted sb-on-ignoredb mok-sb-off fw-sb-off"
+	[mainline]="sb-on sb-on-untrusted sb-on-ignoredb mok-sb-off fw-sb-off"
+	[arch]="sb-on"
+	[suse]="sb-on"
+	[ubuntu]="sb-on"
+	[fedora]="sb-on"
+	[debian-ima]="sb-on fw-sb-off"
+)
+fw_boots_on() { # KERNEL MACHINE
+	[[ " ${FLAVOUR_MACHINES[$1]:-} " == *" $2 "* ]]
+}
+
+# The case modules of kernel K's release (firmware-verdicts.sh make_cases).
+fw_cases() { # KERNEL
+	echo "$FW/cases/$(cat "$FW/release-$1")"
+}
+
 # The stage's paths and tools (the 7.3 tree of the kernel harness).
 fw_globals() {
 	kh_paths 7.3

@@ -50,7 +50,7 @@ while IFS=$'\t' read -r k m c r taint; do
 	case $r:$taint in
 	0:*E*) kv="0(E)" ;;
 	esac
-	json=$("$VF" --machine --sysroot "$root" --json "$FW/cases/$c.ko" 2>"$OUT/$k/$m.$c.vf-stderr") || true
+	json=$("$VF" --machine --sysroot "$root" --json "$(fw_cases "$k")/$c.ko" 2>"$OUT/$k/$m.$c.vf-stderr") || true
 	vv=$(printf '%s' "$json" | jq -r "$JQ_VERDICT" 2>/dev/null) || vv="error"
 	[ -n "$vv" ] || vv="error: $(head -n 1 "$OUT/$k/$m.$c.vf-stderr")"
 	inside=$OUT/$k/$m.vf-inside.json

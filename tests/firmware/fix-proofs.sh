@@ -125,7 +125,7 @@ while IFS=$'\t' read -r k m c r taint; do
 		mkdir -p "$root/var/lib/dkms"
 		openssl x509 -in "$cert" -outform DER -out "$root/var/lib/dkms/mok.pub"
 	fi
-	json=$("$VF" --machine --sysroot "$root" --json "$FW/cases/$c.ko" \
+	json=$("$VF" --machine --sysroot "$root" --json "$(fw_cases "$k")/$c.ko" \
 		2>"$FIXES/$k.$m.$c.stderr" | head -n 1) || true
 	kind=$(jq -r '.fix.kind // "none"' <<<"$json" 2>/dev/null) || kind=error
 	cmd=$(jq -r '.fix.command // ""' <<<"$json" 2>/dev/null) || cmd=
@@ -135,9 +135,11 @@ while IFS=$'\t' read -r k m c r taint; do
 		norm=$(normal "$new")
 		if [ -z "${store_of[$k $norm]:-}" ]; then
 			store_of[$k $norm]=-
-			# a store equal to a stage machine's: that machine's boot
+			# a store equal to a stage machine's: that machine's
+			# boot, where this kernel was booted on it
 			for spec in "${MACHINES[@]}"; do
 				[ "$(normal "${spec#*:}")" != "$norm" ] ||
+					! fw_boots_on "$k" "${spec%%:*}" ||
 					store_of[$k $norm]=${spec%%:*}
 			done
 			if [ "${store_of[$k $norm]}" = - ]; then
@@ -184,7 +186,7 @@ while IFS=$'\t' read -r k m c kind cmd store; do
 	after=$(awk -F'\t' -v c="$c" '$3 == c { print $4 " " $5 }' "$OUT/$k/$store.tsv" 2>/dev/null)
 	root=$FIXES/$k.$store.after
 	[ -d "$root" ] || fw_sysroot "$k" "$store" "$root"
-	vv=$("$VF" --machine --sysroot "$root" --json "$FW/cases/$c.ko" 2>/dev/null |
+	vv=$("$VF" --machine --sysroot "$root" --json "$(fw_cases "$k")/$c.ko" 2>/dev/null |
 		jq -r '.verdict' 2>/dev/null) || vv=error
 	case $after in
 	"0 "*E*) ok=0 ;;

@@ -109,6 +109,8 @@ want=$(cat "$FRAG" $LFRAG "$GEN" | sha256sum | cut -d' ' -f1)
 if [ ! -f "$KH_TREE/.config" ] ||
 	[ "$(cat "$KH_LINEDIR/.config-stamp" 2>/dev/null)" != "$want" ]; then
 	t=$(now)
+	# 7.3: the firmware stage's configuration of the shared tree is gone
+	rm -f "$KH_CACHE/firmware/.config-stamp"
 	kh_kmake tinyconfig
 	(cd "$KH_TREE" && ./scripts/kconfig/merge_config.sh -m .config "$FRAG" $LFRAG "$GEN") \
 		>>"$KH_LINEDIR/build.log" 2>&1 || die "merge_config.sh failed"
@@ -121,7 +123,7 @@ fi
 missing=
 for sym in 64BIT PRINTK TTY SERIAL_8250 SERIAL_8250_CONSOLE BLK_DEV_INITRD \
 	RD_GZIP BINFMT_ELF BINFMT_SCRIPT DEVTMPFS DEVTMPFS_MOUNT PROC_FS SYSFS \
-	MODULES MODULE_UNLOAD MODULE_SIG MODULE_SIG_FORCE MODULE_SIG_SHA256 \
+	MODULES MODULE_UNLOAD MODULE_SIG MODULE_SIG_SHA256 \
 	CRYPTO_SHA1 CRYPTO_SHA256 CRYPTO_SHA512 CRYPTO_SHA3 CRYPTO_RSA \
 	ASYMMETRIC_KEY_TYPE ASYMMETRIC_PUBLIC_KEY_SUBTYPE \
 	X509_CERTIFICATE_PARSER PKCS7_MESSAGE_PARSER SYSTEM_TRUSTED_KEYRING \
@@ -136,7 +138,7 @@ for kv in "SYSTEM_BLACKLIST_HASH_LIST=\"$CONF/blacklist-hashes.txt\"" \
 	grep -qxF "CONFIG_$kv" "$KH_TREE/.config" || missing="$missing ${kv%%=*}"
 done
 # kernel-needs.txt: SM3 and Streebog must be absent so those digests give ENOPKG
-for sym in CRYPTO_SM3 CRYPTO_SM3_GENERIC CRYPTO_STREEBOG; do
+for sym in CRYPTO_SM3 CRYPTO_SM3_GENERIC CRYPTO_STREEBOG $(kh_line_nosyms); do
 	if grep -q "^CONFIG_$sym=[ym]" "$KH_TREE/.config"; then
 		missing="$missing !$sym"
 	fi

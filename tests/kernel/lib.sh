@@ -68,13 +68,25 @@ kh_paths() {
 }
 
 # Options one line needs =y beyond the common list of build-kernel.sh
-# (they come from config-LINE.fragment).
+# (they come from config-LINE.fragment).  MODULE_SIG_FORCE is built in on
+# every line but 7.3, whose one configuration the firmware stage shares
+# (config-7.3.fragment: there module.sig_enforce=1 alone enforces).
 kh_line_syms() {
 	case $LINE in
 	# 5.10 has no ECDSA (crypto/ecdsa.c came in 5.13)
-	5.10) ;;
-	6.1 | 6.12) echo CRYPTO_ECDSA ;;
-	7.3) echo CRYPTO_ECDSA CRYPTO_MLDSA PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA ;;
+	5.10) echo MODULE_SIG_FORCE ;;
+	6.1 | 6.12) echo MODULE_SIG_FORCE CRYPTO_ECDSA ;;
+	7.3) echo CRYPTO_ECDSA CRYPTO_MLDSA PKCS7_WAIVE_AUTHATTRS_REJECTION_FOR_MLDSA \
+		EFI EFI_STUB EFIVAR_FS SECURITY_LOCKDOWN_LSM LOCK_DOWN_IN_EFI_SECURE_BOOT \
+		INTEGRITY INTEGRITY_PLATFORM_KEYRING INTEGRITY_MACHINE_KEYRING \
+		LOAD_UEFI_KEYS IMA IMA_APPRAISE CMDLINE_BOOL FUTEX ;;
+	esac
+}
+
+# Options one line must NOT have (=y or =m) after olddefconfig.
+kh_line_nosyms() {
+	case $LINE in
+	7.3) echo MODULE_SIG_FORCE INTEGRITY_CA_MACHINE_KEYRING IMA_ARCH_POLICY ;;
 	esac
 }
 
