@@ -244,6 +244,8 @@ say "5. kernel-install add in a BLS layout, the kernel laid out as Fedora's"
 [ -s /etc/machine-id ] || systemd-machine-id-setup
 mid=$(cat /etc/machine-id)
 echo layout=bls > /etc/kernel/install.conf
+# the entry's options (else the host's /proc/cmdline)
+echo "root=LABEL=root ro" > /etc/kernel/cmdline
 mkdir -p /boot/loader/entries "/boot/$mid"
 m_dir=/lib/modules/$rel
 cp "/boot/vmlinuz-$rel" "$m_dir/vmlinuz"
@@ -251,7 +253,8 @@ cp "/boot/config-$rel" "$m_dir/config"
 rm -f "/boot/vmlinuz-$rel" "/boot/config-$rel" "/boot/System.map-$rel" "/boot/initrd.img-$rel"
 entry=/boot/loader/entries/$mid-$rel.conf
 moklist "$keys/rsa2048.der"
-run k1 kernel-install add "$rel" "$m_dir/vmlinuz"
+# --verbose: the plugins in the order they run
+run k1 kernel-install --verbose add "$rel" "$m_dir/vmlinuz"
 exit0 k1 "kernel-install add, dkms's key not enrolled"
 has k1 "modsign: $rel: 1 of 1 out-of-tree modules would be refused or load tainted" "(bls a) the summary line"
 has_re k1 "^modsign:   $m: REJECTED -" "(bls a) the refusal line naming $m"
