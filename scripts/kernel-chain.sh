@@ -21,7 +21,9 @@
 #      MokListRT holding another key than dkms's);
 #   4. apt-get install of a second kernel (the cloud flavour, another
 #      release) runs the real postinst chain: dkms builds acpi_call and
-#      signs it with /var/lib/dkms/mok.key, the initramfs is made, the
+#      signs it with /var/lib/dkms/mok.key (Debian 12's dkms 3.0 signs
+#      inside a chroot too; 3.4 and later do not, which a Debian 13 chain
+#      would have to set up), the initramfs is made, the
 #      modsign hook says its verdict; the cases, each asserted on apt's
 #      own output:
 #        (a) dkms's key not enrolled: the refusal line of acpi_call and
