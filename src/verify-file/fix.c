@@ -178,7 +178,6 @@ static void fix_sign(const struct ms_fix_ctx *c, const char *file,
 	struct x509k_cert *x;
 	bool enrol;
 	const struct ms_fix_local *l = ms_fix_pair(c, NULL, &x, &enrol);
-	char a[512];
 
 	ms_fix_set(f, "sign");
 	if (!l || !hash) {
@@ -187,14 +186,8 @@ static void fix_sign(const struct ms_fix_ctx *c, const char *file,
 		    "(--list-keys names them)");
 		return;
 	}
-	if (enrol)
-		ms_fix_why(f, "the module is not signed: sign it with %s, then enrol "
-		    "its certificate (mokutil --import %s), reboot and "
-		    "confirm the enrolment in MokManager", l->label,
-		    ms_fix_shq(ms_fix_shown(c, x->path), a, sizeof(a)));
-	else
-		ms_fix_why(f, "the module is not signed: sign it with %s, which "
-		    "this kernel trusts", l->label);
+	ms_fix_why(f, "the module is not signed: sign it with %s", l->label);
+	ms_fix_why_pair(c, f, x, enrol);
 	ms_fix_sign_command(c, f, hash, l, x, file);
 }
 

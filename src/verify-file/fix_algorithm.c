@@ -85,16 +85,8 @@ bool ms_fix_key_type(const struct ms_fix_ctx *c,
 	l = ms_fix_pair(c, NULL, &x, &enrol);
 	if (!l || !hash)
 		return true;
-	if (enrol) {
-		char q[512];
-
-		ms_fix_why(f, " such as %s, then enrol its certificate "
-		    "(mokutil --import %s), reboot and confirm the enrolment "
-		    "in MokManager", l->label,
-		    ms_fix_shq(ms_fix_shown(c, x->path), q, sizeof(q)));
-	} else {
-		ms_fix_why(f, " such as %s, which this kernel trusts", l->label);
-	}
+	ms_fix_why(f, " such as %s", l->label);
+	ms_fix_why_pair(c, f, x, enrol);
 	ms_fix_sign_command(c, f, hash, l, x, file);
 	return true;
 }

@@ -90,6 +90,10 @@ void ms_fix_name_cert(const struct ms_fix_ctx *c, const struct ms_fix_local *l,
 		      const struct x509k_cert *x, char *buf, size_t size);
 /* sign-file's hash for this kernel (sha256 unless it lacks it), or NULL */
 const char *ms_fix_hash_for(const struct rules_rules *kr);
+/* After naming a local key pair to sign with: ", which this kernel
+ * trusts", or (enrol) how to enrol its certificate x first */
+void ms_fix_why_pair(const struct ms_fix_ctx *c, struct ms_fix *f,
+		     const struct x509k_cert *x, bool enrol);
 /* f's command: sign-file HASH KEY CERT FILE with l's key pair */
 void ms_fix_sign_command(const struct ms_fix_ctx *c, struct ms_fix *f,
 			 const char *hash, const struct ms_fix_local *l,

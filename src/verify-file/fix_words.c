@@ -144,3 +144,16 @@ void ms_fix_json(json_object *o, const struct ms_fix *f)
 	}
 	json_object_object_add(o, "fix", x);
 }
+
+void ms_fix_why_pair(const struct ms_fix_ctx *c, struct ms_fix *f,
+		     const struct x509k_cert *x, bool enrol)
+{
+	char q[512];
+
+	if (enrol)
+		ms_fix_why(f, ", then enrol its certificate (mokutil --import "
+		    "%s), reboot and confirm the enrolment in MokManager",
+		    ms_fix_shq(ms_fix_shown(c, x->path), q, sizeof(q)));
+	else
+		ms_fix_why(f, ", which this kernel trusts");
+}
