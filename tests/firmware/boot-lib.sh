@@ -108,6 +108,34 @@ fw_boot() { # KERNEL NAME OPTS
 	tr -d '\r' <"$log" | awk -F'\t' '$1 == "MODSIGN-STATE" && $2 == "lockdown" { print $3 }' >"$dir/$m.lockdown"
 }
 
+# Boot many: each line of FILE is KERNEL<TAB>NAME<TAB>OPTS, booted as
+# fw_boot does, up to MAX at once (default MODSIGN_FW_BOOTS, else the CPU
+# count).  A boot is one QEMU vCPU under TCG, one core: one at a time left
+# the second core idle for much of the stage.  Each boot writes only its
+# own $OUT/K/NAME.* files; $OUT/K/NAME.status says whether it reached
+# /init's end (0) or not (1), read by the caller in FILE's order.
+fw_boot_many() { # FILE [MAX]
+	local max=${2:-${MODSIGN_FW_BOOTS:-$(nproc)}} k name opts
+	while IFS=$'\t' read -r k name opts; do
+		while [ "$(jobs -rp | wc -l)" -ge "$max" ]; do
+			wait -n || true
+		done
+		mkdir -p "$OUT/$k"
+		rm -f "$OUT/$k/$name.status"
+		(
+			rc=0
+			fw_boot "$k" "$name" "$opts" || rc=1
+			echo $rc >"$OUT/$k/$name.status"
+		) </dev/null &
+	done <"$1"
+	wait
+}
+
+# Whether K/NAME's boot (fw_boot_many) reached /init's end.
+fw_booted() { # KERNEL NAME
+	[ "$(cat "$OUT/$1/$2.status" 2>/dev/null)" = 0 ]
+}
+
 # A booted machine's root as verify-file --machine --sysroot reads it,
 # at DIR (made anew):
 #   boot/vmlinuz-R, boot/config-R    the kernel image and its .config

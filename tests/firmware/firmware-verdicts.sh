@@ -204,25 +204,35 @@ for k in "${KERNELS[@]}"; do
 		mcopy -i "$esp" "$FW/$k.efi" ::/vmlinuz
 		mcopy -i "$esp" "$FW/initrd-$k.gz" ::/initrd.gz
 	fi
-done
-
-# 4. Boot each kernel on each machine (fw_boot, boot-lib.sh).
-failed=0
-printf 'kernel\tmachine\tcase\tfinit\ttaint\n' >"$OUT/verdicts.tsv"
-for k in "${KERNELS[@]}"; do
+	# Its machines booted (fw_boot_many, boot-lib.sh) one after another
+	# in the background while the next flavour builds: a boot is one
+	# core, and much of a build (the link, the image's compression) is
+	# one core too.
+	: >"$FW/boots-$k.tsv"
 	for spec in "${MACHINES[@]}"; do
 		m=${spec%%:*}
 		if [ ${#want_m[@]} -gt 0 ] && [[ " ${want_m[*]} " != *" $m "* ]]; then
 			continue
 		fi
 		fw_boots_on "$k" "$m" || continue
-		if fw_boot "$k" "$m" "${spec#*:}"; then
+		printf '%s\t%s\t%s\n' "$k" "$m" "${spec#*:}" >>"$FW/boots-$k.tsv"
+	done
+	fw_boot_many "$FW/boots-$k.tsv" 1 &
+done
+
+# 4. The verdicts of the boots step 3 started, in this order.
+wait
+failed=0
+printf 'kernel\tmachine\tcase\tfinit\ttaint\n' >"$OUT/verdicts.tsv"
+for k in "${KERNELS[@]}"; do
+	while IFS=$'\t' read -r _ m _; do
+		if fw_booted "$k" "$m"; then
 			cat "$OUT/$k/$m.tsv" >>"$OUT/verdicts.tsv"
 			note "$k/$m: lockdown $(cat "$OUT/$k/$m.lockdown"); $(tr '\t' ' ' <"$OUT/$k/$m.tsv" | cut -d' ' -f3- | paste -sd, -)"
 		else
 			failed=$((failed + 1))
 		fi
-	done
+	done <"$FW/boots-$k.tsv"
 done
 
 # 5. Against the expected table.

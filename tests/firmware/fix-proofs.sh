@@ -111,7 +111,33 @@ print("\n".join(shlex.split(sys.argv[1])))' "$cmd")
 	esac
 }
 
-# 1. The fixes verify-file names, and the stores they make.
+# 1. The fixes verify-file names, and the stores they make.  First every
+# refused or tainted case's root and verify-file's answer on it
+# ($FIXES/K.M.C.json), as many at once as there are CPUs: each reads and
+# decompresses the kernel image, most of the stage's time outside the
+# boots.
+ask_fix() { # KERNEL MACHINE CASE
+	local k=$1 m=$2 c=$3 root=$FIXES/$1.$2.$3.root cert
+	fw_sysroot "$k" "$m" "$root"
+	cert=$(case_cert "$c")
+	if [ -n "$cert" ]; then
+		mkdir -p "$root/var/lib/dkms"
+		openssl x509 -in "$cert" -outform DER -out "$root/var/lib/dkms/mok.pub"
+	fi
+	"$VF" --machine --sysroot "$root" --json "$(fw_cases "$k")/$c.ko" \
+		2>"$FIXES/$k.$m.$c.stderr" | head -n 1 >"$FIXES/$k.$m.$c.json" || true
+}
+max=${MODSIGN_FW_BOOTS:-$(nproc)}
+while IFS=$'\t' read -r k m c r taint; do
+	[ "$k" != kernel ] || continue
+	[ "$r" != 0 ] || [[ "$taint" == *E* ]] || continue
+	while [ "$(jobs -rp | wc -l)" -ge "$max" ]; do
+		wait -n || true
+	done
+	ask_fix "$k" "$m" "$c" </dev/null &
+done <"$OUT/verdicts.tsv"
+wait
+
 declare -A store_of=()	# normalised options -> boot name
 nboots=0
 printf 'kernel\tmachine\tcase\tkind\tcommand\tstore\n' >"$FIXES/wanted.tsv"
@@ -119,14 +145,7 @@ while IFS=$'\t' read -r k m c r taint; do
 	[ "$k" != kernel ] || continue
 	[ "$r" != 0 ] || [[ "$taint" == *E* ]] || continue
 	root=$FIXES/$k.$m.$c.root
-	fw_sysroot "$k" "$m" "$root"
-	cert=$(case_cert "$c")
-	if [ -n "$cert" ]; then
-		mkdir -p "$root/var/lib/dkms"
-		openssl x509 -in "$cert" -outform DER -out "$root/var/lib/dkms/mok.pub"
-	fi
-	json=$("$VF" --machine --sysroot "$root" --json "$(fw_cases "$k")/$c.ko" \
-		2>"$FIXES/$k.$m.$c.stderr" | head -n 1) || true
+	json=$(cat "$FIXES/$k.$m.$c.json" 2>/dev/null) || json=
 	kind=$(jq -r '.fix.kind // "none"' <<<"$json" 2>/dev/null) || kind=error
 	cmd=$(jq -r '.fix.command // ""' <<<"$json" 2>/dev/null) || cmd=
 	why=$(jq -r '.fix.why // ""' <<<"$json" 2>/dev/null) || why=
@@ -160,8 +179,9 @@ done <"$OUT/verdicts.tsv"
 # 2. The second boots.
 failed=0
 if [ -f "$FIXES/boots.tsv" ]; then
-	while IFS=$'\t' read -r k name opts; do
-		fw_boot "$k" "$name" "$opts" || failed=$((failed + 1))
+	fw_boot_many "$FIXES/boots.tsv"
+	while IFS=$'\t' read -r k name _; do
+		fw_booted "$k" "$name" || failed=$((failed + 1))
 	done <"$FIXES/boots.tsv"
 fi
 

@@ -89,8 +89,19 @@ mkdir -p "$OUTROOT"
 TRUST=$OUTROOT/trusted.pem
 cat "$CONF/trusted.pem" "$CONF/trusted-mldsa.pem" >"$TRUST"
 # OpenSSL >= 3.5 for the ML-DSA cases: this system, a prefix the caller
-# gives, or a Debian 13 root made here (ossl35-root.sh)
-OSSL35_ROOT=
+# gives, or a Debian 13 root made here (ossl35-root.sh).  The root is made
+# in the background, beside the first kernel's build: debootstrap waits
+# on the network and the disk, the build on the CPU, and the first use of
+# OpenSSL 3.5 (the ML-DSA cases) comes after that build.
+OSSL35_ROOT=""
+OSSL35_PID=""
+OSSL35_T=""
+ossl35_stop() {
+	# a root still being made is let finish: killing it would leave
+	# debootstrap's children running into a root that is torn down
+	[ -z "$OSSL35_PID" ] || wait "$OSSL35_PID" 2>/dev/null || true
+	"$KH_DIR/ossl35-root.sh" down "$OSSL35_ROOT"
+}
 if [ -z "${MODSIGN_OSSL35_RUN+x}" ]; then
 	if openssl list -signature-algorithms 2>/dev/null | grep -q ML-DSA-65; then
 		MODSIGN_OSSL35_RUN=
@@ -98,30 +109,47 @@ if [ -z "${MODSIGN_OSSL35_RUN+x}" ]; then
 		kh_paths "${lines[0]}"
 		# outside the tree and the kernel cache, which it sees
 		OSSL35_ROOT=${MODSIGN_OSSL35_ROOT:-/var/tmp/modsign-ossl35-root}
-		trap '"$KH_DIR/ossl35-root.sh" down "$OSSL35_ROOT"' EXIT
+		trap ossl35_stop EXIT
 		trap 'exit 143' TERM
 		trap 'exit 130' INT
-		t=$(now)
-		MODSIGN_OSSL35_RUN=$("$KH_DIR/ossl35-root.sh" up "$OSSL35_ROOT" "$KH_CACHE")
-		note "OpenSSL 3.5 from a Debian 13 root ($MODSIGN_OSSL35_RUN): ready in $(elapsed "$t")s"
+		OSSL35_T=$(now)
+		"$KH_DIR/ossl35-root.sh" up "$OSSL35_ROOT" "$KH_CACHE" \
+			>"$OUTROOT/ossl35.run" 2>"$OUTROOT/ossl35.log" </dev/null &
+		OSSL35_PID=$!
 	fi
 fi
-export MODSIGN_OSSL35_RUN
-# the verify-file that checks ML-DSA: this one if it can, else one built
-# with the prefix's OpenSSL
-# (and the sign-file that makes modsign's own ML-DSA cases: modsign-cases.sh)
-VERIFY35=
+# The root ready (waited for once), MODSIGN_OSSL35_RUN exported, and the
+# verify-file that checks ML-DSA: this one if it can, else one built with
+# the prefix's OpenSSL (and the sign-file that makes modsign's own ML-DSA
+# cases: modsign-cases.sh).
+VERIFY35=""
+OSSL35_READY=0
 mldsa_ok='ML-DSA( signatures)?: (checked|yes)'
-if ! "$VERIFY" --version | grep -Eq "$mldsa_ok"; then
-	# shellcheck disable=SC2086
-	$MODSIGN_OSSL35_RUN make -s -C "$KH_TOP" BUILD=build/ossl35 \
-		build/ossl35/bin/verify-file build/ossl35/bin/sign-file >&2 ||
-		die "could not build verify-file with ${MODSIGN_OSSL35_RUN:-this system}'s OpenSSL"
-	VERIFY35="$MODSIGN_OSSL35_RUN $KH_TOP/build/ossl35/bin/verify-file"
-	$VERIFY35 --version | grep -Eq "$mldsa_ok" ||
-		die "$KH_TOP/build/ossl35/bin/verify-file does not check ML-DSA either"
-	export MODSIGN_SIGN35="$MODSIGN_OSSL35_RUN $KH_TOP/build/ossl35/bin/sign-file"
-fi
+ossl35_ready() {
+	[ $OSSL35_READY -eq 0 ] || return 0
+	if [ -n "$OSSL35_PID" ]; then
+		local t rc=0
+		t=$(now)
+		wait "$OSSL35_PID" || rc=$?
+		OSSL35_PID=
+		cat "$OUTROOT/ossl35.log" >&2
+		[ $rc -eq 0 ] || die "the Debian 13 root for OpenSSL 3.5 failed (exit $rc; above)"
+		MODSIGN_OSSL35_RUN=$(cat "$OUTROOT/ossl35.run")
+		note "OpenSSL 3.5 from a Debian 13 root ($MODSIGN_OSSL35_RUN): ready in $(elapsed "$OSSL35_T")s, made beside the first build (waited $(elapsed "$t")s for it)"
+	fi
+	export MODSIGN_OSSL35_RUN
+	if ! "$VERIFY" --version | grep -Eq "$mldsa_ok"; then
+		# shellcheck disable=SC2086
+		$MODSIGN_OSSL35_RUN make -s -C "$KH_TOP" BUILD=build/ossl35 \
+			build/ossl35/bin/verify-file build/ossl35/bin/sign-file >&2 ||
+			die "could not build verify-file with ${MODSIGN_OSSL35_RUN:-this system}'s OpenSSL"
+		VERIFY35="$MODSIGN_OSSL35_RUN $KH_TOP/build/ossl35/bin/verify-file"
+		$VERIFY35 --version | grep -Eq "$mldsa_ok" ||
+			die "$KH_TOP/build/ossl35/bin/verify-file does not check ML-DSA either"
+		export MODSIGN_SIGN35="$MODSIGN_OSSL35_RUN $KH_TOP/build/ossl35/bin/sign-file"
+	fi
+	OSSL35_READY=1
+}
 SUMMARY=$OUTROOT/summary.txt
 : >"$SUMMARY"
 fail=0
@@ -209,6 +237,7 @@ for line in "${lines[@]}"; do
 	t=$(now)
 	"$KH_DIR/build-kernel.sh" "$line" "$TRUST" >/dev/null
 	tb=$(elapsed "$t")
+	ossl35_ready
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	payload=$("$KH_DIR/payload-path.sh" "$line")
