@@ -95,7 +95,6 @@ cat "$CONF/trusted.pem" "$CONF/trusted-mldsa.pem" >"$TRUST"
 # OpenSSL 3.5 (the ML-DSA cases) comes after that build.
 OSSL35_ROOT=""
 OSSL35_PID=""
-OSSL35_T=""
 ossl35_stop() {
 	# a root still being made is let finish: killing it would leave
 	# debootstrap's children running into a root that is torn down
@@ -112,7 +111,6 @@ if [ -z "${MODSIGN_OSSL35_RUN+x}" ]; then
 		trap ossl35_stop EXIT
 		trap 'exit 143' TERM
 		trap 'exit 130' INT
-		OSSL35_T=$(now)
 		"$KH_DIR/ossl35-root.sh" up "$OSSL35_ROOT" "$KH_CACHE" \
 			>"$OUTROOT/ossl35.run" 2>"$OUTROOT/ossl35.log" </dev/null &
 		OSSL35_PID=$!
@@ -135,7 +133,7 @@ ossl35_ready() {
 		cat "$OUTROOT/ossl35.log" >&2
 		[ $rc -eq 0 ] || die "the Debian 13 root for OpenSSL 3.5 failed (exit $rc; above)"
 		MODSIGN_OSSL35_RUN=$(cat "$OUTROOT/ossl35.run")
-		note "OpenSSL 3.5 from a Debian 13 root ($MODSIGN_OSSL35_RUN): ready in $(elapsed "$OSSL35_T")s, made beside the first build (waited $(elapsed "$t")s for it)"
+		note "OpenSSL 3.5 from a Debian 13 root ($MODSIGN_OSSL35_RUN): made beside the first build (its steps' times above), waited $(elapsed "$t")s for it"
 	fi
 	export MODSIGN_OSSL35_RUN
 	if ! "$VERIFY" --version | grep -Eq "$mldsa_ok"; then
