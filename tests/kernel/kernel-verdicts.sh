@@ -194,39 +194,18 @@ vf_line() {
 	echo "~$cand"
 }
 
-# errno name verify-file prints for one case: "0" when it says OK, the
-# judge's errno in brackets when enforcement folded it into EKEYREJECTED
-# ("rejected (-ENOKEY: ..."), UNCHECKABLE for CANNOT-CHECK (exit 10)
-vf_errno() { # "verify-file command" line dir file kind usage sig args...
-	local -a vf
-	read -ra vf <<<"$1"
-	local line=$2 dir=$3 file=$4 kind=$5 usage=$6 sig=$7 out rc=0
-	shift 7
-	local s=()
-	[ "$kind" = detached ] && s=(--sig "$dir/$sig")
-	out=$("${vf[@]}" --kernel "$line" "$@" --usage "$usage" "${s[@]}" "$dir/$file" 2>&1) || rc=$?
-	if [[ $out == *": REJECTED -ENOEXEC: "* ]]; then
-		# the judge gives the signature's verdict, from before the
-		# ELF checks finit_module() makes after it: verify-file's
-		# "signature_errno"
-		# (verify-file exits 6 for it; and every reader of a pipe
-		# reads to the end, so that pipefail sees no SIGPIPE)
-		out=$("${vf[@]}" --json --kernel "$line" "$@" --usage "$usage" "${s[@]}" "$dir/$file" 2>/dev/null) || true
-		printf '%s\n' "$out" | python3 -c 'import json, sys
-print(json.loads(sys.stdin.read().splitlines()[0]).get("signature_errno") or 0)'
-		return
-	fi
-	case $out in
-	*": OK"*) echo 0 ;;
-	*) if [ $rc -eq 10 ]; then
-			echo UNCHECKABLE
-		elif [[ $out == *" rejected (-E"* ]]; then
-			printf '%s\n' "$out" | sed -n 's/.* rejected (-\(E[A-Z]*\).*/\1/p' | sed -n 1p
-		else
-			printf '%s\n' "$out" | sed -n 's/^[^:]*: [A-Z-]* -\(E[A-Z]*\): .*/\1/p' | sed -n 1p
-		fi ;;
-	esac
+# A case<TAB>errno table into an associative array (ARRAY: a name
+# reference, which shellcheck takes for unused).
+# shellcheck disable=SC2034
+load() { # ARRAY FILE
+	local -n arr=$1
+	local x y
+	while IFS=$'\t' read -r x y; do
+		arr[$x]=$y
+	done <"$2"
 }
+# what the kernel and each verify-file said, per case (step e)
+declare -A kern=() va=() vb=() vc=()
 
 for line in "${lines[@]}"; do
 	kh_paths "$line"
@@ -354,23 +333,37 @@ for line in "${lines[@]}"; do
 
 	# (e) verify-file against the kernel, case by case, with the kernel's
 	# own .config; the OpenSSL 3.0 build may say CANNOT-CHECK on ML-DSA
-	# cases only, where the 3.5 build (VERIFY35) must agree instead
+	# cases only, where the 3.5 build (VERIFY35) must agree instead.
+	# verify-cases.py asks verify-file in a few runs (modules in one,
+	# detached cases one per usage), not three runs a case: each run
+	# reads the keys and decompresses the image once.
 	kconf=(--kernel-config "$KH_TREE/.config")
+	trust=(-c "$TRUST" --blacklist "$CONF/blacklist-hashes.txt" --revoked "$CONF/revoked.pem")
+	vcases=(python3 "$KH_DIR/verify-cases.py" --cannot-check UNCHECKABLE)
+	"${vcases[@]}" "$VERIFY" "$cases" --kernel "$vline" "${kconf[@]}" "${trust[@]}" \
+		>"$dir/verify-files.tsv" || die "$line: verify-cases.py failed (-c)"
+	"${vcases[@]}" "$VERIFY" "$cases" --kernel "$vline" "${kconf[@]}" --vmlinux "$KH_BZIMAGE" \
+		>"$dir/verify-image.tsv" || die "$line: verify-cases.py failed (--vmlinux)"
+	: >"$dir/verify-35.tsv"
+	if [ -n "$VERIFY35" ]; then
+		"${vcases[@]}" "$VERIFY35" "$cases" --kernel "$vline" "${kconf[@]}" "${trust[@]}" \
+			>"$dir/verify-35.tsv" || die "$line: verify-cases.py failed (OpenSSL 3.5)"
+	fi
+	kern=() va=() vb=() vc=()
+	load kern "$dir/kernel-errno.tsv"
+	load va "$dir/verify-files.tsv"
+	load vb "$dir/verify-image.tsv"
+	load vc "$dir/verify-35.tsv"
 	: >"$dir/verify.tsv"
 	agree=0 agree_img=0 agree35=0 uncheck=0 total=0
-	while IFS=$'\t' read -r id file kind usage sig; do
+	while IFS=$'\t' read -r id _; do
 		case $id in '#'* | case | '') continue ;; esac
-		k=$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$dir/kernel-errno.tsv")
-		a=$(vf_errno "$VERIFY" "$vline" "$cases" "$file" "$kind" "$usage" "$sig" \
-			"${kconf[@]}" -c "$TRUST" --blacklist "$CONF/blacklist-hashes.txt" \
-			--revoked "$CONF/revoked.pem")
-		b=$(vf_errno "$VERIFY" "$vline" "$cases" "$file" "$kind" "$usage" "$sig" \
-			"${kconf[@]}" --vmlinux "$KH_BZIMAGE")
+		k=${kern[$id]:-}
+		a=${va[$id]:-}
+		b=${vb[$id]:-}
 		c=-
 		if [ -n "$VERIFY35" ]; then
-			c=$(vf_errno "$VERIFY35" "$vline" "$cases" "$file" "$kind" "$usage" "$sig" \
-				"${kconf[@]}" -c "$TRUST" --blacklist "$CONF/blacklist-hashes.txt" \
-				--revoked "$CONF/revoked.pem")
+			c=${vc[$id]:-}
 			[ "$c" = "$k" ] && agree35=$((agree35 + 1))
 			[ "$c" = "$k" ] || { say "$line: $id: kernel ${k:-?}, verify-file (OpenSSL 3.5) --kernel $vline -c ${c:-?}"; fail=1; }
 		fi

@@ -1,20 +1,26 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""verify-cases.py VERIFY-FILE CASEDIR [verify-file options...]
+"""verify-cases.py [--cannot-check WORD] VERIFY-FILE CASEDIR [verify-file options...]
 
 Print "case<TAB>errno" for every case of CASEDIR/cases.tsv (the harness
-format), errno being what verify-file says: 0 for OK, else its errno name
-(the one kernel-verdicts.sh reads from the text output); for a module,
-the signature's verdict ("signature_errno"), which the judge gives.  The cases are
-checked in a few verify-file runs, not one per case: appended modules in
-one run, detached cases in one run per usage with --detached (each
-case's signature must be FILE.p7s beside FILE, as mutate.py writes them;
-any other name is checked on its own with --sig).
+format), errno being what verify-file says: 0 for OK, else its errno name;
+for a module, the signature's verdict ("signature_errno"), which the judge
+gives.  A CANNOT-CHECK verdict (this build's OpenSSL lacks the algorithm)
+prints WORD when given (kernel-verdicts.sh: UNCHECKABLE), else as any other.
+VERIFY-FILE may be a command with its prefix, split on white space
+("chroot ROOT /path/verify-file").  The cases are checked in a few
+verify-file runs, not one per case (a run reads the keys and the kernel
+image once): appended modules in one run, detached cases in one run per
+usage with --detached (each case's signature must be FILE.p7s beside
+FILE, as mutate.py and gen-cases.sh write them; any other name is
+checked on its own with --sig).
 """
 import json
 import os
 import subprocess
 import sys
+
+CANNOT_CHECK = None
 
 
 def run(verify, opts, files, extra):
@@ -22,12 +28,17 @@ def run(verify, opts, files, extra):
     out = {}
     if not files:
         return out
-    p = subprocess.run([verify, "--json"] + opts + extra + files,
+    p = subprocess.run(verify.split() + ["--json"] + opts + extra + files,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     for line in p.stdout.decode().splitlines():
         try:
             o = json.loads(line)
         except ValueError:
+            continue
+        if "file" not in o:
+            continue  # the summary
+        if CANNOT_CHECK and o.get("verdict") == "CANNOT-CHECK":
+            out[o["file"]] = CANNOT_CHECK
             continue
         # the signature's verdict, as the judge reports it: before the
         # ELF checks finit_module() makes after it
@@ -41,9 +52,13 @@ def run(verify, opts, files, extra):
 
 
 def main():
-    if len(sys.argv) < 3:
+    global CANNOT_CHECK
+    args = sys.argv[1:]
+    if args[:1] == ["--cannot-check"] and len(args) > 1:
+        CANNOT_CHECK, args = args[1], args[2:]
+    if len(args) < 2:
         sys.exit(__doc__.split("\n\n")[0])
-    verify, casedir, opts = sys.argv[1], sys.argv[2], sys.argv[3:]
+    verify, casedir, opts = args[0], args[1], args[2:]
     rows, hdr = [], False
     with open(os.path.join(casedir, "cases.tsv")) as f:
         for line in f:
