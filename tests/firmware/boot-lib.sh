@@ -108,6 +108,13 @@ fw_boot() { # KERNEL NAME OPTS
 	tr -d '\r' <"$log" | awk -F'\t' '$1 == "MODSIGN-STATE" && $2 == "lockdown" { print $3 }' >"$dir/$m.lockdown"
 }
 
+# Wait until fewer than MAX of this shell's background jobs run.
+fw_slot() { # MAX
+	while [ "$(jobs -rp | wc -l)" -ge "$1" ]; do
+		wait -n || true
+	done
+}
+
 # Boot many: each line of FILE is KERNEL<TAB>NAME<TAB>OPTS, booted as
 # fw_boot does, up to MAX at once (default MODSIGN_FW_BOOTS, else the CPU
 # count).  A boot is one QEMU vCPU under TCG, one core: one at a time left
@@ -117,9 +124,7 @@ fw_boot() { # KERNEL NAME OPTS
 fw_boot_many() { # FILE [MAX]
 	local max=${2:-${MODSIGN_FW_BOOTS:-$(nproc)}} k name opts
 	while IFS=$'\t' read -r k name opts; do
-		while [ "$(jobs -rp | wc -l)" -ge "$max" ]; do
-			wait -n || true
-		done
+		fw_slot "$max"
 		mkdir -p "$OUT/$k"
 		rm -f "$OUT/$k/$name.status"
 		(

@@ -131,9 +131,7 @@ max=${MODSIGN_FW_BOOTS:-$(nproc)}
 while IFS=$'\t' read -r k m c r taint; do
 	[ "$k" != kernel ] || continue
 	[ "$r" != 0 ] || [[ "$taint" == *E* ]] || continue
-	while [ "$(jobs -rp | wc -l)" -ge "$max" ]; do
-		wait -n || true
-	done
+	fw_slot "$max"
 	ask_fix "$k" "$m" "$c" </dev/null &
 done <"$OUT/verdicts.tsv"
 wait
