@@ -20,10 +20,8 @@ import os
 import subprocess
 import sys
 
-CANNOT_CHECK = None
 
-
-def run(verify, opts, files, extra):
+def run(verify, opts, files, extra, cannot_check=None):
     """verify-file --json on files -> {path: errno name or "0"}."""
     out = {}
     if not files:
@@ -37,8 +35,8 @@ def run(verify, opts, files, extra):
             continue
         if "file" not in o:
             continue  # the summary
-        if CANNOT_CHECK and o.get("verdict") == "CANNOT-CHECK":
-            out[o["file"]] = CANNOT_CHECK
+        if cannot_check and o.get("verdict") == "CANNOT-CHECK":
+            out[o["file"]] = cannot_check
             continue
         # the signature's verdict, as the judge reports it: before the
         # ELF checks finit_module() makes after it
@@ -52,10 +50,9 @@ def run(verify, opts, files, extra):
 
 
 def main():
-    global CANNOT_CHECK
-    args = sys.argv[1:]
+    args, cc = sys.argv[1:], None
     if args[:1] == ["--cannot-check"] and len(args) > 1:
-        CANNOT_CHECK, args = args[1], args[2:]
+        cc, args = args[1], args[2:]
     if len(args) < 2:
         sys.exit(__doc__.split("\n\n")[0])
     verify, casedir, opts = args[0], args[1], args[2:]
@@ -78,11 +75,11 @@ def main():
             det.setdefault(usage, []).append(path)
         else:
             single.append((path, usage, os.path.join(casedir, sig)))
-    got = run(verify, opts, mods, ["--usage", "module"])
+    got = run(verify, opts, mods, ["--usage", "module"], cc)
     for usage, files in det.items():
-        got.update(run(verify, opts, files, ["--usage", usage, "--detached"]))
+        got.update(run(verify, opts, files, ["--usage", usage, "--detached"], cc))
     for path, usage, sig in single:
-        got.update(run(verify, opts, [path], ["--usage", usage, "--sig", sig]))
+        got.update(run(verify, opts, [path], ["--usage", usage, "--sig", sig], cc))
     for cid, fname, *_ in rows:
         print("%s\t%s" % (cid, got[os.path.join(casedir, fname)]))
 
